@@ -1,0 +1,1 @@
+"""Reading hand-log files (CSV and XLSX) into frames of text cells."""

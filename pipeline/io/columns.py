@@ -1,0 +1,64 @@
+"""The hand-log columns of HANDLOG.md and their Indonesian aliases."""
+
+import re
+
+CHAIRS = ("a", "b", "c", "d")
+
+#: Canonical columns, in the order the contract lists them.
+CANONICAL: tuple[str, ...] = (
+    "event",
+    "ruleset",
+    "round",
+    "table",
+    "hand",
+    *(f"player_{c}" for c in CHAIRS),
+    "ended_by",
+    "ending",
+    "last_tile",
+    *(f"pips_{c}" for c in CHAIRS),
+    *(f"tiles_{c}" for c in CHAIRS),
+    *(f"sanctions_{c}" for c in CHAIRS),
+    "note",
+)
+
+#: Columns a file must have before it can be read as a hand log at all. ``event`` and
+#: ``ruleset`` may come from the command line instead, so they are checked later.
+REQUIRED: tuple[str, ...] = (
+    "round",
+    "table",
+    *(f"player_{c}" for c in CHAIRS),
+    "ending",
+)
+
+_ALIASES: dict[str, str] = {
+    "acara": "event",
+    "aturan": "ruleset",
+    "babak": "round",
+    "sesi": "round",
+    "meja": "table",
+    "kocokan": "hand",
+    "gocokan": "hand",
+    "oleh": "ended_by",
+    "akhir": "ending",
+    "hasil": "ending",
+    "kartu_terakhir": "last_tile",
+    "catatan": "note",
+}
+for _c in CHAIRS:
+    _ALIASES[_c] = f"player_{_c}"
+    _ALIASES[f"kursi_{_c}"] = f"player_{_c}"
+    _ALIASES[f"biji_{_c}"] = f"pips_{_c}"
+    _ALIASES[f"kartu_{_c}"] = f"tiles_{_c}"
+    _ALIASES[f"sanksi_{_c}"] = f"sanctions_{_c}"
+
+
+def header_key(raw: str) -> str:
+    """Lower case, trimmed, spaces and ``-`` read as ``_`` (``"Pips-A"`` → ``pips_a``)."""
+    key = re.sub(r"[\s\-]+", "_", raw.strip().lower().lstrip("\ufeff"))
+    return key.strip("_")
+
+
+def canonical_name(raw: str) -> str:
+    """The canonical column a header means, or its normalised key if it is not one."""
+    key = header_key(raw)
+    return _ALIASES.get(key, key)

@@ -1,0 +1,208 @@
+"""Turn text cells into typed hand rows, reporting every cell that cannot be read.
+
+Input: the frame of :func:`pipeline.io.read.read_file` (text cells, ``_file``, ``_line``).
+Output: one typed row per hand and the problems found, all computed with polars
+expressions over whole columns. Ruleset-independent: what a value *means* under a
+rulebook is checked in :mod:`pipeline.validate`.
+"""
+
+import polars as pl
+
+from pipeline import problems
+from pipeline.io.columns import CHAIRS
+from pipeline.tiles import TOKEN_SPLIT, canonical, is_date_text, parse_token
+
+ENDING_ALIASES = {
+    "palang": "apollo",
+    "balak": "all_doubles",
+    "habis": "out",
+    "kunci": "locked",
+    "all doubles": "all_doubles",
+    "all-doubles": "all_doubles",
+    "walkover": "wo",
+}
+SANCTION_CODES = ("warn", "show", "wrong")
+_INT = r"^[+-]?\d+(?:\.0+)?$"
+
+
+def _int(col: str) -> pl.Expr:
+    c = pl.col(col)
+    return pl.when(c.str.contains(_INT)).then(c.str.replace(r"\.0+$", "").cast(pl.Int64, strict=False))
+
+
+def _label(col: str) -> pl.Expr:
+    """Labels (event, round, table) are text; ``3.0`` from a spreadsheet is ``3``."""
+    c = pl.col(col)
+    return pl.when(c.str.contains(r"^\d+\.0+$")).then(c.str.replace(r"\.0+$", "")).otherwise(c)
+
+
+def name_expr(col: str) -> pl.Expr:
+    """Player names: trimmed, inner white space collapsed."""
+    return pl.col(col).str.replace_all(r"\s+", " ").str.strip_chars().replace("", None)
+
+
+def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Typed hand rows and the problems of reading their cells."""
+    df = cells.with_row_index("_row").with_columns(
+        _label("event").alias("event"),
+        pl.col("ruleset").str.to_lowercase(),
+        _label("round").alias("round"),
+        _label("table").alias("table"),
+        pl.col("ending").str.to_lowercase().replace(ENDING_ALIASES).alias("ending"),
+        pl.col("ended_by").str.to_uppercase().alias("ended_by"),
+        *[name_expr(f"player_{c}").alias(f"player_{c}") for c in CHAIRS],
+    )
+    found: list[pl.DataFrame] = []
+
+    # Whole numbers: hand and pips.
+    typed = df.with_columns(
+        _int("hand").alias("hand"),
+        *[_int(f"pips_{c}").alias(f"pips_{c}") for c in CHAIRS],
+    )
+    for col in ["hand", *[f"pips_{c}" for c in CHAIRS]]:
+        bad = df.filter(pl.col(col).is_not_null() & typed[col].is_null())
+        found.append(
+            problems.from_rows(
+                bad,
+                column=col,
+                code="not_a_number",
+                message=pl.format("{} is not a whole number", pl.col(col)),
+            )
+        )
+    for c in CHAIRS:
+        bad = typed.filter(pl.col(f"pips_{c}") < 0)
+        found.append(
+            problems.from_rows(
+                bad,
+                column=f"pips_{c}",
+                code="negative_pips",
+                message=pl.format("pips cannot be negative ({})", pl.col(f"pips_{c}")),
+            )
+        )
+    bad = typed.filter(pl.col("hand") < 1)
+    found.append(
+        problems.from_rows(bad, column="hand", code="bad_hand_number", message=pl.format("hand numbers start at 1, not {}", pl.col("hand")))
+    )
+    bad = typed.filter(pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(["A", "B", "C", "D"]))
+    found.append(
+        problems.from_rows(
+            bad,
+            column="ended_by",
+            code="bad_chair",
+            message=pl.format("{} is not a chair; write A, B, C or D", pl.col("ended_by")),
+        )
+    )
+    for col, what in (("event", "the event (column event, or --event)"), ("round", "the round"), ("table", "the table"), ("ending", "how the hand ended")):
+        bad = typed.filter(pl.col(col).is_null())
+        found.append(problems.from_rows(bad, column=col, code="missing_value", message=pl.lit(f"this hand does not say {what}")))
+
+    # Sanctions: codes separated by ; (or , or spaces).
+    sanc_cols = []
+    for c in CHAIRS:
+        col = f"sanctions_{c}"
+        codes = pl.col(col).str.to_lowercase().str.extract_all(r"[^;,\s]+")
+        sanc_cols.append(codes.list.join(";").replace("", None).alias(col))
+        with_codes = typed.with_columns(codes.alias("_codes")).filter(pl.col("_codes").list.len() > 0)
+        bad = (
+            with_codes.explode("_codes")
+            .filter(~pl.col("_codes").is_in(list(SANCTION_CODES)))
+        )
+        found.append(
+            problems.from_rows(
+                bad,
+                column=col,
+                code="unknown_sanction",
+                message=pl.format("{} is not a sanction code; use warn, show or wrong", pl.col("_codes")),
+            )
+        )
+    typed = typed.with_columns(sanc_cols)
+
+    # The last tile.
+    last = parse_token(pl.col("last_tile"), single=True)
+    typed = typed.with_columns(last.alias("_last"))
+    bad = typed.filter(pl.col("last_tile").is_not_null() & pl.col("_last").struct.field("err").is_not_null())
+    found.append(
+        problems.from_rows(bad, column="last_tile", code="bad_tile", message=pl.col("_last").struct.field("err"))
+    )
+    typed = typed.with_columns(
+        pl.col("_last").struct.field("hi").alias("last_hi"),
+        pl.col("_last").struct.field("lo").alias("last_lo"),
+    ).with_columns(
+        pl.when(pl.col("last_hi").is_not_null()).then(canonical(pl.col("last_hi"), pl.col("last_lo"))).alias("last_tile")
+    ).drop("_last")
+
+    # Tiles left in each chair's hand, exploded to one row per tile.
+    long = pl.concat(
+        [
+            typed.select(
+                "_row",
+                pl.lit(c.upper()).alias("chair"),
+                pl.when(is_date_text(pl.col(f"tiles_{c}")))
+                .then(pl.concat_list(pl.col(f"tiles_{c}").str.strip_chars()))
+                .otherwise(pl.col(f"tiles_{c}").str.extract_all(r"[^\s,]+"))
+                .alias("token"),
+            ).filter(pl.col("token").list.len() > 0)
+            for c in CHAIRS
+        ]
+    )
+    long = long.with_columns(pl.col("token").list.len().alias("_n")).explode("token")
+    long = long.with_columns(
+        pl.col("token").str.strip_chars().str.ends_with("*").alias("dead"),
+        pl.col("token").str.strip_chars().str.strip_chars_end("*").str.strip_chars().alias("_t"),
+    ).with_columns(parse_token(pl.col("_t"), single=pl.col("_n") == 1).alias("_p"))
+    long = long.with_columns(
+        pl.col("_p").struct.field("hi").alias("hi"),
+        pl.col("_p").struct.field("lo").alias("lo"),
+        pl.col("_p").struct.field("err").alias("err"),
+    )
+    ctx = typed.select("_row", "_file", "_line", "event", "round", "table")
+    bad = long.filter(pl.col("err").is_not_null()).join(ctx, on="_row")
+    found.append(
+        problems.from_rows(
+            bad,
+            column=pl.format("tiles_{}", pl.col("chair").str.to_lowercase()),
+            code="bad_tile",
+            message=pl.col("err"),
+        )
+    )
+    good = long.filter(pl.col("err").is_null())
+    dup = (
+        good.group_by("_row", "hi", "lo")
+        .agg(pl.col("chair").unique().sort().str.join(" and ").alias("chairs"), pl.len().alias("n"))
+        .filter(pl.col("n") > 1)
+        .join(ctx, on="_row")
+    )
+    found.append(
+        problems.from_rows(
+            dup,
+            column=pl.format("tiles_{}", pl.col("chairs").str.slice(0, 1).str.to_lowercase()),
+            code="tile_twice",
+            message=pl.format(
+                "the tile {} is held twice in this hand (chair {}); each tile exists once",
+                canonical(pl.col("hi"), pl.col("lo")),
+                pl.col("chairs"),
+            ),
+        )
+    )
+    per_chair = (
+        good.group_by("_row", "chair")
+        .agg(
+            pl.format("{}{}", canonical(pl.col("hi"), pl.col("lo")), pl.when(pl.col("dead")).then(pl.lit("*")).otherwise(pl.lit(""))).str.join(" ").alias("tiles"),
+            pl.len().cast(pl.Int64).alias("tcount"),
+            (pl.col("hi").cast(pl.Int64) + pl.col("lo").cast(pl.Int64)).sum().alias("tsum"),
+            ((pl.col("hi") == 0) & (pl.col("lo") == 0)).any().alias("has00"),
+            ((pl.col("lo") == 0) & (pl.col("hi") > 0)).any().alias("blank_partner"),
+        )
+        .with_columns(
+            (pl.col("tsum") + pl.when(pl.col("has00") & ~pl.col("blank_partner")).then(13).otherwise(0)).alias("tsum13")
+        )
+    )
+    wide = per_chair.pivot(on="chair", index="_row", values=["tiles", "tcount", "tsum", "tsum13"])
+    for c in CHAIRS:
+        for v in ("tiles", "tcount", "tsum", "tsum13"):
+            name = f"{v}_{c.upper()}"
+            if name not in wide.columns:
+                wide = wide.with_columns(pl.lit(None, dtype=pl.String if v == "tiles" else pl.Int64).alias(name))
+    wide = wide.rename({f"{v}_{c.upper()}": f"{v}_{c}" for c in CHAIRS for v in ("tiles", "tcount", "tsum", "tsum13")})
+    typed = typed.drop([f"tiles_{c}" for c in CHAIRS]).join(wide, on="_row", how="left")
+    return typed, problems.concat(found)

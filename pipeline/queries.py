@@ -1,0 +1,164 @@
+"""Read-side queries shared by the CLI and the dashboard. Every statement is parameterised."""
+
+import duckdb
+import polars as pl
+
+LEVELS = ("table", "round", "event", "group")
+
+#: The contract's columns per view (HANDLOG.md), in order; ruleset-specific ones follow.
+CONTRACT = {
+    "hand_points": ["event", "round", "table", "hand", "player", "chair", "category", "points"],
+    "table": ["event", "round", "table", "player", "points", "rank", "qualified", "needs_tiebreak"],
+    "round": ["event", "round", "player", "points", "rank", "star"],
+    "event": ["event", "player", "points", "rank"],
+    "group": ["event", "group", "points", "hands", "players", "rank"],
+}
+EXTRA = {
+    ("table", "unhas"): ["tiebreak_points", "hands", "match_hands", "complete", "walkover"],
+    ("table", "pepet"): ["hands", "wins"],
+    ("round", "pepet"): ["hands", "wins"],
+    ("event", "unhas"): ["round_reached", "table_rank", "qualified"],
+    ("event", "pepet"): ["stars", "jawara_gaple", "hands"],
+    ("hand_points", "unhas"): ["game_points", "sanction_points", "value", "tiebreak"],
+    ("hand_points", "pepet"): ["value"],
+}
+
+
+class NotFound(LookupError):
+    pass
+
+
+def events(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    return con.sql(
+        "SELECT e.event, e.ruleset, e.created_at, "
+        "(SELECT count(DISTINCT round) FROM table_standings_t t WHERE t.event = e.event)::INTEGER AS rounds, "
+        "(SELECT count(*) FROM match_versions v WHERE v.event = e.event AND v.current)::INTEGER AS matches "
+        "FROM events e ORDER BY e.created_at DESC, e.event"
+    ).pl()
+
+
+def ruleset_of(con: duckdb.DuckDBPyConnection, event: str) -> str:
+    rows = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
+    if not rows:
+        raise NotFound(f"no event {event!r} is loaded")
+    return str(rows[0][0])
+
+
+def rounds(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
+    return [r[0] for r in con.execute("SELECT round FROM rounds WHERE event = ? ORDER BY round_no", [event]).fetchall()]
+
+
+def standings(
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+    level: str = "event",
+    round: str | None = None,
+    table: str | None = None,
+) -> pl.DataFrame:
+    """Standings at ``level`` with the contract's columns first, then ruleset-specific ones."""
+    rs = ruleset_of(con, event)
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    if level in ("round", "group") and rs != "pepet":
+        raise ValueError(f"{level} standings belong to the pepet league; {event} is {rs}")
+    view = f"{level}_standings"
+    where, params = ["event = ?"], [event]
+    if round is not None and level in ("table", "round"):
+        where.append("round = ?")
+        params.append(round)
+    if table is not None and level == "table":
+        where.append('"table" = ?')
+        params.append(table)
+    order = {
+        "table": 'round, "table", rank, player',
+        "round": "round, rank, player",
+        "event": "rank, player",
+        "group": 'rank, "group"',
+    }[level]
+    cols = CONTRACT[level] + EXTRA.get((level, rs), [])
+    df = con.sql(
+        f"SELECT {', '.join(_q(c) for c in cols)} FROM {view} WHERE {' AND '.join(where)} ORDER BY {order}",
+        params=params,
+    ).pl()
+    if level == "table" and df.height:
+        df = _natural_sort(df, ["round", "table"], ["rank", "player"])
+    return df
+
+
+def _natural_sort(df: pl.DataFrame, labels: list[str], then: list[str]) -> pl.DataFrame:
+    keys = []
+    for c in labels:
+        keys += [
+            pl.col(c).str.replace_all(r"\d+", "").alias(f"_{c}_p"),
+            pl.col(c).str.extract(r"(\d+)").cast(pl.Int64, strict=False).alias(f"_{c}_n"),
+        ]
+    tmp = df.with_columns(keys)
+    order = [k for c in labels for k in (f"_{c}_p", f"_{c}_n")] + then
+    return tmp.sort(order, nulls_last=False).select(df.columns)
+
+
+def hand_points(
+    con: duckdb.DuckDBPyConnection, event: str, round: str | None = None, table: str | None = None
+) -> pl.DataFrame:
+    rs = ruleset_of(con, event)
+    cols = CONTRACT["hand_points"] + EXTRA.get(("hand_points", rs), [])
+    where, params = ["event = ?"], [event]
+    if round is not None:
+        where.append("round = ?")
+        params.append(round)
+    if table is not None:
+        where.append('"table" = ?')
+        params.append(table)
+    df = con.sql(
+        f"SELECT {', '.join(_q(c) for c in cols)} FROM hand_points WHERE {' AND '.join(where)} "
+        'ORDER BY round, "table", hand, chair',
+        params=params,
+    ).pl()
+    return _natural_sort(df, ["round", "table"], ["hand", "chair"]) if df.height else df
+
+
+def history(
+    con: duckdb.DuckDBPyConnection, event: str, round: str | None = None, table: str | None = None
+) -> pl.DataFrame:
+    where, params = ["event = ?"], [event]
+    if round is not None:
+        where.append("round = ?")
+        params.append(round)
+    if table is not None:
+        where.append('"table" = ?')
+        params.append(table)
+    df = con.sql(
+        'SELECT event, round, "table", version, kind, current, hands, changed_hands, file, loaded_by, '
+        "loaded_at, reason, superseded_at, ingest_id "
+        f"FROM match_versions WHERE {' AND '.join(where)} ORDER BY round, \"table\", version",
+        params=params,
+    ).pl()
+    return _natural_sort(df, ["round", "table"], ["version"]) if df.height else df
+
+
+def ingest_log(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
+    return con.sql(
+        "SELECT ingest_id, file, sha256, rows, matches_loaded, matches_unchanged, matches_rejected, "
+        "loaded_by, started_at, finished_at, reason, "
+        "CASE WHEN finished_at IS NULL THEN 'interrupted' ELSE status END AS status "
+        "FROM ingests ORDER BY ingest_id DESC, file LIMIT ?",
+        params=[limit],
+    ).pl()
+
+
+def loaded_hands(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) -> pl.DataFrame:
+    """The current version's hand rows of one match (for diffs and the upload preview)."""
+    return con.sql(
+        'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
+        'WHERE v.current AND h.event = ? AND h.round = ? AND h."table" = ? ORDER BY h.hand',
+        params=[event, round, table],
+    ).pl()
+
+
+def data_version(con: duckdb.DuckDBPyConnection) -> int:
+    """Grows whenever anything is loaded: the dashboard's cache key."""
+    return int(con.execute("SELECT coalesce(max(ingest_id), 0) FROM ingests").fetchall()[0][0])
+
+
+def _q(c: str) -> str:
+    return f'"{c}"'

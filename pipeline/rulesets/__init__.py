@@ -1,0 +1,78 @@
+"""Rulesets are data: point tables and options live in ``<name>.toml`` beside this file.
+
+:func:`load` reads one; :func:`params_frame` flattens it into one row of typed columns
+that the scoring SQL joins on (``points.apollo.winner`` → ``points_apollo_winner``).
+"""
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import polars as pl
+
+NAMES = ("unhas", "pepet")
+
+
+class UnknownRuleset(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    params: dict[str, Any]
+
+    @property
+    def flat(self) -> dict[str, Any]:
+        return _flatten(self.params)
+
+    @property
+    def hash(self) -> str:
+        return hashlib.sha256(json.dumps(self.params, sort_keys=True).encode()).hexdigest()[:16]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.flat[key]
+
+
+def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flatten(v, key + "_"))
+        else:
+            out[key] = v
+    return out
+
+
+_overrides: dict[str, dict[str, Any]] = {}
+
+
+def load(name: str) -> Ruleset:
+    """The ruleset ``name`` as its TOML file says (or as a test overrode it)."""
+    if name not in NAMES:
+        raise UnknownRuleset(f"unknown ruleset {name!r}; use one of {', '.join(NAMES)}")
+    if name in _overrides:
+        return Ruleset(name, _overrides[name])
+    text = (resources.files("pipeline.rulesets") / f"{name}.toml").read_text()
+    return Ruleset(name, tomllib.loads(text))
+
+
+def override(name: str, params: dict[str, Any] | None) -> None:
+    """Use ``params`` instead of the file (tests and ``--ruleset-file``); None restores it."""
+    if params is None:
+        _overrides.pop(name, None)
+    else:
+        _overrides[name] = params
+
+
+def params_frame(events: dict[str, str]) -> pl.DataFrame:
+    """One row per event with its ruleset's flattened parameters (for the scoring SQL)."""
+    rows = []
+    for event, rs in events.items():
+        flat = load(rs).flat
+        rows.append({"event": event, **{k: v for k, v in flat.items() if not isinstance(v, list)}})
+    return pl.DataFrame(rows)

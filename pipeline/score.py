@@ -1,0 +1,79 @@
+"""Run the scoring models (``pipeline/sql/models``) over a batch of hand rows.
+
+Scoring happens in a scratch in-memory DuckDB fed with polars frames, so the same code
+scores an upload preview (nothing written), an ingest, and a full rescore. The models
+are plain SELECTs over ``_hands`` and ``_params``, layered: staging → hand points →
+table standings.
+"""
+
+from importlib import resources
+
+import duckdb
+import polars as pl
+
+from pipeline import rulesets
+
+_MODELS = resources.files("pipeline.sql") / "models"
+
+HAND_POINTS_COLUMNS = [
+    "event", "round", "table", "version", "hand", "player_key", "chair", "category",
+    "points", "game_points", "sanction_points", "value", "tiebreak",
+]
+TABLE_STANDINGS_COLUMNS = [
+    "event", "round", "table", "version", "player_key", "points", "rank", "qualified",
+    "needs_tiebreak", "tiebreak_points", "hands", "wins", "match_hands", "complete", "walkover",
+]
+SCORING_INPUT = [
+    "event", "round", "table", "version", "hand", "ended_by", "ending",
+    *[f"key_{c}" for c in "abcd"], *[f"value_{c}" for c in "abcd"], *[f"sanctions_{c}" for c in "abcd"],
+]
+
+
+def model(name: str) -> str:
+    return (_MODELS / name).read_text()
+
+
+def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Hand points and table standings for ``hands`` (rows of one ruleset's events)."""
+    if hands.height == 0:
+        return _empty_results()
+    events = hands.get_column("event").unique().to_list()
+    params = rulesets.params_frame({e: ruleset for e in events})
+    inp = hands.select(SCORING_INPUT).cast({"hand": pl.Int32, "version": pl.Int32})
+    with duckdb.connect(":memory:") as con:
+        con.register("_hands_in", inp)
+        con.register("_params_in", params)
+        con.execute("CREATE TEMP TABLE _hands AS SELECT * FROM _hands_in")
+        con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
+        con.execute(f"CREATE TEMP TABLE _seats AS {model('staging/seats.sql')}")
+        con.execute(f"CREATE TEMP TABLE _hand_points AS {model(f'{ruleset}/hand_points.sql')}")
+        con.execute(
+            f"CREATE TEMP TABLE _table_standings AS {model(f'{ruleset}/table_standings.sql')}"
+        )
+        hp = con.sql("SELECT * FROM _hand_points").pl()
+        ts = con.sql("SELECT * FROM _table_standings").pl()
+    return _cast(hp, ts)
+
+
+def _empty_results() -> tuple[pl.DataFrame, pl.DataFrame]:
+    hp = pl.DataFrame(schema={c: pl.String for c in HAND_POINTS_COLUMNS})
+    ts = pl.DataFrame(schema={c: pl.String for c in TABLE_STANDINGS_COLUMNS})
+    return _cast(hp, ts)
+
+
+def _cast(hp: pl.DataFrame, ts: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    ints = pl.Int32
+    hp = hp.select(HAND_POINTS_COLUMNS).cast(
+        {
+            "version": ints, "hand": ints, "points": ints, "game_points": ints,
+            "sanction_points": ints, "value": ints, "tiebreak": pl.Boolean,
+        }
+    )
+    ts = ts.select(TABLE_STANDINGS_COLUMNS).cast(
+        {
+            "version": ints, "points": ints, "rank": ints, "qualified": pl.Boolean,
+            "needs_tiebreak": pl.Boolean, "tiebreak_points": ints, "hands": ints,
+            "wins": ints, "match_hands": ints, "complete": pl.Boolean, "walkover": pl.Boolean,
+        }
+    )
+    return hp, ts

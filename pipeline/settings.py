@@ -1,0 +1,66 @@
+"""One place for every setting, its default and its help text.
+
+Modelled on datasette's ``SETTINGS``: each setting has a name, a default and a sentence
+of help; ``tests/test_docs.py`` proves that every one is documented in
+``docs/settings.md``. Values can be overridden with environment variables named
+``DOMINO_<NAME>`` (upper case).
+"""
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: object
+    help: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("db", str(ROOT / "data" / "domino.duckdb"), "The DuckDB database file."),
+    Setting("max_file_bytes", 20 * 1024 * 1024, "Largest hand-log file accepted, in bytes."),
+    Setting("max_rows", 2_000_000, "Most rows one hand-log file may hold."),
+    Setting(
+        "max_xlsx_expanded_bytes",
+        200 * 1024 * 1024,
+        "Most bytes an .xlsx file may expand to when unzipped (guards against zip bombs).",
+    ),
+    Setting("max_xlsx_ratio", 200, "Highest compression ratio allowed for one .xlsx member."),
+    Setting(
+        "lock_timeout",
+        30.0,
+        "Seconds a command waits for another process to release the database before giving up.",
+    ),
+    Setting("refresh_seconds", 10, "How often the live leaderboard refreshes itself."),
+    Setting("bigscreen_seconds", 15, "Seconds each table stays on screen in big-screen mode."),
+    Setting("login_attempts", 5, "Failed sign-ins allowed per user within the lock-out window."),
+    Setting("login_window_seconds", 300, "Length of the sign-in lock-out window, in seconds."),
+    Setting("backup_dir", str(ROOT / "data" / "backups"), "Where automatic backups are written."),
+    Setting("language", "id", "Default dashboard language: id (Indonesian) or en (English)."),
+)
+
+_BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def get(name: str) -> object:
+    """Return a setting's value: ``DOMINO_<NAME>`` from the environment, else the default."""
+    setting = _BY_NAME[name]
+    raw = os.environ.get(f"DOMINO_{name.upper()}")
+    if raw is None or raw == "":
+        return setting.default
+    if isinstance(setting.default, bool):
+        return raw.lower() in ("1", "true", "yes")
+    if isinstance(setting.default, int):
+        return int(raw)
+    if isinstance(setting.default, float):
+        return float(raw)
+    return raw
+
+
+def db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The database file: an explicit path, else ``DOMINO_DB``, else ``data/domino.duckdb``."""
+    return Path(explicit) if explicit else Path(str(get("db")))

@@ -1,0 +1,1 @@
+"""The DuckDB database: connections, migrations, and the public views."""

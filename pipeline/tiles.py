@@ -1,0 +1,106 @@
+"""Dominoes as data: parsing the notations referees (and their spreadsheets) write.
+
+All parsing is polars expressions over whole columns. A tile is kept as its two ends
+``hi`` ≥ ``lo`` (0–6); its canonical text is ``"hi-lo"``.
+
+Spreadsheet damage is undone as HANDLOG.md says: a date (cell or text) is the tile of its
+day and month, a number is a joined tile that may have lost its leading zero.
+"""
+
+import polars as pl
+
+_PAIR = r"^([0-6])\s*[-|/]\s*([0-6])$"
+_JOINED = r"^([0-6])([0-6])$"
+_DATE = r"^(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$"
+_NUMBER = r"^(\d+)(?:\.0+)?$"
+
+TILE_STRUCT = pl.Struct({"hi": pl.Int8, "lo": pl.Int8, "err": pl.String})
+
+
+def _ends(a: pl.Expr, b: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    return pl.max_horizontal(a, b), pl.min_horizontal(a, b)
+
+
+def parse_token(token: pl.Expr, *, single: pl.Expr | bool = True) -> pl.Expr:
+    """Parse one tile token into a struct ``{hi, lo, err}``; ``err`` says what is wrong.
+
+    ``single`` marks tokens that stand alone in a cell (``last_tile``, or a ``tiles_x``
+    holding one tile): only those may be spreadsheet dates or numbers.
+    """
+    single_e = pl.lit(single) if isinstance(single, bool) else single
+    t = token.str.strip_chars()
+    pair_a = t.str.extract(_PAIR, 1).cast(pl.Int8)
+    pair_b = t.str.extract(_PAIR, 2).cast(pl.Int8)
+    joined_a = t.str.extract(_JOINED, 1).cast(pl.Int8)
+    joined_b = t.str.extract(_JOINED, 2).cast(pl.Int8)
+
+    d1 = t.str.extract(_DATE, 1)
+    d2 = t.str.extract(_DATE, 2)
+    d3 = t.str.extract(_DATE, 3)
+    # The year is the four-digit part, else the last; the tile is the other two parts.
+    year_first = d1.str.len_chars() == 4
+    date_a = pl.when(year_first).then(d2).otherwise(d1).cast(pl.Int16)
+    date_b = pl.when(year_first).then(d3).otherwise(d2).cast(pl.Int16)
+    date_ok = date_a.is_between(0, 6) & date_b.is_between(0, 6)
+
+    num = t.str.extract(_NUMBER, 1)
+    num_i = num.cast(pl.Int64, strict=False)
+    num_short = num.str.len_chars() <= 2
+    num_a = pl.when(num_i <= 6).then(0).otherwise(num_i // 10)
+    num_b = pl.when(num_i <= 6).then(num_i).otherwise(num_i % 10)
+    num_ok = num_short & num_a.is_between(0, 6) & num_b.is_between(0, 6)
+
+    a = (
+        pl.when(pair_a.is_not_null())
+        .then(pair_a)
+        .when(joined_a.is_not_null())
+        .then(joined_a)
+        .when(single_e & d1.is_not_null() & date_ok)
+        .then(date_a)
+        .when(single_e & num.is_not_null() & num_ok)
+        .then(num_a)
+    )
+    b = (
+        pl.when(pair_a.is_not_null())
+        .then(pair_b)
+        .when(joined_a.is_not_null())
+        .then(joined_b)
+        .when(single_e & d1.is_not_null() & date_ok)
+        .then(date_b)
+        .when(single_e & num.is_not_null() & num_ok)
+        .then(num_b)
+    )
+    err = (
+        pl.when(a.is_not_null())
+        .then(pl.lit(None, dtype=pl.String))
+        .when(single_e & d1.is_not_null())
+        .then(
+            pl.format(
+                "a spreadsheet turned this tile into the date {}, which is not a tile (both ends must be 0–6)",
+                t,
+            )
+        )
+        .when(single_e & num.is_not_null())
+        .then(
+            pl.format(
+                "a spreadsheet turned this tile into the number {}, which is not a tile (write it like 5-3)",
+                t,
+            )
+        )
+        .otherwise(pl.format("{} is not a tile (write it like 5-3, ends 0–6)", t))
+    )
+    hi, lo = _ends(a.cast(pl.Int8), b.cast(pl.Int8))
+    return pl.struct(hi.alias("hi"), lo.alias("lo"), err.alias("err"))
+
+
+def canonical(hi: pl.Expr, lo: pl.Expr) -> pl.Expr:
+    """``"5-3"`` text of a tile; null if either end is null."""
+    return pl.format("{}-{}", hi, lo)
+
+
+def is_date_text(cell: pl.Expr) -> pl.Expr:
+    """True where a whole cell is date text (may contain a space before a time)."""
+    return cell.str.strip_chars().str.contains(_DATE)
+
+
+TOKEN_SPLIT = r"[\s,]+"
