@@ -1,0 +1,45 @@
+# Two commands for a fresh machine with python3 and make: `make demo` and `make test`.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed-$(shell cat uv.lock pyproject.toml | cksum | cut -d' ' -f1)
+PORT    ?= 8501
+
+.DEFAULT_GOAL := help
+
+$(STAMP): pyproject.toml uv.lock
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.9
+	@$(BIN)/uv sync -q --frozen --extra dev
+	@rm -f $(VENV)/.installed-*; touch $@
+
+.PHONY: help setup demo test test-fast bench lint fmt clean serve
+
+help:  ## List the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
+
+setup: $(STAMP)  ## Create .venv from the lock file (uv)
+
+demo: setup  ## Load the bundled sample events, print standings, start the dashboard
+	$(BIN)/domino demo --port $(PORT)
+
+serve: setup  ## Start the dashboard on data/domino.duckdb
+	$(BIN)/domino serve --port $(PORT)
+
+test: setup  ## The whole suite (browser tests included; slow tests too)
+	$(BIN)/pytest
+
+test-fast: setup  ## The suite without slow and browser tests
+	$(BIN)/pytest -m "not slow and not browser"
+
+bench: setup  ## Benchmarks (not part of make test); results in bench/results/
+	$(BIN)/python -m bench.run
+
+lint: setup  ## ruff
+	$(BIN)/ruff check pipeline dashboard tests bench
+
+fmt: setup  ## ruff format
+	$(BIN)/ruff format pipeline dashboard tests bench
+
+clean:  ## Remove the environment and generated files
+	rm -rf $(VENV) generated bench/corpora tests/artifacts/*.png

@@ -1,0 +1,39 @@
+"""Load the bundled sample events (``data/samples/<ruleset>/``) into the database."""
+
+from pathlib import Path
+
+from rich.console import Console
+
+from pipeline.load import ingest
+from pipeline.registry import import_registry, read_registry
+from pipeline.rescore import rescore
+from pipeline.store.db import connect
+
+
+def sample_files(folder: Path) -> list[Path]:
+    order = folder / "order.txt"
+    if order.exists():
+        return [folder / line.strip() for line in order.read_text().splitlines() if line.strip()]
+    return sorted(p for p in folder.glob("*") if p.suffix in (".csv", ".xlsx") and p.name != "players.csv")
+
+
+def load_samples(db: str | Path | None, samples: Path, console: Console | None = None) -> list[str]:
+    """Import each sample's registry, then its logs in order; returns the events loaded."""
+    events: list[str] = []
+    folders = sorted(p for p in samples.iterdir() if p.is_dir()) if samples.exists() else []
+    with connect(db) as con:
+        for folder in folders:
+            reg = folder / "players.csv"
+            if reg.exists():
+                import_registry(con, read_registry(reg))
+                rescore(con)
+            p = ingest(con, sample_files(folder), by="demo")
+            for o in p.outcomes:
+                if o.event not in events:
+                    events.append(o.event)
+            if console:
+                console.print(
+                    f"{folder.name}: {p.count('new') + p.count('update') + p.count('correction')} match(es) loaded, "
+                    f"{p.count('unchanged')} already there, {p.count('rejected')} rejected"
+                )
+    return events
