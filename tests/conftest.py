@@ -1,0 +1,51 @@
+"""Shared fixtures: a fresh database per test, the repository's test data, the examples."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import rulesets
+from pipeline.store.db import connect
+
+TESTS = Path(__file__).resolve().parent
+DATA = TESTS / "data"
+ROOT = TESTS.parent
+
+
+@pytest.fixture
+def db_path(tmp_path, monkeypatch) -> Path:
+    """A database file of this test's own; DOMINO_DB points at it for the CLI."""
+    path = tmp_path / "domino.duckdb"
+    monkeypatch.setenv("DOMINO_DB", str(path))
+    monkeypatch.setenv("DOMINO_BACKUP_DIR", str(tmp_path / "backups"))
+    return path
+
+
+@pytest.fixture
+def con(db_path):
+    """A write connection to a fresh, migrated database, closed afterwards."""
+    with connect(db_path) as c:
+        yield c
+
+
+@pytest.fixture(autouse=True)
+def _no_ruleset_overrides():
+    yield
+    for name in rulesets.NAMES:
+        rulesets.override(name, None)
+
+
+@pytest.fixture
+def copy_data(tmp_path):
+    """Copy files from tests/data into tmp_path (tests that modify their inputs)."""
+
+    def _copy(*names: str) -> list[Path]:
+        out = []
+        for n in names:
+            dest = tmp_path / Path(n).name
+            shutil.copyfile(DATA / n, dest)
+            out.append(dest)
+        return out
+
+    return _copy

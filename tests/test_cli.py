@@ -1,0 +1,110 @@
+"""The domino command: exit codes, formats and reports as HANDLOG.md names them."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from pipeline.cli import cli
+from pipeline.queries import CONTRACT
+from tests.conftest import DATA
+
+BASE = DATA / "errors" / "base_unhas.csv"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(map(str, args)), catch_exceptions=False)
+
+
+def test_ingest_exit_codes(db_path):
+    ok = run("ingest", BASE)
+    assert ok.exit_code == 0, ok.output
+    assert "loaded 2 match(es) (2 new, 0 updated, 0 corrected), 0 unchanged, 0 rejected" in ok.output
+    again = run("ingest", BASE)
+    assert again.exit_code == 0
+    assert "nothing changed" in again.output
+    bad = run("ingest", DATA / "errors" / "empty_chair.csv")
+    assert bad.exit_code == 1
+    assert "empty_chair.csv:13 ended_by: chair D is empty in this hand" in bad.output
+    assert "rejected" in bad.output
+    assert run("ingest").exit_code == 2  # wrong call: no file
+    assert run("standings", "--event", "x", "--level", "nope").exit_code == 2
+
+
+def test_unreadable_file_exit_1(db_path):
+    r = run("ingest", DATA / "read" / "empty.csv")
+    assert r.exit_code == 1
+    assert "the file is empty" in r.output
+
+
+def test_standings_csv_has_the_contract_columns_in_order(db_path):
+    run("ingest", BASE)
+    for level in ("table", "event"):
+        r = run("standings", "--event", "unhas-2024-e1", "--level", level, "--format", "csv")
+        assert r.exit_code == 0, r.output
+        rows = list(csv.reader(io.StringIO(r.output)))
+        assert rows[0][: len(CONTRACT[level])] == CONTRACT[level]
+        assert len(rows) > 1
+    r = run("standings", "--event", "unhas-2024-e1", "--level", "table", "--round", "R1", "--table", "2", "--format", "csv")
+    body = list(csv.DictReader(io.StringIO(r.output)))
+    assert [row["player"] for row in body] == ["Umar Ramli", "Haris Rauf", "Yusuf Lubis"]
+    assert body[0]["qualified"] == "true"
+
+
+def test_round_level_belongs_to_pepet(db_path):
+    run("ingest", BASE)
+    r = run("standings", "--event", "unhas-2024-e1", "--level", "round")
+    assert r.exit_code == 2
+    assert "pepet" in r.output
+
+
+def test_unknown_event_is_reported(db_path):
+    run("ingest", BASE)
+    r = CliRunner().invoke(cli, ["standings", "--event", "nope"])
+    assert r.exit_code == 1
+
+
+def test_hands_json_and_csv(db_path):
+    run("ingest", BASE)
+    r = run("hands", "--event", "unhas-2024-e1", "--format", "json")
+    rows = json.loads(r.output)
+    assert len(rows) == 10 * 4 + 10 * 3
+    assert list(rows[0])[:8] == CONTRACT["hand_points"]
+    r = run("hands", "--event", "unhas-2024-e1", "--format", "csv")
+    assert r.output.splitlines()[0].startswith(",".join(CONTRACT["hand_points"]))
+
+
+def test_history_and_log(db_path, tmp_path):
+    run("ingest", BASE, "--by", "wasit")
+    r = run("history", "--event", "unhas-2024-e1", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(r.output)))
+    assert [(x["round"], x["table"], x["version"], x["kind"], x["loaded_by"]) for x in rows] == [
+        ("R1", "1", "1", "new", "wasit"),
+        ("R1", "2", "1", "new", "wasit"),
+    ]
+    r = run("log", "--format", "json")
+    log = json.loads(r.output)
+    assert log[0]["file"] == "base_unhas.csv" and log[0]["matches_loaded"] == 2 and log[0]["status"] == "done"
+    assert len(log[0]["sha256"]) == 64
+
+
+def test_ingest_json_report_and_dry_run(db_path):
+    r = run("ingest", DATA / "errors" / "unknown_ending.csv", "--dry-run", "--format", "json")
+    rep = json.loads(r.output)
+    assert rep["dry_run"] is True
+    assert {m["table"]: m["status"] for m in rep["matches"]} == {"1": "rejected", "2": "new"}
+    assert rep["problems"][0]["line"] == 3 and rep["problems"][0]["column"] == "ending"
+    assert r.exit_code == 1
+    # nothing was written
+    r = run("log", "--format", "json")
+    assert json.loads(r.output) == []
+
+
+def test_installed_entry_point_runs(db_path):
+    r = subprocess.run([sys.executable, "-m", "pipeline", "ingest", str(BASE)], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-m", "pipeline", "standings", "--event", "unhas-2024-e1", "--format", "csv"], capture_output=True, text=True, check=False)
+    assert r.stdout.splitlines()[0].startswith("event,player,points,rank")
