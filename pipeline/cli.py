@@ -142,14 +142,19 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
     for f in p.files:
         if f.get("error"):
             out.print(f"[red]✗ {f['file']}[/]: {f['error'].message}")
-    for pr in p.problems.to_dicts():
+    for pr in p.problems.head(500).to_dicts():
         color = "red" if pr["severity"] == "error" else "yellow"
         out.print(f"[{color}]{pr['severity']}[/] {problems_mod.describe(pr)}", highlight=False)
-    for r in rows:
+    shown = rows if len(rows) <= 40 else [r for r in rows if r["status"] in ("rejected", "correction")]
+    if len(shown) < len(rows):
+        out.print(f"({len(rows) - len(shown)} matches loaded or unchanged without remarks are not listed; --format json lists all)", highlight=False)
+    for r in shown[:200]:
         mark = {"new": "[green]loaded[/]", "update": "[green]updated[/]", "correction": "[magenta]corrected[/]", "unchanged": "[dim]unchanged[/]", "rejected": "[red]rejected[/]"}[r["status"]]
         extra = f" — {r['message']}" if r["message"] else ""
         v = f" v{r['version']}" if r["version"] else ""
         out.print(f"{mark} {r['event']} {r['round']} table {r['table']}{v} ({r['hands']} rows, {r['file']}){extra}", highlight=False)
+    if p.problems.height > 500:
+        out.print(f"… and {p.problems.height - 500} more problems (--format json or csv lists all)")
     n = {s: p.count(s) for s in ("new", "update", "correction", "unchanged", "rejected")}
     prefix = "dry run, nothing written: would load" if dry_run else "loaded"
     summary = (
