@@ -20,7 +20,7 @@ from rich.table import Table
 
 from pipeline import problems as problems_mod
 from pipeline import queries, settings
-from pipeline.load import begin_ingest, commit, default_user, plan, read_all
+from pipeline.load import ingest_paths, merge, plan, read_all
 from pipeline.queries import NotFound
 from pipeline.store.db import DatabaseBusy, connect
 
@@ -96,19 +96,17 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
     """Load hand-log files (CSV or XLSX). Each match loads whole or not at all."""
     show = fmt == "table" and sys.stderr.isatty()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err, disable=not show, transient=True) as bar:
-        task = bar.add_task(f"reading {len(files)} file(s)", total=None)
-        sheets, infos = read_all(list(files))
-        bar.update(task, description=f"checking and scoring {sum(s.rows for s in sheets):,} rows")
+        bar.add_task(f"loading {len(files)} file(s)", total=None)
         with connect(db, read_only=dry_run) as con:
-            if not dry_run:
+            if dry_run:
+                sheets, infos = read_all(list(files))
+                plans = [plan(con, sheets, infos, event=event, ruleset=ruleset, reason=reason, by=by)]
+            else:
                 from pipeline.rescore import rescore_stale
 
                 rescore_stale(con)
-            p = plan(con, sheets, infos, event=event, ruleset=ruleset, reason=reason, by=by)
-            if not dry_run:
-                bar.update(task, description=f"writing {len(p.writes)} match(es)")
-                begin_ingest(con, p)
-                commit(con, p)
+                plans = ingest_paths(con, list(files), event=event, ruleset=ruleset, reason=reason, by=by)
+    p = merge(plans)
     report(p, fmt, dry_run=dry_run)
     sys.exit(p.exit_code)
 

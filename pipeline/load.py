@@ -700,3 +700,61 @@ def ingest(
     p = plan(con, sheets or [], files, event=event, ruleset=ruleset, reason=reason, by=by)
     begin_ingest(con, p)
     return commit(con, p)
+
+
+def ingest_paths(
+    con: duckdb.DuckDBPyConnection,
+    paths: list[str | Path],
+    *,
+    event: str | None = None,
+    ruleset: str | None = None,
+    reason: str | None = None,
+    by: str | None = None,
+    batch_rows: int | None = None,
+) -> list[Plan]:
+    """Load many files in batches of about ``batch_rows`` rows, each planned and committed
+    on its own, so memory follows the batch and not the whole corpus.
+
+    Checks across files (one player at two tables of a round) hold within a batch and
+    against everything already loaded, so a clash across batches keeps the later match out.
+    """
+    limit = batch_rows or int(settings.get("batch_rows"))  # type: ignore[arg-type]
+    plans: list[Plan] = []
+    sheets: list[Sheet] = []
+    files: list[dict[str, object]] = []
+
+    def flush() -> None:
+        if files:
+            plans.append(ingest(con, sheets=list(sheets), files=list(files), event=event, ruleset=ruleset, reason=reason, by=by))
+            sheets.clear()
+            files.clear()
+
+    for path in paths:
+        s, f = read_all([path])
+        if sheets and sum(x.rows for x in sheets) + sum(x.rows for x in s) > limit:
+            flush()
+        sheets.extend(s)
+        files.extend(f)
+    flush()
+    return plans
+
+
+def merge(plans: list[Plan]) -> Plan:
+    """One report for several batches (files, problems and outcomes side by side)."""
+    if len(plans) == 1:
+        return plans[0]
+    first = plans[0]
+    return Plan(
+        files=[f for p in plans for f in p.files],
+        problems=problems.concat([p.problems for p in plans]),
+        outcomes=[o for p in plans for o in p.outcomes],
+        hands=first.hands.head(0),
+        hand_points=first.hand_points.head(0),
+        table_standings=first.table_standings.head(0),
+        previous=first.previous.head(0),
+        new_events={k: v for p in plans for k, v in p.new_events.items()},
+        names=first.names.head(0),
+        reason=first.reason,
+        by=first.by,
+        ingest_id=plans[-1].ingest_id,
+    )

@@ -31,6 +31,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("max_xlsx_ratio", 200, "Highest compression ratio allowed for one .xlsx member."),
     Setting(
+        "batch_rows",
+        500_000,
+        "Rows planned and committed together when one command loads many files.",
+    ),
+    Setting(
         "lock_timeout",
         30.0,
         "Seconds a command waits for another process to release the database before giving up.",

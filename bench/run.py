@@ -1,0 +1,267 @@
+"""Benchmarks: a national league on one laptop, and live updates that stay instant.
+
+``make bench`` (``python -m bench.run``) builds corpora with the deal simulator at 10
+thousand to 10 million hands for both rulesets and measures, side by side:
+
+* full rebuild (read, validate, load, score, standings) in a fresh process: wall time,
+  hands per second, peak RSS;
+* the floor: polars ``read_csv`` and DuckDB ``read_csv`` of the same bytes, and the
+  ratio of the rebuild to the faster of the two;
+* incremental update: one table's new hands loaded into the database of 1 and 10 million
+  hands, until the refreshed standings are queryable (file to leaderboard);
+* leaderboard query latency (open, query, close — as the dashboard does), p50 and p95;
+* dashboard page render (AppTest) at 1 million hands.
+
+Results go to ``bench/results/<timestamp>.json`` and ``bench/results/latest.md``.
+``--smoke`` runs the 10-thousand corpus only (``make test`` runs it so it cannot rot).
+Nothing here asserts on time.
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZES = {"10k": 10_000, "100k": 100_000, "1m": 1_000_000, "10m": 10_000_000}
+FILE_ROWS = 500_000  # hands per corpus file
+
+BENCH_ENV = {
+    "DOMINO_MAX_FILE_BYTES": str(4 * 1024**3),
+    "DOMINO_MAX_ROWS": str(50_000_000),
+}
+
+
+def corpus(ruleset: str, size: str, root: Path, seed: int = 1) -> list[Path]:
+    """Write (or reuse) the corpus of ``size`` hands as plain CSV files."""
+    from pipeline import simulate
+
+    folder = root / f"{ruleset}-{size}"
+    done = folder / ".complete"
+    if done.exists():
+        return sorted(folder.glob("*.csv"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.csv"):
+        old.unlink()
+    df = simulate.generate_frame(ruleset, seed, SIZES[size], event=f"bench-{ruleset}-{size}")
+    paths = []
+    for i, start in enumerate(range(0, df.height, FILE_ROWS)):
+        p = folder / f"part-{i:03d}.csv"
+        df.slice(start, FILE_ROWS).write_csv(p, quote_style="necessary")
+        paths.append(p)
+    done.write_text(str(df.height))
+    return paths
+
+
+def hands_in(paths: list[Path]) -> int:
+    return sum(pl.scan_csv(p, infer_schema=False).select(pl.len()).collect().item() for p in paths)
+
+
+def floor(paths: list[Path]) -> dict[str, float]:
+    """Reading the same bytes with nothing else: polars and DuckDB read_csv (best of 2)."""
+    pt, dt = [], []
+    for _ in range(2):
+        t = time.perf_counter()
+        for p in paths:
+            pl.read_csv(p, infer_schema=False)
+        pt.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        with duckdb.connect() as con:
+            for p in paths:
+                con.sql(f"SELECT * FROM read_csv('{p}', all_varchar = true)").arrow()
+        dt.append(time.perf_counter() - t)
+    return {"polars_read_csv_s": min(pt), "duckdb_read_csv_s": min(dt)}
+
+
+def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
+    """Full rebuild in a fresh process: read, validate, load, score; then standings."""
+    if db.exists():
+        db.unlink()
+    code = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "t0 = time.perf_counter()\n"
+        "from pipeline.load import ingest_paths\n"
+        "from pipeline.store.db import connect\n"
+        "from pipeline import queries\n"
+        "t1 = time.perf_counter()\n"
+        "with connect(sys.argv[1]) as con:\n"
+        "    plans = ingest_paths(con, [Path(p) for p in sys.argv[2:]], by='bench')\n"
+        "    ev = plans[0].outcomes[0].event\n"
+        "    queries.standings(con, ev, 'event')\n"
+        "t2 = time.perf_counter()\n"
+        "bad = sum(p.count('rejected') for p in plans)\n"
+        "print(t1 - t0, t2 - t1, bad)\n"
+    )
+    env = {**os.environ, **BENCH_ENV}
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code, str(db), *map(str, paths)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, text=True)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    outs, errs = proc.communicate()
+    if status != 0:
+        raise RuntimeError(f"rebuild failed: {errs[-2000:]}")
+    imports, work, rejected = outs.split()
+    return {
+        "process_wall_s": wall,
+        "import_s": float(imports),
+        "rebuild_s": float(work),
+        "peak_rss_mib": usage.ru_maxrss / 1024,
+        "matches_rejected": int(rejected),
+    }
+
+
+def incremental(db: Path, ruleset: str, repeats: int = 5) -> dict[str, float]:
+    """One new table (a live match, all its hands) into a big database: file to leaderboard."""
+    from pipeline import queries, simulate
+    from pipeline.load import ingest
+    from pipeline.store.db import connect
+
+    with connect(db, read_only=True) as con:
+        event = con.execute("SELECT event FROM events LIMIT 1").fetchall()[0][0]
+    small = simulate.generate_frame(ruleset, 99, 40, event=event)
+    times = []
+    tmp = db.parent / "incremental"
+    tmp.mkdir(exist_ok=True)
+    for i in range(repeats):
+        table = small.filter(pl.col("round") == small["round"][0], pl.col("table") == small["table"][0])
+        table = table.with_columns(pl.lit(f"LIVE{i}").alias("round"))
+        f = tmp / f"live-{i}.csv"
+        table.write_csv(f)
+        t = time.perf_counter()
+        with connect(db) as con:
+            p = ingest(con, [f], by="bench")
+            assert p.count("rejected") == 0, p.problems.to_dicts()
+            queries.standings(con, event, "table", f"LIVE{i}")
+        times.append(time.perf_counter() - t)
+    return {"incremental_median_ms": statistics.median(times) * 1000, "incremental_max_ms": max(times) * 1000, "incremental_hands": table.height}
+
+
+def leaderboard_latency(db: Path, n: int = 60) -> dict[str, float]:
+    """Open read-only, query one round's table standings, close — as each dashboard refresh."""
+    from pipeline import queries
+    from pipeline.store.db import connect
+
+    with connect(db, read_only=True) as con:
+        event = con.execute("SELECT event FROM events LIMIT 1").fetchall()[0][0]
+        rounds = queries.rounds(con, event)
+    times = []
+    for i in range(n):
+        t = time.perf_counter()
+        with connect(db, read_only=True) as con:
+            queries.standings(con, event, "table", rounds[i % len(rounds)])
+        times.append(time.perf_counter() - t)
+    times.sort()
+    return {"leaderboard_p50_ms": times[len(times) // 2] * 1000, "leaderboard_p95_ms": times[int(len(times) * 0.95) - 1] * 1000}
+
+
+def page_render(db: Path) -> dict[str, float]:
+    """Render the home page with Streamlit's AppTest on this database."""
+    app = ROOT / "dashboard" / "app.py"
+    if not app.exists():
+        return {}
+    code = (
+        "import time\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        f"at = AppTest.from_file({str(app)!r}, default_timeout=120)\n"
+        "t = time.perf_counter(); at.run(); first = time.perf_counter() - t\n"
+        "t = time.perf_counter(); at.run(); second = time.perf_counter() - t\n"
+        "print(first, second, len(at.exception))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "DOMINO_DB": str(db)}, cwd=ROOT, check=False)
+    if r.returncode != 0:
+        return {"page_render_error": r.stderr[-500:]}
+    first, second, exc = r.stdout.split()[-3:]
+    return {"page_render_first_s": float(first), "page_render_cached_s": float(second), "page_exceptions": int(exc)}
+
+
+def machine() -> dict[str, object]:
+    import streamlit
+
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024**3
+    return {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "cpus": os.cpu_count(),
+        "memory_gib": round(mem, 1),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "polars": pl.__version__,
+        "duckdb": duckdb.__version__,
+        "streamlit": streamlit.__version__,
+    }
+
+
+def run(sizes: list[str], rulesets: list[str], out: Path, corpora: Path) -> dict[str, object]:
+    results: dict[str, object] = {"machine": machine(), "runs": []}
+    for rs in rulesets:
+        for size in sizes:
+            t = time.perf_counter()
+            paths = corpus(rs, size, corpora)
+            gen = time.perf_counter() - t
+            n = hands_in(paths)
+            row: dict[str, object] = {"ruleset": rs, "size": size, "hands": n, "files": len(paths), "bytes": sum(p.stat().st_size for p in paths), "generate_s": gen}
+            row.update(floor(paths))
+            db = corpora / f"{rs}-{size}.duckdb"
+            row.update(rebuild(paths, db))
+            fl = min(row["polars_read_csv_s"], row["duckdb_read_csv_s"])  # type: ignore[type-var]
+            row["hands_per_s"] = n / row["rebuild_s"]  # type: ignore[operator]
+            row["ratio_to_floor"] = row["rebuild_s"] / fl  # type: ignore[operator]
+            if size in ("1m", "10m") or size == sizes[-1]:
+                row.update(incremental(db, rs))
+                row.update(leaderboard_latency(db))
+            if size == "1m" or (size == sizes[-1] and "1m" not in sizes):
+                row.update(page_render(db))
+            results["runs"].append(row)  # type: ignore[attr-defined]
+            print(json.dumps(row), flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    (out / f"{stamp}.json").write_text(json.dumps(results, indent=1))
+    (out / "latest.md").write_text(markdown(results))
+    return results
+
+
+def markdown(results: dict[str, object]) -> str:
+    m = results["machine"]
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Run {m['when']} on {m['cpus']} CPUs, {m['memory_gib']} GiB, {m['platform']}; "  # type: ignore[index]
+        f"Python {m['python']}, polars {m['polars']}, duckdb {m['duckdb']}, streamlit {m['streamlit']}.",  # type: ignore[index]
+        "",
+        "| ruleset | hands | rebuild s | hands/s | peak RSS MiB | polars read s | duckdb read s | × floor | incremental ms (median) | leaderboard p50 / p95 ms | page render s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results["runs"]:  # type: ignore[union-attr]
+        inc = f"{r['incremental_median_ms']:.0f}" if "incremental_median_ms" in r else ""
+        lat = f"{r['leaderboard_p50_ms']:.1f} / {r['leaderboard_p95_ms']:.1f}" if "leaderboard_p50_ms" in r else ""
+        page = f"{r['page_render_first_s']:.2f}" if "page_render_first_s" in r else ""
+        lines.append(
+            f"| {r['ruleset']} | {r['hands']:,} | {r['rebuild_s']:.2f} | {r['hands_per_s']:,.0f} | {r['peak_rss_mib']:,.0f} | "
+            f"{r['polars_read_csv_s']:.2f} | {r['duckdb_read_csv_s']:.2f} | {r['ratio_to_floor']:.1f} | {inc} | {lat} | {page} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> dict[str, object]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default="10k,100k,1m,10m", help="comma-separated: " + ", ".join(SIZES))
+    ap.add_argument("--rulesets", default="unhas,pepet")
+    ap.add_argument("--smoke", action="store_true", help="the 10-thousand corpus only")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    ap.add_argument("--corpora", type=Path, default=ROOT / "bench" / "corpora")
+    a = ap.parse_args(argv)
+    sizes = ["10k"] if a.smoke else a.sizes.split(",")
+    return run(sizes, a.rulesets.split(","), a.out, a.corpora)
+
+
+if __name__ == "__main__":
+    main()
