@@ -1,0 +1,94 @@
+"""The query batches behind each page: one read-only connection each (see dashboard.data).
+
+A batch only calls :mod:`pipeline.queries` and :mod:`pipeline.stats`; it returns plain
+frames and values that the page shows. Arguments are hashable (they are cache keys).
+"""
+
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from pipeline import queries, rulesets, stats
+
+AUTO = "__auto__"  # "follow the newest round" on the leaderboard
+
+
+def events(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    return queries.events(con)
+
+
+def _pick_event(evs: pl.DataFrame, event: str | None) -> str | None:
+    names = evs.get_column("event").to_list()
+    if event in names:
+        return event
+    return names[0] if names else None
+
+
+def leaderboard(con: duckdb.DuckDBPyConnection, event: str | None, round: str | None) -> dict[str, Any]:
+    """Everything the live leaderboard shows for one event and round (AUTO: the newest)."""
+    evs = queries.events(con)
+    ev = _pick_event(evs, event)
+    out: dict[str, Any] = {"events": evs.get_column("event").to_list(), "event": ev}
+    if ev is None:
+        return out
+    rs = queries.ruleset_of(con, ev)
+    rounds = queries.rounds(con, ev)
+    rnd = round if round in rounds else (rounds[-1] if rounds else None)
+    params = rulesets.load(rs).flat
+    out.update(
+        ruleset=rs,
+        rounds=rounds,
+        round=rnd,
+        auto=round not in rounds,
+        qualifiers=int(params.get("qualifiers_per_table", 0) or 0),
+        regular_hands=int(params.get("regular_hands", 0) or 0),
+        tables=queries.standings(con, ev, "table", rnd) if rnd else pl.DataFrame(),
+        session=queries.standings(con, ev, "round", rnd) if rnd and rs == "pepet" else None,
+        event_standings=queries.standings(con, ev, "event"),
+        groups=queries.standings(con, ev, "group") if rs == "pepet" else None,
+    )
+    return out
+
+
+def player_list(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    return stats.players(con)
+
+
+def player(con: duckdb.DuckDBPyConnection, key: str) -> dict[str, Any]:
+    return {
+        "events": stats.player_events(con, key),
+        "matches": stats.player_matches(con, key),
+        "categories": stats.player_categories(con, key),
+        "fed": stats.player_fed(con, key),
+        "chairs": stats.player_chairs(con, key),
+        "timeline": stats.player_timeline(con, key),
+    }
+
+
+def event_stats(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:
+    evs = queries.events(con)
+    ev = _pick_event(evs, event)
+    out: dict[str, Any] = {"events": evs.get_column("event").to_list(), "event": ev}
+    if ev is None:
+        return out
+    rs = queries.ruleset_of(con, ev)
+    points, default = stats.point_table(rs)
+    out.update(
+        ruleset=rs,
+        endings=stats.endings(con, ev),
+        categories=stats.categories(con, ev),
+        pips=stats.pips_left(con, ev),
+        hand_spread=stats.hand_points_spread(con, ev),
+        match_points=stats.match_points(con, ev),
+        tables=stats.table_summary(con, ev),
+        rounds=stats.round_summary(con, ev),
+        groups=queries.standings(con, ev, "group") if rs == "pepet" else None,
+        point_table=points,
+        points_are_default=default,
+    )
+    return out
+
+
+def ingest_log(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    return queries.ingest_log(con, 100)

@@ -1,0 +1,118 @@
+"""How the dashboard reaches the database without getting in the CLI's way.
+
+DuckDB lets one process write a file, and any connection open in another process —
+even a read-only one — blocks that writer. So the dashboard:
+
+- opens a **read-only connection per batch of queries** and closes it at once
+  (:func:`read`), waiting at most ``READ_TIMEOUT`` seconds for a writer to finish;
+- **caches** each batch's result keyed on :func:`pipeline.stats.data_stamp` (the ingest
+  counter plus registry and ruleset stamps: one cheap query), so an unchanged database
+  costs one tiny query per refresh;
+- when the database is **busy** (``domino ingest`` is writing), returns the last result
+  it had for the same batch, marked stale, so a page shows its data with a small
+  "updating…" note instead of failing;
+- serialises its own connections with one process-wide lock: inside one process DuckDB
+  refuses a write connection while a read-only one to the same file is open.
+"""
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from pipeline import settings, stats
+from pipeline.store.db import DatabaseBusy, connect
+
+READ_TIMEOUT = 1.5
+WRITE_TIMEOUT = 10.0
+_MAX_ENTRIES = 256
+
+DB_LOCK = threading.RLock()
+_cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_last: dict[tuple[Any, ...], Any] = {}
+_cache_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Result:
+    """A batch's value; ``stale`` when it is the last good one because the database was busy.
+    ``value`` is None only when busy and nothing was read before."""
+
+    value: Any
+    stale: bool = False
+
+
+def is_lock_error(exc: BaseException) -> bool:
+    if isinstance(exc, DatabaseBusy):
+        return True
+    text = str(exc).lower()
+    return isinstance(exc, duckdb.Error) and "lock" in text and ("conflict" in text or "could not set" in text)
+
+
+def db_path() -> str:
+    return str(settings.db_path())
+
+
+def read(batch: Callable[..., Any], *args: Any) -> Result:
+    """Run ``batch(con, *args)`` on a short read-only connection, cached on the data stamp."""
+    db = db_path()
+    name = f"{batch.__module__}.{batch.__qualname__}"
+    last_key = (db, name, args)
+    try:
+        with DB_LOCK, connect(db, read_only=True, timeout=READ_TIMEOUT) as con:
+            stamp = stats.data_stamp(con)
+            key = (db, stamp, name, args)
+            with _cache_lock:
+                if key in _cache:
+                    _cache.move_to_end(key)
+                    value = _cache[key]
+                    _last[last_key] = value
+                    return Result(value)
+            value = batch(con, *args)
+    except Exception as exc:
+        if not is_lock_error(exc):
+            raise
+        with _cache_lock:
+            return Result(_last.get(last_key), stale=True)
+    with _cache_lock:
+        _cache[key] = value
+        _last[last_key] = value
+        while len(_cache) > _MAX_ENTRIES:
+            _cache.popitem(last=False)
+        if len(_last) > _MAX_ENTRIES * 4:
+            _last.clear()
+            _last[last_key] = value
+    return Result(value)
+
+
+def uncached(batch: Callable[..., Any], *args: Any) -> Any:
+    """``batch(con, *args)`` on a short read-only connection, no cache (upload previews).
+    Raises :class:`DatabaseBusy` when a writer holds the database."""
+    try:
+        with DB_LOCK, connect(db_path(), read_only=True, timeout=READ_TIMEOUT * 2) as con:
+            return batch(con, *args)
+    except Exception as exc:
+        if is_lock_error(exc) and not isinstance(exc, DatabaseBusy):
+            raise DatabaseBusy(str(exc)) from exc
+        raise
+
+
+def write(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(con, …)`` on a short write connection (the dashboard's uploads)."""
+    try:
+        with DB_LOCK, connect(db_path(), timeout=WRITE_TIMEOUT) as con:
+            return fn(con, *args, **kwargs)
+    except Exception as exc:
+        if is_lock_error(exc) and not isinstance(exc, DatabaseBusy):
+            raise DatabaseBusy(str(exc)) from exc
+        raise
+
+
+def clear() -> None:
+    """Forget every cached batch (tests)."""
+    with _cache_lock:
+        _cache.clear()
+        _last.clear()

@@ -1,0 +1,340 @@
+"""Every string the dashboard shows, in Indonesian (default) and English: one table.
+
+Rulebook terms — Apollo, Ceki, Kandang, Tangkap, Biasa, Jawara, Gaple, Ambyar, Kado,
+Bintang, Tutup — are the same in both languages. ``t(key, **values)`` formats a string;
+an unknown key raises ``KeyError`` (the page tests would catch it).
+"""
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from pipeline import settings
+
+LANGUAGES = {"id": "Bahasa Indonesia", "en": "English"}
+
+STRINGS: dict[str, dict[str, str]] = {
+    # --- shell ---------------------------------------------------------------------------
+    "app.title": {"id": "Hasil Domino", "en": "Domino results"},
+    "nav.leaderboard": {"id": "Klasemen langsung", "en": "Live leaderboard"},
+    "nav.player": {"id": "Pemain", "en": "Player"},
+    "nav.stats": {"id": "Statistik acara", "en": "Event statistics"},
+    "nav.upload": {"id": "Unggah hasil", "en": "Upload results"},
+    "side.language": {"id": "Bahasa", "en": "Language"},
+    "side.signed_in": {"id": "Masuk sebagai **{name}**", "en": "Signed in as **{name}**"},
+    "side.sign_out": {"id": "Keluar", "en": "Sign out"},
+    "side.public": {
+        "id": "Hasil terbuka untuk umum. Koordinator masuk di halaman Unggah hasil.",
+        "en": "Results are public. Coordinators sign in on the Upload results page.",
+    },
+    "busy": {
+        "id": "↻ memperbarui… (basis data sedang dipakai untuk memuat hasil; data terakhir ditampilkan)",
+        "en": "↻ updating… (the database is busy loading results; showing the last data)",
+    },
+    "busy.nodata": {
+        "id": "↻ Basis data sedang dipakai untuk memuat hasil. Halaman ini akan mencoba lagi sebentar lagi.",
+        "en": "↻ The database is busy loading results. This page will try again in a moment.",
+    },
+    "no_events": {
+        "id": "Belum ada hasil yang dimuat. Koordinator dapat mengunggah log kocokan di halaman Unggah hasil, atau gunakan `domino ingest`.",
+        "en": "No results loaded yet. Coordinators can upload hand logs on the Upload results page, or use `domino ingest`.",
+    },
+    "download.csv": {"id": "CSV", "en": "CSV"},
+    "download.xlsx": {"id": "XLSX", "en": "XLSX"},
+    "download.label": {"id": "Unduh {what}", "en": "Download {what}"},
+    "yes": {"id": "ya", "en": "yes"},
+    "no": {"id": "tidak", "en": "no"},
+    # --- leaderboard ---------------------------------------------------------------------
+    "lb.title": {"id": "Klasemen langsung", "en": "Live leaderboard"},
+    "lb.event": {"id": "Acara", "en": "Event"},
+    "lb.round": {"id": "Babak / sesi", "en": "Round / session"},
+    "lb.round.auto": {"id": "Terbaru ({round})", "en": "Newest ({round})"},
+    "lb.bigscreen": {"id": "Layar besar", "en": "Big screen"},
+    "lb.bigscreen.help": {
+        "id": "Huruf besar, meja bergantian otomatis — untuk proyektor di tempat acara.",
+        "en": "Large type, tables cycling by themselves — for a projector at the venue.",
+    },
+    "lb.refresh": {
+        "id": "Diperbarui sendiri setiap {seconds} detik · terakhir {time}",
+        "en": "Refreshes itself every {seconds} s · last {time}",
+    },
+    "lb.tab.tables": {"id": "Meja · {round}", "en": "Tables · {round}"},
+    "lb.tab.session": {"id": "Klasemen sesi {round} ★", "en": "Session {round} standings ★"},
+    "lb.tab.event": {"id": "Klasemen acara", "en": "Event standings"},
+    "lb.tab.groups": {"id": "Kelompok (KG)", "en": "Groups (KG)"},
+    "lb.table": {"id": "Meja {table}", "en": "Table {table}"},
+    "lb.hands_of": {"id": "{done}/{total} kocokan", "en": "{done}/{total} hands"},
+    "lb.hands": {"id": "{done} kocokan", "en": "{done} hands"},
+    "lb.complete": {"id": "selesai", "en": "complete"},
+    "lb.in_progress": {"id": "sedang berlangsung", "en": "in progress"},
+    "lb.walkover": {"id": "WO (walkover): pemain yang hadir lolos", "en": "WO (walkover): the players present advance"},
+    "lb.tiebreak_needed": {"id": "⚖ perlu kocokan tie-break", "en": "⚖ tie-break hand needed"},
+    "lb.no_tables": {"id": "Belum ada meja di babak ini.", "en": "No tables in this round yet."},
+    "lb.zone.legend": {
+        "id": "Zona lolos: {n} teratas tiap meja (hijau). ✓ lolos · ● di zona lolos, pertandingan belum selesai · ⚖ seri, perlu tie-break",
+        "en": "Qualification zone: the top {n} of each table (green). ✓ qualified · ● in the zone, match not finished · ⚖ tied, tie-break needed",
+    },
+    "lb.star.legend": {
+        "id": "★ Bintang untuk peringkat 1 sesi (yang seri masing-masing mendapat satu).",
+        "en": "★ Bintang (a star) for rank 1 of the session (tied players each earn one).",
+    },
+    "lb.mark.qualified": {"id": "✓ lolos", "en": "✓ qualified"},
+    "lb.mark.zone": {"id": "● zona lolos", "en": "● in the zone"},
+    "lb.mark.tiebreak": {"id": "⚖ tie-break", "en": "⚖ tie-break"},
+    "lb.mark.walkover": {"id": "✓ WO", "en": "✓ WO"},
+    "lb.big.table_of": {"id": "Meja {table} · {i} dari {n}", "en": "Table {table} · {i} of {n}"},
+    "lb.big.session": {"id": "Klasemen sesi {round}", "en": "Session {round} standings"},
+    "lb.big.event": {"id": "Klasemen acara (10 besar)", "en": "Event standings (top 10)"},
+    "lb.big.exit": {"id": "Keluar dari layar besar", "en": "Leave big screen"},
+    "lb.what.tables": {"id": "klasemen meja {round}", "en": "table standings {round}"},
+    "lb.what.session": {"id": "klasemen sesi {round}", "en": "session standings {round}"},
+    "lb.what.event": {"id": "klasemen acara", "en": "event standings"},
+    "lb.what.groups": {"id": "klasemen kelompok", "en": "group standings"},
+    # --- upload --------------------------------------------------------------------------
+    "up.title": {"id": "Unggah hasil", "en": "Upload results"},
+    "up.signin.title": {"id": "Masuk koordinator", "en": "Coordinator sign-in"},
+    "up.signin.why": {
+        "id": "Mengunggah dan mengoreksi hasil hanya untuk koordinator dan wasit yang terdaftar (`domino users add`).",
+        "en": "Uploading and correcting results is for registered coordinators and referees (`domino users add`).",
+    },
+    "up.signin.name": {"id": "Nama", "en": "Name"},
+    "up.signin.password": {"id": "Kata sandi atau token", "en": "Password or token"},
+    "up.signin.submit": {"id": "Masuk", "en": "Sign in"},
+    "up.signin.bad": {"id": "Nama atau kata sandi salah.", "en": "Wrong name or password."},
+    "up.signin.locked": {
+        "id": "Terlalu banyak percobaan gagal. Coba lagi dalam {seconds} detik.",
+        "en": "Too many failed attempts. Try again in {seconds} seconds.",
+    },
+    "up.rights": {"id": "Anda dapat menulis ke: {events}", "en": "You may write to: {events}"},
+    "up.rights.all": {"id": "semua acara", "en": "every event"},
+    "up.templates": {"id": "Templat log kocokan kosong", "en": "Blank hand-log templates"},
+    "up.templates.help": {
+        "id": "Satu baris per kocokan. Di XLSX kolom kartu berformat teks agar Excel tidak mengubah 5-3 menjadi tanggal.",
+        "en": "One row per hand. In the XLSX the tile columns are formatted as text so Excel does not turn 5-3 into a date.",
+    },
+    "up.template.button": {"id": "{ruleset} · {fmt}", "en": "{ruleset} · {fmt}"},
+    "up.files": {"id": "Berkas log kocokan (CSV atau XLSX, boleh beberapa)", "en": "Hand-log files (CSV or XLSX, one or more)"},
+    "up.event": {"id": "Acara (untuk baris tanpa kolom acara)", "en": "Event (for rows without an event)"},
+    "up.ruleset": {"id": "Aturan (untuk acara baru yang berkasnya tidak menyebutkannya)", "en": "Ruleset (for a new event whose file does not name it)"},
+    "up.ruleset.none": {"id": "— dari berkas —", "en": "— from the file —"},
+    "up.reason": {"id": "Alasan koreksi", "en": "Reason for the correction"},
+    "up.reason.help": {
+        "id": "Wajib bila berkas mengubah atau menghapus kocokan yang sudah dimuat.",
+        "en": "Required when a file changes or drops hands already loaded.",
+    },
+    "up.preview": {"id": "Pratinjau — belum ada yang disimpan", "en": "Preview — nothing is saved yet"},
+    "up.file_rejected": {"id": "✗ {file}: {message}", "en": "✗ {file}: {message}"},
+    "up.rows": {"id": "Baris {file}", "en": "Rows of {file}"},
+    "up.rows.some": {
+        "id": "Menampilkan {shown} dari {total} baris (baris bermasalah lebih dulu).",
+        "en": "Showing {shown} of {total} rows (rows with problems first).",
+    },
+    "up.problems": {"id": "Masalah ({errors} galat, {warnings} peringatan)", "en": "Problems ({errors} errors, {warnings} warnings)"},
+    "up.no_problems": {"id": "Tidak ada masalah ditemukan.", "en": "No problems found."},
+    "up.cells.legend": {
+        "id": "Sel merah: galat (pertandingannya tidak dimuat) · sel kuning: peringatan (tetap dimuat).",
+        "en": "Red cells: errors (that match is not loaded) · yellow cells: warnings (loaded anyway).",
+    },
+    "up.matches": {"id": "Pertandingan", "en": "Matches"},
+    "up.status.new": {"id": "baru", "en": "new"},
+    "up.status.update": {"id": "tambahan kocokan", "en": "update"},
+    "up.status.correction": {"id": "koreksi", "en": "correction"},
+    "up.status.unchanged": {"id": "tidak berubah", "en": "unchanged"},
+    "up.status.rejected": {"id": "ditolak", "en": "rejected"},
+    "up.points": {"id": "Poin yang akan didapat", "en": "Points each match would get"},
+    "up.match": {"id": "{event} · {round} · meja {table} · {status}", "en": "{event} · {round} · table {table} · {status}"},
+    "up.diff": {"id": "Perbedaan dengan versi yang dimuat: {event} {round} meja {table}", "en": "Difference from the loaded version: {event} {round} table {table}"},
+    "up.diff.caption": {
+        "id": "Per kocokan: nilai yang dimuat (v{version}) dan nilai baru.",
+        "en": "Hand by hand: the loaded value (v{version}) and the new one.",
+    },
+    "up.diff.dropped": {"id": "(kocokan dihapus)", "en": "(hand dropped)"},
+    "up.diff.added": {"id": "(kocokan baru)", "en": "(new hand)"},
+    "up.needs_reason": {
+        "id": "Berkas ini mengoreksi kocokan yang sudah dimuat. Tulis alasannya sebelum menyimpan.",
+        "en": "This file corrects hands already loaded. Write the reason before saving.",
+    },
+    "up.forbidden": {
+        "id": "Unggahan ditolak seluruhnya: Anda tidak berhak menulis ke {events}. Tidak ada yang disimpan.",
+        "en": "The whole upload is refused: you may not write to {events}. Nothing was saved.",
+    },
+    "up.nothing": {"id": "Tidak ada pertandingan untuk disimpan.", "en": "There is no match to save."},
+    "up.confirm": {"id": "Simpan {n} pertandingan", "en": "Save {n} match(es)"},
+    "up.saved": {
+        "id": "Tersimpan: {loaded} pertandingan ({new} baru, {update} tambahan, {correction} koreksi), {unchanged} tidak berubah, {rejected} ditolak.",
+        "en": "Saved: {loaded} match(es) ({new} new, {update} updated, {correction} corrected), {unchanged} unchanged, {rejected} rejected.",
+    },
+    "up.changed_meanwhile": {
+        "id": "Data berubah sejak pratinjau (ada unggahan lain). Periksa pratinjau baru lalu simpan lagi.",
+        "en": "The data changed since the preview (another load). Check the new preview, then save again.",
+    },
+    "up.busy": {
+        "id": "Basis data sedang dipakai (mis. `domino ingest`). Coba lagi sebentar lagi; tidak ada yang disimpan.",
+        "en": "The database is busy (e.g. `domino ingest`). Try again in a moment; nothing was saved.",
+    },
+    "up.not_allowed": {"id": "Tidak diizinkan: {message}. Tidak ada yang disimpan.", "en": "Not allowed: {message}. Nothing was saved."},
+    "up.history": {"id": "Riwayat unggahan", "en": "Ingest history"},
+    # --- player --------------------------------------------------------------------------
+    "pl.title": {"id": "Pemain", "en": "Player"},
+    "pl.choose": {"id": "Pilih pemain", "en": "Choose a player"},
+    "pl.none": {"id": "Belum ada pemain.", "en": "No players yet."},
+    "pl.group": {"id": "Kelompok: {group}", "en": "Group: {group}"},
+    "pl.m.events": {"id": "Acara", "en": "Events"},
+    "pl.m.matches": {"id": "Pertandingan", "en": "Matches"},
+    "pl.m.hands": {"id": "Kocokan", "en": "Hands"},
+    "pl.m.points": {"id": "Poin", "en": "Points"},
+    "pl.m.pph": {"id": "Poin per kocokan", "en": "Points per hand"},
+    "pl.m.wins": {"id": "Kocokan menang", "en": "Hands won"},
+    "pl.events": {"id": "Acara yang diikuti", "en": "Events played"},
+    "pl.categories": {"id": "Hasil per kategori", "en": "Results by category"},
+    "pl.fed": {"id": "Di atas pemenang", "en": "Above a winner"},
+    "pl.fed.summary": {
+        "id": "{times} kali menjadi pemain di atas pemenang (kehilangan {points} poin). Paling sering memberi kepada: **{winner}** ({n} kali).",
+        "en": "{times} times the player above a winner (losing {points} points). Fed most: **{winner}** ({n} times).",
+    },
+    "pl.fed.none": {"id": "Belum pernah menjadi pemain di atas pemenang.", "en": "Never the player above a winner so far."},
+    "pl.chairs": {"id": "Hasil per kursi", "en": "Results by chair"},
+    "pl.timeline": {"id": "Poin dari waktu ke waktu", "en": "Points over time"},
+    "pl.timeline.x": {"id": "kocokan ke-", "en": "hand no."},
+    "pl.timeline.y": {"id": "poin kumulatif (per acara)", "en": "cumulative points (per event)"},
+    "pl.matches": {"id": "Pertandingan", "en": "Matches"},
+    # --- event statistics ----------------------------------------------------------------
+    "st.title": {"id": "Statistik acara", "en": "Event statistics"},
+    "st.m.rounds": {"id": "Babak/sesi", "en": "Rounds/sessions"},
+    "st.m.matches": {"id": "Pertandingan", "en": "Matches"},
+    "st.m.hands": {"id": "Kocokan", "en": "Hands"},
+    "st.endings": {"id": "Bagaimana kocokan berakhir", "en": "How hands ended"},
+    "st.categories": {"id": "Kategori per kursi", "en": "Categories per seat"},
+    "st.pips": {"id": "Sisa biji di tangan", "en": "Pips left in hand"},
+    "st.pips.x": {"id": "sisa biji", "en": "pips left"},
+    "st.pips.none": {"id": "Tidak ada sisa biji yang dicatat.", "en": "No pips recorded."},
+    "st.points": {"id": "Sebaran poin", "en": "Points distributions"},
+    "st.points.hand": {"id": "Poin per kocokan (kursi)", "en": "Points per hand (seat)"},
+    "st.points.match": {"id": "Total poin per pertandingan (pemain)", "en": "Match totals (player)"},
+    "st.rounds": {"id": "Ringkasan per babak/sesi", "en": "Per-round summary"},
+    "st.tables": {"id": "Ringkasan per meja", "en": "Per-table summary"},
+    "st.groups": {"id": "Kelompok (KG)", "en": "Groups (KG)"},
+    "st.groups.none": {"id": "Belum ada kelompok (impor daftar pemain: `domino players import`).", "en": "No groups yet (import the registry: `domino players import`)."},
+    "st.point_table": {"id": "Tabel poin ({ruleset})", "en": "Point table ({ruleset})"},
+    "st.point_table.organiser": {
+        "id": "Tabel poin ini adalah **pengaturan penyelenggara** di `{file}`, bukan bagian dari buku aturan (tabel aslinya hilang). Nilai saat ini:",
+        "en": "This point table is the **organiser's setting** in `{file}`, not part of the rulebook (the original's table is missing). Current values:",
+    },
+    "st.point_table.default": {
+        "id": "`points_are_default = true`: penyelenggara belum mengubah nilai bawaan proyek.",
+        "en": "`points_are_default = true`: the organiser has not changed the project's default values.",
+    },
+    "st.point_table.custom": {
+        "id": "`points_are_default = false`: nilai ditetapkan oleh penyelenggara.",
+        "en": "`points_are_default = false`: the values were set by the organiser.",
+    },
+    "st.point_table.unhas": {
+        "id": "Nilai dari `{file}` (Pasal 2 buku aturan UNHAS).",
+        "en": "Values from `{file}` (Art. 2 of the UNHAS rulebook).",
+    },
+}
+
+#: Column headers as shown (exports keep the contract's column names).
+COLUMNS: dict[str, dict[str, str]] = {
+    "event": {"id": "Acara", "en": "Event"},
+    "ruleset": {"id": "Aturan", "en": "Ruleset"},
+    "round": {"id": "Babak", "en": "Round"},
+    "table": {"id": "Meja", "en": "Table"},
+    "hand": {"id": "Kocokan", "en": "Hand"},
+    "player": {"id": "Pemain", "en": "Player"},
+    "points": {"id": "Poin", "en": "Points"},
+    "rank": {"id": "Peringkat", "en": "Rank"},
+    "qualified": {"id": "Lolos", "en": "Qualified"},
+    "needs_tiebreak": {"id": "Perlu tie-break", "en": "Needs tie-break"},
+    "tiebreak_points": {"id": "Poin tie-break", "en": "Tie-break points"},
+    "hands": {"id": "Kocokan", "en": "Hands"},
+    "match_hands": {"id": "Kocokan meja", "en": "Match hands"},
+    "complete": {"id": "Selesai", "en": "Complete"},
+    "walkover": {"id": "WO", "en": "WO"},
+    "wins": {"id": "Menang", "en": "Wins"},
+    "star": {"id": "Bintang", "en": "Bintang"},
+    "stars": {"id": "Bintang", "en": "Bintang"},
+    "jawara_gaple": {"id": "Jawara 1 + Gaple", "en": "Jawara 1 + Gaple"},
+    "round_reached": {"id": "Babak tercapai", "en": "Round reached"},
+    "table_rank": {"id": "Peringkat meja", "en": "Table rank"},
+    "group": {"id": "Kelompok", "en": "Group"},
+    "players": {"id": "Pemain", "en": "Players"},
+    "mark": {"id": "Zona", "en": "Zone"},
+    "category": {"id": "Kategori", "en": "Category"},
+    "seats": {"id": "Kursi", "en": "Seats"},
+    "share": {"id": "Porsi", "en": "Share"},
+    "ending": {"id": "Akhir", "en": "Ending"},
+    "chair": {"id": "Kursi", "en": "Chair"},
+    "points_per_hand": {"id": "Poin/kocokan", "en": "Points/hand"},
+    "matches": {"id": "Pertandingan", "en": "Matches"},
+    "winner": {"id": "Pemenang", "en": "Winner"},
+    "loser": {"id": "Kalah", "en": "Loser"},
+    "times": {"id": "Kali", "en": "Times"},
+    "points_lost": {"id": "Poin hilang", "en": "Points lost"},
+    "categories": {"id": "Kategori", "en": "Categories"},
+    "leader": {"id": "Teratas", "en": "Leader"},
+    "top_points": {"id": "Poin tertinggi", "en": "Top points"},
+    "bottom_points": {"id": "Poin terendah", "en": "Bottom points"},
+    "version": {"id": "Versi", "en": "Version"},
+    "loaded_at": {"id": "Dimuat", "en": "Loaded"},
+    "tables": {"id": "Meja", "en": "Tables"},
+    "walkovers": {"id": "WO", "en": "WO"},
+    "common_ending": {"id": "Akhir tersering", "en": "Most common ending"},
+    "file": {"id": "Berkas", "en": "File"},
+    "line": {"id": "Baris", "en": "Line"},
+    "column": {"id": "Kolom", "en": "Column"},
+    "code": {"id": "Kode", "en": "Code"},
+    "severity": {"id": "Tingkat", "en": "Severity"},
+    "message": {"id": "Pesan", "en": "Message"},
+    "status": {"id": "Status", "en": "Status"},
+    "field": {"id": "Kolom", "en": "Field"},
+    "loaded": {"id": "Dimuat", "en": "Loaded"},
+    "new": {"id": "Baru", "en": "New"},
+    "ingest_id": {"id": "No.", "en": "No."},
+    "rows": {"id": "Baris", "en": "Rows"},
+    "matches_loaded": {"id": "Dimuat", "en": "Loaded"},
+    "matches_unchanged": {"id": "Tak berubah", "en": "Unchanged"},
+    "matches_rejected": {"id": "Ditolak", "en": "Rejected"},
+    "loaded_by": {"id": "Oleh", "en": "By"},
+    "started_at": {"id": "Mulai", "en": "Started"},
+    "finished_at": {"id": "Selesai", "en": "Finished"},
+    "reason": {"id": "Alasan", "en": "Reason"},
+    "value": {"id": "Sisa biji", "en": "Pips left"},
+    "sha256": {"id": "SHA-256", "en": "SHA-256"},
+}
+
+#: Category labels: the rulebook's terms stay; the project's own words are translated.
+CATEGORIES: dict[str, dict[str, str]] = {
+    "above": {"id": "di atas pemenang", "en": "above the winner"},
+    "caught": {"id": "tertangkap (kandang)", "en": "caught (kandang)"},
+    "-": {"id": "lainnya", "en": "other"},
+}
+
+LANG_KEY = "lang"  # the sidebar widget's key: the language lives in each session's state
+
+
+def default_language() -> str:
+    lang = str(settings.get("language"))
+    return lang if lang in LANGUAGES else "id"
+
+
+def language() -> str:
+    """This session's language (the sidebar switch), else the ``language`` setting."""
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return default_language()
+    lang = st.session_state.get(LANG_KEY)
+    return lang if lang in LANGUAGES else default_language()
+
+
+def t(key: str, lang: str | None = None, **values: object) -> str:
+    text = STRINGS[key][lang or language()]
+    return text.format(**values) if values else text
+
+
+def column(name: str, lang: str | None = None) -> str:
+    entry = COLUMNS.get(name)
+    return entry[lang or language()] if entry else name
+
+
+def category(code: str, lang: str | None = None) -> str:
+    entry = CATEGORIES.get(code)
+    return entry[lang or language()] if entry else code

@@ -1,0 +1,5 @@
+"""Page script: display only; see dashboard/views/event_stats.py."""
+
+from dashboard.views.event_stats import render
+
+render()

@@ -1,0 +1,49 @@
+"""The app around the pages: page config, navigation, the sidebar (language, sign-in)."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from dashboard import access, ui
+from dashboard.i18n import LANG_KEY, LANGUAGES, default_language, t
+
+HERE = Path(__file__).resolve().parent
+
+
+def pages() -> list:
+    """The pages, titled in the session's language. Upload is listed for everyone: it
+    shows the sign-in form until a coordinator signs in."""
+    return [
+        st.Page(HERE / "pages" / "leaderboard.py", title=t("nav.leaderboard"), icon=":material/leaderboard:", default=True),
+        st.Page(HERE / "pages" / "player.py", title=t("nav.player"), icon=":material/person:", url_path="player"),
+        st.Page(HERE / "pages" / "event_stats.py", title=t("nav.stats"), icon=":material/bar_chart:", url_path="stats"),
+        st.Page(HERE / "pages" / "upload.py", title=t("nav.upload"), icon=":material/upload_file:", url_path="upload"),
+    ]
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        if LANG_KEY not in st.session_state:
+            st.session_state[LANG_KEY] = default_language()
+        st.segmented_control(
+            t("side.language"),
+            options=list(LANGUAGES),
+            format_func=lambda code: {"id": "ID · Indonesia", "en": "EN · English"}[code],
+            key=LANG_KEY,
+            required=True,
+        )
+        ident = access.current()
+        if ident is not None:
+            st.markdown(t("side.signed_in", name=ui.md(ident.name)))
+            if st.button(t("side.sign_out"), key="sign_out"):
+                access.sign_out()
+                st.rerun()
+        else:
+            st.caption(t("side.public"))
+
+
+def main() -> None:
+    st.set_page_config(page_title=t("app.title"), page_icon="🁫", layout="wide", initial_sidebar_state="auto")
+    nav = st.navigation(pages())
+    sidebar()
+    nav.run()

@@ -1,0 +1,92 @@
+"""Small display helpers shared by the pages: tables, downloads, notes, safe text."""
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pandas as pd
+import polars as pl
+import streamlit as st
+
+from dashboard import i18n
+from dashboard.data import Result
+from dashboard.i18n import t
+from pipeline import exports
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
+
+
+def md(text: object) -> str:
+    """Text from the data (a player's name…) made inert for ``st.markdown``: every
+    character markdown would act on is escaped, and it is never rendered as HTML."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+def stale_note(res: Result) -> bool:
+    """Show the "updating…" note for stale data; True when there is nothing to show."""
+    if res.stale and res.value is None:
+        st.info(t("busy.nodata"))
+        return True
+    if res.stale:
+        st.caption(t("busy"))
+    return False
+
+
+def display(df: pl.DataFrame, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """A frame ready to show: chosen columns, headers in the session's language,
+    booleans as ✓ / blank."""
+    if columns is not None:
+        df = df.select([c for c in columns if c in df.columns])
+    df = df.with_columns(
+        pl.when(pl.col(c)).then(pl.lit("✓")).otherwise(pl.lit("")).alias(c)
+        for c in df.columns
+        if df[c].dtype == pl.Boolean
+    )
+    out = df.to_pandas()
+    out.columns = [i18n.column(c) for c in df.columns]
+    return out
+
+
+def table(
+    df: pl.DataFrame,
+    key: str,
+    columns: Sequence[str] | None = None,
+    style: Callable[[pd.DataFrame], Any] | None = None,
+    height: int | str = "auto",
+) -> None:
+    """``st.dataframe`` of ``df`` (hidden index, translated headers, optional styling)."""
+    shown = display(df, columns)
+    data: Any = style(shown) if style is not None else shown
+    st.dataframe(data, hide_index=True, key=key, height=height, width="stretch")
+
+
+def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:
+    """CSV and XLSX download buttons for a standings frame (contract column names,
+    cells neutralised by :mod:`pipeline.exports`)."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", basename).strip("_") or "standings"
+    c1, c2 = st.columns(2)
+    c1.download_button(
+        f"⬇ {t('download.csv')}",
+        data=exports.to_csv(df),
+        file_name=f"{safe}.csv",
+        mime="text/csv",
+        key=f"{key}_csv",
+        on_click="ignore",
+        help=t("download.label", what=what),
+        width="stretch",
+    )
+    c2.download_button(
+        f"⬇ {t('download.xlsx')}",
+        data=exports.to_xlsx(df, sheet=safe[:31]),
+        file_name=f"{safe}.xlsx",
+        mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        key=f"{key}_xlsx",
+        on_click="ignore",
+        help=t("download.label", what=what),
+        width="stretch",
+    )
+
+
+def public_columns(df: pl.DataFrame) -> pl.DataFrame:
+    """Standings for download: internal columns (player_key, version) left out."""
+    return df.drop([c for c in ("player_key", "version") if c in df.columns])

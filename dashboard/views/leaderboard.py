@@ -1,0 +1,308 @@
+"""Live leaderboard (home): every table of a round, the session (pepet) and the event.
+
+The body is an ``st.fragment`` that reruns itself every ``refresh_seconds`` so a venue
+screen stays current untouched; each rerun costs one cheap query unless something was
+loaded (see dashboard.data). Big-screen mode shows one table at a time in large type,
+cycling every ``bigscreen_seconds``.
+"""
+
+import html
+import math
+import time
+from datetime import datetime
+from typing import Any
+
+import polars as pl
+import streamlit as st
+
+from dashboard import batches, data, ui
+from dashboard.batches import AUTO
+from dashboard.i18n import column, t
+from pipeline import settings
+
+BIG_KEY = "big"
+
+
+def refresh_seconds() -> float:
+    return max(1.0, float(settings.get("refresh_seconds")))  # type: ignore[arg-type]
+
+
+def bigscreen_seconds() -> float:
+    return max(2.0, float(settings.get("bigscreen_seconds")))  # type: ignore[arg-type]
+
+
+def render() -> None:
+    head, switch = st.columns([5, 2], vertical_alignment="bottom")
+    big = switch.toggle(t("lb.bigscreen"), key=BIG_KEY, help=t("lb.bigscreen.help"), bind="query-params")
+    if big:
+        _bigscreen_css()
+        tick, _ = _big_tick()
+        st.fragment(_big_body, run_every=tick)()
+    else:
+        head.title(t("lb.title"))
+        st.fragment(_live_body, run_every=refresh_seconds())()
+
+
+# --- normal mode ------------------------------------------------------------------------------
+
+
+def _load() -> data.Result:
+    return data.read(batches.leaderboard, st.session_state.get("event"), st.session_state.get("round", AUTO))
+
+
+def _live_body() -> None:
+    res = _load()
+    if ui.stale_note(res):
+        return
+    d: dict[str, Any] = res.value
+    if d["event"] is None:
+        st.info(t("no_events"))
+        return
+    _controls(d)
+    st.caption(t("lb.refresh", seconds=int(refresh_seconds()), time=datetime.now().strftime("%H:%M:%S")))
+    if d["round"] is None:
+        st.info(t("lb.no_tables"))
+        return
+    names = [t("lb.tab.tables", round=d["round"])]
+    if d["session"] is not None:
+        names.append(t("lb.tab.session", round=d["round"]))
+    names.append(t("lb.tab.event"))
+    if d["groups"] is not None and d["groups"].height:
+        names.append(t("lb.tab.groups"))
+    tabs = iter(st.tabs(names))
+    with next(tabs):
+        _tables(d)
+    if d["session"] is not None:
+        with next(tabs):
+            _session(d)
+    with next(tabs):
+        _event(d)
+    if d["groups"] is not None and d["groups"].height:
+        with next(tabs):
+            ui.table(ui.public_columns(d["groups"]), key="lb_groups", columns=["rank", "group", "points", "hands", "players"])
+            ui.downloads(ui.public_columns(d["groups"]), f"{d['event']}_groups", t("lb.what.groups"), key="dl_groups")
+
+
+def _controls(d: dict[str, Any]) -> None:
+    if st.session_state.get("event") not in d["events"]:
+        st.session_state["event"] = d["event"]
+    options = [AUTO, *d["rounds"]]
+    if st.session_state.get("round") not in options:
+        st.session_state["round"] = AUTO
+    auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
+    c1, c2 = st.columns(2)
+    c1.selectbox(t("lb.event"), d["events"], key="event", bind="query-params")
+    c2.selectbox(
+        t("lb.round"),
+        options,
+        key="round",
+        format_func=lambda r: auto_label if r == AUTO else r,
+        bind="query-params",
+    )
+
+
+def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:
+    """The zone column of a table row (unhas): qualified, in the zone, tie-break needed."""
+    if ruleset != "unhas":
+        return ""
+    if row.get("walkover"):
+        return t("lb.mark.walkover")
+    if row.get("needs_tiebreak"):
+        return t("lb.mark.tiebreak")
+    if row.get("qualified"):
+        return t("lb.mark.qualified")
+    if qualifiers and row.get("rank") is not None and row["rank"] <= qualifiers:
+        return t("lb.mark.zone")
+    return ""
+
+
+def _with_marks(df: pl.DataFrame, ruleset: str, qualifiers: int) -> pl.DataFrame:
+    marks = [mark(r, ruleset, qualifiers) for r in df.select("rank", "qualified", "needs_tiebreak", *(c for c in ("walkover",) if c in df.columns)).iter_rows(named=True)]
+    return df.with_columns(pl.Series("mark", marks, dtype=pl.String))
+
+
+def table_caption(rows: pl.DataFrame, ruleset: str, regular_hands: int) -> str:
+    """``7/10 hands · in progress · ⚖ tie-break hand needed`` for one match."""
+    first = rows.row(0, named=True)
+    if first.get("walkover"):
+        return t("lb.walkover")
+    parts = []
+    if ruleset == "unhas":
+        done = int(first.get("match_hands") or 0)
+        parts.append(t("lb.hands_of", done=done, total=regular_hands))
+        parts.append(t("lb.complete") if first.get("complete") else t("lb.in_progress"))
+        if rows.get_column("needs_tiebreak").any():
+            parts.append(t("lb.tiebreak_needed"))
+    else:
+        parts.append(t("lb.hands", done=int(rows.get_column("hands").max() or 0)))
+    return " · ".join(parts)
+
+
+def _zone_style(marks: list[str]):
+    def style(frame):
+        colours = []
+        for m in marks:
+            if m.startswith("⚖"):
+                colours.append("background-color: rgba(255, 193, 7, 0.25)")
+            elif m:
+                colours.append("background-color: rgba(46, 160, 67, 0.18)")
+            else:
+                colours.append("")
+        return frame.style.apply(lambda col: colours, axis=0)
+
+    return style
+
+
+def _tables(d: dict[str, Any]) -> None:
+    tables: pl.DataFrame = d["tables"]
+    if tables.height == 0:
+        st.info(t("lb.no_tables"))
+        return
+    rs, q = d["ruleset"], d["qualifiers"]
+    if rs == "unhas":
+        st.caption(t("lb.zone.legend", n=q))
+    tables = _with_marks(tables, rs, q)
+    labels = tables.get_column("table").unique(maintain_order=True).to_list()
+    per_row = 2
+    for start in range(0, len(labels), per_row):
+        cols = st.columns(per_row)
+        for col, label in zip(cols, labels[start : start + per_row], strict=False):
+            rows = tables.filter(pl.col("table") == label)
+            with col.container(border=True):
+                st.markdown(f"**{ui.md(t('lb.table', table=label))}**")
+                st.caption(table_caption(rows, rs, d["regular_hands"]))
+                columns = ["rank", "player", "points"]
+                if rs == "unhas" and rows.get_column("tiebreak_points").fill_null(0).abs().sum() > 0:
+                    columns.append("tiebreak_points")
+                columns += ["hands", "wins"]
+                if rs == "unhas":
+                    columns.append("mark")
+                ui.table(rows, key=f"lb_table_{label}", columns=columns, style=_zone_style(rows.get_column("mark").to_list()))
+    ui.downloads(ui.public_columns(d["tables"]), f"{d['event']}_{d['round']}_tables", t("lb.what.tables", round=d["round"]), key="dl_tables")
+
+
+def _session(d: dict[str, Any]) -> None:
+    st.caption(t("lb.star.legend"))
+    df: pl.DataFrame = d["session"].with_columns(
+        pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")
+    )
+    ui.table(df, key="lb_session", columns=["rank", "player", "points", "star", "hands", "wins"])
+    ui.downloads(ui.public_columns(d["session"]), f"{d['event']}_{d['round']}_session", t("lb.what.session", round=d["round"]), key="dl_session")
+
+
+def event_columns(ruleset: str) -> list[str]:
+    if ruleset == "unhas":
+        return ["rank", "player", "points", "round_reached", "table_rank", "qualified"]
+    return ["rank", "player", "points", "stars", "jawara_gaple", "hands"]
+
+
+def _event(d: dict[str, Any]) -> None:
+    ev: pl.DataFrame = d["event_standings"]
+    ui.table(ev, key="lb_event", columns=event_columns(d["ruleset"]))
+    ui.downloads(ui.public_columns(ev), f"{d['event']}_event", t("lb.what.event"), key="dl_event")
+
+
+# --- big-screen mode --------------------------------------------------------------------------
+
+
+def _big_tick() -> tuple[float, int]:
+    """A rerun interval that divides the slide time and is no longer than the refresh
+    interval, and how many ticks make one slide."""
+    big, refresh = bigscreen_seconds(), refresh_seconds()
+    ticks = max(1, math.ceil(big / refresh))
+    return big / ticks, ticks
+
+
+def slides(d: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """What big-screen mode cycles through: every table, the session (pepet), the event."""
+    out: list[tuple[str, str | None]] = []
+    if d.get("round") is not None and d["tables"].height:
+        out += [("table", str(x)) for x in d["tables"].get_column("table").unique(maintain_order=True).to_list()]
+    if d.get("session") is not None and d["session"].height:
+        out.append(("session", None))
+    if d.get("event_standings") is not None and d["event_standings"].height:
+        out.append(("event", None))
+    return out
+
+
+def _bigscreen_css() -> None:
+    # Static CSS only: no value from the data is ever part of it.
+    st.html(
+        """<style>
+        [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"] {display: none;}
+        .block-container {padding-top: 1rem; max-width: 100%;}
+        .big-head {font-size: clamp(1.4rem, 3.2vw, 3rem); font-weight: 700; margin: 0 0 .3em 0;}
+        .big-sub {font-size: clamp(1rem, 2.2vw, 2rem); opacity: .8; margin-bottom: .4em;}
+        table.big {width: 100%; border-collapse: collapse; font-size: clamp(1.1rem, 3.4vw, 3.2rem);}
+        table.big th {text-align: left; opacity: .7; font-weight: 600; border-bottom: 3px solid rgba(128,128,128,.5); padding: .15em .4em;}
+        table.big td {padding: .18em .4em; border-bottom: 1px solid rgba(128,128,128,.3);}
+        table.big td.num {text-align: right; font-variant-numeric: tabular-nums;}
+        table.big tr.zone td {background: rgba(46,160,67,.22);}
+        table.big tr.tie td {background: rgba(255,193,7,.28);}
+        .big-dots {font-size: clamp(1rem, 2vw, 1.8rem); letter-spacing: .3em; opacity: .7;}
+        </style>"""
+    )
+
+
+def big_table_html(rows: list[dict[str, Any]], columns: list[tuple[str, str]], classes: list[str] | None = None) -> str:
+    """An HTML table for the projector; every header and value is ``html.escape``d."""
+    head = "".join(f"<th>{html.escape(label)}</th>" for _, label in columns)
+    body = []
+    for i, r in enumerate(rows):
+        cls = html.escape(classes[i]) if classes and classes[i] else ""
+        cells = []
+        for name, _ in columns:
+            v = r.get(name)
+            text = "" if v is None else str(v)
+            num = ' class="num"' if isinstance(v, int | float) and not isinstance(v, bool) else ""
+            cells.append(f"<td{num}>{html.escape(text)}</td>")
+        body.append(f'<tr class="{cls}">' + "".join(cells) + "</tr>")
+    return f'<table class="big"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def _big_body() -> None:
+    res = _load()
+    if ui.stale_note(res):
+        return
+    d: dict[str, Any] = res.value
+    if d["event"] is None:
+        st.info(t("no_events"))
+        return
+    show = slides(d)
+    if not show:
+        st.info(t("lb.no_tables"))
+        return
+    i = int(time.time() // bigscreen_seconds()) % len(show)
+    kind, label = show[i]
+    title = f"{d['event']} · {d['round']}"
+    if kind == "table":
+        rows = _with_marks(d["tables"].filter(pl.col("table") == label), d["ruleset"], d["qualifiers"])
+        tables = [s for s in show if s[0] == "table"]
+        sub = t("lb.big.table_of", table=label, i=tables.index((kind, label)) + 1, n=len(tables)) + " · " + table_caption(rows, d["ruleset"], d["regular_hands"])
+        cols = [("rank", "#"), ("player", column("player")), ("points", column("points")), ("hands", column("hands"))]
+        if d["ruleset"] == "unhas":
+            cols.append(("mark", column("mark")))
+        dicts = rows.to_dicts()
+        classes = ["tie" if r["mark"].startswith("⚖") else "zone" if r["mark"] else "" for r in dicts]
+    elif kind == "session":
+        sub = t("lb.big.session", round=d["round"])
+        dicts = d["session"].with_columns(pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")).head(12).to_dicts()
+        cols = [("rank", "#"), ("player", column("player")), ("points", column("points")), ("star", column("star"))]
+        classes = None
+    else:
+        sub = t("lb.big.event")
+        dicts = d["event_standings"].head(10).to_dicts()
+        cols = [("rank", "#"), ("player", column("player")), ("points", column("points"))]
+        cols += [("stars", column("stars"))] if d["ruleset"] == "pepet" else [("round_reached", column("round_reached"))]
+        classes = None
+    dots = "".join("●" if j == i else "○" for j in range(len(show)))
+    st.html(
+        f'<div class="big-head">{html.escape(title)}</div>'
+        f'<div class="big-sub">{html.escape(sub)}</div>'
+        + big_table_html(dicts, cols, classes)
+        + f'<div class="big-dots">{dots}</div>'
+    )
+    if res.stale:
+        st.caption(t("busy"))
+    with st.expander(f"⚙ {t('lb.event')} / {t('lb.round')}", expanded=False):
+        _controls(d)

@@ -1,0 +1,111 @@
+"""Player: one player across all events (queries in pipeline/stats.py)."""
+
+from typing import Any
+
+import plotly.express as px
+import polars as pl
+import streamlit as st
+
+from dashboard import batches, data, ui
+from dashboard.i18n import category, column, t
+
+PLAYER_KEY = "player"
+CHART_CONFIG = {"displayModeBar": False, "responsive": True}
+
+
+def render() -> None:
+    st.title(t("pl.title"))
+    res = data.read(batches.player_list)
+    if ui.stale_note(res):
+        return
+    people: pl.DataFrame = res.value
+    if people.height == 0:
+        st.info(t("pl.none"))
+        return
+    keys = people.get_column("player_key").to_list()
+    labels = dict(zip(keys, people.get_column("player").to_list(), strict=True))
+    groups = dict(zip(keys, people.get_column("group").to_list(), strict=True))
+    if st.session_state.get(PLAYER_KEY) not in labels:
+        st.session_state[PLAYER_KEY] = keys[0]
+    key = st.selectbox(
+        t("pl.choose"),
+        keys,
+        key=PLAYER_KEY,
+        format_func=lambda k: labels.get(k, k) + (f" · {groups[k]}" if groups.get(k) else ""),
+        bind="query-params",
+    )
+    pres = data.read(batches.player, key)
+    if ui.stale_note(pres):
+        return
+    show(pres.value, labels.get(key, key), groups.get(key))
+
+
+def show(d: dict[str, Any], name: str, group: str | None) -> None:
+    st.subheader(ui.md(name))
+    if group:
+        st.caption(t("pl.group", group=ui.md(group)))
+    ev: pl.DataFrame = d["events"]
+    hands = int(ev.get_column("hands").sum() or 0)
+    points = int(ev.get_column("points").sum() or 0)
+    m = st.columns(3)
+    m[0].metric(t("pl.m.events"), ev.height)
+    m[1].metric(t("pl.m.matches"), int(ev.get_column("matches").sum() or 0))
+    m[2].metric(t("pl.m.hands"), hands)
+    m = st.columns(3)
+    m[0].metric(t("pl.m.points"), points)
+    m[1].metric(t("pl.m.pph"), f"{points / hands:.2f}" if hands else "–")
+    m[2].metric(t("pl.m.wins"), int(ev.get_column("wins").sum() or 0))
+
+    st.markdown(f"#### {t('pl.events')}")
+    ui.table(ev, key="pl_events", columns=["event", "ruleset", "rank", "matches", "hands", "points", "points_per_hand", "wins"])
+
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"#### {t('pl.categories')}")
+        cats: pl.DataFrame = d["categories"].with_columns(
+            pl.col("category").map_elements(category, return_dtype=pl.String).alias("category")
+        )
+        if cats.height:
+            fig = px.bar(cats.to_pandas(), x="category", y="hands", color="ruleset", text="hands",
+                         labels={"category": column("category"), "hands": column("hands"), "ruleset": column("ruleset")})
+            fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300, showlegend=cats.get_column("ruleset").n_unique() > 1)
+            st.plotly_chart(fig, key="pl_cat_chart", config=CHART_CONFIG)
+        ui.table(cats, key="pl_categories", columns=["ruleset", "category", "hands", "points"])
+    with right:
+        st.markdown(f"#### {t('pl.chairs')}")
+        chairs: pl.DataFrame = d["chairs"]
+        if chairs.height:
+            fig = px.bar(chairs.to_pandas(), x="chair", y="points_per_hand", text="points_per_hand",
+                         labels={"chair": column("chair"), "points_per_hand": column("points_per_hand")})
+            fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300)
+            st.plotly_chart(fig, key="pl_chair_chart", config=CHART_CONFIG)
+        ui.table(chairs, key="pl_chairs", columns=["chair", "hands", "wins", "points", "points_per_hand"])
+
+    st.markdown(f"#### {t('pl.fed')}")
+    fed: pl.DataFrame = d["fed"]
+    if fed.height:
+        top = fed.row(0, named=True)
+        st.markdown(
+            t(
+                "pl.fed.summary",
+                times=int(fed.get_column("times").sum()),
+                points=int(fed.get_column("points_lost").sum()),
+                winner=ui.md(top["winner"]),
+                n=top["times"],
+            )
+        )
+        ui.table(fed, key="pl_fed", columns=["winner", "times", "points_lost", "categories"])
+    else:
+        st.caption(t("pl.fed.none"))
+
+    st.markdown(f"#### {t('pl.timeline')}")
+    tl: pl.DataFrame = d["timeline"]
+    if tl.height:
+        fig = px.line(tl.to_pandas(), x="n", y="cumulative", color="event", markers=tl.height <= 60,
+                      hover_data=["round", "table", "hand", "category", "points"],
+                      labels={"n": t("pl.timeline.x"), "cumulative": t("pl.timeline.y"), "event": column("event")})
+        fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=320, legend={"orientation": "h", "y": -0.25})
+        st.plotly_chart(fig, key="pl_timeline", config=CHART_CONFIG)
+
+    st.markdown(f"#### {t('pl.matches')}")
+    ui.table(d["matches"], key="pl_matches", columns=["event", "round", "table", "rank", "points", "hands", "wins", "qualified", "walkover"])

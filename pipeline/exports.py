@@ -1,0 +1,165 @@
+"""Downloads: standings as CSV and XLSX, and blank hand-log templates.
+
+Player names and labels come from referees' files, so a cell may start with ``=``,
+``+``, ``-``, ``@``, a tab or a carriage return — which Excel, LibreOffice and Google
+Sheets run as a formula (CSV injection). :func:`neutralise` prefixes such *text* cells
+with ``'``; numeric columns are left alone, so ``-3`` points stays the number −3. The
+XLSX writer also writes every text cell as a string, never as a formula.
+"""
+
+import io
+
+import polars as pl
+import xlsxwriter
+
+from pipeline.io.columns import CANONICAL, CHAIRS
+
+_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+#: The columns of a blank hand log per ruleset (HANDLOG.md): both read the same columns,
+#: sanctions are unhas only.
+TEMPLATE_COLUMNS: dict[str, list[str]] = {
+    "unhas": list(CANONICAL),
+    "pepet": [c for c in CANONICAL if not c.startswith("sanctions_")],
+}
+TILE_COLUMNS = ("last_tile", *(f"tiles_{c}" for c in CHAIRS))
+ENDINGS = {
+    "unhas": ["apollo", "ceki", "biasa", "kandang", "all_doubles", "wo"],
+    "pepet": ["out", "locked", "tutup"],
+}
+TEMPLATE_ROWS = 500  # rows pre-formatted as text in the tile columns
+
+
+def neutralise_text(value: str | None) -> str | None:
+    """``'=SUM(A1)`` for ``=SUM(A1)``; other text unchanged."""
+    if value is None or value == "":
+        return value
+    return "'" + value if value.startswith(_TRIGGERS) else value
+
+
+def neutralise(df: pl.DataFrame) -> pl.DataFrame:
+    """Every text column neutralised (vectorised); numbers, booleans and dates untouched."""
+    pattern = r"^[=+\-@\t\r]"
+    return df.with_columns(
+        pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c)).alias(c)
+        for c in df.columns
+        if df[c].dtype == pl.String
+    )
+
+
+def _plain(df: pl.DataFrame) -> pl.DataFrame:
+    """Nested or categorical columns flattened to text so every format can hold them."""
+    return df.with_columns(
+        pl.col(c).cast(pl.String) if isinstance(df[c].dtype, (pl.Categorical, pl.Enum)) else
+        pl.col(c).cast(pl.List(pl.String)).list.join(", ") if isinstance(df[c].dtype, pl.List) else pl.col(c)
+        for c in df.columns
+    )
+
+
+def to_csv(df: pl.DataFrame) -> bytes:
+    """UTF-8 with a BOM (so Excel reads the names right), header row, neutralised text."""
+    buf = io.BytesIO()
+    neutralise(_plain(df)).write_csv(buf)
+    return b"\xef\xbb\xbf" + buf.getvalue()
+
+
+def to_xlsx(df: pl.DataFrame, sheet: str = "standings") -> bytes:
+    """One sheet, header in bold; numbers as numbers, text as (neutralised) strings."""
+    df = neutralise(_plain(df))
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False})
+    ws = wb.add_worksheet(_sheet_name(sheet))
+    bold = wb.add_format({"bold": True})
+    for j, name in enumerate(df.columns):
+        ws.write_string(0, j, name, bold)
+    for j, name in enumerate(df.columns):
+        col = df[name]
+        numeric = col.dtype.is_numeric()
+        boolean = col.dtype == pl.Boolean
+        values = col.to_list() if numeric or boolean else col.cast(pl.String).to_list()
+        for i, v in enumerate(values, start=1):
+            if v is None:
+                continue
+            if boolean:
+                ws.write_boolean(i, j, bool(v))
+            elif numeric:
+                ws.write_number(i, j, v)
+            else:
+                ws.write_string(i, j, v)
+        width = max([len(name), *(len(str(v)) for v in values[:200] if v is not None)], default=8)
+        ws.set_column(j, j, min(max(width + 2, 6), 40))
+    ws.freeze_panes(1, 0)
+    wb.close()
+    return buf.getvalue()
+
+
+def _sheet_name(name: str) -> str:
+    bad = '[]:*?/\\'
+    cleaned = "".join("_" if ch in bad else ch for ch in name).strip("'") or "sheet"
+    return cleaned[:31]
+
+
+def template_csv(ruleset: str) -> bytes:
+    """A blank hand log: the header row of the ruleset's columns (UTF-8 with BOM)."""
+    return ("\ufeff" + ",".join(_columns(ruleset)) + "\r\n").encode("utf-8")
+
+
+def template_xlsx(ruleset: str) -> bytes:
+    """A blank hand log workbook: sheet ``hands`` with the header; the tile columns are
+    formatted as text so Excel keeps ``5-3`` (it would make it a date); ``ending`` and
+    ``ended_by`` offer their allowed values; sheet ``help`` explains the columns."""
+    cols = _columns(ruleset)
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf, {"in_memory": True})
+    ws = wb.add_worksheet("hands")
+    head = wb.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1})
+    text = wb.add_format({"num_format": "@"})
+    for j, c in enumerate(cols):
+        ws.write_string(0, j, c, head)
+        if c in TILE_COLUMNS or c in ("event", "ruleset", "round", "table", "note") or c.startswith(("player_", "sanctions_")):
+            ws.set_column(j, j, 14 if c in TILE_COLUMNS else 16, text)
+        else:
+            ws.set_column(j, j, 9)
+    last = TEMPLATE_ROWS
+    j_end = cols.index("ending")
+    ws.data_validation(1, j_end, last, j_end, {"validate": "list", "source": ENDINGS[ruleset]})
+    j_by = cols.index("ended_by")
+    ws.data_validation(1, j_by, last, j_by, {"validate": "list", "source": ["A", "B", "C", "D"]})
+    j_rs = cols.index("ruleset")
+    ws.data_validation(1, j_rs, last, j_rs, {"validate": "list", "source": [ruleset]})
+    ws.freeze_panes(1, 0)
+    helpsheet = wb.add_worksheet("help")
+    helpsheet.set_column(0, 0, 16)
+    helpsheet.set_column(1, 1, 90)
+    for i, (c, meaning) in enumerate(_HELP_ROWS(ruleset)):
+        helpsheet.write_string(i, 0, c)
+        helpsheet.write_string(i, 1, meaning)
+    wb.close()
+    return buf.getvalue()
+
+
+def _columns(ruleset: str) -> list[str]:
+    if ruleset not in TEMPLATE_COLUMNS:
+        raise ValueError(f"unknown ruleset {ruleset!r}; use one of {', '.join(TEMPLATE_COLUMNS)}")
+    return TEMPLATE_COLUMNS[ruleset]
+
+
+def _HELP_ROWS(ruleset: str) -> list[tuple[str, str]]:  # noqa: N802
+    rows = [
+        ("column", "meaning (HANDLOG.md)"),
+        ("event", "event id, e.g. unhas-2024"),
+        ("ruleset", f"{ruleset} (needed on the first file of a new event)"),
+        ("round", "round (unhas) or session (pepet) label, e.g. R1 / S1"),
+        ("table", "table label, e.g. 3"),
+        ("hand", "1, 2, ... (unhas: hands over 10 are tie-break hands)"),
+        ("player_a..d", "who sat in chair A..D in this hand (chairs in playing order); empty = empty chair"),
+        ("ended_by", "chair letter of the player who ended the hand"),
+        ("ending", " | ".join(ENDINGS[ruleset])),
+        ("last_tile", "the tile that ended the hand, e.g. 5-3"),
+        ("pips_a..d", "value left in that chair's hand"),
+        ("tiles_a..d", "tiles left in that chair's hand, e.g. 6-6 5-3* (* = closed/dead tile)"),
+    ]
+    if ruleset == "unhas":
+        rows.append(("sanctions_a..d", "warn; show; wrong (';'-separated)"))
+    rows.append(("note", "free text"))
+    return rows

@@ -1,0 +1,107 @@
+"""Helpers for the dashboard tests: sample databases, a real Streamlit server, Chromium."""
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline import auth
+from pipeline.demo import load_samples
+from pipeline.store.db import connect
+
+TESTS = Path(__file__).resolve().parent.parent
+ROOT = TESTS.parent
+SAMPLES = TESTS / "data" / "dashboard"
+APP = ROOT / "dashboard" / "app.py"
+ARTIFACTS = TESTS / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+UNHAS = "unhas-2024-e1"
+PEPET = "pepet-2024-e1"
+PASSWORD = "correct horse battery"
+
+
+def build_samples(db: Path, only: str | None = None) -> list[str]:
+    """Load the sample events (tests/data/dashboard/<ruleset>/, in order.txt order)."""
+    if only is None:
+        return load_samples(db, SAMPLES)
+    staging = db.parent / f"_samples_{only}"
+    staging.mkdir(exist_ok=True)
+    if not (staging / only).exists():
+        shutil.copytree(SAMPLES / only, staging / only)
+    return load_samples(db, staging)
+
+
+def sample_file(ruleset: str, name: str) -> Path:
+    return SAMPLES / ruleset / name
+
+
+def add_coordinator(db: Path, name: str, events: list[str], password: str = PASSWORD) -> None:
+    with connect(db) as con:
+        auth.add_user(con, name, password, events)
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    proc: subprocess.Popen
+    log: Path
+
+
+@contextlib.contextmanager
+def dashboard(db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4) -> Iterator[Server]:
+    """``streamlit run dashboard/app.py`` on a free port against ``db``; stopped afterwards."""
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        DOMINO_DB=str(db), DOMINO_REFRESH_SECONDS=str(refresh), DOMINO_BIGSCREEN_SECONDS=str(bigscreen),
+        DOMINO_BACKUP_DIR=str(db.parent / "backups"), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+    )
+    streamlit = Path(sys.executable).parent / "streamlit"
+    log = logdir / f"streamlit-{port}.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(streamlit), "run", str(APP), "--server.port", str(port), "--server.address", "127.0.0.1",
+             "--server.headless", "true", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
+             "--global.developmentMode", "false"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not start:\n{log.read_text()}")
+            time.sleep(0.2)
+        yield Server(url=url, proc=proc, log=log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)

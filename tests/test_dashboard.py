@@ -1,0 +1,423 @@
+"""The dashboard's pages through streamlit.testing.v1.AppTest: they render on the sample
+events and on an empty database, show what the issue asks, and keep the access rules."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import data
+from pipeline import auth, queries, rulesets
+from pipeline.store.db import DatabaseBusy, connect
+from tests.browser.support import APP, PASSWORD, PEPET, UNHAS, add_coordinator, build_samples, sample_file
+
+PAGES = ["pages/leaderboard.py", "pages/player.py", "pages/event_stats.py", "pages/upload.py"]
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="session")
+def samples_db(tmp_path_factory) -> Path:
+    """Both sample events loaded once; tests copy the file."""
+    path = tmp_path_factory.mktemp("samples") / "samples.duckdb"
+    build_samples(path)
+    return path
+
+
+@pytest.fixture
+def loaded(db_path, samples_db) -> Path:
+    shutil.copyfile(samples_db, db_path)
+    return db_path
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state():
+    data.clear()
+    auth.LIMITER.reset(list(auth.LIMITER._fails))
+    yield
+    data.clear()
+
+
+def app(page: str | None = None, **state) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    if page and page != PAGES[0]:
+        at.switch_page(page).run()
+        assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> str:
+    """Every piece of text on the page (markdown, captions, titles, alerts, html)."""
+    parts = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error", "success", "text"):
+        parts += [str(e.value) for e in getattr(at, kind)]
+    parts += [str(getattr(e, "body", "")) for e in at.get("html")]
+    parts += [str(getattr(e.proto, "label", "")) for e in at.get("tab")]
+    return "\n".join(parts)
+
+
+def frames(at: AppTest) -> list:
+    return [e.value for e in at.dataframe]
+
+
+# --- every page renders ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_on_the_sample_events(loaded, page):
+    at = app(page)
+    assert at.title, "every page has a title"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_on_an_empty_database(db_path, page):
+    assert not db_path.exists()
+    at = app(page)
+    assert not db_path.exists(), "reading must not create the database"
+    if page in ("pages/leaderboard.py", "pages/event_stats.py"):
+        assert "Belum ada hasil" in texts(at)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_in_english(loaded, page):
+    at = app(page, lang="en")
+    title = at.title[-1].value
+    assert title in {"Live leaderboard", "Player", "Event statistics", "Upload results"}
+
+
+# --- leaderboard ---------------------------------------------------------------------------
+
+
+def _table_players(at: AppTest) -> set[str]:
+    out: set[str] = set()
+    for df in frames(at):
+        if "Pemain" in df.columns:
+            out |= set(df["Pemain"])
+    return out
+
+
+def test_leaderboard_shows_every_table_of_the_newest_round(loaded):
+    at = app()
+    with connect(loaded, read_only=True) as con:
+        rounds = queries.rounds(con, UNHAS)
+        tables = queries.standings(con, UNHAS, "table", rounds[-1])
+        newest = queries.events(con).get_column("event")[0]
+    # the newest event is shown by default: the one loaded last
+    assert at.selectbox(key="event").value == newest
+    other = PEPET if newest == UNHAS else UNHAS
+    at.selectbox(key="event").set_value(other).run()
+    assert not at.exception
+    assert at.selectbox(key="event").value == other
+    at.selectbox(key="event").set_value(UNHAS).run()
+    assert not at.exception
+    text = texts(at)
+    for label in tables.get_column("table").unique().to_list():
+        assert f"Meja {label}" in text
+    # hands played of each match, e.g. 4/10
+    for row in tables.unique("table").iter_rows(named=True):
+        assert f"{row['match_hands']}/10 kocokan" in text
+    assert set(tables.get_column("player")) <= _table_players(at)
+    assert "Zona lolos: 2 teratas" in text
+
+
+def test_leaderboard_marks_qualification_and_tiebreaks(loaded):
+    at = app(event=UNHAS, round="R2")
+    with connect(loaded, read_only=True) as con:
+        tables = queries.standings(con, UNHAS, "table", "R2")
+    zone = [df for df in frames(at) if "Zona" in df.columns]
+    assert len(zone) == tables.get_column("table").n_unique()
+    shown = {r["Pemain"]: r["Zona"] for df in zone for r in df.to_dict("records")}
+    for r in tables.iter_rows(named=True):
+        if r["needs_tiebreak"]:
+            assert "tie-break" in shown[r["player"]]
+        elif r["qualified"]:
+            assert "lolos" in shown[r["player"]]
+        else:
+            assert shown[r["player"]] == ""
+
+
+def test_leaderboard_walkover_is_shown(loaded):
+    at = app(event=UNHAS, round="R1")
+    with connect(loaded, read_only=True) as con:
+        wo = queries.standings(con, UNHAS, "table", "R1").filter(queries.pl.col("walkover"))
+    assert wo.height, "the samples hold a walkover table"
+    assert "WO (walkover)" in texts(at)
+
+
+def test_leaderboard_pepet_session_has_stars_and_groups(loaded):
+    at = app(event=PEPET, round="S2")
+    with connect(loaded, read_only=True) as con:
+        session = queries.standings(con, PEPET, "round", "S2")
+    text = texts(at)
+    assert "Klasemen sesi S2" in text and "Kelompok (KG)" in text
+    stars = [df for df in frames(at) if "Bintang" in df.columns and "Peringkat" in df.columns and len(df) == session.height]
+    assert stars, "a session standings table"
+    starred = {r["Pemain"] for r in stars[0].to_dict("records") if r["Bintang"] == "★"}
+    assert starred == set(session.filter(queries.pl.col("star")).get_column("player"))
+
+
+def test_leaderboard_offers_csv_and_xlsx_of_every_standings_table(loaded):
+    at = app(event=PEPET, round="S1")
+    keys = {b.key for b in at.get("download_button")}
+    for k in ("dl_tables", "dl_session", "dl_event", "dl_groups"):
+        assert {f"{k}_csv", f"{k}_xlsx"} <= keys
+
+
+def test_bigscreen_cycles_tables_and_escapes_names(db_path, tmp_path, monkeypatch):
+    hostile = '<img src=x onerror=alert(1)>'
+    rows = ["event,ruleset,round,table,hand,player_a,player_b,player_c,player_d,ended_by,ending,last_tile"]
+    for h in range(1, 4):
+        rows.append(f"esc-1,unhas,R1,1,{h},{hostile},Budi,Citra,Dedi,A,biasa,5-3")
+    f = tmp_path / "esc.csv"
+    f.write_text("\n".join(rows) + "\n")
+    from pipeline.load import ingest
+
+    with connect(db_path) as con:
+        p = ingest(con, [f], by="test")
+    assert p.count("new") == 1
+    from dashboard.views import leaderboard
+
+    clock = {"now": 0.0}
+    monkeypatch.setattr(leaderboard.time, "time", lambda: clock["now"])
+    monkeypatch.setenv("DOMINO_BIGSCREEN_SECONDS", "15")
+
+    def slide() -> str:
+        bodies = [str(e.body) for e in at.get("html") if "<table" in str(e.body)]
+        assert bodies, "big-screen mode renders the table"
+        return bodies[-1]
+
+    at = app(big=True)
+    body = slide()
+    assert "&lt;img src=x onerror=alert(1)&gt;" in body
+    assert "<img" not in body
+    assert "Meja 1 · 1 dari 1" in body
+    clock["now"] = 15.0  # one slide later: the event standings
+    at.run()
+    body = slide()
+    assert "Klasemen acara (10 besar)" in body and "<img" not in body
+    clock["now"] = 30.0  # and round again
+    at.run()
+    assert "Meja 1 · 1 dari 1" in slide()
+
+
+def test_leaderboard_shows_last_data_when_the_database_is_busy(loaded, monkeypatch):
+    at = app(event=UNHAS)
+    before = _table_players(at)
+    assert before
+
+    def busy(*a, **k):
+        raise DatabaseBusy("the database is in use by another process")
+
+    monkeypatch.setattr(data, "connect", busy)
+    at.run()
+    assert not at.exception
+    assert "memperbarui" in texts(at)
+    assert _table_players(at) == before
+
+
+def test_busy_with_nothing_read_yet_says_so(loaded, monkeypatch):
+    monkeypatch.setattr(data, "connect", lambda *a, **k: (_ for _ in ()).throw(DatabaseBusy("busy")))
+    at = app()
+    assert "Basis data sedang dipakai" in texts(at)
+
+
+# --- player and statistics ------------------------------------------------------------------
+
+
+def test_player_page_shows_categories_and_whom_they_fed(loaded):
+    with connect(loaded, read_only=True) as con:
+        key = con.execute(
+            "SELECT player_key FROM hand_points_t WHERE category = 'above' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+        ).fetchall()[0][0]
+        above = con.execute("SELECT count(*) FROM hand_points_t WHERE category = 'above' AND player_key = ?", [key]).fetchall()[0][0]
+    at = app("pages/player.py", player=key)
+    text = texts(at)
+    assert f"{above} kali menjadi pemain di atas pemenang" in text
+    assert any("Kursi" in df.columns for df in frames(at))
+    assert len(at.get("plotly_chart")) >= 3
+
+
+def test_event_stats_show_the_pepet_point_table_as_the_organisers_setting(loaded):
+    at = app("pages/event_stats.py", event=PEPET)
+    text = texts(at)
+    assert "pengaturan penyelenggara" in text and "pepet.toml" in text
+    assert "points_are_default = true" in text
+    tables = [df for df in frames(at) if list(df.columns) == ["Kategori", "Poin"]]
+    assert tables
+    assert dict(zip(tables[0]["Kategori"], tables[0]["Poin"], strict=True)) == rulesets.load("pepet").params["points"]
+
+
+def test_event_stats_unhas_has_endings_and_per_round_summary(loaded):
+    at = app("pages/event_stats.py", event=UNHAS)
+    endings = [df for df in frames(at) if "Akhir" in df.columns]
+    assert endings and {"apollo", "ceki", "biasa", "kandang"} <= set(endings[0]["Akhir"])
+    assert abs(sum(endings[0]["Porsi"]) - 100) < 0.5
+    assert any("Akhir tersering" in df.columns for df in frames(at))
+
+
+# --- access ---------------------------------------------------------------------------------
+
+
+def _sign_in(at: AppTest, name: str, password: str) -> AppTest:
+    at.text_input(key="signin_name").input(name)
+    at.text_input(key="signin_password").input(password)
+    at.button[0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_anonymous_visitor_gets_the_sign_in_form_not_the_uploader(loaded):
+    at = app("pages/upload.py")
+    assert not at.get("file_uploader")
+    assert "Masuk koordinator" in texts(at)
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        "rina",
+        {"name": "rina"},
+        auth.Identity(name="rina", nonce="guessed", signed_in_at=0.0),
+    ],
+)
+def test_a_forged_session_value_is_not_a_sign_in(loaded, forged):
+    add_coordinator(loaded, "rina", ["*"])
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["_domino_identity"] = forged
+    at.query_params["user"] = "rina"
+    at.run()
+    at.switch_page("pages/upload.py").run()
+    assert not at.exception
+    assert not at.get("file_uploader")
+    assert "Masuk koordinator" in texts(at)
+
+
+def test_wrong_password_is_refused_and_failures_are_rate_limited(loaded, monkeypatch):
+    monkeypatch.setenv("DOMINO_LOGIN_ATTEMPTS", "2")
+    add_coordinator(loaded, "rina", ["*"])
+    at = app("pages/upload.py")
+    _sign_in(at, "rina", "nope-nope")
+    assert "Nama atau kata sandi salah" in texts(at)
+    _sign_in(at, "rina", "nope-again")
+    _sign_in(at, "rina", PASSWORD)  # right password, but locked out now
+    assert "Terlalu banyak percobaan" in texts(at)
+    assert not at.get("file_uploader")
+
+
+def _signed_in(db: Path, events: list[str], name: str = "rina") -> AppTest:
+    add_coordinator(db, name, events)
+    at = app("pages/upload.py")
+    _sign_in(at, name, PASSWORD)
+    assert at.get("file_uploader"), texts(at)
+    return at
+
+
+def _upload(at: AppTest, *paths: Path) -> AppTest:
+    at.get("file_uploader")[0].set_value([(p.name, p.read_bytes(), "text/csv") for p in paths]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _confirm_button(at: AppTest):
+    return at.button(key="up_confirm")
+
+
+def test_upload_previews_then_saves(db_path):
+    build_samples(db_path, only="pepet")
+    at = _signed_in(db_path, ["*"])
+    f = sample_file("unhas", "unhas-2024-e1_R1_meja3.csv")
+    _upload(at, f)
+    text = texts(at)
+    assert "Pratinjau" in text
+    with connect(db_path, read_only=True) as con:
+        assert UNHAS not in queries.events(con).get_column("event").to_list(), "nothing written before confirming"
+    points = [df for df in frames(at) if "Poin" in df.columns and "Meja" in df.columns]
+    assert points and len(points[0]) == 4
+    btn = _confirm_button(at)
+    assert not btn.disabled
+    btn.click().run()
+    assert not at.exception
+    assert "Tersimpan: 1 pertandingan" in texts(at)
+    with connect(db_path, read_only=True) as con:
+        ts = queries.standings(con, UNHAS, "table")
+        log = queries.ingest_log(con)
+    assert ts.height == 4
+    assert log.get_column("loaded_by")[0] == "rina"
+    # the preview's points are the points that were saved
+    shown = dict(zip(points[0]["Pemain"], points[0]["Poin"], strict=True))
+    assert shown == dict(zip(ts.get_column("player"), ts.get_column("points"), strict=True))
+
+
+def test_a_bad_file_shows_its_problems_and_changes_nothing(loaded, tmp_path):
+    at = _signed_in(loaded, ["*"])
+    src = sample_file("unhas", "unhas-2024-e1_R1_meja3.csv").read_bytes().decode("utf-8-sig").splitlines()
+    header = src[0].split(";")
+    row = src[3].split(";")
+    row[header.index("akhir")] = "menang"  # not an ending
+    row[header.index("meja")] = "99"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("\n".join([src[0], ";".join(row)]) + "\n", encoding="utf-8")
+    with connect(loaded, read_only=True) as con:
+        before = queries.data_version(con)
+    _upload(at, bad)
+    problems = [df for df in frames(at) if "Pesan" in df.columns]
+    assert problems
+    p = problems[0]
+    assert (p["Kolom"] == "ending").any() and (p["Baris"] == 2).any()
+    assert _confirm_button(at).disabled
+    with connect(loaded, read_only=True) as con:
+        assert queries.data_version(con) == before
+
+
+def test_a_coordinator_writes_only_to_their_events(loaded):
+    at = _signed_in(loaded, [PEPET], name="pak basri")
+    f = sample_file("unhas", "unhas-2024-e1_R1_meja3.csv")
+    _upload(at, f)
+    text = texts(at)
+    assert "Unggahan ditolak seluruhnya" in text and UNHAS in text
+    assert _confirm_button(at).disabled
+
+
+def test_rights_are_checked_against_the_database_at_commit(db_path):
+    at = _signed_in(db_path, ["*"])
+    _upload(at, sample_file("unhas", "unhas-2024-e1_R1_meja3.csv"))
+    btn = _confirm_button(at)
+    assert not btn.disabled
+    # the coordinator's rights are narrowed after the preview
+    add_coordinator(db_path, "rina", ["some-other-event"])
+    btn.click().run()
+    assert "Tidak diizinkan" in texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert queries.events(con).height == 0
+
+
+def test_a_correction_shows_its_difference_and_needs_a_reason(loaded, tmp_path):
+    at = _signed_in(loaded, [UNHAS])
+    src = sample_file("unhas", "unhas-2024-e1_R1_meja3.csv").read_bytes().decode("utf-8-sig").splitlines()
+    header = src[0].split(";")
+    row = src[2].split(";")  # hand 2
+    old_tile = row[header.index("kartu_terakhir")]
+    row[header.index("kartu_terakhir")] = "4-2" if old_tile != "4-2" else "5-1"
+    fixed = tmp_path / "unhas-2024-e1_R1_meja3.csv"
+    fixed.write_text("\n".join([src[0], src[1], ";".join(row), *src[3:]]) + "\n", encoding="utf-8")
+    _upload(at, fixed)
+    text = texts(at)
+    assert "Perbedaan dengan versi yang dimuat" in text
+    diffs = [df for df in frames(at) if list(df.columns) == ["Kocokan", "Kolom", "Dimuat", "Baru"]]
+    assert diffs
+    d = diffs[0].to_dict("records")
+    assert {(r["Kocokan"], r["Kolom"]) for r in d} == {(2, "last_tile")}
+    assert "tulis alasannya" in text.lower()
+    assert _confirm_button(at).disabled
+    at.text_area(key="up_reason").input("wasit salah tulis kartu terakhir").run()
+    btn = _confirm_button(at)
+    assert not btn.disabled
+    btn.click().run()
+    assert "1 koreksi" in texts(at)
+    with connect(loaded, read_only=True) as con:
+        hist = queries.history(con, UNHAS, "R1", "3")
+    assert hist.height == 2 and hist.get_column("reason")[1] == "wasit salah tulis kartu terakhir"
