@@ -18,7 +18,7 @@ from pipeline.store.db import connect
 
 TESTS = Path(__file__).resolve().parent.parent
 ROOT = TESTS.parent
-SAMPLES = TESTS / "data" / "dashboard"
+SAMPLES = TESTS / "data" / "examples"  # the worked examples: <ruleset>/order.txt, logs/, players.csv
 APP = ROOT / "dashboard" / "app.py"
 ARTIFACTS = TESTS / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -32,7 +32,7 @@ PASSWORD = "correct horse battery"
 
 
 def build_samples(db: Path, only: str | None = None) -> list[str]:
-    """Load the sample events (tests/data/dashboard/<ruleset>/, in order.txt order)."""
+    """Load the sample events (tests/data/examples/<ruleset>/, in order.txt order)."""
     if only is None:
         return load_samples(db, SAMPLES)
     staging = db.parent / f"_samples_{only}"
@@ -43,7 +43,7 @@ def build_samples(db: Path, only: str | None = None) -> list[str]:
 
 
 def sample_file(ruleset: str, name: str) -> Path:
-    return SAMPLES / ruleset / name
+    return SAMPLES / ruleset / "logs" / name
 
 
 def add_coordinator(db: Path, name: str, events: list[str], password: str = PASSWORD) -> None:
