@@ -121,6 +121,12 @@ def template_xlsx(ruleset: str) -> bytes:
         else:
             ws.set_column(j, j, 9)
     last = TEMPLATE_ROWS
+    # The column format covers new cells in Excel; formatted blank cells make the text
+    # format explicit for the first rows in readers that ignore column formats.
+    for j, c in enumerate(cols):
+        if c in TILE_COLUMNS:
+            for i in range(1, last + 1):
+                ws.write_blank(i, j, None, text)
     j_end = cols.index("ending")
     ws.data_validation(1, j_end, last, j_end, {"validate": "list", "source": ENDINGS[ruleset]})
     j_by = cols.index("ended_by")
