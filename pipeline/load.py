@@ -95,7 +95,7 @@ class Plan:
     def exit_code(self) -> int:
         """0 when every match loaded (or was already loaded), 1 when anything was rejected."""
         file_errors = any(f.get("error") for f in self.files)
-        return 1 if file_errors or self.count("rejected") else 0
+        return 1 if file_errors or self.count("rejected") or self.errors.height else 0
 
 
 def default_user() -> str:
@@ -161,6 +161,7 @@ def plan(
             found.append(row_checks(part, rs, params))
             found.append(match_checks(part, rs, params))
     found.append(_two_tables(con, typed))
+    found.append(_keyless_rows(typed))
 
     all_problems = problems.concat(found)
     bad = _bad_matches(all_problems)
@@ -203,12 +204,12 @@ def plan(
     outcomes, candidates, previous, class_problems = _classify(con, candidates, reason)
     found.append(class_problems)
     found.append(_session_shape(con, candidates, typed))
-    all_problems = problems.concat(found)
+    all_problems = problems.concat(found).with_columns(_readable(pl.col("message")))
 
     keep = candidates.select(*MATCH, "version").unique()
     hand_points = hand_points.drop("version").join(keep, on=MATCH)
     table_standings = table_standings.drop("version").join(keep, on=MATCH)
-    rejected = _bad_matches(all_problems.filter(pl.col("event").is_not_null()))
+    rejected = _bad_matches(all_problems.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in MATCH)))
     for row in rejected.join(typed.group_by(MATCH).agg(pl.col("_file").first(), pl.len().alias("n")), on=MATCH, how="left").iter_rows(named=True):
         if any(o.event == row["event"] and o.round == row["round"] and o.table == row["table"] for o in outcomes):
             continue
@@ -249,8 +250,19 @@ def plan(
     )
 
 
+def _readable(message: pl.Expr, limit: int = 400) -> pl.Expr:
+    """A message quoting a huge cell keeps its head and its tail (which says what is wrong)."""
+    return (
+        pl.when(message.str.len_chars() > limit)
+        .then(pl.concat_str([message.str.slice(0, limit - 120), pl.lit(" … "), message.str.slice(-100)]))
+        .otherwise(message)
+        .alias("message")
+    )
+
+
 def _natural(label: str) -> tuple[int, str]:
-    digits = "".join(ch for ch in label if ch.isdigit())
+    # isdecimal, not isdigit: int() refuses "²"; and at most 18 digits (int() refuses 4,300+).
+    digits = "".join(ch for ch in label if ch.isdecimal())[:18]
     return (int(digits) if digits else -1, label)
 
 
@@ -401,6 +413,29 @@ def _two_tables(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataF
             )
         )
     return problems.concat(found)
+
+
+def _keyless_rows(typed: pl.DataFrame) -> pl.DataFrame:
+    """A row that does not say its event, round or table may be a hand of any match of its
+    file that agrees on the rest: those matches stay out too, so none loads without it."""
+    has = [pl.col(c).is_not_null() for c in MATCH]
+    orphans = typed.filter(~pl.all_horizontal(has))
+    if orphans.height == 0:
+        return problems.empty()
+    keyed = typed.filter(pl.all_horizontal(has)).select("_file", *MATCH).unique()
+    hits = (
+        orphans.select("_file", "_line", *[pl.col(c).alias(f"_{c}") for c in MATCH])
+        .join(keyed, on="_file")
+        .filter(pl.all_horizontal(pl.col(f"_{c}").is_null() | (pl.col(f"_{c}") == pl.col(c)) for c in MATCH))
+    )
+    missing = pl.when(pl.col("_event").is_null()).then(pl.lit("event")).when(pl.col("_round").is_null()).then(pl.lit("round")).otherwise(pl.lit("table"))
+    return problems.from_rows(
+        hits, column=missing, code="row_without_match",
+        message=pl.format(
+            "line {} of this file does not say its {}, so it may be a hand of this match (round {}, table {}); the match loads when that row is fixed or removed",
+            pl.col("_line"), missing, pl.col("round"), pl.col("table"),
+        ),
+    )
 
 
 def _loaded_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:

@@ -10,7 +10,9 @@ spreadsheet's row number; blank rows count).
 import csv
 import hashlib
 import io
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -40,7 +42,14 @@ def display_name(name: str) -> str:
     """The file's own name, without any folders a browser or a hostile client sent."""
     base = PurePath(name.replace("\\", "/")).name
     cleaned = "".join(ch for ch in base if ch.isprintable()).strip()
-    return cleaned[:200] or "upload"
+    if cleaned in ("", ".", ".."):
+        return "upload"
+    return cleaned[:200]
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """A cell or header quoted in a message: long ones keep their head and tail."""
+    return text if len(text) <= limit else f"{text[: limit - 20]}…{text[-15:]}"
 
 
 def read_file(path: str | Path, name: str | None = None) -> Sheet:
@@ -155,21 +164,49 @@ def _csv_rows(data: bytes, label: str) -> _Rows:
 
 
 def _check_zip(data: bytes, label: str) -> None:
+    """Refuse a workbook that would expand too far, judged by what its parts really expand
+    to: the sizes a zip declares can lie, and the workbook reader trusts the data."""
     max_total = int(settings.get("max_xlsx_expanded_bytes"))  # type: ignore[arg-type]
     max_ratio = int(settings.get("max_xlsx_ratio"))  # type: ignore[arg-type]
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            total = 0
-            for info in zf.infolist():
-                total += info.file_size
-                if info.compress_size and info.file_size / info.compress_size > max_ratio and info.file_size > 1_000_000:
-                    raise FileRejected(label, "xlsx_bomb", f"the workbook part {info.filename!r} expands {info.file_size // info.compress_size}× when unzipped; refused as a possible zip bomb")
-            if total > max_total:
-                raise FileRejected(label, "xlsx_bomb", f"the workbook expands to {total:,} bytes when unzipped; the limit is {max_total:,}")
             if "xl/workbook.xml" not in zf.namelist():
                 raise FileRejected(label, "not_xlsx", "this zip file is not an Excel workbook (.xlsx)")
-    except zipfile.BadZipFile as exc:
+            total = 0
+            for info in zf.infolist():
+                if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                    raise FileRejected(label, "not_xlsx", f"the workbook part {_short(info.filename)!r} is compressed in a way Excel never writes; save the file again from Excel")
+                size = _expanded_size(data, info, max_total - total + 1)
+                total += size
+                if size > 1_000_000 and size > max_ratio * max(info.compress_size, 1):
+                    raise FileRejected(label, "xlsx_bomb", f"the workbook part {_short(info.filename)!r} expands {size // max(info.compress_size, 1)}× when unzipped; refused as a possible zip bomb")
+                if total > max_total:
+                    raise FileRejected(label, "xlsx_bomb", f"the workbook expands to more than {max_total:,} bytes when unzipped (the limit is {max_total:,}); refused as a possible zip bomb")
+    except (zipfile.BadZipFile, zlib.error, struct.error) as exc:
         raise FileRejected(label, "not_xlsx", "the workbook is damaged and cannot be opened") from exc
+
+
+def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
+    """Bytes a zip part really expands to, counted by inflating it (stops once over ``cap``)."""
+    start = info.header_offset
+    if data[start : start + 4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"no local header for {info.filename}")
+    name_len, extra_len = struct.unpack_from("<HH", data, start + 26)
+    body = memoryview(data)[start + 30 + name_len + extra_len :]
+    if info.compress_type == zipfile.ZIP_STORED:
+        return min(info.compress_size, len(body))
+    inflate = zlib.decompressobj(-zlib.MAX_WBITS)
+    size, fed, step = 0, 0, 1 << 20
+    pending = b""
+    while size <= cap and not inflate.eof:
+        if not pending:
+            if fed >= len(body):
+                break
+            pending = bytes(body[fed : fed + step])
+            fed += len(pending)
+        size += len(inflate.decompress(pending, step))
+        pending = inflate.unconsumed_tail
+    return size
 
 
 def _xlsx_rows(data: bytes, label: str) -> _Rows:
@@ -218,7 +255,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
             raise FileRejected(
                 label,
                 "duplicate_column",
-                f"the columns {seen[name]!r} and {raw!r} both mean {name}; keep only one",
+                f"the columns {_short(seen[name])!r} and {_short(raw)!r} both mean {name}; keep only one",
                 column=name,
             )
         if name in seen:
