@@ -16,10 +16,9 @@ import io
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import event
-from hypothesis.control import currently_in_test_context
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 from pipeline.io.columns import CANONICAL, CHAIRS
 from pipeline.io.read import Sheet, display_name, read_bytes
