@@ -359,6 +359,30 @@ def test_group_standings_sum_members_and_merge_aliases(con, tmp_path):
     assert sorted(gs) == [("KG Alpha", 9, 4, 2, 1), ("KG Beta", 1, 4, 2, 2)]
 
 
+def test_registry_after_the_results_merges_spellings_and_outsiders_have_no_group(con, tmp_path):
+    rows = [
+        # h1 out by Ana: Ana 3, "Budi S" 5 -> 2, Cici 10 -> 1, Zaki 20 -> 0
+        ph(1, "A", "out", pips=(None, 5, 10, 20), seats=("Ana", "Budi S", "Cici", "Zaki")),
+        # h2 tutup by Zaki: Zaki -2; Ana, Budi, Cici kado +2
+        ph(2, "D", "tutup", seats=("Ana", "Budi", "Cici", "Zaki")),
+    ]
+    load(con, tmp_path, rows)
+    # no registry yet: "Budi S" and "Budi" are two players
+    assert len(table_rows(con, round="S1")) == 5
+    with_registry(con, tmp_path, REGISTRY)
+    # the registry's alias makes them one (2 + 2 = 4); Zaki is in no group
+    assert {p: r["points"] for p, r in table_rows(con, round="S1").items()} == {
+        "Ana": 3 + 2,
+        "Budi": 2 + 2,
+        "Cici": 1 + 2,
+        "Zaki": 0 - 2,
+    }
+    gs = con.execute('SELECT "group", points, hands, players, rank FROM group_standings').fetchall()
+    # KG Alpha: Ana 5 + Budi 4 = 9 over 4 hands; KG Beta: Cici 3 over 2 hands (Dedi and
+    # Fitri never played)
+    assert sorted(gs) == [("KG Alpha", 9, 4, 2, 1), ("KG Beta", 3, 2, 1, 2)]
+
+
 def test_name_outside_the_registry_is_an_error_suggesting_close_names(con, tmp_path):
     with_registry(con, tmp_path, REGISTRY + "Gita,KG Gamma,Maros,\nHadi,KG Gamma,Maros,\n")
     rows = [

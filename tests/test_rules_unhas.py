@@ -84,41 +84,63 @@ def test_tangkap_kandang_lower_one_catcher_plus4_blocker_minus3(con, tmp_path):
     # Dedi blocks with 9; Budi holds 7 < 9: Budi catches, +4; the blocker -3. Cici, above
     # the blocker, is not involved in a catch: 0.
     got = one_hand(con, tmp_path, hand(1, "D", "kandang", pips=(10, 7, 12, 9)))
-    assert got == {"Budi": ("tangkap", 4), "Dedi": ("caught", -3), "Ana": ("-", 0), "Cici": ("-", 0)}
+    assert got == {
+        "Budi": ("tangkap", 4),
+        "Dedi": ("caught", -3),
+        "Ana": ("-", 0),
+        "Cici": ("-", 0),
+    }
 
 
 def test_tangkap_kandang_equal_one_catcher_plus2_blocker_minus2(con, tmp_path):
     # Dedi blocks with 8; Ana also holds 8 (the lowest of the others): equal catch, Ana +2,
     # the blocker -2.
     got = one_hand(con, tmp_path, hand(1, "D", "kandang", pips=(8, 10, 11, 8)))
-    assert got == {"Ana": ("tangkap", 2), "Dedi": ("caught", -2), "Budi": ("-", 0), "Cici": ("-", 0)}
+    assert got == {
+        "Ana": ("tangkap", 2),
+        "Dedi": ("caught", -2),
+        "Budi": ("-", 0),
+        "Cici": ("-", 0),
+    }
 
 
 @pytest.mark.parametrize(
-    ("split", "pips", "expected"),
+    ("split", "pips", "catchers", "share", "blocker"),
     [
         # lower, 2 catchers (Ana, Budi 7 < 9): halve 4 // 2 = 2 each; blocker -3
-        ("halve", (7, 7, 12, 9), {"Ana": ("tangkap", 2), "Budi": ("tangkap", 2), "Cici": ("-", 0), "Dedi": ("caught", -3)}),
+        ("halve", (7, 7, 12, 9), "Ana Budi", 2, -3),
         # even: 4 // 2 catchers = 2 each
-        ("even", (7, 7, 12, 9), {"Ana": ("tangkap", 2), "Budi": ("tangkap", 2), "Cici": ("-", 0), "Dedi": ("caught", -3)}),
+        ("even", (7, 7, 12, 9), "Ana Budi", 2, -3),
         # lower, 3 catchers (6, 6, 6 < 9): halve 4 // 2 = 2 each; blocker -3 (not divided)
-        ("halve", (6, 6, 6, 9), {"Ana": ("tangkap", 2), "Budi": ("tangkap", 2), "Cici": ("tangkap", 2), "Dedi": ("caught", -3)}),
+        ("halve", (6, 6, 6, 9), "Ana Budi Cici", 2, -3),
         # even: 4 // 3 = 1 each (rounded down)
-        ("even", (6, 6, 6, 9), {"Ana": ("tangkap", 1), "Budi": ("tangkap", 1), "Cici": ("tangkap", 1), "Dedi": ("caught", -3)}),
+        ("even", (6, 6, 6, 9), "Ana Budi Cici", 1, -3),
         # equal, 2 catchers (8, 8 = 8): halve 2 // 2 = 1 each; blocker -2
-        ("halve", (8, 8, 11, 8), {"Ana": ("tangkap", 1), "Budi": ("tangkap", 1), "Cici": ("-", 0), "Dedi": ("caught", -2)}),
+        ("halve", (8, 8, 11, 8), "Ana Budi", 1, -2),
         # even: 2 // 2 = 1 each
-        ("even", (8, 8, 11, 8), {"Ana": ("tangkap", 1), "Budi": ("tangkap", 1), "Cici": ("-", 0), "Dedi": ("caught", -2)}),
+        ("even", (8, 8, 11, 8), "Ana Budi", 1, -2),
         # equal, 3 catchers: halve 2 // 2 = 1 each; blocker -2
-        ("halve", (8, 8, 8, 8), {"Ana": ("tangkap", 1), "Budi": ("tangkap", 1), "Cici": ("tangkap", 1), "Dedi": ("caught", -2)}),
+        ("halve", (8, 8, 8, 8), "Ana Budi Cici", 1, -2),
         # even: 2 // 3 = 0 each (rounded down); they still are the catchers
-        ("even", (8, 8, 8, 8), {"Ana": ("tangkap", 0), "Budi": ("tangkap", 0), "Cici": ("tangkap", 0), "Dedi": ("caught", -2)}),
+        ("even", (8, 8, 8, 8), "Ana Budi Cici", 0, -2),
     ],
-    ids=["lower2-halve", "lower2-even", "lower3-halve", "lower3-even",
-         "equal2-halve", "equal2-even", "equal3-halve", "equal3-even"],
+    ids=[
+        "lower2-halve",
+        "lower2-even",
+        "lower3-halve",
+        "lower3-even",
+        "equal2-halve",
+        "equal2-even",
+        "equal3-halve",
+        "equal3-even",
+    ],  # fmt: skip
 )
-def test_tangkap_kandang_several_catchers(con, tmp_path, ruleset_override, split, pips, expected):
+def test_tangkap_kandang_several_catchers(
+    con, tmp_path, ruleset_override, split, pips, catchers, share, blocker
+):
     ruleset_override("unhas", modified("unhas", catcher_split=split))
+    expected = {p: ("tangkap", share) if p in catchers.split() else ("-", 0) for p in SEATS[:3]}
+    expected["Dedi"] = ("caught", blocker)
     assert one_hand(con, tmp_path, hand(1, "D", "kandang", pips=pips)) == expected
 
 
@@ -126,7 +148,12 @@ def test_catchers_are_only_the_players_at_the_lowest_pips(con, tmp_path):
     # Dedi blocks with 9. Ana 6 is the lowest of the others: only Ana catches (lower, +4).
     # Budi (8 < 9) and Cici (9 = 9) are not at the lowest: 0. Blocker -3.
     got = one_hand(con, tmp_path, hand(1, "D", "kandang", pips=(6, 8, 9, 9)))
-    assert got == {"Ana": ("tangkap", 4), "Budi": ("-", 0), "Cici": ("-", 0), "Dedi": ("caught", -3)}
+    assert got == {
+        "Ana": ("tangkap", 4),
+        "Budi": ("-", 0),
+        "Cici": ("-", 0),
+        "Dedi": ("caught", -3),
+    }
 
 
 def test_biasa_winner_plus2_player_above_minus1(con, tmp_path):
@@ -147,7 +174,9 @@ def test_all_doubles_wins_biasa(con, tmp_path, ending):
 
 def test_above_at_three_player_table_skips_empty_chair(con, tmp_path):
     # D empty: the order is A→B→C→A, so above A is C. Ana apollo +6, Cici -4.
-    got = one_hand(con, tmp_path, hand(1, "A", "apollo", seats=("Ana", "Budi", "Cici", None), last="4-4"))
+    got = one_hand(
+        con, tmp_path, hand(1, "A", "apollo", seats=("Ana", "Budi", "Cici", None), last="4-4")
+    )
     assert got == {"Ana": ("apollo", 6), "Cici": ("above", -4), "Budi": ("-", 0)}
 
 
@@ -155,8 +184,10 @@ def test_above_at_three_player_table_with_empty_b(con, tmp_path):
     # B empty: above C is A. Cici ceki +4, Ana -3. Then a kandang: Ana blocks with 3
     # (Cici 7, Dedi 9): Ana +3, and above A is D: Dedi -2.
     seats = ("Ana", None, "Cici", "Dedi")
-    rows = [hand(1, "C", "ceki", seats=seats, last="6-2"),
-            hand(2, "A", "kandang", seats=seats, pips={"A": 3, "C": 7, "D": 9})]
+    rows = [
+        hand(1, "C", "ceki", seats=seats, last="6-2"),
+        hand(2, "A", "kandang", seats=seats, pips={"A": 3, "C": 7, "D": 9}),
+    ]
     assert load(con, tmp_path, rows).errors.height == 0
     assert hand_rows(con, 1) == {"Cici": ("ceki", 4), "Ana": ("above", -3), "Dedi": ("-", 0)}
     assert hand_rows(con, 2) == {"Ana": ("kandang", 3), "Dedi": ("above", -2), "Cici": ("-", 0)}
@@ -168,17 +199,63 @@ def test_above_follows_the_swaps(con, tmp_path):
     winners = ["Budi", "Ana", "Budi", "Ana", "Cici", "Dedi", "Budi", "Ana", "Cici", "Dedi"]
     assert load(con, tmp_path, biasa_match(winners)).problems.height == 0
     # h1: Budi in B, above B = A = Ana
-    assert hand_rows(con, 1) == {"Budi": ("biasa", 2), "Ana": ("above", -1), "Cici": ("-", 0), "Dedi": ("-", 0)}
+    assert hand_rows(con, 1) == {
+        "Budi": ("biasa", 2),
+        "Ana": ("above", -1),
+        "Cici": ("-", 0),
+        "Dedi": ("-", 0),
+    }
     # h2: Ana in A, above A = D = Dedi
-    assert hand_rows(con, 2) == {"Ana": ("biasa", 2), "Dedi": ("above", -1), "Budi": ("-", 0), "Cici": ("-", 0)}
+    assert hand_rows(con, 2) == {
+        "Ana": ("biasa", 2),
+        "Dedi": ("above", -1),
+        "Budi": ("-", 0),
+        "Cici": ("-", 0),
+    }
     # h3: Budi in B, above B = A = Cici (no longer Ana)
-    assert hand_rows(con, 3) == {"Budi": ("biasa", 2), "Cici": ("above", -1), "Ana": ("-", 0), "Dedi": ("-", 0)}
+    assert hand_rows(con, 3) == {
+        "Budi": ("biasa", 2),
+        "Cici": ("above", -1),
+        "Ana": ("-", 0),
+        "Dedi": ("-", 0),
+    }
     # h4: Ana in C, above C = B = Budi (reversed: in h1-2 Ana was above Budi)
-    assert hand_rows(con, 4) == {"Ana": ("biasa", 2), "Budi": ("above", -1), "Cici": ("-", 0), "Dedi": ("-", 0)}
+    assert hand_rows(con, 4) == {
+        "Ana": ("biasa", 2),
+        "Budi": ("above", -1),
+        "Cici": ("-", 0),
+        "Dedi": ("-", 0),
+    }
     # h7: Budi in D, above D = C = Ana (restored)
-    assert hand_rows(con, 7) == {"Budi": ("biasa", 2), "Ana": ("above", -1), "Cici": ("-", 0), "Dedi": ("-", 0)}
+    assert hand_rows(con, 7) == {
+        "Budi": ("biasa", 2),
+        "Ana": ("above", -1),
+        "Cici": ("-", 0),
+        "Dedi": ("-", 0),
+    }
     # h8: Ana in C, above C = B = Dedi (restored)
-    assert hand_rows(con, 8) == {"Ana": ("biasa", 2), "Dedi": ("above", -1), "Budi": ("-", 0), "Cici": ("-", 0)}
+    assert hand_rows(con, 8) == {
+        "Ana": ("biasa", 2),
+        "Dedi": ("above", -1),
+        "Budi": ("-", 0),
+        "Cici": ("-", 0),
+    }
+
+
+def test_three_player_table_follows_the_schedule_with_its_empty_chair(con, tmp_path):
+    # D empty at the start: hands 3-6 Cici Budi Ana -; hands 7-10 Cici - Ana Budi (Budi
+    # moves from B to the empty D). Budi wins hands 1, 3 and 7; nothing warns.
+    winners = ["Budi", "Ana", "Budi", "Ana", "Ana", "Ana", "Budi", "Ana", "Ana", "Ana"]
+    plan = load(con, tmp_path, biasa_match(winners, start=("Ana", "Budi", "Cici", None)))
+    assert plan.problems.height == 0
+    # h1: Budi (B), above B = A = Ana
+    assert hand_rows(con, 1) == {"Budi": ("biasa", 2), "Ana": ("above", -1), "Cici": ("-", 0)}
+    # h3: Budi (B), above B = A = Cici
+    assert hand_rows(con, 3) == {"Budi": ("biasa", 2), "Cici": ("above", -1), "Ana": ("-", 0)}
+    # h7: Budi (D), above D = C = Ana (B is empty now and skipped from A's side)
+    assert hand_rows(con, 7) == {"Budi": ("biasa", 2), "Ana": ("above", -1), "Cici": ("-", 0)}
+    # h8: Ana (C), above C = A = Cici (B empty, skipped)
+    assert hand_rows(con, 8) == {"Ana": ("biasa", 2), "Cici": ("above", -1), "Budi": ("-", 0)}
 
 
 def test_recorded_seating_is_the_truth_and_a_swap_mismatch_warns(con, tmp_path):
@@ -191,7 +268,12 @@ def test_recorded_seating_is_the_truth_and_a_swap_mismatch_warns(con, tmp_path):
     assert [(p["code"], p["line"], p["column"]) for p in w] == [("swap_schedule", 4, "player_a")]
     assert "hand 3" in w[0]["message"] and "chair(s) A, C" in w[0]["message"]
     assert problems.describe(w[0]).startswith("hands.csv:4 player_a: hand 3:")
-    assert hand_rows(con, 3) == {"Budi": ("biasa", 2), "Ana": ("above", -1), "Cici": ("-", 0), "Dedi": ("-", 0)}
+    assert hand_rows(con, 3) == {
+        "Budi": ("biasa", 2),
+        "Ana": ("above", -1),
+        "Cici": ("-", 0),
+        "Dedi": ("-", 0),
+    }
 
 
 def test_swap_warning_names_b_and_d_when_hand_7_misses_its_swap(con, tmp_path):
@@ -217,24 +299,53 @@ def test_sanctions_warn_free_once_per_player_then_minus1_show_wrong_minus1(con, 
         hand(2, "D", "biasa", sanctions={"A": "warn", "B": "warn", "D": "show"}),
         # h3 (A<->C): Dedi (D) +2, above D = C = Ana -1. Ana (now chair C) 3rd warn -1 -> -2:
         # warnings follow the player, not the chair. Cici (chair A) wrong -1; Budi show;wrong -2.
-        hand(3, "D", "biasa", seats=seats3, sanctions={"C": "warn", "A": "wrong", "B": "show;wrong"}),
+        hand(
+            3, "D", "biasa", seats=seats3, sanctions={"C": "warn", "A": "wrong", "B": "show;wrong"}
+        ),
     ]
     assert load(con, tmp_path, rows).errors.height == 0
-    assert hand_rows(con, 1) == {"Ana": ("-", 0), "Budi": ("-", 0), "Cici": ("above", -2), "Dedi": ("biasa", 2)}
-    assert hand_rows(con, 2) == {"Ana": ("-", -1), "Budi": ("-", 0), "Cici": ("above", -1), "Dedi": ("biasa", 1)}
-    assert hand_rows(con, 3) == {"Ana": ("above", -2), "Budi": ("-", -2), "Cici": ("-", -1), "Dedi": ("biasa", 2)}
+    assert hand_rows(con, 1) == {
+        "Ana": ("-", 0),
+        "Budi": ("-", 0),
+        "Cici": ("above", -2),
+        "Dedi": ("biasa", 2),
+    }
+    assert hand_rows(con, 2) == {
+        "Ana": ("-", -1),
+        "Budi": ("-", 0),
+        "Cici": ("above", -1),
+        "Dedi": ("biasa", 1),
+    }
+    assert hand_rows(con, 3) == {
+        "Ana": ("above", -2),
+        "Budi": ("-", -2),
+        "Cici": ("-", -1),
+        "Dedi": ("biasa", 2),
+    }
     sanc = con.sql(
         "SELECT player, list(sanction_points ORDER BY hand) AS s FROM hand_points GROUP BY player"
     ).pl()
-    assert dict(sanc.iter_rows()) == {"Ana": [0, -1, -1], "Budi": [0, 0, -2], "Cici": [-1, 0, -1], "Dedi": [0, -1, 0]}
+    assert dict(sanc.iter_rows()) == {
+        "Ana": [0, -1, -1],
+        "Budi": [0, 0, -2],
+        "Cici": [-1, 0, -1],
+        "Dedi": [0, -1, 0],
+    }
     # totals: Ana 0 - 1 - 2 = -3; Budi 0 + 0 - 2 = -2; Cici -2 - 1 - 1 = -4; Dedi 2 + 1 + 2 = 5
-    assert {p: r["points"] for p, r in table_rows(con).items()} == {"Ana": -3, "Budi": -2, "Cici": -4, "Dedi": 5}
+    assert {p: r["points"] for p, r in table_rows(con).items()} == {
+        "Ana": -3,
+        "Budi": -2,
+        "Cici": -4,
+        "Dedi": 5,
+    }
 
 
 def test_warnings_are_counted_per_match(con, tmp_path):
     # Ana warned once in R1 and once in R2: each is her first in its match, both free.
-    rows = [hand(1, "B", "biasa", sanctions={"A": "warn"}),
-            hand(1, "B", "biasa", sanctions={"A": "warn"}, round="R2")]
+    rows = [
+        hand(1, "B", "biasa", sanctions={"A": "warn"}),
+        hand(1, "B", "biasa", sanctions={"A": "warn"}, round="R2"),
+    ]
     assert load(con, tmp_path, rows).errors.height == 0
     # Budi +2, Ana (above B) -1 and no sanction, in both rounds
     assert hand_rows(con, 1)["Ana"] == ("above", -1)
@@ -243,7 +354,9 @@ def test_warnings_are_counted_per_match(con, tmp_path):
 
 def test_sanction_on_the_winner_is_folded_into_its_points(con, tmp_path):
     # Budi apollo +6 but played a wrong tile (-1): 6 - 1 = 5. Ana above -4 and showed -1: -5.
-    got = one_hand(con, tmp_path, hand(1, "B", "apollo", last="2-2", sanctions={"B": "wrong", "A": "show"}))
+    got = one_hand(
+        con, tmp_path, hand(1, "B", "apollo", last="2-2", sanctions={"B": "wrong", "A": "show"})
+    )
     assert got == {"Budi": ("apollo", 5), "Ana": ("above", -5), "Cici": ("-", 0), "Dedi": ("-", 0)}
 
 
@@ -267,8 +380,10 @@ LOW = ["Ana", "Ana", "Cici", "Cici", "Budi", "Budi", "Dedi", "Dedi", "Budi", "Bu
 
 def standing(con, **where) -> dict[str, tuple[int, int, bool, bool]]:
     """{player: (points, rank, qualified, needs_tiebreak)}"""
-    return {p: (r["points"], r["rank"], r["qualified"], r["needs_tiebreak"])
-            for p, r in table_rows(con, **where).items()}
+    return {
+        p: (r["points"], r["rank"], r["qualified"], r["needs_tiebreak"])
+        for p, r in table_rows(con, **where).items()
+    }
 
 
 def test_tie_straddling_the_qualification_line_then_hand_11_orders_it(con, tmp_path):
@@ -323,7 +438,11 @@ def test_tiebreak_hands_11_and_12_add_up_in_order_only(con, tmp_path):
     # h12: Ana apollo +6, Budi (above A, the other seated chair) -4.
     # Tie-break points: Ana -1 + 6 = 5, Budi 2 - 4 = -2 -> Ana rank 1, Budi 2; totals stay 6.
     seats = ("Ana", "Budi", None, None)
-    rows = [*biasa_match(TOP), hand(11, "B", "biasa", seats=seats), hand(12, "A", "apollo", seats=seats, last="1-1")]
+    rows = [
+        *biasa_match(TOP),
+        hand(11, "B", "biasa", seats=seats),
+        hand(12, "A", "apollo", seats=seats, last="1-1"),
+    ]
     assert statuses(load(con, tmp_path, rows)) == {"1": "new"}
     assert standing(con) == {
         "Ana": (6, 1, True, False),
@@ -331,7 +450,9 @@ def test_tiebreak_hands_11_and_12_add_up_in_order_only(con, tmp_path):
         "Cici": (5, 3, False, False),
         "Dedi": (-7, 4, False, False),
     }
-    assert {p: r["tiebreak_points"] for p, r in table_rows(con).items() if p in ("Ana", "Budi")} == {"Ana": 5, "Budi": -2}
+    assert {
+        p: r["tiebreak_points"] for p, r in table_rows(con).items() if p in ("Ana", "Budi")
+    } == {"Ana": 5, "Budi": -2}
     tb = con.sql("SELECT DISTINCT hand, tiebreak FROM hand_points ORDER BY hand").fetchall()
     assert tb[-3:] == [(10, False), (11, True), (12, True)]
 
@@ -339,7 +460,10 @@ def test_tiebreak_hands_11_and_12_add_up_in_order_only(con, tmp_path):
 def test_free_warning_in_a_tiebreak_hand(con, tmp_path):
     # STRADDLE + h11 (Budi A, Cici B), Cici wins +2, Budi -1, and Budi gets his first
     # warning in h11: free, so totals stay tied (2, 2) and h11 orders them.
-    rows = [*biasa_match(STRADDLE), hand(11, "B", "biasa", seats=("Budi", "Cici", None, None), sanctions={"A": "warn"})]
+    rows = [
+        *biasa_match(STRADDLE),
+        hand(11, "B", "biasa", seats=("Budi", "Cici", None, None), sanctions={"A": "warn"}),
+    ]
     assert statuses(load(con, tmp_path, rows)) == {"1": "new"}
     assert hand_rows(con, 11) == {"Cici": ("biasa", 2), "Budi": ("above", -1)}
     assert standing(con)["Cici"] == (2, 2, True, False)
@@ -449,12 +573,22 @@ def test_event_standings_later_round_then_table_rank_then_points(con, tmp_path):
         hand(1, "B", "biasa", seats=OTHERS, round="R2", table="2"),
         # R10 table 1 (Eko, Dedi, Fajar, Cici): Eko (A) ceki +4, above A = D = Cici -3
         #  -> Eko 4 r1; Dedi 0, Fajar 0 r2; Cici -3 r4
-        hand(1, "A", "ceki", last="5-3", seats=("Eko", "Dedi", "Fajar", "Cici"), round="R10", table="1"),
+        hand(
+            1,
+            "A",
+            "ceki",
+            last="5-3",
+            seats=("Eko", "Dedi", "Fajar", "Cici"),
+            round="R10",
+            table="1",
+        ),
     ]
     assert load(con, tmp_path, rows).errors.height == 0
     got = {
         r[0]: r[1:]
-        for r in con.execute("SELECT player, rank, points, round_reached, table_rank FROM event_standings").fetchall()
+        for r in con.execute(
+            "SELECT player, rank, points, round_reached, table_rank FROM event_standings"
+        ).fetchall()
     }
     # R10 (reached by Eko, Dedi, Fajar, Cici) before R2, though "R10" < "R2" as text.
     # Within R10: table rank first (Cici r4 behind Dedi r2 though -3 > -4), then points:
@@ -489,39 +623,119 @@ BAD_CASES = {
     # id: (table 2 rows (from line 4), code, line(s), column, words in the message)
     "kandang-missing-pips": (
         [t2(1, "A", "biasa"), t2(2, "B", "kandang", pips={"A": 5, "B": 3, "D": 9})],
-        "missing_pips", 5, "pips_c", ["kandang", "chair C (Gita)"],
+        "missing_pips",
+        5,
+        "pips_c",
+        ["kandang", "chair C (Gita)"],
     ),
-    "apollo-not-double": ([t2(1, "A", "apollo", last="5-3")], "apollo_not_double", 4, "last_tile", ["5-3"]),
-    "ceki-with-a-double": ([t2(1, "A", "ceki", last="4-4")], "double_not_apollo", 4, "last_tile", ["4-4", "ceki"]),
-    "biasa-with-a-double": ([t2(1, "A", "biasa", last="2|2")], "double_not_apollo", 4, "last_tile", ["2-2", "biasa"]),
+    "apollo-not-double": (
+        [t2(1, "A", "apollo", last="5-3")],
+        "apollo_not_double",
+        4,
+        "last_tile",
+        ["5-3"],
+    ),
+    "ceki-with-a-double": (
+        [t2(1, "A", "ceki", last="4-4")],
+        "double_not_apollo",
+        4,
+        "last_tile",
+        ["4-4", "ceki"],
+    ),
+    "biasa-with-a-double": (
+        [t2(1, "A", "biasa", last="2|2")],
+        "double_not_apollo",
+        4,
+        "last_tile",
+        ["2-2", "biasa"],
+    ),
     "pips-tiles-disagree": (
         [t2(1, "B", "kandang", pips=(5, 7, 9, 12), tiles={"B": "3-2 1-0"})],
-        "pips_tiles_disagree", 4, "pips_b", ["7", "6"],
+        "pips_tiles_disagree",
+        4,
+        "pips_b",
+        ["7", "6"],
     ),
-    "hand-gap": ([t2(1, "A", "biasa"), t2(2, "A", "biasa"), t2(4, "A", "biasa")], "hand_gap", 6, "hand", ["4", "2"]),
+    "hand-gap": (
+        [t2(1, "A", "biasa"), t2(2, "A", "biasa"), t2(4, "A", "biasa")],
+        "hand_gap",
+        6,
+        "hand",
+        ["4", "2"],
+    ),
     # both rows of hand 2 are flagged
-    "hand-twice": ([t2(1, "A", "biasa"), t2(2, "A", "biasa"), t2(2, "B", "biasa")], "hand_twice", (5, 6), "hand", ["hand 2"]),
-    "first-hand-not-1": ([t2(2, "A", "biasa"), t2(3, "A", "biasa")], "hand_gap", 4, "hand", ["first hand", "2"]),
+    "hand-twice": (
+        [t2(1, "A", "biasa"), t2(2, "A", "biasa"), t2(2, "B", "biasa")],
+        "hand_twice",
+        (5, 6),
+        "hand",
+        ["hand 2"],
+    ),
+    "first-hand-not-1": (
+        [t2(2, "A", "biasa"), t2(3, "A", "biasa")],
+        "hand_gap",
+        4,
+        "hand",
+        ["first hand", "2"],
+    ),
     "two-players-regular-hand": (
-        [t2(1, "A", "biasa", seats=("Eko", "Fajar", None, None))], "too_few_players", 4, "player_a", ["walkover"],
+        [t2(1, "A", "biasa", seats=("Eko", "Fajar", None, None))],
+        "too_few_players",
+        4,
+        "player_a",
+        ["walkover"],
     ),
     "walkover-of-three": (
-        [t2(None, None, "wo", seats=("Eko", "Fajar", "Gita", None))], "bad_walkover", 4, "ending", ["3"],
+        [t2(None, None, "wo", seats=("Eko", "Fajar", "Gita", None))],
+        "bad_walkover",
+        4,
+        "ending",
+        ["3"],
     ),
     "ended-by-empty-chair": (
-        [t2(1, "D", "biasa", seats=("Eko", "Fajar", "Gita", None))], "empty_chair", 4, "ended_by", ["chair D"],
+        [t2(1, "D", "biasa", seats=("Eko", "Fajar", "Gita", None))],
+        "empty_chair",
+        4,
+        "ended_by",
+        ["chair D"],
     ),
-    "went-out-with-pips": ([t2(1, "A", "biasa", pips={"A": 5})], "ender_has_pips", 4, "pips_a", ["went out"]),
+    "went-out-with-pips": (
+        [t2(1, "A", "biasa", pips={"A": 5})],
+        "ender_has_pips",
+        4,
+        "pips_a",
+        ["went out"],
+    ),
+    # no 7 tiles hold more than 69 pips (Art. 4.2: 7 tiles each, also at 3 players)
+    "pips-over-69": (
+        [t2(1, "B", "kandang", pips=(70, 3, 5, 9))],
+        "pips_too_high",
+        4,
+        "pips_a",
+        ["70", "69"],
+    ),
     # Eko (6) and Fajar (2) were not tied after STRADDLE's 10 hands
     "tiebreak-seats-untied": (
-        [*biasa_match(AS_OTHERS(STRADDLE), start=OTHERS, table="2"), t2(11, "A", "biasa", seats=("Eko", "Fajar", None, None))],
-        "tiebreak_not_tied", 14, "hand", ["hand 11", "Eko", "Fajar"],
+        [
+            *biasa_match(AS_OTHERS(STRADDLE), start=OTHERS, table="2"),
+            t2(11, "A", "biasa", seats=("Eko", "Fajar", None, None)),
+        ],
+        "tiebreak_not_tied",
+        14,
+        "hand",
+        ["hand 11", "Eko", "Fajar"],
     ),
     # Eko wins all 10 hands (no tie: Eko 20, Fajar -4, Gita 0, Hadi -6); an 11th hand
     # with everybody is a regular hand too many
     "eleven-regular-hands": (
-        [*biasa_match(["Eko"] * 10, start=OTHERS, table="2"), t2(11, "B", "biasa", seats=scheduled(OTHERS, 11))],
-        "tiebreak_not_tied", 14, "hand", ["10 regular hands"],
+        [
+            *biasa_match(["Eko"] * 10, start=OTHERS, table="2"),
+            t2(11, "B", "biasa", seats=scheduled(OTHERS, 11)),
+        ],
+        "tiebreak_not_tied",
+        14,
+        "hand",
+        ["10 regular hands"],
     ),
 }
 
@@ -543,8 +757,8 @@ def test_rejected_match_stays_out_while_the_other_loads(con, tmp_path, case):
     assert set(plan.errors["table"].to_list()) == {"2"}
     loaded = con.execute('SELECT "table", count(*) FROM hand_points GROUP BY ALL').fetchall()
     assert loaded == [("1", 8)]  # 2 hands x 4 players
-    assert con.execute("SELECT DISTINCT \"table\" FROM table_standings").fetchall() == [("1",)]
-    assert con.execute("SELECT DISTINCT \"table\" FROM hands").fetchall() == [("1",)]
+    assert con.execute('SELECT DISTINCT "table" FROM table_standings').fetchall() == [("1",)]
+    assert con.execute('SELECT DISTINCT "table" FROM hands').fetchall() == [("1",)]
 
 
 # --- parameters: the ruleset file's values drive the scores --------------------------------------
@@ -556,12 +770,19 @@ def test_changing_a_point_value_changes_the_standings(con, tmp_path, ruleset_ove
     before = {p: r["points"] for p, r in table_rows(con).items()}
     assert before == {"Budi": 6, "Ana": -4 + 2, "Cici": 0, "Dedi": -1}
     assert stale_events(con) == []
-    ruleset_override("unhas", modified("unhas", **{"points.apollo.winner": 10, "points.apollo.loser": -7}))
+    ruleset_override(
+        "unhas", modified("unhas", **{"points.apollo.winner": 10, "points.apollo.loser": -7})
+    )
     assert stale_events(con) == ["ev"]  # the hash of the parameters changed
     rescore(con)
     assert stale_events(con) == []
     # now Budi 10, Ana -7 + 2 = -5
-    assert {p: r["points"] for p, r in table_rows(con).items()} == {"Budi": 10, "Ana": -5, "Cici": 0, "Dedi": -1}
+    assert {p: r["points"] for p, r in table_rows(con).items()} == {
+        "Budi": 10,
+        "Ana": -5,
+        "Cici": 0,
+        "Dedi": -1,
+    }
     assert hand_rows(con, 1)["Budi"] == ("apollo", 10)
     # the file's values back: stale again, and a rescore restores the original standings
     rulesets.override("unhas", None)
@@ -576,7 +797,12 @@ def test_catcher_split_parameter_rescored(con, tmp_path, ruleset_override):
     assert hand_rows(con, 1)["Ana"] == ("tangkap", 2)
     ruleset_override("unhas", modified("unhas", catcher_split="even"))
     rescore(con)
-    assert hand_rows(con, 1) == {"Ana": ("tangkap", 1), "Budi": ("tangkap", 1), "Cici": ("tangkap", 1), "Dedi": ("caught", -3)}
+    assert hand_rows(con, 1) == {
+        "Ana": ("tangkap", 1),
+        "Budi": ("tangkap", 1),
+        "Cici": ("tangkap", 1),
+        "Dedi": ("caught", -3),
+    }
 
 
 def test_qualifiers_per_table_and_warn_free_parameters(con, tmp_path, ruleset_override):
@@ -585,7 +811,9 @@ def test_qualifiers_per_table_and_warn_free_parameters(con, tmp_path, ruleset_ov
     load(con, tmp_path, rows)
     assert standing(con)["Cici"] == (0, 3, False, False)
     # 3 qualify, and no warning is free: Cici 0 - 1 = -1 (now alone in 4th), Dedi 0 3rd
-    ruleset_override("unhas", modified("unhas", qualifiers_per_table=3, **{"sanctions.warn_free": 0}))
+    ruleset_override(
+        "unhas", modified("unhas", qualifiers_per_table=3, **{"sanctions.warn_free": 0})
+    )
     rescore(con)
     assert standing(con) == {
         "Budi": (8, 1, True, False),
@@ -596,7 +824,9 @@ def test_qualifiers_per_table_and_warn_free_parameters(con, tmp_path, ruleset_ov
 
 
 def test_override_applies_to_new_loads_without_rescore(con, tmp_path, ruleset_override):
-    ruleset_override("unhas", modified("unhas", **{"points.biasa.winner": 5, "points.biasa.loser": -2}))
+    ruleset_override(
+        "unhas", modified("unhas", **{"points.biasa.winner": 5, "points.biasa.loser": -2})
+    )
     # Ana biasa +5, Dedi (above A) -2
     got = one_hand(con, tmp_path, hand(1, "A", "biasa"))
     assert got == {"Ana": ("biasa", 5), "Dedi": ("above", -2), "Budi": ("-", 0), "Cici": ("-", 0)}
