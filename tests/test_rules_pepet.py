@@ -6,6 +6,7 @@ gaple 3, jawara2 2, jawara3 1, ambyar 0, ambyar1 -5, ambyar2 -2, kado 2. Unless 
 says otherwise the seating is Ana (A), Budi (B), Cici (C), Dedi (D).
 """
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -501,3 +502,20 @@ def test_point_table_is_data_changing_it_changes_the_standings(con, tmp_path, ru
     assert con.execute("SELECT player, points FROM event_standings WHERE rank = 4").fetchall() == [
         ("Dedi", -7)
     ]
+
+
+def test_docs_cite_every_rules_test_and_only_real_ones():
+    # docs/rules-pepet.md names the test that pins each rule: no rule without a test, no
+    # test name that no longer exists
+    from tests import test_examples, test_scoring_properties
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules-pepet.md").read_text()
+    cited = set(re.findall(r"\b(test_[a-z0-9_]+)\b(?!\.py)", doc))
+    here = {n for n in globals() if n.startswith("test_")}
+    real = here | {
+        n for m in (test_examples, test_scoring_properties) for n in dir(m) if n.startswith("test_")
+    }
+    assert cited - real == set(), "cited but not a test"
+    assert here - cited - {"test_docs_cite_every_rules_test_and_only_real_ones"} == set(), (
+        "not in the doc"
+    )

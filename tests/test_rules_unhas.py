@@ -7,6 +7,7 @@ is Ana (A), Budi (B), Cici (C), Dedi (D); play goes A→B→C→D→A, so the pl
 B is Ana, above C Budi, above D Cici and above A Dedi.
 """
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -830,3 +831,20 @@ def test_override_applies_to_new_loads_without_rescore(con, tmp_path, ruleset_ov
     # Ana biasa +5, Dedi (above A) -2
     got = one_hand(con, tmp_path, hand(1, "A", "biasa"))
     assert got == {"Ana": ("biasa", 5), "Dedi": ("above", -2), "Budi": ("-", 0), "Cici": ("-", 0)}
+
+
+def test_docs_cite_every_rules_test_and_only_real_ones():
+    # docs/rules-unhas.md names the test that pins each rule: no rule without a test, no
+    # test name that no longer exists
+    from tests import test_examples, test_scoring_properties
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules-unhas.md").read_text()
+    cited = set(re.findall(r"\b(test_[a-z0-9_]+)\b(?!\.py)", doc))
+    here = {n for n in globals() if n.startswith("test_")}
+    real = here | {
+        n for m in (test_examples, test_scoring_properties) for n in dir(m) if n.startswith("test_")
+    }
+    assert cited - real == set(), "cited but not a test"
+    assert here - cited - {"test_docs_cite_every_rules_test_and_only_real_ones"} == set(), (
+        "not in the doc"
+    )
