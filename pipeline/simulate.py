@@ -89,6 +89,7 @@ class Played:
     dead: list[list[int]]
     winner: int  # who leads the next hand
     withheld: int | None = None  # pepet tutup: the tile the causer kept back
+    ends: tuple[int, int] | None = None  # the open ends of the line at the end
 
 
 def _counts(live: list[list[int]]) -> list[list[int]]:
@@ -175,9 +176,17 @@ def play_unhas(hands: list[list[int]], rng: random.Random, opening: int | None =
         _take(counts[p], t, -1)
         if not live[p]:
             ending = "apollo" if DOUBLE[t] else "ceki" if left == right else "biasa"
-            return Played(ending, p, t, live, [[] for _ in live], p)
+            return Played(ending, p, t, live, [[] for _ in live], p, ends=(left, right))
         if not any(c[left] or c[right] for c in counts):
-            return Played("kandang", p, t, live, [[] for _ in live], _kandang_winner(live, p))
+            return Played(
+                "kandang",
+                p,
+                t,
+                live,
+                [[] for _ in live],
+                _kandang_winner(live, p),
+                ends=(left, right),
+            )
         while True:  # the next player who can play; the others pass ("pas")
             p = (p + 1) % n
             if counts[p][left] or counts[p][right]:
@@ -230,12 +239,12 @@ def play_pepet(
         live[p].remove(t)
         _take(counts[p], t, -1)
         if not live[p] and not dead[p]:
-            return Played("out", p, t, live, dead, p)
+            return Played("out", p, t, live, dead, p, ends=(left, right))
         if not any(c[left] or c[right] for c in counts):
             values = [pepet_value(live[q] + dead[q], zz) for q in range(n)]
             low = min(values)
             winner = next(q for q in ((p + i) % n for i in range(n)) if values[q] == low)
-            return Played("locked", p, t, live, dead, winner)
+            return Played("locked", p, t, live, dead, winner, ends=(left, right))
         while True:  # someone holds a tile that fits; players who cannot play close one
             p = (p + 1) % n
             if not live[p]:
@@ -249,7 +258,7 @@ def play_pepet(
         moves = _moves(live[p], left, right)
         if rng.random() < tutup:
             kept = max((m[0] for m in moves), key=lambda x: VALUE[x])
-            return Played("tutup", p, None, live, dead, 0, withheld=kept)
+            return Played("tutup", p, None, live, dead, 0, withheld=kept, ends=(left, right))
         t, side = _choose(moves, rng, left, right, last=False)
         left, right = _place(t, side, left, right)
 
@@ -273,6 +282,10 @@ class Hand:
     sanctions: dict[str, list[str]] = field(default_factory=dict)
     note: str | None = None
     winner: str | None = None  # the player who leads the next hand
+    leader: str | None = None  # the player who led this hand
+    dealt: dict[str, list[int]] = field(default_factory=dict)
+    ends: tuple[int, int] | None = None
+    withheld: int | None = None
 
 
 def _occupied(seats: dict[str, str]) -> list[str]:
@@ -326,7 +339,13 @@ def play_table_hand(
 
 
 def _hand_from(
-    rnd: str, table: str, number: int, seats: dict[str, str], res: Played, order: list[str]
+    rnd: str,
+    table: str,
+    number: int,
+    seats: dict[str, str],
+    res: Played,
+    order: list[str],
+    dealt: dict[str, list[int]],
 ) -> Hand:
     h = Hand(
         round=rnd,
@@ -339,6 +358,10 @@ def _hand_from(
         live={c: res.live[i] for i, c in enumerate(order)},
         dead={c: res.dead[i] for i, c in enumerate(order)},
         winner=seats[order[res.winner]],
+        leader=seats[order[0]],
+        dealt={c: list(t) for c, t in dealt.items()},
+        ends=res.ends,
+        withheld=res.withheld,
     )
     if res.ending == "all_doubles":
         h.note = "balak: tujuh kartu dobel"
@@ -476,7 +499,7 @@ def unhas_match(
         dealt = deal(rng, occ, all_doubles=forced)
         leader = None if winner is None else next(c for c in occ if seats[c] == winner)
         res, order = play_table_hand(rng, "unhas", seats, dealt, leader)
-        h = _hand_from(rnd, table, number, seats, res, order)
+        h = _hand_from(rnd, table, number, seats, res, order, dealt)
         for c in occ:
             for code, rate in SANCTIONS:
                 if rng.random() < rate * sanction_rate:
@@ -499,7 +522,7 @@ def unhas_match(
             seats = {c: p for c, p in last_seats.items() if p in group}
             dealt = deal(rng, _occupied(seats))
             res, order = play_table_hand(rng, "unhas", seats, dealt, None)
-            h = _hand_from(rnd, table, len(hands) + 1, seats, res, order)
+            h = _hand_from(rnd, table, len(hands) + 1, seats, res, order, dealt)
             h.note = "kocokan penentu (tie-break)" + (f"; {h.note}" if h.note else "")
             hands.append(h)
     return hands
@@ -566,7 +589,7 @@ def pepet_table(
         dealt = deal(rng, occ)
         lead_chair = None if leader is None else next(c for c in occ if seats[c] == leader)
         res, order = play_table_hand(rng, "pepet", seats, dealt, lead_chair, zero_zero=zz)
-        h = _hand_from(rnd, table, number, seats, res, order)
+        h = _hand_from(rnd, table, number, seats, res, order, dealt)
         hands.append(h)
         leader = h.winner
     return hands
