@@ -14,8 +14,6 @@ import difflib
 import getpass
 import json
 import os
-import shutil
-import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -708,13 +706,13 @@ def backup_before_correction(con: duckdb.DuckDBPyConnection) -> Path | None:
     src = Path(path[0][0])
     if not src.exists():
         return None
+    from pipeline.backup import backup_dir, copy_atomically, stamp
+
     con.execute("CHECKPOINT")
-    dest_dir = Path(str(settings.get("backup_dir")))
-    if src.parent != settings.db_path().parent:
-        dest_dir = src.parent / "backups"
-    dest_dir.mkdir(parents=True, exist_ok=True)
-    dest = dest_dir / f"{src.stem}-{time.strftime('%Y%m%d-%H%M%S')}-before-correction.duckdb"
-    shutil.copyfile(src, dest)
+    # Microseconds in the name: two corrections in one second keep two copies; and the
+    # copy is renamed into place only when whole, so a crash never leaves half a backup.
+    dest = backup_dir(src) / f"{src.stem}-{stamp()}-before-correction.duckdb"
+    copy_atomically(src, dest)
     return dest
 
 

@@ -273,6 +273,12 @@ def domino_popen(*args: object, db: Path, **env: str) -> subprocess.Popen:
     )
 
 
+def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, str, str]:
+    """Wait for a process started by :func:`domino_popen`; its pipes are closed after."""
+    out, err = proc.communicate(timeout=timeout)
+    return proc.returncode, out, err
+
+
 # --- comparing results ----------------------------------------------------------------------
 
 

@@ -1,0 +1,267 @@
+"""Backups (issue #7): ``domino backup`` / ``domino restore``, and the automatic copy
+taken before every correction.
+
+A backup is whole (taken under the write lock after a checkpoint), a restore checks its
+source before touching anything and keeps the database it replaces, and restoring a
+backup brings back exactly the standings it was taken with.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from pipeline import queries
+from pipeline.backup import BackupError, backup, restore
+from pipeline.cli import cli
+from pipeline.store.db import connect
+from tests.reliability_helpers import (
+    FUZZ,
+    check_consistent,
+    current_content,
+    current_matches,
+    domino,
+    domino_popen,
+    finish,
+    replicated_frame,
+    snapshot,
+    write_csv,
+)
+
+R1 = [FUZZ / "unhas-2024-e1_R1_meja3.csv", FUZZ / "unhas-2024-e1_R1_meja4.csv"]
+R1_MORE = FUZZ / "unhas-2024-e1_R1_multi.csv"
+EVENT = "unhas-2024-e1"
+
+
+def run(*args: object, input: str | None = None):
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+def sha(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def corrected(tmp_path, name: str = "meja3_fixed.csv", note: str = "dikoreksi"):
+    """R1 table 3 with hand 2's note changed: a correction of one hand."""
+    text = R1[0].read_bytes().decode("utf-8-sig").splitlines()
+    cells = text[2].split(";")
+    cells[-2] = note
+    text[2] = ";".join(cells)
+    path = tmp_path / name
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    return path
+
+
+def test_restore_brings_back_the_standings_of_the_backup(db_path, tmp_path):
+    assert run("ingest", "--ruleset", "unhas", *R1).exit_code == 0
+    taken = snapshot(db_path)
+    made = run("backup")
+    assert made.exit_code == 0, made.output
+    copies = list((tmp_path / "backups").glob("domino-*.duckdb"))
+    assert len(copies) == 1 and str(copies[0]) in made.output.replace("\n", "")
+
+    assert run("ingest", R1_MORE).exit_code == 0
+    assert run("ingest", "--reason", "salah tulis", corrected(tmp_path)).exit_code == 0
+    later = snapshot(db_path)
+    assert later != taken
+
+    back = run("restore", copies[0], "--yes")
+    assert back.exit_code == 0, back.output
+    assert snapshot(db_path) == taken
+    saved = [p for p in (tmp_path / "backups").glob("*-before-restore.duckdb")]
+    assert len(saved) == 1 and saved[0].name in back.output.replace("\n", "")
+    with connect(db_path) as con:
+        check_consistent(con)
+
+    # The database the restore replaced was kept whole: restoring it undoes the restore.
+    assert run("restore", saved[0], "--yes").exit_code == 0
+    assert snapshot(db_path) == later
+
+
+def test_backup_to_a_named_file_or_folder(db_path, tmp_path):
+    run("ingest", "--ruleset", "unhas", R1[0])
+    named = backup(db_path, tmp_path / "copy.duckdb")
+    assert named == tmp_path / "copy.duckdb"
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    inside = backup(db_path, folder)
+    assert inside.parent == folder
+    for copy in (named, inside):
+        assert snapshot(copy) == snapshot(db_path)
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")], "temporary files left behind"
+    with pytest.raises(BackupError, match="cannot overwrite the database"):
+        backup(db_path, db_path)
+
+
+def test_backup_of_a_missing_database_says_so(tmp_path, db_path):
+    r = run("backup", "--db", tmp_path / "none.duckdb")
+    assert r.exit_code == 1
+    assert "there is no database" in r.output
+
+
+@pytest.mark.parametrize("kind", ["random", "text", "empty", "foreign_duckdb", "newer_schema", "truncated"])
+def test_restore_refuses_what_is_not_a_backup_and_changes_nothing(db_path, tmp_path, kind):
+    assert run("ingest", "--ruleset", "unhas", *R1).exit_code == 0
+    before, before_hash = snapshot(db_path), sha(db_path)
+    src = tmp_path / f"{kind}.duckdb"
+    if kind == "random":
+        src.write_bytes(os.urandom(50_000))
+    elif kind == "text":
+        src.write_text("event,round\nx,y\n")
+    elif kind == "empty":
+        src.write_bytes(b"")
+    elif kind == "foreign_duckdb":
+        con = duckdb.connect(str(src))
+        con.execute("CREATE TABLE hands AS SELECT 1 AS x")
+        con.close()
+    elif kind == "newer_schema":
+        good = backup(db_path, tmp_path / "good.duckdb")
+        con = duckdb.connect(str(good))
+        con.execute("INSERT INTO schema_migrations VALUES (999, '999_future.sql', now())")
+        con.close()
+        os.replace(good, src)
+    elif kind == "truncated":
+        good = backup(db_path, tmp_path / "good.duckdb")
+        src.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    src_hash = sha(src)
+    r = run("restore", src, "--yes")
+    assert r.exit_code == 1, r.output
+    assert "Error:" in r.output and "Traceback" not in r.output
+    assert snapshot(db_path) == before and sha(db_path) == before_hash
+    assert sha(src) == src_hash, "the source of a restore must never be modified"
+    assert not list((tmp_path / "backups").glob("*-before-restore.duckdb")) if (tmp_path / "backups").exists() else True
+    assert not [p for p in db_path.parent.iterdir() if p.name.startswith(".restore-")]
+
+
+def test_restore_asks_first(db_path, tmp_path):
+    run("ingest", "--ruleset", "unhas", R1[0])
+    copy = backup(db_path, tmp_path / "copy.duckdb")
+    run("ingest", R1[1])
+    before = snapshot(db_path)
+    r = run("restore", copy, input="n\n")
+    assert r.exit_code == 1 and "Aborted" in r.output
+    assert snapshot(db_path) == before
+
+
+def test_restore_onto_a_new_machine(tmp_path, db_path):
+    run("ingest", "--ruleset", "unhas", *R1)
+    copy = backup(db_path, tmp_path / "copy.duckdb")
+    fresh = tmp_path / "new" / "domino.duckdb"
+    restore(copy, fresh)
+    assert snapshot(fresh) == snapshot(db_path)
+
+
+def test_an_older_backup_is_migrated_when_opened(db_path, tmp_path):
+    run("ingest", "--ruleset", "unhas", R1[0])
+    copy = backup(db_path, tmp_path / "copy.duckdb")
+    con = duckdb.connect(str(copy))
+    con.execute("DELETE FROM schema_meta")  # as if written before the current views
+    con.close()
+    restore(copy, db_path)
+    with connect(db_path, read_only=True) as c:
+        assert queries.standings(c, EVENT, "table").height == 4
+
+
+# --- the automatic backup before a correction ----------------------------------------------
+
+
+def test_a_correction_is_preceded_by_a_backup_of_the_version_it_replaces(db_path, tmp_path):
+    assert run("ingest", "--ruleset", "unhas", *R1).exit_code == 0
+    before = snapshot(db_path)
+    content = current_content(db_path)
+    assert run("ingest", R1_MORE).exit_code == 0  # new matches: no backup needed
+    assert not list((tmp_path / "backups").glob("*")) if (tmp_path / "backups").exists() else True
+    assert run("ingest", "--reason", "salah tulis", corrected(tmp_path)).exit_code == 0
+    auto = list((tmp_path / "backups").glob("*before-correction*.duckdb"))
+    assert len(auto) == 1
+    copy = current_content(auto[0])
+    assert {k: v for k, v in copy.items() if k in content} == content
+    with connect(auto[0], read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM match_versions WHERE version > 1").fetchall() == [(0,)]
+    # restoring it undoes the correction (and the later load, which the copy predates)
+    restore(auto[0], db_path)
+    assert snapshot(db_path) != before  # R1_MORE was loaded before the correction
+    assert current_content(db_path) == copy
+
+
+def test_two_corrections_in_one_second_keep_two_backups(db_path, tmp_path):
+    assert run("ingest", "--ruleset", "unhas", R1[0]).exit_code == 0
+    for i in range(3):
+        r = run("ingest", "--reason", f"koreksi {i}", corrected(tmp_path, f"fix{i}.csv", f"catatan {i}"))
+        assert r.exit_code == 0, r.output
+    auto = sorted((tmp_path / "backups").glob("*before-correction*.duckdb"))
+    assert len(auto) == 3, [p.name for p in auto]
+    versions = []
+    for copy in auto:
+        with connect(copy, read_only=True) as c:
+            versions.append(c.execute("SELECT max(version) FROM match_versions").fetchall()[0][0])
+    assert sorted(versions) == [1, 2, 3]
+
+
+# --- consistency while other processes work -------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_backup_taken_during_a_load_holds_all_of_it_or_none(tmp_path):
+    db = tmp_path / "domino.duckdb"
+    big = write_csv(replicated_frame(6000), tmp_path / "big.csv")
+    assert domino("ingest", R1[0], "--ruleset", "unhas", db=db).returncode == 0
+    load = domino_popen("ingest", big, db=db)
+    time.sleep(3.5)  # python and polars start; the load takes the lock when it has read the file
+    taken = domino("backup", tmp_path / "during.duckdb", db=db)
+    rc, _out, err = finish(load, 300)
+    assert rc == 0, err
+    assert taken.returncode == 0, taken.stderr
+    with connect(tmp_path / "during.duckdb", read_only=True) as c:
+        check_consistent(c)
+        n = len(current_matches(c))
+    with connect(db, read_only=True) as c:
+        total = len(current_matches(c))
+    assert n in (1, total), f"a backup holds {n} matches: neither before ({1}) nor after ({total}) the load"
+
+
+def test_backup_and_restore_wait_for_a_reader_then_say_busy(tmp_path):
+    """A process holding the database (a dashboard's open connection) blocks both; they wait
+    ``lock_timeout`` seconds, then exit 2 with a 'busy' message and leave nothing behind."""
+    db = tmp_path / "domino.duckdb"
+    assert domino("ingest", R1[0], "--ruleset", "unhas", db=db).returncode == 0
+    copy = tmp_path / "copy.duckdb"
+    assert domino("backup", copy, db=db).returncode == 0
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(db)!r}, read_only=True); print('open', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        before = sha(db)
+        b = domino("backup", tmp_path / "blocked.duckdb", db=db, DOMINO_LOCK_TIMEOUT="1")
+        r = domino("restore", copy, "--yes", db=db, DOMINO_LOCK_TIMEOUT="1")
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    for res in (b, r):
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert "busy" in res.stderr and "Traceback" not in res.stderr
+    assert not (tmp_path / "blocked.duckdb").exists()
+    assert sha(db) == before
+    leftovers = [p.name for p in tmp_path.rglob(".*") if p.is_file()]
+    assert not leftovers, leftovers
+
+
+def test_standings_frames_survive_backup_exactly(db_path, tmp_path):
+    """Byte-for-byte: every view of the copy equals the original's."""
+    run("ingest", "--ruleset", "unhas", *R1, R1_MORE)
+    copy = backup(db_path, tmp_path / "copy.duckdb")
+    with connect(db_path, read_only=True) as a, connect(copy, read_only=True) as b:
+        for view in ("hand_points", "table_standings", "event_standings", "players", "rounds"):
+            fa = a.sql(f"SELECT * FROM {view}").pl()
+            fb = b.sql(f"SELECT * FROM {view}").pl()
+            assert fa.sort(fa.columns).equals(fb.sort(fb.columns)), view
+            assert fa.height > 0, view
