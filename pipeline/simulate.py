@@ -7,7 +7,7 @@ Three uses, one engine (``docs/simulator.md`` explains every decision):
   product ranks them), 3-player tables, walkovers, sanctions, tie-break hands; pepet:
   three sessions of 12 players on 3 tables.
 * the same with ``hands=N``: a benchmark corpus of about N hands. Playing ten million
-  hands tile by tile in Python would take hours, so a seeded *pool* of real deals is
+  hands tile by tile in Python would take most of an hour, so a seeded *pool* of real deals is
   played tile by tile and the corpus is assembled from it with numpy and polars (events,
   rounds, tables, players, the unhas swap schedule, the winner leading the next hand).
   Every row is still a real deal.
@@ -70,9 +70,11 @@ def pepet_value(tiles: list[int], zero_zero: int) -> int:
     return total
 
 
-def tiles_text(live: list[int], dead: list[int] = ()) -> str:  # type: ignore[assignment]
+def tiles_text(live: list[int], dead: list[int] | None = None) -> str:
     """Canonical text of the tiles a player is charged with; dead tiles carry a ``*``."""
-    return " ".join([TEXT[t] for t in sorted(live, reverse=True)] + [TEXT[t] + "*" for t in dead])
+    return " ".join(
+        [TEXT[t] for t in sorted(live, reverse=True)] + [TEXT[t] + "*" for t in dead or []]
+    )
 
 
 # --- playing one hand ---------------------------------------------------------------------
@@ -663,109 +665,25 @@ def record(
 
 # --- one realistic event ---------------------------------------------------------------------
 
-FIRST = (
-    "Andi",
-    "Ahmad",
-    "Akbar",
-    "Arif",
-    "Asri",
-    "Baso",
-    "Bayu",
-    "Citra",
-    "Daeng",
-    "Dewi",
-    "Eko",
-    "Fajar",
-    "Fitri",
-    "Hasan",
-    "Hasnah",
-    "Haris",
-    "Hendra",
-    "Ilham",
-    "Indah",
-    "Irfan",
-    "Ismail",
-    "Joko",
-    "Kartini",
-    "Lukman",
-    "Mansur",
-    "Muh.",
-    "Nining",
-    "Nurul",
-    "Oki",
-    "Putri",
-    "Rahmat",
-    "Ridwan",
-    "Rina",
-    "Rusdi",
-    "Sitti",
-    "Sri",
-    "Syamsul",
-    "Taufik",
-    "Umar",
-    "Wahyu",
-    "Wulan",
-    "Yusuf",
-    "Zainal",
-    "Agus",
-    "Budi",
-    "Dedi",
-    "Gilang",
-    "Hamka",
-    "Irma",
-    "Jumriah",
-    "Kadir",
-    "Lina",
-    "Musdalifah",
+FIRST = tuple(
+    n.strip()
+    for n in """
+    Andi, Ahmad, Akbar, Arif, Asri, Baso, Bayu, Citra, Daeng, Dewi, Eko, Fajar, Fitri,
+    Hasan, Hasnah, Haris, Hendra, Ilham, Indah, Irfan, Ismail, Joko, Kartini, Lukman,
+    Mansur, Muh., Nining, Nurul, Oki, Putri, Rahmat, Ridwan, Rina, Rusdi, Sitti, Sri,
+    Syamsul, Taufik, Umar, Wahyu, Wulan, Yusuf, Zainal, Agus, Budi, Dedi, Gilang, Hamka,
+    Irma, Jumriah, Kadir, Lina, Musdalifah
+""".split(",")
 )  # 53 first names
-LAST = (
-    "Amir",
-    "Bakri",
-    "Daeng",
-    "Hamzah",
-    "Hasyim",
-    "Ilyas",
-    "Kadir",
-    "Latif",
-    "Makmur",
-    "Mansyur",
-    "Nugroho",
-    "Nur",
-    "Pallawa",
-    "Rahman",
-    "Ramli",
-    "Rauf",
-    "Saputra",
-    "Santoso",
-    "Sudirman",
-    "Sulaiman",
-    "Syarif",
-    "Tahir",
-    "Wijaya",
-    "Yunus",
-    "Lestari",
-    "Basri",
-    "Hakim",
-    "Halim",
-    "Jufri",
-    "Karim",
-    "Lahay",
-    "Mappa",
-    "Nasir",
-    "Patta",
-    "Rasyid",
-    "Salam",
-    "Tang",
-    "Usman",
-    "Wahid",
-    "Yamin",
-    "Zulkifli",
-    "Aras",
-    "Bachtiar",
-    "Dg. Situju",
-    "Gani",
-    "Idrus",
-    "Majid",
+LAST = tuple(
+    n.strip()
+    for n in """
+    Amir, Bakri, Daeng, Hamzah, Hasyim, Ilyas, Kadir, Latif, Makmur, Mansyur, Nugroho, Nur,
+    Pallawa, Rahman, Ramli, Rauf, Saputra, Santoso, Sudirman, Sulaiman, Syarif, Tahir,
+    Wijaya, Yunus, Lestari, Basri, Hakim, Halim, Jufri, Karim, Lahay, Mappa, Nasir, Patta,
+    Rasyid, Salam, Tang, Usman, Wahid, Yamin, Zulkifli, Aras, Bachtiar, Dg. Situju, Gani,
+    Idrus, Majid
+""".split(",")
 )  # 47 family names
 NAMES = tuple(f"{f} {last}" for f in FIRST for last in LAST)
 
@@ -1073,12 +991,11 @@ CHUNK_HANDS = 1_000_000
 
 def _event_names(rng: np.random.Generator, n_events: int, per_event: int) -> np.ndarray:
     """(events, per_event) distinct name indices per event: a random start and a step
-    coprime with the 53 × 47 names walk through the name list without repeating."""
+    coprime with the number of names walk through the name list without repeating."""
     size = len(NAMES)
     start = rng.integers(0, size, size=n_events)
     step = rng.integers(1, size, size=n_events)
-    bad = (step % 53 == 0) | (step % 47 == 0)
-    step[bad] = 1
+    step[np.gcd(step, size) != 1] = 1
     return (start[:, None] + step[:, None] * np.arange(per_event)[None, :]) % size
 
 
