@@ -40,8 +40,16 @@ def sign_in_form() -> auth.Identity | None:
     st.subheader(t("up.signin.title"))
     st.caption(t("up.signin.why"))
     with st.form("signin_form", clear_on_submit=True, enter_to_submit=True):
-        name = st.text_input(t("up.signin.name"), key="signin_name", max_chars=auth.MAX_NAME, autocomplete="username")
-        password = st.text_input(t("up.signin.password"), key="signin_password", type="password", max_chars=256, autocomplete="current-password")
+        name = st.text_input(
+            t("up.signin.name"), key="signin_name", max_chars=auth.MAX_NAME, autocomplete="username"
+        )
+        password = st.text_input(
+            t("up.signin.password"),
+            key="signin_password",
+            type="password",
+            max_chars=256,
+            autocomplete="current-password",
+        )
         submitted = st.form_submit_button(t("up.signin.submit"), type="primary")
     if not submitted:
         return None

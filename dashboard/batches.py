@@ -25,7 +25,9 @@ def _pick_event(evs: pl.DataFrame, event: str | None) -> str | None:
     return names[0] if names else None
 
 
-def leaderboard(con: duckdb.DuckDBPyConnection, event: str | None, round: str | None) -> dict[str, Any]:
+def leaderboard(
+    con: duckdb.DuckDBPyConnection, event: str | None, round: str | None
+) -> dict[str, Any]:
     """Everything the live leaderboard shows for one event and round (AUTO: the newest)."""
     evs = queries.events(con)
     ev = _pick_event(evs, event)

@@ -49,7 +49,11 @@ def is_lock_error(exc: BaseException) -> bool:
     if isinstance(exc, DatabaseBusy):
         return True
     text = str(exc).lower()
-    return isinstance(exc, duckdb.Error) and "lock" in text and ("conflict" in text or "could not set" in text)
+    return (
+        isinstance(exc, duckdb.Error)
+        and "lock" in text
+        and ("conflict" in text or "could not set" in text)
+    )
 
 
 def db_path() -> str:

@@ -66,7 +66,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "lb.hands": {"id": "{done} kocokan", "en": "{done} hands"},
     "lb.complete": {"id": "selesai", "en": "complete"},
     "lb.in_progress": {"id": "sedang berlangsung", "en": "in progress"},
-    "lb.walkover": {"id": "WO (walkover): pemain yang hadir lolos", "en": "WO (walkover): the players present advance"},
+    "lb.walkover": {
+        "id": "WO (walkover): pemain yang hadir lolos",
+        "en": "WO (walkover): the players present advance",
+    },
     "lb.tiebreak_needed": {"id": "⚖ perlu kocokan tie-break", "en": "⚖ tie-break hand needed"},
     "lb.no_tables": {"id": "Belum ada meja di babak ini.", "en": "No tables in this round yet."},
     "lb.zone.legend": {
@@ -112,23 +115,38 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "One row per hand. In the XLSX the tile columns are formatted as text so Excel does not turn 5-3 into a date.",
     },
     "up.template.button": {"id": "{ruleset} · {fmt}", "en": "{ruleset} · {fmt}"},
-    "up.files": {"id": "Berkas log kocokan (CSV atau XLSX, boleh beberapa)", "en": "Hand-log files (CSV or XLSX, one or more)"},
-    "up.event": {"id": "Acara (untuk baris tanpa kolom acara)", "en": "Event (for rows without an event)"},
-    "up.ruleset": {"id": "Aturan (untuk acara baru yang berkasnya tidak menyebutkannya)", "en": "Ruleset (for a new event whose file does not name it)"},
+    "up.files": {
+        "id": "Berkas log kocokan (CSV atau XLSX, boleh beberapa)",
+        "en": "Hand-log files (CSV or XLSX, one or more)",
+    },
+    "up.event": {
+        "id": "Acara (untuk baris tanpa kolom acara)",
+        "en": "Event (for rows without an event)",
+    },
+    "up.ruleset": {
+        "id": "Aturan (untuk acara baru yang berkasnya tidak menyebutkannya)",
+        "en": "Ruleset (for a new event whose file does not name it)",
+    },
     "up.ruleset.none": {"id": "— dari berkas —", "en": "— from the file —"},
     "up.reason": {"id": "Alasan koreksi", "en": "Reason for the correction"},
     "up.reason.help": {
         "id": "Wajib bila berkas mengubah atau menghapus kocokan yang sudah dimuat.",
         "en": "Required when a file changes or drops hands already loaded.",
     },
-    "up.preview": {"id": "Pratinjau — belum ada yang disimpan", "en": "Preview — nothing is saved yet"},
+    "up.preview": {
+        "id": "Pratinjau — belum ada yang disimpan",
+        "en": "Preview — nothing is saved yet",
+    },
     "up.file_rejected": {"id": "✗ {file}: {message}", "en": "✗ {file}: {message}"},
     "up.rows": {"id": "Baris {file}", "en": "Rows of {file}"},
     "up.rows.some": {
         "id": "Menampilkan {shown} dari {total} baris (baris bermasalah lebih dulu).",
         "en": "Showing {shown} of {total} rows (rows with problems first).",
     },
-    "up.problems": {"id": "Masalah ({errors} galat, {warnings} peringatan)", "en": "Problems ({errors} errors, {warnings} warnings)"},
+    "up.problems": {
+        "id": "Masalah ({errors} galat, {warnings} peringatan)",
+        "en": "Problems ({errors} errors, {warnings} warnings)",
+    },
     "up.no_problems": {"id": "Tidak ada masalah ditemukan.", "en": "No problems found."},
     "up.cells.legend": {
         "id": "Sel merah: galat (pertandingannya tidak dimuat) · sel kuning: peringatan (tetap dimuat).",
@@ -141,8 +159,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "up.status.unchanged": {"id": "tidak berubah", "en": "unchanged"},
     "up.status.rejected": {"id": "ditolak", "en": "rejected"},
     "up.points": {"id": "Poin yang akan didapat", "en": "Points each match would get"},
-    "up.match": {"id": "{event} · {round} · meja {table} · {status}", "en": "{event} · {round} · table {table} · {status}"},
-    "up.diff": {"id": "Perbedaan dengan versi yang dimuat: {event} {round} meja {table}", "en": "Difference from the loaded version: {event} {round} table {table}"},
+    "up.match": {
+        "id": "{event} · {round} · meja {table} · {status}",
+        "en": "{event} · {round} · table {table} · {status}",
+    },
+    "up.diff": {
+        "id": "Perbedaan dengan versi yang dimuat: {event} {round} meja {table}",
+        "en": "Difference from the loaded version: {event} {round} table {table}",
+    },
     "up.diff.caption": {
         "id": "Per kocokan: nilai yang dimuat (v{version}) dan nilai baru.",
         "en": "Hand by hand: the loaded value (v{version}) and the new one.",
@@ -157,7 +181,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Unggahan ditolak seluruhnya: Anda tidak berhak menulis ke {events}. Tidak ada yang disimpan.",
         "en": "The whole upload is refused: you may not write to {events}. Nothing was saved.",
     },
-    "up.nothing": {"id": "Tidak ada pertandingan untuk disimpan.", "en": "There is no match to save."},
+    "up.nothing": {
+        "id": "Tidak ada pertandingan untuk disimpan.",
+        "en": "There is no match to save.",
+    },
     "up.confirm": {"id": "Simpan {n} pertandingan", "en": "Save {n} match(es)"},
     "up.saved": {
         "id": "Tersimpan: {loaded} pertandingan ({new} baru, {update} tambahan, {correction} koreksi), {unchanged} tidak berubah, {rejected} ditolak.",
@@ -171,7 +198,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Basis data sedang dipakai (mis. `domino ingest`). Coba lagi sebentar lagi; tidak ada yang disimpan.",
         "en": "The database is busy (e.g. `domino ingest`). Try again in a moment; nothing was saved.",
     },
-    "up.not_allowed": {"id": "Tidak diizinkan: {message}. Tidak ada yang disimpan.", "en": "Not allowed: {message}. Nothing was saved."},
+    "up.not_allowed": {
+        "id": "Tidak diizinkan: {message}. Tidak ada yang disimpan.",
+        "en": "Not allowed: {message}. Nothing was saved.",
+    },
     "up.history": {"id": "Riwayat unggahan", "en": "Ingest history"},
     # --- player --------------------------------------------------------------------------
     "pl.title": {"id": "Pemain", "en": "Player"},
@@ -191,7 +221,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "{times} kali menjadi pemain di atas pemenang (kehilangan {points} poin). Paling sering memberi kepada: **{winner}** ({n} kali).",
         "en": "{times} times the player above a winner (losing {points} points). Fed most: **{winner}** ({n} times).",
     },
-    "pl.fed.none": {"id": "Belum pernah menjadi pemain di atas pemenang.", "en": "Never the player above a winner so far."},
+    "pl.fed.none": {
+        "id": "Belum pernah menjadi pemain di atas pemenang.",
+        "en": "Never the player above a winner so far.",
+    },
     "pl.chairs": {"id": "Hasil per kursi", "en": "Results by chair"},
     "pl.timeline": {"id": "Poin dari waktu ke waktu", "en": "Points over time"},
     "pl.timeline.x": {"id": "kocokan ke-", "en": "hand no."},
@@ -209,11 +242,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "st.pips.none": {"id": "Tidak ada sisa biji yang dicatat.", "en": "No pips recorded."},
     "st.points": {"id": "Sebaran poin", "en": "Points distributions"},
     "st.points.hand": {"id": "Poin per kocokan (kursi)", "en": "Points per hand (seat)"},
-    "st.points.match": {"id": "Total poin per pertandingan (pemain)", "en": "Match totals (player)"},
+    "st.points.match": {
+        "id": "Total poin per pertandingan (pemain)",
+        "en": "Match totals (player)",
+    },
     "st.rounds": {"id": "Ringkasan per babak/sesi", "en": "Per-round summary"},
     "st.tables": {"id": "Ringkasan per meja", "en": "Per-table summary"},
     "st.groups": {"id": "Kelompok (KG)", "en": "Groups (KG)"},
-    "st.groups.none": {"id": "Belum ada kelompok (impor daftar pemain: `domino players import`).", "en": "No groups yet (import the registry: `domino players import`)."},
+    "st.groups.none": {
+        "id": "Belum ada kelompok (impor daftar pemain: `domino players import`).",
+        "en": "No groups yet (import the registry: `domino players import`).",
+    },
     "st.point_table": {"id": "Tabel poin ({ruleset})", "en": "Point table ({ruleset})"},
     "st.point_table.organiser": {
         "id": "Tabel poin ini adalah **pengaturan penyelenggara** di `{file}`, bukan bagian dari buku aturan (tabel aslinya hilang). Nilai saat ini:",

@@ -14,10 +14,30 @@ def pages() -> list:
     """The pages, titled in the session's language. Upload is listed for everyone: it
     shows the sign-in form until a coordinator signs in."""
     return [
-        st.Page(HERE / "pages" / "leaderboard.py", title=t("nav.leaderboard"), icon=":material/leaderboard:", default=True),
-        st.Page(HERE / "pages" / "player.py", title=t("nav.player"), icon=":material/person:", url_path="player"),
-        st.Page(HERE / "pages" / "event_stats.py", title=t("nav.stats"), icon=":material/bar_chart:", url_path="stats"),
-        st.Page(HERE / "pages" / "upload.py", title=t("nav.upload"), icon=":material/upload_file:", url_path="upload"),
+        st.Page(
+            HERE / "page_scripts" / "leaderboard.py",
+            title=t("nav.leaderboard"),
+            icon=":material/leaderboard:",
+            default=True,
+        ),
+        st.Page(
+            HERE / "page_scripts" / "player.py",
+            title=t("nav.player"),
+            icon=":material/person:",
+            url_path="player",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "event_stats.py",
+            title=t("nav.stats"),
+            icon=":material/bar_chart:",
+            url_path="stats",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "upload.py",
+            title=t("nav.upload"),
+            icon=":material/upload_file:",
+            url_path="upload",
+        ),
     ]
 
 
@@ -43,7 +63,9 @@ def sidebar() -> None:
 
 
 def main() -> None:
-    st.set_page_config(page_title=t("app.title"), page_icon="🁫", layout="wide", initial_sidebar_state="auto")
+    st.set_page_config(
+        page_title=t("app.title"), page_icon="🁫", layout="wide", initial_sidebar_state="auto"
+    )
     nav = st.navigation(pages())
     sidebar()
     nav.run()

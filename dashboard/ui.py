@@ -22,6 +22,33 @@ def md(text: object) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
 
 
+def bound_value(key: str, default: Any = None) -> Any:
+    """The current value of a widget bound to the query parameter ``key``: its state once
+    it exists, else the URL's value (first load of a shared link), else ``default``.
+    For what a page shows only — never for who the visitor is."""
+    if key in st.session_state:
+        return st.session_state[key]
+    if key in st.query_params:
+        return st.query_params[key]
+    return default
+
+
+def compact_tables_css() -> None:
+    """Static CSS (no data in it): short tables keep each cell on one line, so a name
+    does not break over two lines on a phone; a wide table scrolls sideways instead."""
+    st.html(
+        "<style>[data-testid='stTableStyledTable'] td, [data-testid='stTableStyledTable'] th "
+        "{white-space: nowrap; padding-left: .45rem; padding-right: .45rem;}</style>"
+    )
+
+
+def metrics(items: Sequence[tuple[str, object]]) -> None:
+    """A row of metrics that wraps (two or three a line on a phone) instead of stacking."""
+    with st.container(horizontal=True, wrap=True, gap="medium"):
+        for label, value in items:
+            st.metric(label, value, width=150)
+
+
 def stale_note(res: Result) -> bool:
     """Show the "updating…" note for stale data; True when there is nothing to show."""
     if res.stale and res.value is None:
@@ -32,18 +59,31 @@ def stale_note(res: Result) -> bool:
     return False
 
 
-def display(df: pl.DataFrame, columns: Sequence[str] | None = None) -> pd.DataFrame:
+def display(
+    df: pl.DataFrame,
+    columns: Sequence[str] | None = None,
+    *,
+    markdown: bool = False,
+    labels: dict[str, str] | None = None,
+) -> pd.DataFrame:
     """A frame ready to show: chosen columns, headers in the session's language,
-    booleans as ✓ / blank."""
+    booleans as ✓ / blank; with ``markdown`` (``st.table`` renders its cells as
+    markdown) every text cell is escaped so a name shows as written and does nothing."""
     if columns is not None:
         df = df.select([c for c in columns if c in df.columns])
+    if markdown:
+        df = df.with_columns(
+            pl.col(c).map_elements(md, return_dtype=pl.String)
+            for c in df.columns
+            if df[c].dtype == pl.String
+        )
     df = df.with_columns(
         pl.when(pl.col(c)).then(pl.lit("✓")).otherwise(pl.lit("")).alias(c)
         for c in df.columns
         if df[c].dtype == pl.Boolean
     )
     out = df.to_pandas()
-    out.columns = [i18n.column(c) for c in df.columns]
+    out.columns = [(labels or {}).get(c) or i18n.column(c) for c in df.columns]
     return out
 
 
@@ -53,11 +93,19 @@ def table(
     columns: Sequence[str] | None = None,
     style: Callable[[pd.DataFrame], Any] | None = None,
     height: int | str = "auto",
+    *,
+    static: bool = False,
+    labels: dict[str, str] | None = None,
 ) -> None:
-    """``st.dataframe`` of ``df`` (hidden index, translated headers, optional styling)."""
-    shown = display(df, columns)
+    """``df`` with translated headers and optional styling: ``st.dataframe`` (sortable,
+    scrolls), or with ``static`` a plain ``st.table`` (short tables: readable on a phone,
+    text in the page for screen readers)."""
+    shown = display(df, columns, markdown=static, labels=labels)
     data: Any = style(shown) if style is not None else shown
-    st.dataframe(data, hide_index=True, key=key, height=height, width="stretch")
+    if static:
+        st.table(data, hide_index=True, border="horizontal")
+    else:
+        st.dataframe(data, hide_index=True, key=key, height=height, width="stretch")
 
 
 def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:

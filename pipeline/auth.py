@@ -132,8 +132,12 @@ class RateLimiter:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def _limits(self) -> tuple[int, float]:
-        attempts = self.attempts if self.attempts is not None else int(settings.get("login_attempts"))  # type: ignore[arg-type]
-        window = self.window if self.window is not None else float(settings.get("login_window_seconds"))  # type: ignore[arg-type]
+        attempts = (
+            self.attempts if self.attempts is not None else int(settings.get("login_attempts"))
+        )  # type: ignore[arg-type]
+        window = (
+            self.window if self.window is not None else float(settings.get("login_window_seconds"))
+        )  # type: ignore[arg-type]
         return attempts, window
 
     def _recent(self, key: str, now: float, window: float) -> deque[float]:
@@ -211,7 +215,11 @@ def sign_in(
     wait = limiter.retry_after(keys)
     if wait > 0:
         return SignInResult(None, retry_after=wait)
-    rows = con.execute("SELECT password_hash FROM users WHERE name = ?", [key]).fetchall() if key else []
+    rows = (
+        con.execute("SELECT password_hash FROM users WHERE name = ?", [key]).fetchall()
+        if key
+        else []
+    )
     good = verify_password(rows[0][0] if rows else _DUMMY_HASH, password or "") and bool(rows)
     if not good:
         limiter.fail(keys)

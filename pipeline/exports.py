@@ -41,7 +41,10 @@ def neutralise(df: pl.DataFrame) -> pl.DataFrame:
     """Every text column neutralised (vectorised); numbers, booleans and dates untouched."""
     pattern = r"^[=+\-@\t\r]"
     return df.with_columns(
-        pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c)).alias(c)
+        pl.when(pl.col(c).str.contains(pattern))
+        .then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c))
+        .alias(c)
         for c in df.columns
         if df[c].dtype == pl.String
     )
@@ -50,8 +53,11 @@ def neutralise(df: pl.DataFrame) -> pl.DataFrame:
 def _plain(df: pl.DataFrame) -> pl.DataFrame:
     """Nested or categorical columns flattened to text so every format can hold them."""
     return df.with_columns(
-        pl.col(c).cast(pl.String) if isinstance(df[c].dtype, (pl.Categorical, pl.Enum)) else
-        pl.col(c).cast(pl.List(pl.String)).list.join(", ") if isinstance(df[c].dtype, pl.List) else pl.col(c)
+        pl.col(c).cast(pl.String)
+        if isinstance(df[c].dtype, (pl.Categorical, pl.Enum))
+        else pl.col(c).cast(pl.List(pl.String)).list.join(", ")
+        if isinstance(df[c].dtype, pl.List)
+        else pl.col(c)
         for c in df.columns
     )
 
@@ -67,7 +73,15 @@ def to_xlsx(df: pl.DataFrame, sheet: str = "standings") -> bytes:
     """One sheet, header in bold; numbers as numbers, text as (neutralised) strings."""
     df = neutralise(_plain(df))
     buf = io.BytesIO()
-    wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False})
+    wb = xlsxwriter.Workbook(
+        buf,
+        {
+            "in_memory": True,
+            "strings_to_formulas": False,
+            "strings_to_numbers": False,
+            "strings_to_urls": False,
+        },
+    )
     ws = wb.add_worksheet(_sheet_name(sheet))
     bold = wb.add_format({"bold": True})
     for j, name in enumerate(df.columns):
@@ -94,7 +108,7 @@ def to_xlsx(df: pl.DataFrame, sheet: str = "standings") -> bytes:
 
 
 def _sheet_name(name: str) -> str:
-    bad = '[]:*?/\\'
+    bad = "[]:*?/\\"
     cleaned = "".join("_" if ch in bad else ch for ch in name).strip("'") or "sheet"
     return cleaned[:31]
 
@@ -116,7 +130,11 @@ def template_xlsx(ruleset: str) -> bytes:
     text = wb.add_format({"num_format": "@"})
     for j, c in enumerate(cols):
         ws.write_string(0, j, c, head)
-        if c in TILE_COLUMNS or c in ("event", "ruleset", "round", "table", "note") or c.startswith(("player_", "sanctions_")):
+        if (
+            c in TILE_COLUMNS
+            or c in ("event", "ruleset", "round", "table", "note")
+            or c.startswith(("player_", "sanctions_"))
+        ):
             ws.set_column(j, j, 14 if c in TILE_COLUMNS else 16, text)
         else:
             ws.set_column(j, j, 9)
@@ -158,7 +176,10 @@ def _HELP_ROWS(ruleset: str) -> list[tuple[str, str]]:  # noqa: N802
         ("round", "round (unhas) or session (pepet) label, e.g. R1 / S1"),
         ("table", "table label, e.g. 3"),
         ("hand", "1, 2, ... (unhas: hands over 10 are tie-break hands)"),
-        ("player_a..d", "who sat in chair A..D in this hand (chairs in playing order); empty = empty chair"),
+        (
+            "player_a..d",
+            "who sat in chair A..D in this hand (chairs in playing order); empty = empty chair",
+        ),
         ("ended_by", "chair letter of the player who ended the hand"),
         ("ending", " | ".join(ENDINGS[ruleset])),
         ("last_tile", "the tile that ended the hand, e.g. 5-3"),

@@ -26,9 +26,7 @@ ENDING_ORDER = {
 }
 _WIN_LIST = "(" + ", ".join(f"'{c}'" for c in WINNING) + ")"
 
-_CURRENT_HANDS = (
-    'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) WHERE v.current'
-)
+_CURRENT_HANDS = 'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) WHERE v.current'
 
 
 def data_stamp(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:
@@ -52,10 +50,10 @@ def data_stamp(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:
 def players(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every player who has played, with their group and how much they played."""
     return con.sql(
-        "SELECT p.player_key, p.player, p.\"group\", p.city, "
+        'SELECT p.player_key, p.player, p."group", p.city, '
         "count(DISTINCT t.event)::INTEGER AS events, coalesce(sum(t.hands), 0)::INTEGER AS hands "
         "FROM players p JOIN table_standings_t t USING (player_key) "
-        "GROUP BY p.player_key, p.player, p.\"group\", p.city ORDER BY lower(p.player), p.player_key"
+        'GROUP BY p.player_key, p.player, p."group", p.city ORDER BY lower(p.player), p.player_key'
     ).pl()
 
 
@@ -78,10 +76,10 @@ def player_events(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
 def player_matches(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Every match the player played: round, table, points, rank, qualified, walkover."""
     return con.sql(
-        "SELECT t.event, t.round, t.\"table\", t.points, t.rank, t.qualified, t.needs_tiebreak, "
+        'SELECT t.event, t.round, t."table", t.points, t.rank, t.qualified, t.needs_tiebreak, '
         "t.hands, t.wins, t.walkover "
         "FROM table_standings_t t JOIN events e USING (event) JOIN rounds r USING (event, round) "
-        "WHERE t.player_key = ? ORDER BY e.created_at, t.event, r.round_no, t.\"table\"",
+        'WHERE t.player_key = ? ORDER BY e.created_at, t.event, r.round_no, t."table"',
         params=[key],
     ).pl()
 
@@ -105,7 +103,7 @@ def player_fed(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
         "sum(a.points)::INTEGER AS points_lost, "
         "string_agg(DISTINCT w.category, ', ' ORDER BY w.category) AS categories "
         "FROM hand_points_t a "
-        "JOIN hand_points_t w ON w.event = a.event AND w.round = a.round AND w.\"table\" = a.\"table\" "
+        'JOIN hand_points_t w ON w.event = a.event AND w.round = a.round AND w."table" = a."table" '
         f"  AND w.hand = a.hand AND w.category IN {_WIN_LIST} AND w.player_key <> a.player_key "
         "JOIN players p ON p.player_key = w.player_key "
         "WHERE a.player_key = ? AND a.category = 'above' "
@@ -130,7 +128,7 @@ def player_timeline(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Points hand by hand in playing order (event, round, hand), with the running total
     per event; ``n`` numbers the player's hands across all events."""
     return con.sql(
-        "SELECT h.event, h.round, h.\"table\", h.hand, h.category, h.points, "
+        'SELECT h.event, h.round, h."table", h.hand, h.category, h.points, '
         "sum(h.points) OVER (PARTITION BY h.event ORDER BY r.round_no, h.hand "
         "  ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)::INTEGER AS cumulative, "
         "row_number() OVER (ORDER BY e.created_at, h.event, r.round_no, h.hand)::INTEGER AS n "
@@ -169,8 +167,8 @@ def categories(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 def pips_left(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """Value left in each seated hand where it was recorded (0 for the player who went out)."""
     return con.sql(
-        "SELECT round, \"table\", hand, chair, category, value FROM hand_points_t "
-        "WHERE event = ? AND value IS NOT NULL ORDER BY round, \"table\", hand, chair",
+        'SELECT round, "table", hand, chair, category, value FROM hand_points_t '
+        'WHERE event = ? AND value IS NOT NULL ORDER BY round, "table", hand, chair',
         params=[event],
     ).pl()
 
@@ -187,8 +185,8 @@ def hand_points_spread(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFra
 def match_points(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """Each player's total in each match (for the distribution of match totals)."""
     return con.sql(
-        "SELECT round, \"table\", player_key, points FROM table_standings_t "
-        "WHERE event = ? AND NOT walkover ORDER BY round, \"table\", points DESC",
+        'SELECT round, "table", player_key, points FROM table_standings_t '
+        'WHERE event = ? AND NOT walkover ORDER BY round, "table", points DESC',
         params=[event],
     ).pl()
 
@@ -196,17 +194,17 @@ def match_points(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 def table_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """One row per match: players, hands, complete, walkover, tie-break needed, the leader."""
     return con.sql(
-        "SELECT t.round, t.\"table\", count(*)::INTEGER AS players, max(t.match_hands)::INTEGER AS hands, "
+        'SELECT t.round, t."table", count(*)::INTEGER AS players, max(t.match_hands)::INTEGER AS hands, '
         "bool_and(t.complete) AS complete, bool_or(t.walkover) AS walkover, "
         "bool_or(t.needs_tiebreak) AS needs_tiebreak, "
         "string_agg(p.player, ', ' ORDER BY p.player) FILTER (WHERE t.rank = 1) AS leader, "
         "max(t.points)::INTEGER AS top_points, min(t.points)::INTEGER AS bottom_points, "
         "v.version, v.loaded_at "
         "FROM table_standings_t t JOIN players p USING (player_key) "
-        "JOIN match_versions v ON v.event = t.event AND v.round = t.round AND v.\"table\" = t.\"table\" AND v.current "
+        'JOIN match_versions v ON v.event = t.event AND v.round = t.round AND v."table" = t."table" AND v.current '
         "JOIN rounds r ON r.event = t.event AND r.round = t.round "
-        "WHERE t.event = ? GROUP BY t.round, t.\"table\", v.version, v.loaded_at, r.round_no "
-        "ORDER BY r.round_no, try_cast(t.\"table\" AS INTEGER) NULLS LAST, t.\"table\"",
+        'WHERE t.event = ? GROUP BY t.round, t."table", v.version, v.loaded_at, r.round_no '
+        'ORDER BY r.round_no, try_cast(t."table" AS INTEGER) NULLS LAST, t."table"',
         params=[event],
     ).pl()
 
@@ -215,7 +213,7 @@ def round_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """One row per round (session): tables, players, hands, complete tables, walkovers,
     and the most frequent ending."""
     return con.sql(
-        "WITH m AS (SELECT round, \"table\", max(match_hands) AS hands, bool_and(complete) AS complete, "
+        'WITH m AS (SELECT round, "table", max(match_hands) AS hands, bool_and(complete) AS complete, '
         "  bool_or(walkover) AS walkover, count(*) AS players FROM table_standings_t WHERE event = ? GROUP BY ALL), "
         f"h AS ({_CURRENT_HANDS} AND h.event = ? AND h.hand IS NOT NULL), "
         "e AS (SELECT round, ending AS common_ending, row_number() OVER (PARTITION BY round ORDER BY count(*) DESC, ending) AS k "
@@ -247,9 +245,14 @@ def point_table(ruleset: str) -> tuple[pl.DataFrame, bool]:
 
 #: The fields of a hand a correction can change, as a referee wrote them.
 DIFF_FIELDS = [
-    *[f"player_{c}" for c in "abcd"], "ended_by", "ending", "last_tile",
-    *[f"pips_{c}" for c in "abcd"], *[f"tiles_{c}" for c in "abcd"],
-    *[f"sanctions_{c}" for c in "abcd"], "note",
+    *[f"player_{c}" for c in "abcd"],
+    "ended_by",
+    "ending",
+    "last_tile",
+    *[f"pips_{c}" for c in "abcd"],
+    *[f"tiles_{c}" for c in "abcd"],
+    *[f"sanctions_{c}" for c in "abcd"],
+    "note",
 ]
 DROPPED = "(dropped)"
 ADDED = "(added)"
@@ -257,10 +260,9 @@ ADDED = "(added)"
 
 def _long(hands: pl.DataFrame, side: str) -> pl.DataFrame:
     cols = [c for c in DIFF_FIELDS if c in hands.columns]
-    return (
-        hands.select(pl.col("hand").cast(pl.Int64), *[pl.col(c).cast(pl.String) for c in cols])
-        .unpivot(index="hand", on=cols, variable_name="field", value_name=side)
-    )
+    return hands.select(
+        pl.col("hand").cast(pl.Int64), *[pl.col(c).cast(pl.String) for c in cols]
+    ).unpivot(index="hand", on=cols, variable_name="field", value_name=side)
 
 
 def hand_diff(loaded: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
@@ -278,22 +280,43 @@ def hand_diff(loaded: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
     order = {f: i for i, f in enumerate(DIFF_FIELDS)}
     both = (
         _long(loaded.filter(pl.col("hand").is_in(list(new_hands))), "loaded")
-        .join(_long(new.filter(pl.col("hand").is_in(list(old_hands))), "new"), on=["hand", "field"], how="full", coalesce=True)
+        .join(
+            _long(new.filter(pl.col("hand").is_in(list(old_hands))), "new"),
+            on=["hand", "field"],
+            how="full",
+            coalesce=True,
+        )
         .filter(
             pl.col("loaded").ne_missing(pl.col("new"))
             # names match case-insensitively (as the loader keys them)
-            & ~(pl.col("field").str.starts_with("player_") & pl.col("loaded").str.to_lowercase().eq_missing(pl.col("new").str.to_lowercase()))
+            & ~(
+                pl.col("field").str.starts_with("player_")
+                & pl.col("loaded").str.to_lowercase().eq_missing(pl.col("new").str.to_lowercase())
+            )
         )
         .with_columns(pl.col("field").replace_strict(order, default=len(order)).alias("_o"))
     )
-    gone = pl.DataFrame({"hand": sorted(old_hands - new_hands)}, schema={"hand": pl.Int64}).with_columns(
-        pl.lit(DROPPED).alias("field"), pl.lit(None, dtype=pl.String).alias("loaded"), pl.lit(None, dtype=pl.String).alias("new"), pl.lit(-1).alias("_o")
+    gone = pl.DataFrame(
+        {"hand": sorted(old_hands - new_hands)}, schema={"hand": pl.Int64}
+    ).with_columns(
+        pl.lit(DROPPED).alias("field"),
+        pl.lit(None, dtype=pl.String).alias("loaded"),
+        pl.lit(None, dtype=pl.String).alias("new"),
+        pl.lit(-1).alias("_o"),
     )
-    came = pl.DataFrame({"hand": sorted(new_hands - old_hands)}, schema={"hand": pl.Int64}).with_columns(
-        pl.lit(ADDED).alias("field"), pl.lit(None, dtype=pl.String).alias("loaded"), pl.lit(None, dtype=pl.String).alias("new"), pl.lit(-1).alias("_o")
+    came = pl.DataFrame(
+        {"hand": sorted(new_hands - old_hands)}, schema={"hand": pl.Int64}
+    ).with_columns(
+        pl.lit(ADDED).alias("field"),
+        pl.lit(None, dtype=pl.String).alias("loaded"),
+        pl.lit(None, dtype=pl.String).alias("new"),
+        pl.lit(-1).alias("_o"),
     )
     return (
-        pl.concat([both.cast({"_o": pl.Int64}), gone.cast({"_o": pl.Int64}), came.cast({"_o": pl.Int64})], how="vertical_relaxed")
+        pl.concat(
+            [both.cast({"_o": pl.Int64}), gone.cast({"_o": pl.Int64}), came.cast({"_o": pl.Int64})],
+            how="vertical_relaxed",
+        )
         .sort("hand", "_o")
         .select(list(schema))
     )

@@ -55,7 +55,13 @@ def test_add_user_again_replaces_password_and_events(con):
 
 @pytest.mark.parametrize(
     ("name", "password", "events"),
-    [("", PW, ["a"]), ("rina", "short", ["a"]), ("rina", PW, []), ("rina", PW, ["  "]), ("x" * 65, PW, ["a"])],
+    [
+        ("", PW, ["a"]),
+        ("rina", "short", ["a"]),
+        ("rina", PW, []),
+        ("rina", PW, ["  "]),
+        ("x" * 65, PW, ["a"]),
+    ],
 )
 def test_add_user_refuses_bad_input(con, name, password, events):
     with pytest.raises(ValueError):
@@ -111,8 +117,12 @@ def test_rate_limit_is_per_name_and_per_client(con, limiter):
     auth.add_user(con, "budi", PW, ["*"])
     for _ in range(3):
         auth.sign_in(con, "rina", "wrong", client="10.0.0.9", limiter=limiter)
-    assert auth.sign_in(con, "budi", PW, client="10.0.0.1", limiter=limiter).ok, "another name, another client"
-    assert not auth.sign_in(con, "budi", PW, client="10.0.0.9", limiter=limiter).ok, "the same client is locked out"
+    assert auth.sign_in(con, "budi", PW, client="10.0.0.1", limiter=limiter).ok, (
+        "another name, another client"
+    )
+    assert not auth.sign_in(con, "budi", PW, client="10.0.0.9", limiter=limiter).ok, (
+        "the same client is locked out"
+    )
 
 
 def test_success_resets_the_name_counter(con, limiter):
@@ -155,7 +165,13 @@ def test_a_forged_identity_is_not_accepted(con, limiter):
     auth.add_user(con, "rina", PW, ["*"])
     real = auth.sign_in(con, "rina", PW, limiter=limiter).identity
     assert auth.identity_ok(real) is real
-    for fake in ("rina", {"name": "rina"}, None, auth.Identity("rina", "made-up", 0.0), auth.Identity("boss", real.nonce, real.signed_in_at)):
+    for fake in (
+        "rina",
+        {"name": "rina"},
+        None,
+        auth.Identity("rina", "made-up", 0.0),
+        auth.Identity("boss", real.nonce, real.signed_in_at),
+    ):
         assert auth.identity_ok(fake) is None
         with pytest.raises(auth.NotAllowed):
             auth.check_rights(con, fake, [])

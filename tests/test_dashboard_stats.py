@@ -35,7 +35,9 @@ def ro(samples):
 @pytest.fixture(scope="module")
 def hp(ro) -> pl.DataFrame:
     """The public view, as a user's own tool would read it."""
-    return ro.sql('SELECT event, round, "table", hand, player, chair, category, points, tiebreak FROM hand_points').pl()
+    return ro.sql(
+        'SELECT event, round, "table", hand, player, chair, category, points, tiebreak FROM hand_points'
+    ).pl()
 
 
 def _key(ro, name: str) -> str:
@@ -43,19 +45,36 @@ def _key(ro, name: str) -> str:
 
 
 def _busiest_above(hp: pl.DataFrame) -> str:
-    return hp.filter(pl.col("category") == "above").group_by("player").len().sort(["len", "player"], descending=[True, False]).row(0)[0]
+    return (
+        hp.filter(pl.col("category") == "above")
+        .group_by("player")
+        .len()
+        .sort(["len", "player"], descending=[True, False])
+        .row(0)[0]
+    )
 
 
 def test_fed_matches_the_hand_points_view(ro, hp):
     name = _busiest_above(hp)
     fed = stats.player_fed(ro, _key(ro, name))
     above = hp.filter((pl.col("player") == name) & (pl.col("category") == "above"))
-    winners = hp.filter(pl.col("category").is_in(list(WIN))).select("event", "round", "table", "hand", pl.col("player").alias("winner"))
-    expected = above.join(winners, on=["event", "round", "table", "hand"]).group_by("winner").agg(pl.len().alias("times"), pl.col("points").sum().alias("points_lost"))
+    winners = hp.filter(pl.col("category").is_in(list(WIN))).select(
+        "event", "round", "table", "hand", pl.col("player").alias("winner")
+    )
+    expected = (
+        above.join(winners, on=["event", "round", "table", "hand"])
+        .group_by("winner")
+        .agg(pl.len().alias("times"), pl.col("points").sum().alias("points_lost"))
+    )
     got = fed.select("winner", "times", "points_lost").sort("winner")
-    assert got.to_dicts() == expected.sort("winner").cast({"times": pl.Int32, "points_lost": pl.Int32}).to_dicts()
+    assert (
+        got.to_dicts()
+        == expected.sort("winner").cast({"times": pl.Int32, "points_lost": pl.Int32}).to_dicts()
+    )
     assert fed.get_column("times").sum() == above.height
-    assert fed.get_column("times").to_list() == sorted(fed.get_column("times").to_list(), reverse=True)
+    assert fed.get_column("times").to_list() == sorted(
+        fed.get_column("times").to_list(), reverse=True
+    )
 
 
 @pytest.mark.parametrize("event", [UNHAS, PEPET])
@@ -68,12 +87,17 @@ def test_player_totals_agree_with_standings(ro, hp, event):
         cats = stats.player_categories(ro, key)
         own = hp.filter((pl.col("player") == row["player"]) & (pl.col("event") == event))
         counts = dict(own.group_by("category").len().iter_rows())
-        assert dict(zip(cats.get_column("category"), cats.get_column("hands"), strict=True)) == counts
+        assert (
+            dict(zip(cats.get_column("category"), cats.get_column("hands"), strict=True)) == counts
+        )
         chairs = stats.player_chairs(ro, key)
         assert chairs.get_column("hands").sum() == own.filter(~pl.col("tiebreak")).height
         tl = stats.player_timeline(ro, key)
         assert tl.get_column("n").to_list() == list(range(1, tl.height + 1))
-        assert tl.get_column("cumulative")[-1] == own.filter(~pl.col("tiebreak")).get_column("points").sum()
+        assert (
+            tl.get_column("cumulative")[-1]
+            == own.filter(~pl.col("tiebreak")).get_column("points").sum()
+        )
 
 
 @pytest.mark.parametrize("event", [UNHAS, PEPET])
@@ -88,7 +112,9 @@ def test_endings_and_categories_are_shares_of_the_loaded_hands(ro, hp, event):
     assert set(end.get_column("ending")) <= set(stats.ENDING_ORDER[queries.ruleset_of(ro, event)])
     cats = stats.categories(ro, event)
     assert cats.get_column("seats").sum() == hp.filter(pl.col("event") == event).height
-    assert set(cats.get_column("category")) <= set(stats.CATEGORY_ORDER[queries.ruleset_of(ro, event)])
+    assert set(cats.get_column("category")) <= set(
+        stats.CATEGORY_ORDER[queries.ruleset_of(ro, event)]
+    )
 
 
 def test_table_and_round_summaries(ro):
@@ -99,7 +125,10 @@ def test_table_and_round_summaries(ro):
     rounds = stats.round_summary(ro, UNHAS)
     assert rounds.get_column("round").to_list() == queries.rounds(ro, UNHAS)
     assert rounds.get_column("tables").sum() == tables.height
-    assert rounds.get_column("walkovers").sum() == ts.filter(pl.col("walkover")).select("round", "table").unique().height
+    assert (
+        rounds.get_column("walkovers").sum()
+        == ts.filter(pl.col("walkover")).select("round", "table").unique().height
+    )
 
 
 def test_point_table_reads_the_ruleset_file():
@@ -108,7 +137,10 @@ def test_point_table_reads_the_ruleset_file():
     pts, default = stats.point_table("pepet")
     assert dict(pts.iter_rows()) == rulesets.load("pepet").params["points"]
     assert default is bool(rulesets.load("pepet").params["points_are_default"])
-    rulesets.override("pepet", {**rulesets.load("pepet").params, "points_are_default": False, "points": {"jawara1": 5}})
+    rulesets.override(
+        "pepet",
+        {**rulesets.load("pepet").params, "points_are_default": False, "points": {"jawara1": 5}},
+    )
     pts, default = stats.point_table("pepet")
     assert not default and dict(pts.iter_rows()) == {"jawara1": 5}
 
@@ -117,8 +149,22 @@ def test_point_table_reads_the_ruleset_file():
 
 
 def test_hand_diff_lists_changed_fields_and_dropped_or_added_hands():
-    old = pl.DataFrame({"hand": [1, 2, 3], "player_a": ["Andi", "Budi", "Citra"], "ending": ["biasa", "ceki", "apollo"], "pips_a": [None, 3, None]})
-    new = pl.DataFrame({"hand": [1, 2, 4], "player_a": ["andi", "Budi", "Citra"], "ending": ["biasa", "kandang", "apollo"], "pips_a": [None, 5, None]})
+    old = pl.DataFrame(
+        {
+            "hand": [1, 2, 3],
+            "player_a": ["Andi", "Budi", "Citra"],
+            "ending": ["biasa", "ceki", "apollo"],
+            "pips_a": [None, 3, None],
+        }
+    )
+    new = pl.DataFrame(
+        {
+            "hand": [1, 2, 4],
+            "player_a": ["andi", "Budi", "Citra"],
+            "ending": ["biasa", "kandang", "apollo"],
+            "pips_a": [None, 5, None],
+        }
+    )
     d = stats.hand_diff(old, new)
     assert d.rows() == [
         (2, "ending", "ceki", "kandang"),
@@ -165,7 +211,9 @@ def test_reads_are_cached_on_the_data_stamp(live_db):
     from pipeline.load import ingest
 
     with connect(live_db) as con:
-        ingest(con, [sample_file("unhas", "unhas-2024-e1_R1_meja3.csv")], by="t")  # unchanged, still logged
+        ingest(
+            con, [sample_file("unhas", "unhas-2024-e1_R1_meja3.csv")], by="t"
+        )  # unchanged, still logged
     data.read(batch, UNHAS)
     assert len(calls) == 3
 
@@ -186,8 +234,14 @@ def test_a_real_writer_in_another_process_makes_reads_stale_not_fail(live_db, mo
     monkeypatch.setattr(data, "READ_TIMEOUT", 0.3)
     good = data.read(batches.leaderboard, UNHAS, None)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); time.sleep(30)", str(live_db)],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); time.sleep(30)",
+            str(live_db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "held"

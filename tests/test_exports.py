@@ -12,7 +12,15 @@ from pipeline.io.read import read_bytes
 from pipeline.store.db import connect
 from tests.browser.support import UNHAS, build_samples
 
-HOSTILE = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR", "=cmd|' /C calc'!A0"]
+HOSTILE = [
+    '=HYPERLINK("http://x","y")',
+    "+1+1",
+    "-2+3",
+    "@SUM(A1)",
+    "\tTab",
+    "\rCR",
+    "=cmd|' /C calc'!A0",
+]
 
 
 @pytest.fixture
@@ -76,7 +84,9 @@ def test_xlsx_keeps_numbers_numeric_and_never_writes_formulas(frame):
 
 
 def test_sheet_names_are_made_valid():
-    wb = openpyxl.load_workbook(io.BytesIO(exports.to_xlsx(pl.DataFrame({"a": [1]}), sheet="unhas/2024:R1*[x]?" * 3)))
+    wb = openpyxl.load_workbook(
+        io.BytesIO(exports.to_xlsx(pl.DataFrame({"a": [1]}), sheet="unhas/2024:R1*[x]?" * 3))
+    )
     assert len(wb.sheetnames[0]) <= 31 and not set("[]:*?/\\") & set(wb.sheetnames[0])
 
 
@@ -87,7 +97,9 @@ def test_real_standings_round_trip(tmp_path):
     build_samples(db, only="unhas")
     with connect(db, read_only=True) as con:
         ts = queries.standings(con, UNHAS, "table")
-    back = pl.read_csv(io.BytesIO(exports.to_csv(ts)), schema_overrides={"table": pl.String, "round": pl.String})
+    back = pl.read_csv(
+        io.BytesIO(exports.to_csv(ts)), schema_overrides={"table": pl.String, "round": pl.String}
+    )
     assert back.columns == ts.columns
     assert back.get_column("points").to_list() == ts.get_column("points").to_list()
     assert min(ts.get_column("points")) < 0, "the samples hold negative totals"
@@ -101,7 +113,17 @@ def test_csv_template_is_the_handlog_header(ruleset):
     text = exports.template_csv(ruleset).decode("utf-8-sig")
     header = text.strip().split(",")
     assert header == exports.TEMPLATE_COLUMNS[ruleset]
-    assert {"event", "round", "table", "hand", "player_a", "ended_by", "ending", "last_tile", "pips_d"} <= set(header)
+    assert {
+        "event",
+        "round",
+        "table",
+        "hand",
+        "player_a",
+        "ended_by",
+        "ending",
+        "last_tile",
+        "pips_d",
+    } <= set(header)
     assert any(c.startswith("sanctions_") for c in header) == (ruleset == "unhas")
 
 
@@ -117,7 +139,10 @@ def test_xlsx_template_formats_tile_columns_as_text(ruleset):
         dims = [d for d in ws.column_dimensions.values() if d.min <= j <= d.max]
         assert dims and dims[0].number_format == "@", name
     assert ws.cell(row=5, column=header.index("pips_a") + 1).number_format != "@"
-    assert any(ruleset in str(dv.formula1) or "apollo" in str(dv.formula1) or "out" in str(dv.formula1) for dv in ws.data_validations.dataValidation)
+    assert any(
+        ruleset in str(dv.formula1) or "apollo" in str(dv.formula1) or "out" in str(dv.formula1)
+        for dv in ws.data_validations.dataValidation
+    )
     assert "help" in wb.sheetnames
 
 
@@ -125,9 +150,20 @@ def test_a_filled_xlsx_template_reads_back_its_tiles():
     wb = openpyxl.load_workbook(io.BytesIO(exports.template_xlsx("unhas")))
     ws = wb["hands"]
     header = [c.value for c in ws[1]]
-    row = {"event": "t-1", "ruleset": "unhas", "round": "R1", "table": "1", "hand": 1,
-           "player_a": "Andi", "player_b": "Budi", "player_c": "Citra", "player_d": "Dedi",
-           "ended_by": "B", "ending": "biasa", "last_tile": "5-3"}
+    row = {
+        "event": "t-1",
+        "ruleset": "unhas",
+        "round": "R1",
+        "table": "1",
+        "hand": 1,
+        "player_a": "Andi",
+        "player_b": "Budi",
+        "player_c": "Citra",
+        "player_d": "Dedi",
+        "ended_by": "B",
+        "ending": "biasa",
+        "last_tile": "5-3",
+    }
     for k, v in row.items():
         cell = ws.cell(row=2, column=header.index(k) + 1, value=v)
         if k == "last_tile":

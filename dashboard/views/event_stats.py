@@ -16,14 +16,14 @@ _MARGIN = {"l": 10, "r": 10, "t": 10, "b": 10}
 
 def render() -> None:
     st.title(t("st.title"))
-    res = data.read(batches.event_stats, st.session_state.get(EVENT_KEY))
+    res = data.read(batches.event_stats, ui.bound_value(EVENT_KEY))
     if ui.stale_note(res):
         return
     d: dict[str, Any] = res.value
     if d["event"] is None:
         st.info(t("no_events"))
         return
-    if st.session_state.get(EVENT_KEY) not in d["events"]:
+    if ui.bound_value(EVENT_KEY) != d["event"]:
         st.session_state[EVENT_KEY] = d["event"]
     st.selectbox(t("lb.event"), d["events"], key=EVENT_KEY, bind="query-params")
     show(d)
@@ -32,10 +32,16 @@ def render() -> None:
 def show(d: dict[str, Any]) -> None:
     rs = d["ruleset"]
     tables: pl.DataFrame = d["tables"]
-    m = st.columns(3)
-    m[0].metric(t("st.m.rounds"), d["rounds"].height)
-    m[1].metric(t("st.m.matches"), tables.height)
-    m[2].metric(t("st.m.hands"), int(d["rounds"].get_column("hands").sum() or 0) if d["rounds"].height else 0)
+    ui.metrics(
+        [
+            (t("st.m.rounds"), d["rounds"].height),
+            (t("st.m.matches"), tables.height),
+            (
+                t("st.m.hands"),
+                int(d["rounds"].get_column("hands").sum() or 0) if d["rounds"].height else 0,
+            ),
+        ]
+    )
 
     left, right = st.columns(2)
     with left:
@@ -46,7 +52,11 @@ def show(d: dict[str, Any]) -> None:
             fig.update_traces(textinfo="label+percent")
             fig.update_layout(margin=_MARGIN, height=300, showlegend=False)
             st.plotly_chart(fig, key="st_endings_chart", config=CHART_CONFIG)
-        ui.table(endings.with_columns((pl.col("share") * 100).round(1).alias("share")), key="st_endings", columns=["ending", "hands", "share"])
+        ui.table(
+            endings.with_columns((pl.col("share") * 100).round(1).alias("share")),
+            key="st_endings",
+            columns=["ending", "hands", "share"],
+        )
     with right:
         st.markdown(f"#### {t('st.categories')}")
         cats: pl.DataFrame = d["categories"].with_columns(
@@ -54,8 +64,13 @@ def show(d: dict[str, Any]) -> None:
             (pl.col("share") * 100).round(1).alias("share"),
         )
         if cats.height:
-            fig = px.bar(cats.to_pandas(), x="category", y="seats", text="share",
-                         labels={"category": column("category"), "seats": column("seats")})
+            fig = px.bar(
+                cats.to_pandas(),
+                x="category",
+                y="seats",
+                text="share",
+                labels={"category": column("category"), "seats": column("seats")},
+            )
             fig.update_traces(texttemplate="%{text}%")
             fig.update_layout(margin=_MARGIN, height=300)
             st.plotly_chart(fig, key="st_categories_chart", config=CHART_CONFIG)
@@ -65,11 +80,21 @@ def show(d: dict[str, Any]) -> None:
     pips: pl.DataFrame = d["pips"]
     if pips.height:
         fig = px.histogram(
-            pips.with_columns(pl.col("category").map_elements(category, return_dtype=pl.String)).to_pandas(),
-            x="value", color="category", nbins=min(40, max(5, pips.get_column("value").n_unique())),
+            pips.with_columns(
+                pl.col("category").map_elements(category, return_dtype=pl.String)
+            ).to_pandas(),
+            x="value",
+            color="category",
+            nbins=min(40, max(5, pips.get_column("value").n_unique())),
             labels={"value": t("st.pips.x"), "category": column("category")},
         )
-        fig.update_layout(margin=_MARGIN, height=300, bargap=0.05, legend={"orientation": "h", "y": -0.3})
+        fig.update_layout(
+            margin=_MARGIN,
+            height=300,
+            bargap=0.05,
+            legend={"orientation": "h", "y": -0.3},
+            yaxis_title=column("seats"),
+        )
         st.plotly_chart(fig, key="st_pips_chart", config=CHART_CONFIG)
     else:
         st.caption(t("st.pips.none"))
@@ -80,7 +105,12 @@ def show(d: dict[str, Any]) -> None:
         st.caption(t("st.points.hand"))
         spread: pl.DataFrame = d["hand_spread"]
         if spread.height:
-            fig = px.bar(spread.to_pandas(), x="points", y="seats", labels={"points": column("points"), "seats": column("seats")})
+            fig = px.bar(
+                spread.to_pandas(),
+                x="points",
+                y="seats",
+                labels={"points": column("points"), "seats": column("seats")},
+            )
             fig.update_layout(margin=_MARGIN, height=260)
             st.plotly_chart(fig, key="st_hand_points_chart", config=CHART_CONFIG)
     with right:
@@ -88,30 +118,73 @@ def show(d: dict[str, Any]) -> None:
         mp: pl.DataFrame = d["match_points"]
         if mp.height:
             fig = px.histogram(mp.to_pandas(), x="points", labels={"points": column("points")})
-            fig.update_layout(margin=_MARGIN, height=260, bargap=0.05, yaxis_title=column("players"))
+            fig.update_layout(
+                margin=_MARGIN, height=260, bargap=0.05, yaxis_title=column("players")
+            )
             st.plotly_chart(fig, key="st_match_points_chart", config=CHART_CONFIG)
 
     st.markdown(f"#### {t('st.rounds')}")
-    ui.table(d["rounds"], key="st_rounds", columns=["round", "tables", "players", "hands", "complete", "walkovers", "common_ending"])
+    ui.table(
+        d["rounds"],
+        key="st_rounds",
+        columns=["round", "tables", "players", "hands", "complete", "walkovers", "common_ending"],
+    )
     st.markdown(f"#### {t('st.tables')}")
-    ui.table(tables, key="st_tables", columns=["round", "table", "players", "hands", "complete", "walkover", "needs_tiebreak", "leader", "top_points", "bottom_points", "version"])
+    ui.table(
+        tables,
+        key="st_tables",
+        columns=[
+            "round",
+            "table",
+            "players",
+            "hands",
+            "complete",
+            "walkover",
+            "needs_tiebreak",
+            "leader",
+            "top_points",
+            "bottom_points",
+            "version",
+        ],
+    )
 
     if rs == "pepet":
         st.markdown(f"#### {t('st.groups')}")
         groups = d["groups"]
         if groups is not None and groups.height:
-            fig = px.bar(groups.to_pandas(), x="group", y="points", text="points", labels={"group": column("group"), "points": column("points")})
+            fig = px.bar(
+                groups.to_pandas(),
+                x="group",
+                y="points",
+                text="points",
+                labels={"group": column("group"), "points": column("points")},
+            )
             fig.update_layout(margin=_MARGIN, height=280)
             st.plotly_chart(fig, key="st_groups_chart", config=CHART_CONFIG)
-            ui.table(groups, key="st_groups", columns=["rank", "group", "points", "hands", "players"])
-            ui.downloads(ui.public_columns(groups), f"{d['event']}_groups", t("lb.what.groups"), key="st_dl_groups")
+            ui.table(
+                groups, key="st_groups", columns=["rank", "group", "points", "hands", "players"]
+            )
+            ui.downloads(
+                ui.public_columns(groups),
+                f"{d['event']}_groups",
+                t("lb.what.groups"),
+                key="st_dl_groups",
+            )
         else:
             st.caption(t("st.groups.none"))
 
     st.markdown(f"#### {t('st.point_table', ruleset=rs)}")
     file = f"pipeline/rulesets/{rs}.toml"
     if rs == "pepet":
-        st.info(t("st.point_table.organiser", file=file) + "\n\n" + (t("st.point_table.default") if d["points_are_default"] else t("st.point_table.custom")))
+        st.info(
+            t("st.point_table.organiser", file=file)
+            + "\n\n"
+            + (
+                t("st.point_table.default")
+                if d["points_are_default"]
+                else t("st.point_table.custom")
+            )
+        )
     else:
         st.caption(t("st.point_table.unhas", file=file))
     ui.table(d["point_table"], key="st_point_table")

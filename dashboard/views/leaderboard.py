@@ -33,13 +33,16 @@ def bigscreen_seconds() -> float:
 
 def render() -> None:
     head, switch = st.columns([5, 2], vertical_alignment="bottom")
-    big = switch.toggle(t("lb.bigscreen"), key=BIG_KEY, help=t("lb.bigscreen.help"), bind="query-params")
+    big = switch.toggle(
+        t("lb.bigscreen"), key=BIG_KEY, help=t("lb.bigscreen.help"), bind="query-params"
+    )
     if big:
         _bigscreen_css()
         tick, _ = _big_tick()
         st.fragment(_big_body, run_every=tick)()
     else:
         head.title(t("lb.title"))
+        ui.compact_tables_css()
         st.fragment(_live_body, run_every=refresh_seconds())()
 
 
@@ -47,7 +50,7 @@ def render() -> None:
 
 
 def _load() -> data.Result:
-    return data.read(batches.leaderboard, st.session_state.get("event"), st.session_state.get("round", AUTO))
+    return data.read(batches.leaderboard, ui.bound_value("event"), ui.bound_value("round", AUTO))
 
 
 def _live_body() -> None:
@@ -59,7 +62,9 @@ def _live_body() -> None:
         st.info(t("no_events"))
         return
     _controls(d)
-    st.caption(t("lb.refresh", seconds=int(refresh_seconds()), time=datetime.now().strftime("%H:%M:%S")))
+    st.caption(
+        t("lb.refresh", seconds=int(refresh_seconds()), time=datetime.now().strftime("%H:%M:%S"))
+    )
     if d["round"] is None:
         st.info(t("lb.no_tables"))
         return
@@ -79,15 +84,24 @@ def _live_body() -> None:
         _event(d)
     if d["groups"] is not None and d["groups"].height:
         with next(tabs):
-            ui.table(ui.public_columns(d["groups"]), key="lb_groups", columns=["rank", "group", "points", "hands", "players"])
-            ui.downloads(ui.public_columns(d["groups"]), f"{d['event']}_groups", t("lb.what.groups"), key="dl_groups")
+            ui.table(
+                ui.public_columns(d["groups"]),
+                key="lb_groups",
+                columns=["rank", "group", "points", "hands", "players"],
+            )
+            ui.downloads(
+                ui.public_columns(d["groups"]),
+                f"{d['event']}_groups",
+                t("lb.what.groups"),
+                key="dl_groups",
+            )
 
 
 def _controls(d: dict[str, Any]) -> None:
-    if st.session_state.get("event") not in d["events"]:
+    if ui.bound_value("event") != d["event"]:
         st.session_state["event"] = d["event"]
     options = [AUTO, *d["rounds"]]
-    if st.session_state.get("round") not in options:
+    if ui.bound_value("round") not in options:
         st.session_state["round"] = AUTO
     auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
     c1, c2 = st.columns(2)
@@ -117,7 +131,12 @@ def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:
 
 
 def _with_marks(df: pl.DataFrame, ruleset: str, qualifiers: int) -> pl.DataFrame:
-    marks = [mark(r, ruleset, qualifiers) for r in df.select("rank", "qualified", "needs_tiebreak", *(c for c in ("walkover",) if c in df.columns)).iter_rows(named=True)]
+    marks = [
+        mark(r, ruleset, qualifiers)
+        for r in df.select(
+            "rank", "qualified", "needs_tiebreak", *(c for c in ("walkover",) if c in df.columns)
+        ).iter_rows(named=True)
+    ]
     return df.with_columns(pl.Series("mark", marks, dtype=pl.String))
 
 
@@ -172,13 +191,26 @@ def _tables(d: dict[str, Any]) -> None:
                 st.markdown(f"**{ui.md(t('lb.table', table=label))}**")
                 st.caption(table_caption(rows, rs, d["regular_hands"]))
                 columns = ["rank", "player", "points"]
-                if rs == "unhas" and rows.get_column("tiebreak_points").fill_null(0).abs().sum() > 0:
+                if (
+                    rs == "unhas"
+                    and rows.get_column("tiebreak_points").fill_null(0).abs().sum() > 0
+                ):
                     columns.append("tiebreak_points")
-                columns += ["hands", "wins"]
-                if rs == "unhas":
-                    columns.append("mark")
-                ui.table(rows, key=f"lb_table_{label}", columns=columns, style=_zone_style(rows.get_column("mark").to_list()))
-    ui.downloads(ui.public_columns(d["tables"]), f"{d['event']}_{d['round']}_tables", t("lb.what.tables", round=d["round"]), key="dl_tables")
+                columns += ["mark"] if rs == "unhas" else ["wins"]
+                ui.table(
+                    rows,
+                    key=f"lb_table_{label}",
+                    columns=columns,
+                    style=_zone_style(rows.get_column("mark").to_list()),
+                    static=True,
+                    labels={"rank": "#"},
+                )
+    ui.downloads(
+        ui.public_columns(d["tables"]),
+        f"{d['event']}_{d['round']}_tables",
+        t("lb.what.tables", round=d["round"]),
+        key="dl_tables",
+    )
 
 
 def _session(d: dict[str, Any]) -> None:
@@ -186,8 +218,19 @@ def _session(d: dict[str, Any]) -> None:
     df: pl.DataFrame = d["session"].with_columns(
         pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")
     )
-    ui.table(df, key="lb_session", columns=["rank", "player", "points", "star", "hands", "wins"])
-    ui.downloads(ui.public_columns(d["session"]), f"{d['event']}_{d['round']}_session", t("lb.what.session", round=d["round"]), key="dl_session")
+    ui.table(
+        df,
+        key="lb_session",
+        columns=["rank", "player", "points", "star", "hands", "wins"],
+        static=True,
+        labels={"rank": "#"},
+    )
+    ui.downloads(
+        ui.public_columns(d["session"]),
+        f"{d['event']}_{d['round']}_session",
+        t("lb.what.session", round=d["round"]),
+        key="dl_session",
+    )
 
 
 def event_columns(ruleset: str) -> list[str]:
@@ -217,7 +260,10 @@ def slides(d: dict[str, Any]) -> list[tuple[str, str | None]]:
     """What big-screen mode cycles through: every table, the session (pepet), the event."""
     out: list[tuple[str, str | None]] = []
     if d.get("round") is not None and d["tables"].height:
-        out += [("table", str(x)) for x in d["tables"].get_column("table").unique(maintain_order=True).to_list()]
+        out += [
+            ("table", str(x))
+            for x in d["tables"].get_column("table").unique(maintain_order=True).to_list()
+        ]
     if d.get("session") is not None and d["session"].height:
         out.append(("session", None))
     if d.get("event_standings") is not None and d["event_standings"].height:
@@ -244,7 +290,9 @@ def _bigscreen_css() -> None:
     )
 
 
-def big_table_html(rows: list[dict[str, Any]], columns: list[tuple[str, str]], classes: list[str] | None = None) -> str:
+def big_table_html(
+    rows: list[dict[str, Any]], columns: list[tuple[str, str]], classes: list[str] | None = None
+) -> str:
     """An HTML table for the projector; every header and value is ``html.escape``d."""
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in columns)
     body = []
@@ -257,7 +305,9 @@ def big_table_html(rows: list[dict[str, Any]], columns: list[tuple[str, str]], c
             num = ' class="num"' if isinstance(v, int | float) and not isinstance(v, bool) else ""
             cells.append(f"<td{num}>{html.escape(text)}</td>")
         body.append(f'<tr class="{cls}">' + "".join(cells) + "</tr>")
-    return f'<table class="big"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return (
+        f'<table class="big"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    )
 
 
 def _big_body() -> None:
@@ -276,24 +326,53 @@ def _big_body() -> None:
     kind, label = show[i]
     title = f"{d['event']} · {d['round']}"
     if kind == "table":
-        rows = _with_marks(d["tables"].filter(pl.col("table") == label), d["ruleset"], d["qualifiers"])
+        rows = _with_marks(
+            d["tables"].filter(pl.col("table") == label), d["ruleset"], d["qualifiers"]
+        )
         tables = [s for s in show if s[0] == "table"]
-        sub = t("lb.big.table_of", table=label, i=tables.index((kind, label)) + 1, n=len(tables)) + " · " + table_caption(rows, d["ruleset"], d["regular_hands"])
-        cols = [("rank", "#"), ("player", column("player")), ("points", column("points")), ("hands", column("hands"))]
+        sub = (
+            t("lb.big.table_of", table=label, i=tables.index((kind, label)) + 1, n=len(tables))
+            + " · "
+            + table_caption(rows, d["ruleset"], d["regular_hands"])
+        )
+        cols = [
+            ("rank", "#"),
+            ("player", column("player")),
+            ("points", column("points")),
+            ("hands", column("hands")),
+        ]
         if d["ruleset"] == "unhas":
             cols.append(("mark", column("mark")))
         dicts = rows.to_dicts()
-        classes = ["tie" if r["mark"].startswith("⚖") else "zone" if r["mark"] else "" for r in dicts]
+        classes = [
+            "tie" if r["mark"].startswith("⚖") else "zone" if r["mark"] else "" for r in dicts
+        ]
     elif kind == "session":
         sub = t("lb.big.session", round=d["round"])
-        dicts = d["session"].with_columns(pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")).head(12).to_dicts()
-        cols = [("rank", "#"), ("player", column("player")), ("points", column("points")), ("star", column("star"))]
+        dicts = (
+            d["session"]
+            .with_columns(
+                pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")
+            )
+            .head(12)
+            .to_dicts()
+        )
+        cols = [
+            ("rank", "#"),
+            ("player", column("player")),
+            ("points", column("points")),
+            ("star", column("star")),
+        ]
         classes = None
     else:
         sub = t("lb.big.event")
         dicts = d["event_standings"].head(10).to_dicts()
         cols = [("rank", "#"), ("player", column("player")), ("points", column("points"))]
-        cols += [("stars", column("stars"))] if d["ruleset"] == "pepet" else [("round_reached", column("round_reached"))]
+        cols += (
+            [("stars", column("stars"))]
+            if d["ruleset"] == "pepet"
+            else [("round_reached", column("round_reached"))]
+        )
         classes = None
     dots = "".join("●" if j == i else "○" for j in range(len(show)))
     st.html(

@@ -25,7 +25,7 @@ def render() -> None:
     keys = people.get_column("player_key").to_list()
     labels = dict(zip(keys, people.get_column("player").to_list(), strict=True))
     groups = dict(zip(keys, people.get_column("group").to_list(), strict=True))
-    if st.session_state.get(PLAYER_KEY) not in labels:
+    if ui.bound_value(PLAYER_KEY) not in labels:
         st.session_state[PLAYER_KEY] = keys[0]
     key = st.selectbox(
         t("pl.choose"),
@@ -47,17 +47,32 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
     ev: pl.DataFrame = d["events"]
     hands = int(ev.get_column("hands").sum() or 0)
     points = int(ev.get_column("points").sum() or 0)
-    m = st.columns(3)
-    m[0].metric(t("pl.m.events"), ev.height)
-    m[1].metric(t("pl.m.matches"), int(ev.get_column("matches").sum() or 0))
-    m[2].metric(t("pl.m.hands"), hands)
-    m = st.columns(3)
-    m[0].metric(t("pl.m.points"), points)
-    m[1].metric(t("pl.m.pph"), f"{points / hands:.2f}" if hands else "–")
-    m[2].metric(t("pl.m.wins"), int(ev.get_column("wins").sum() or 0))
+    ui.metrics(
+        [
+            (t("pl.m.events"), ev.height),
+            (t("pl.m.matches"), int(ev.get_column("matches").sum() or 0)),
+            (t("pl.m.hands"), hands),
+            (t("pl.m.points"), points),
+            (t("pl.m.pph"), f"{points / hands:.2f}" if hands else "–"),
+            (t("pl.m.wins"), int(ev.get_column("wins").sum() or 0)),
+        ]
+    )
 
     st.markdown(f"#### {t('pl.events')}")
-    ui.table(ev, key="pl_events", columns=["event", "ruleset", "rank", "matches", "hands", "points", "points_per_hand", "wins"])
+    ui.table(
+        ev,
+        key="pl_events",
+        columns=[
+            "event",
+            "ruleset",
+            "rank",
+            "matches",
+            "hands",
+            "points",
+            "points_per_hand",
+            "wins",
+        ],
+    )
 
     left, right = st.columns(2)
     with left:
@@ -66,20 +81,41 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
             pl.col("category").map_elements(category, return_dtype=pl.String).alias("category")
         )
         if cats.height:
-            fig = px.bar(cats.to_pandas(), x="category", y="hands", color="ruleset", text="hands",
-                         labels={"category": column("category"), "hands": column("hands"), "ruleset": column("ruleset")})
-            fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300, showlegend=cats.get_column("ruleset").n_unique() > 1)
+            fig = px.bar(
+                cats.to_pandas(),
+                x="category",
+                y="hands",
+                color="ruleset",
+                text="hands",
+                labels={
+                    "category": column("category"),
+                    "hands": column("hands"),
+                    "ruleset": column("ruleset"),
+                },
+            )
+            fig.update_layout(
+                margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                height=300,
+                showlegend=cats.get_column("ruleset").n_unique() > 1,
+            )
             st.plotly_chart(fig, key="pl_cat_chart", config=CHART_CONFIG)
         ui.table(cats, key="pl_categories", columns=["ruleset", "category", "hands", "points"])
     with right:
         st.markdown(f"#### {t('pl.chairs')}")
         chairs: pl.DataFrame = d["chairs"]
         if chairs.height:
-            fig = px.bar(chairs.to_pandas(), x="chair", y="points_per_hand", text="points_per_hand",
-                         labels={"chair": column("chair"), "points_per_hand": column("points_per_hand")})
+            fig = px.bar(
+                chairs.to_pandas(),
+                x="chair",
+                y="points_per_hand",
+                text="points_per_hand",
+                labels={"chair": column("chair"), "points_per_hand": column("points_per_hand")},
+            )
             fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300)
             st.plotly_chart(fig, key="pl_chair_chart", config=CHART_CONFIG)
-        ui.table(chairs, key="pl_chairs", columns=["chair", "hands", "wins", "points", "points_per_hand"])
+        ui.table(
+            chairs, key="pl_chairs", columns=["chair", "hands", "wins", "points", "points_per_hand"]
+        )
 
     st.markdown(f"#### {t('pl.fed')}")
     fed: pl.DataFrame = d["fed"]
@@ -101,11 +137,39 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
     st.markdown(f"#### {t('pl.timeline')}")
     tl: pl.DataFrame = d["timeline"]
     if tl.height:
-        fig = px.line(tl.to_pandas(), x="n", y="cumulative", color="event", markers=tl.height <= 60,
-                      hover_data=["round", "table", "hand", "category", "points"],
-                      labels={"n": t("pl.timeline.x"), "cumulative": t("pl.timeline.y"), "event": column("event")})
-        fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=320, legend={"orientation": "h", "y": -0.25})
+        fig = px.line(
+            tl.to_pandas(),
+            x="n",
+            y="cumulative",
+            color="event",
+            markers=tl.height <= 60,
+            hover_data=["round", "table", "hand", "category", "points"],
+            labels={
+                "n": t("pl.timeline.x"),
+                "cumulative": t("pl.timeline.y"),
+                "event": column("event"),
+            },
+        )
+        fig.update_layout(
+            margin={"l": 10, "r": 10, "t": 10, "b": 10},
+            height=320,
+            legend={"orientation": "h", "y": -0.25},
+        )
         st.plotly_chart(fig, key="pl_timeline", config=CHART_CONFIG)
 
     st.markdown(f"#### {t('pl.matches')}")
-    ui.table(d["matches"], key="pl_matches", columns=["event", "round", "table", "rank", "points", "hands", "wins", "qualified", "walkover"])
+    ui.table(
+        d["matches"],
+        key="pl_matches",
+        columns=[
+            "event",
+            "round",
+            "table",
+            "rank",
+            "points",
+            "hands",
+            "wins",
+            "qualified",
+            "walkover",
+        ],
+    )

@@ -73,7 +73,14 @@ def read_uploads(files: list[tuple[str, bytes]]) -> tuple[list[Sheet], list[dict
             sheets.append(s)
             infos.append({"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None})
         except FileRejected as exc:
-            infos.append({"file": exc.file, "sha256": hashlib.sha256(blob).hexdigest(), "rows": 0, "error": exc})
+            infos.append(
+                {
+                    "file": exc.file,
+                    "sha256": hashlib.sha256(blob).hexdigest(),
+                    "rows": 0,
+                    "error": exc,
+                }
+            )
     return sheets, infos
 
 
@@ -89,7 +96,15 @@ def make_preview(
     """Read and plan an upload on a (read-only) connection; nothing is written."""
     key = preview_key(files, event, ruleset, reason, stats.data_stamp(con))
     sheets, infos = read_uploads(files)
-    p = plan(con, sheets, infos, event=event or None, ruleset=ruleset or None, reason=reason or None, by=ident.name)
+    p = plan(
+        con,
+        sheets,
+        infos,
+        event=event or None,
+        ruleset=ruleset or None,
+        reason=reason or None,
+        by=ident.name,
+    )
     allowed = auth.user_events(con, ident.name)
     forbidden = auth.forbidden_events(allowed, plan_events(p))
     pv = Preview(key=key, sheets=sheets, infos=infos, plan=p, allowed=allowed, forbidden=forbidden)
@@ -98,15 +113,29 @@ def make_preview(
     shown = p
     if needs:
         # Plan once more with a stand-in reason, only to show what the correction changes.
-        shown = plan(con, sheets, infos, event=event or None, ruleset=ruleset or None, reason=PREVIEW_REASON, by=ident.name)
+        shown = plan(
+            con,
+            sheets,
+            infos,
+            event=event or None,
+            ruleset=ruleset or None,
+            reason=PREVIEW_REASON,
+            by=ident.name,
+        )
     for o in shown.outcomes:
         if o.status != "correction":
             continue
-        match = (pl.col("event") == o.event) & (pl.col("round") == o.round) & (pl.col("table") == o.table)
+        match = (
+            (pl.col("event") == o.event)
+            & (pl.col("round") == o.round)
+            & (pl.col("table") == o.table)
+        )
         old = shown.previous.filter(match)
         pv.diffs.append(
             {
-                "event": o.event, "round": o.round, "table": o.table,
+                "event": o.event,
+                "round": o.round,
+                "table": o.table,
                 "version": int(old.get_column("version").max() or 0) if old.height else 0,
                 "diff": stats.hand_diff(old, shown.hands.filter(match)),
             }
@@ -116,14 +145,28 @@ def make_preview(
 
 def _needs_reason(p: Plan, o: Any) -> bool:
     rows = p.problems.filter(
-        (pl.col("code") == "correction_needs_reason") & (pl.col("event") == o.event)
-        & (pl.col("round") == o.round) & (pl.col("table") == o.table)
+        (pl.col("code") == "correction_needs_reason")
+        & (pl.col("event") == o.event)
+        & (pl.col("round") == o.round)
+        & (pl.col("table") == o.table)
     )
     return rows.height > 0
 
 
-def preview_key(files: list[tuple[str, bytes]], event: str | None, ruleset: str | None, reason: str | None, stamp: Any) -> tuple[Any, ...]:
-    return (tuple((n, hashlib.sha256(b).hexdigest()) for n, b in files), event or "", ruleset or "", reason or "", stamp)
+def preview_key(
+    files: list[tuple[str, bytes]],
+    event: str | None,
+    ruleset: str | None,
+    reason: str | None,
+    stamp: Any,
+) -> tuple[Any, ...]:
+    return (
+        tuple((n, hashlib.sha256(b).hexdigest()) for n, b in files),
+        event or "",
+        ruleset or "",
+        reason or "",
+        stamp,
+    )
 
 
 class PlanChanged(RuntimeError):
@@ -148,7 +191,15 @@ def commit_upload(
     """
     good = auth.check_rights(con, ident, [])
     sheets, infos = read_uploads(files)
-    p = plan(con, sheets, infos, event=event or None, ruleset=ruleset or None, reason=reason or None, by=good.name)
+    p = plan(
+        con,
+        sheets,
+        infos,
+        event=event or None,
+        ruleset=ruleset or None,
+        reason=reason or None,
+        by=good.name,
+    )
     auth.check_rights(con, good, plan_events(p))
     if signature(p) != expected:
         raise PlanChanged("the plan changed since the preview")
@@ -178,18 +229,36 @@ def render() -> None:
         allowed = None
         st.caption(t("busy"))
     if allowed is not None:
-        st.caption(t("up.rights", events=t("up.rights.all") if auth.ALL_EVENTS in allowed else ", ".join(sorted(allowed))))
+        st.caption(
+            t(
+                "up.rights",
+                events=t("up.rights.all")
+                if auth.ALL_EVENTS in allowed
+                else ", ".join(sorted(allowed)),
+            )
+        )
     n = st.session_state.get(_ROUND_STATE, 0)
     limit_mb = max(1, int(settings.get("max_file_bytes")) // (1024 * 1024))  # type: ignore[arg-type]
     uploaded = st.file_uploader(
-        t("up.files"), type=["csv", "xlsx"], accept_multiple_files=True, key=f"upload_files_{n}", max_upload_size=limit_mb
+        t("up.files"),
+        type=["csv", "xlsx"],
+        accept_multiple_files=True,
+        key=f"upload_files_{n}",
+        max_upload_size=limit_mb,
     )
     if uploaded:
         c1, c2 = st.columns(2)
         event = c1.text_input(t("up.event"), key="up_event", max_chars=100).strip()
         from_file = t("up.ruleset.none")
-        ruleset = c2.selectbox(t("up.ruleset"), ["", "unhas", "pepet"], key="up_ruleset", format_func=lambda r: r or from_file)
-        reason = st.text_area(t("up.reason"), key="up_reason", help=t("up.reason.help"), max_chars=500, height=68).strip()
+        ruleset = c2.selectbox(
+            t("up.ruleset"),
+            ["", "unhas", "pepet"],
+            key="up_ruleset",
+            format_func=lambda r: r or from_file,
+        )
+        reason = st.text_area(
+            t("up.reason"), key="up_reason", help=t("up.reason.help"), max_chars=500, height=68
+        ).strip()
         files = [(display_name(f.name), f.getvalue()) for f in uploaded]
         _preview_and_confirm(files, event, ruleset, reason, ident)
     _history()
@@ -201,19 +270,40 @@ def _templates() -> None:
         cols = st.columns(4)
         i = 0
         for rs in ("unhas", "pepet"):
-            cols[i].download_button(t("up.template.button", ruleset=rs, fmt="CSV"), exports.template_csv(rs), file_name=f"hand-log-{rs}.csv", mime="text/csv", key=f"tpl_{rs}_csv", on_click="ignore", width="stretch")
-            cols[i + 1].download_button(t("up.template.button", ruleset=rs, fmt="XLSX"), exports.template_xlsx(rs), file_name=f"hand-log-{rs}.xlsx", mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", key=f"tpl_{rs}_xlsx", on_click="ignore", width="stretch")
+            cols[i].download_button(
+                t("up.template.button", ruleset=rs, fmt="CSV"),
+                exports.template_csv(rs),
+                file_name=f"hand-log-{rs}.csv",
+                mime="text/csv",
+                key=f"tpl_{rs}_csv",
+                on_click="ignore",
+                width="stretch",
+            )
+            cols[i + 1].download_button(
+                t("up.template.button", ruleset=rs, fmt="XLSX"),
+                exports.template_xlsx(rs),
+                file_name=f"hand-log-{rs}.xlsx",
+                mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                key=f"tpl_{rs}_xlsx",
+                on_click="ignore",
+                width="stretch",
+            )
             i += 2
 
 
-def _preview_and_confirm(files: list[tuple[str, bytes]], event: str, ruleset: str, reason: str, ident: auth.Identity) -> None:
+def _preview_and_confirm(
+    files: list[tuple[str, bytes]], event: str, ruleset: str, reason: str, ident: auth.Identity
+) -> None:
     cached: Preview | None = st.session_state.get(_PREVIEW_STATE)
     try:
+
         def build(con: duckdb.DuckDBPyConnection) -> Preview:
             key = preview_key(files, event, ruleset, reason, stats.data_stamp(con))
             if cached is not None and cached.key == key:
                 return cached
-            return make_preview(con, files, event=event, ruleset=ruleset, reason=reason, ident=ident)
+            return make_preview(
+                con, files, event=event, ruleset=ruleset, reason=reason, ident=ident
+            )
 
         pv = data.uncached(build)
     except DatabaseBusy:
@@ -222,23 +312,32 @@ def _preview_and_confirm(files: list[tuple[str, bytes]], event: str, ruleset: st
     st.session_state[_PREVIEW_STATE] = pv
     st.subheader(t("up.preview"))
     show_preview(pv)
-    n_writes = len(pv.plan.writes)
-    blocked = bool(pv.forbidden) or pv.needs_reason or n_writes == 0
+    n_writes = (
+        len(pv.plan.writes) + len(pv.diffs) * pv.needs_reason
+    )  # corrections wait for their reason
+    blocked = bool(pv.forbidden) or pv.needs_reason or not pv.plan.writes
     if pv.forbidden:
         st.error(t("up.forbidden", events=", ".join(pv.forbidden)))
     elif pv.needs_reason:
         st.warning(t("up.needs_reason"))
-    elif n_writes == 0:
+    elif not pv.plan.writes:
         st.info(t("up.nothing"))
     if st.button(t("up.confirm", n=n_writes), key="up_confirm", type="primary", disabled=blocked):
         _confirm(files, event, ruleset, reason, pv)
 
 
-def _confirm(files: list[tuple[str, bytes]], event: str, ruleset: str, reason: str, pv: Preview) -> None:
+def _confirm(
+    files: list[tuple[str, bytes]], event: str, ruleset: str, reason: str, pv: Preview
+) -> None:
     try:
         p = data.write(
-            commit_upload, files, event=event, ruleset=ruleset, reason=reason,
-            ident=st.session_state.get(access.IDENTITY_KEY), expected=pv.signature,
+            commit_upload,
+            files,
+            event=event,
+            ruleset=ruleset,
+            reason=reason,
+            ident=st.session_state.get(access.IDENTITY_KEY),
+            expected=pv.signature,
         )
     except auth.NotAllowed as exc:
         st.error(t("up.not_allowed", message=str(exc)))
@@ -251,7 +350,9 @@ def _confirm(files: list[tuple[str, bytes]], event: str, ruleset: str, reason: s
         st.warning(t("up.busy"))
         return
     counts = {s: p.count(s) for s in ("new", "update", "correction", "unchanged", "rejected")}
-    st.session_state[_DONE_STATE] = t("up.saved", loaded=counts["new"] + counts["update"] + counts["correction"], **counts)
+    st.session_state[_DONE_STATE] = t(
+        "up.saved", loaded=counts["new"] + counts["update"] + counts["correction"], **counts
+    )
     st.session_state[_ROUND_STATE] = st.session_state.get(_ROUND_STATE, 0) + 1
     st.session_state.pop(_PREVIEW_STATE, None)
     st.rerun()
@@ -267,17 +368,39 @@ def show_preview(pv: Preview) -> None:
     warnings = p.problems.height - errors
     st.markdown(f"##### {t('up.problems', errors=errors, warnings=warnings)}")
     if p.problems.height:
-        ui.table(p.problems, key="up_problems", columns=["file", "line", "column", "severity", "message", "code"])
+        ui.table(
+            p.problems,
+            key="up_problems",
+            columns=["line", "column", "message", "severity", "file", "code"],
+        )
     else:
         st.caption(t("up.no_problems"))
     if p.outcomes:
         st.markdown(f"##### {t('up.matches')}")
         rows = pl.DataFrame(
             [
-                {"event": o.event, "round": o.round, "table": o.table, "status": t(f"up.status.{o.status}"), "hands": o.hands, "version": o.version, "file": o.file, "message": o.message}
+                {
+                    "round": o.round,
+                    "table": o.table,
+                    "status": t(f"up.status.{o.status}"),
+                    "message": o.message,
+                    "hands": o.hands,
+                    "version": o.version,
+                    "event": o.event,
+                    "file": o.file,
+                }
                 for o in p.outcomes
             ],
-            schema={"event": pl.String, "round": pl.String, "table": pl.String, "status": pl.String, "hands": pl.Int64, "version": pl.Int64, "file": pl.String, "message": pl.String},
+            schema={
+                "round": pl.String,
+                "table": pl.String,
+                "status": pl.String,
+                "message": pl.String,
+                "hands": pl.Int64,
+                "version": pl.Int64,
+                "event": pl.String,
+                "file": pl.String,
+            },
         )
         ui.table(rows, key="up_outcomes")
     if p.table_standings.height:
@@ -287,12 +410,30 @@ def show_preview(pv: Preview) -> None:
             .with_columns(pl.col("player").fill_null(pl.col("player_key")))
             .sort("event", "round", "table", "rank", "player")
         )
-        ui.table(pts, key="up_points", columns=["event", "round", "table", "rank", "player", "points", "hands", "qualified", "needs_tiebreak"])
+        ui.table(
+            pts,
+            key="up_points",
+            columns=[
+                "event",
+                "round",
+                "table",
+                "rank",
+                "player",
+                "points",
+                "hands",
+                "qualified",
+                "needs_tiebreak",
+            ],
+        )
     for i, d in enumerate(pv.diffs):
-        st.markdown(f"##### {t('up.diff', event=ui.md(d['event']), round=ui.md(d['round']), table=ui.md(d['table']))}")
+        st.markdown(
+            f"##### {t('up.diff', event=ui.md(d['event']), round=ui.md(d['round']), table=ui.md(d['table']))}"
+        )
         st.caption(t("up.diff.caption", version=d["version"]))
         diff = d["diff"].with_columns(
-            pl.col("field").replace({stats.DROPPED: t("up.diff.dropped"), stats.ADDED: t("up.diff.added")})
+            pl.col("field").replace(
+                {stats.DROPPED: t("up.diff.dropped"), stats.ADDED: t("up.diff.added")}
+            )
         )
         ui.table(diff, key=f"up_diff_{i}", columns=["hand", "field", "loaded", "new"])
     for s in pv.sheets:
@@ -302,17 +443,26 @@ def show_preview(pv: Preview) -> None:
 def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:
     """The file's rows with each problem marked on its line and column."""
     with st.expander(t("up.rows", file=sheet.file), expanded=problems.height > 0):
-        frame = sheet.frame.drop([c for c in ("_file", "extra") if c in sheet.frame.columns]).rename({"_line": "line"})
+        frame = sheet.frame.drop(
+            [c for c in ("_file", "extra") if c in sheet.frame.columns]
+        ).rename({"_line": "line"})
         bad_lines = set(problems.get_column("line").drop_nulls().to_list())
         if frame.height > MAX_ROWS_SHOWN:
             flagged = frame.filter(pl.col("line").is_in(list(bad_lines)))
-            rest = frame.filter(~pl.col("line").is_in(list(bad_lines))).head(max(0, MAX_ROWS_SHOWN - flagged.height))
+            rest = frame.filter(~pl.col("line").is_in(list(bad_lines))).head(
+                max(0, MAX_ROWS_SHOWN - flagged.height)
+            )
             frame = pl.concat([flagged, rest]).sort("line")
             st.caption(t("up.rows.some", shown=frame.height, total=sheet.rows))
         if problems.height:
             st.caption(t("up.cells.legend"))
         shown = frame.to_pandas()
-        st.dataframe(mark_cells(shown, problems), hide_index=True, key=f"up_rows_{sheet.sha256[:12]}", width="stretch")
+        st.dataframe(
+            mark_cells(shown, problems),
+            hide_index=True,
+            key=f"up_rows_{sheet.sha256[:12]}",
+            width="stretch",
+        )
 
 
 def mark_cells(frame: pd.DataFrame, problems: pl.DataFrame) -> Any:
@@ -320,7 +470,10 @@ def mark_cells(frame: pd.DataFrame, problems: pl.DataFrame) -> Any:
     the problem has no column): red for errors, yellow for warnings."""
     if problems.height == 0:
         return frame
-    red, yellow = "background-color: rgba(255, 75, 75, 0.35)", "background-color: rgba(255, 193, 7, 0.35)"
+    red, yellow = (
+        "background-color: rgba(255, 75, 75, 0.35)",
+        "background-color: rgba(255, 193, 7, 0.35)",
+    )
     where: dict[tuple[int, str], str] = {}
     for pr in problems.iter_rows(named=True):
         if pr["line"] is None:
@@ -346,4 +499,19 @@ def _history() -> None:
         res = data.read(batches.ingest_log)
         if ui.stale_note(res):
             return
-        ui.table(res.value, key="up_history", columns=["ingest_id", "file", "status", "rows", "matches_loaded", "matches_unchanged", "matches_rejected", "loaded_by", "started_at", "reason"])
+        ui.table(
+            res.value,
+            key="up_history",
+            columns=[
+                "ingest_id",
+                "file",
+                "status",
+                "rows",
+                "matches_loaded",
+                "matches_unchanged",
+                "matches_rejected",
+                "loaded_by",
+                "started_at",
+                "reason",
+            ],
+        )

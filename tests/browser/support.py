@@ -18,27 +18,45 @@ from pipeline.store.db import connect
 
 TESTS = Path(__file__).resolve().parent.parent
 ROOT = TESTS.parent
-SAMPLES = TESTS / "data" / "examples"  # the worked examples: <ruleset>/order.txt, logs/, players.csv
+SAMPLES = (
+    TESTS / "data" / "examples"
+)  # the worked examples: <ruleset>/order.txt, logs/, players.csv
 APP = ROOT / "dashboard" / "app.py"
 ARTIFACTS = TESTS / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 UNHAS = "unhas-2024-e1"
 PEPET = "pepet-2024-e1"
 PASSWORD = "correct horse battery"
 
 
-def build_samples(db: Path, only: str | None = None) -> list[str]:
-    """Load the sample events (tests/data/examples/<ruleset>/, in order.txt order)."""
-    if only is None:
+def build_samples(db: Path, only: str | None = None, exclude: tuple[str, ...] = ()) -> list[str]:
+    """Load the sample events (tests/data/examples/<ruleset>/, in order.txt order);
+    ``only`` one ruleset's folder; ``exclude`` leaves those log files out."""
+    if only is None and not exclude:
         return load_samples(db, SAMPLES)
-    staging = db.parent / f"_samples_{only}"
-    staging.mkdir(exist_ok=True)
-    if not (staging / only).exists():
-        shutil.copytree(SAMPLES / only, staging / only)
+    staging = db.parent / f"_samples_{only or 'all'}_{len(exclude)}"
+    if staging.exists():
+        shutil.rmtree(staging)
+    for folder in sorted(
+        p for p in SAMPLES.iterdir() if p.is_dir() and (only is None or p.name == only)
+    ):
+        shutil.copytree(folder, staging / folder.name, ignore=shutil.ignore_patterns("expected"))
+        order = staging / folder.name / "order.txt"
+        lines = [
+            ln
+            for ln in order.read_text().splitlines()
+            if ln.strip() and Path(ln.strip()).name not in exclude
+        ]
+        order.write_text("\n".join(lines) + "\n")
     return load_samples(db, staging)
 
 
@@ -70,17 +88,37 @@ def dashboard(db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4) 
     port = free_port()
     env = dict(os.environ)
     env.update(
-        DOMINO_DB=str(db), DOMINO_REFRESH_SECONDS=str(refresh), DOMINO_BIGSCREEN_SECONDS=str(bigscreen),
-        DOMINO_BACKUP_DIR=str(db.parent / "backups"), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+        DOMINO_DB=str(db),
+        DOMINO_REFRESH_SECONDS=str(refresh),
+        DOMINO_BIGSCREEN_SECONDS=str(bigscreen),
+        DOMINO_BACKUP_DIR=str(db.parent / "backups"),
+        STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
     )
     streamlit = Path(sys.executable).parent / "streamlit"
     log = logdir / f"streamlit-{port}.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(streamlit), "run", str(APP), "--server.port", str(port), "--server.address", "127.0.0.1",
-             "--server.headless", "true", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
-             "--global.developmentMode", "false"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                str(streamlit),
+                "run",
+                str(APP),
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--server.fileWatcherType",
+                "none",
+                "--browser.gatherUsageStats",
+                "false",
+                "--global.developmentMode",
+                "false",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -1,0 +1,41 @@
+"""Fixtures for the end-to-end tests: headless Chromium (Debian's) and real dashboards."""
+
+import os
+
+import pytest
+
+from tests.browser.support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing (apt-get install -y chromium); the browser tests need it"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """``new_page(width, height)``: a page in a fresh context (its own Streamlit session)."""
+    contexts = []
+
+    def make(width: int = 1366, height: int = 900):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale="id-ID")
+        ctx.set_default_timeout(60_000)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
