@@ -48,6 +48,7 @@ def leaderboard(
         tables=queries.standings(con, ev, "table", rnd) if rnd else pl.DataFrame(),
         session=queries.standings(con, ev, "round", rnd) if rnd and rs == "pepet" else None,
         event_standings=queries.standings(con, ev, "event"),
+        all_tables=queries.standings(con, ev, "table"),
         groups=queries.standings(con, ev, "group") if rs == "pepet" else None,
     )
     return out

@@ -92,6 +92,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "lb.what.session": {"id": "klasemen sesi {round}", "en": "session standings {round}"},
     "lb.what.event": {"id": "klasemen acara", "en": "event standings"},
     "lb.what.groups": {"id": "klasemen kelompok", "en": "group standings"},
+    "lb.what.all_tables": {"id": "klasemen semua meja", "en": "standings of every table"},
+    "lb.all_tables": {
+        "id": "Klasemen setiap meja di semua babak/sesi acara ini:",
+        "en": "Standings of every table in every round of this event:",
+    },
     # --- upload --------------------------------------------------------------------------
     "up.title": {"id": "Unggah hasil", "en": "Upload results"},
     "up.signin.title": {"id": "Masuk koordinator", "en": "Coordinator sign-in"},

@@ -320,3 +320,18 @@ def hand_diff(loaded: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
         .sort("hand", "_o")
         .select(list(schema))
     )
+
+
+def display_names(con: duckdb.DuckDBPyConnection, names: pl.DataFrame) -> pl.DataFrame:
+    """``player_key, player`` for an upload preview: how each player is already shown
+    (registry spelling, else the first spelling loaded), else the spelling in the file."""
+    if names.height == 0:
+        return names
+    con.register("_preview_names", names.select("player_key", "player"))
+    try:
+        return con.sql(
+            "SELECT n.player_key, coalesce(p.player, n.player) AS player "
+            "FROM _preview_names n LEFT JOIN players p USING (player_key)"
+        ).pl()
+    finally:
+        con.unregister("_preview_names")

@@ -205,7 +205,7 @@ def test_leaderboard_pepet_session_has_stars_and_groups(loaded):
 def test_leaderboard_offers_csv_and_xlsx_of_every_standings_table(loaded):
     at = app(event=PEPET, round="S1")
     keys = {b.key for b in at.get("download_button")}
-    for k in ("dl_tables", "dl_session", "dl_event", "dl_groups"):
+    for k in ("dl_tables", "dl_session", "dl_event", "dl_groups", "dl_all_tables"):
         assert {f"{k}_csv", f"{k}_xlsx"} <= keys
 
 
@@ -486,3 +486,80 @@ def test_a_correction_shows_its_difference_and_needs_a_reason(loaded, tmp_path):
     with connect(loaded, read_only=True) as con:
         hist = queries.history(con, UNHAS, "R1", "3")
     assert hist.height == 2 and hist.get_column("reason")[1] == "wasit salah tulis kartu terakhir"
+
+
+def test_signing_out_returns_to_the_sign_in_form(loaded):
+    at = _signed_in(loaded, ["*"])
+    assert "Masuk sebagai" in texts(at)
+    at.button(key="sign_out").click().run()
+    assert not at.exception
+    assert not at.get("file_uploader")
+    assert "Masuk koordinator" in texts(at)
+
+
+def test_the_language_switch_changes_every_label(loaded):
+    at = app()
+    assert at.title[-1].value == "Klasemen langsung"
+    at.segmented_control(key="lang").set_value("en").run()
+    assert not at.exception
+    assert at.title[-1].value == "Live leaderboard"
+    text = texts(at)
+    assert "Refreshes itself every" in text and "Diperbarui" not in text
+    assert any("Player" in df.columns for df in frames(at))
+
+
+def test_every_string_exists_in_both_languages_with_the_same_placeholders():
+    from string import Formatter
+
+    from dashboard import i18n
+
+    def fields(s: str) -> set[str]:
+        return {f for _, f, _, _ in Formatter().parse(s) if f}
+
+    for table in (i18n.STRINGS, i18n.COLUMNS, i18n.CATEGORIES):
+        for key, entry in table.items():
+            assert set(entry) == set(i18n.LANGUAGES), key
+            assert all(v.strip() for v in entry.values()), key
+            assert fields(entry["id"]) == fields(entry["en"]), key
+    # rulebook terms are not translated
+    for term in ("Bintang", "Jawara", "Gaple"):
+        assert term in i18n.column("stars", "en") + i18n.column("jawara_gaple", "en")
+
+
+def test_every_key_the_pages_use_is_in_the_table():
+    from dashboard import i18n
+
+    used = set()
+    for path in (APP.parent).rglob("*.py"):
+        used |= set(re.findall(r"""\bt\(\s*f?["']([a-z_.]+)["']""", path.read_text()))
+    used = {k for k in used if not k.endswith(".")}
+    assert used, "the pages use t()"
+    assert used <= set(i18n.STRINGS), sorted(used - set(i18n.STRINGS))
+
+
+def test_names_are_inert_in_tables_and_markdown(db_path, tmp_path):
+    names = ["**Bold** Budi", "[link](http://evil.example)", ":red[Citra]"]
+    rows = [
+        "event,ruleset,round,table,hand,player_a,player_b,player_c,player_d,ended_by,ending,last_tile"
+    ]
+    for h in range(1, 3):
+        rows.append(f'md-1,unhas,R1,1,{h},"{names[0]}","{names[1]}","{names[2]}",Dedi,A,biasa,5-3')
+    f = tmp_path / "md.csv"
+    f.write_text("\n".join(rows) + "\n")
+    from pipeline.load import ingest
+
+    with connect(db_path) as con:
+        assert ingest(con, [f], by="test").count("new") == 1
+    at = app()
+    raw = [
+        str(v)
+        for e in at.table
+        for v in (e.value.data if hasattr(e.value, "data") else e.value).values.ravel()
+    ]
+    from dashboard.ui import md
+
+    for n in names:
+        assert md(n) in raw, n
+        assert n not in raw, "st.table renders markdown: the raw name must not reach it"
+    shown = {unmd(v) for v in raw}
+    assert set(names) <= shown

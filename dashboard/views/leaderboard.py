@@ -21,6 +21,7 @@ from dashboard.i18n import column, t
 from pipeline import settings
 
 BIG_KEY = "big"
+RANK_LABEL = {"rank": "\\#"}  # st.table headers are markdown: a bare "#" is an empty heading
 
 
 def refresh_seconds() -> float:
@@ -203,7 +204,7 @@ def _tables(d: dict[str, Any]) -> None:
                     columns=columns,
                     style=_zone_style(rows.get_column("mark").to_list()),
                     static=True,
-                    labels={"rank": "#"},
+                    labels=RANK_LABEL,
                 )
     ui.downloads(
         ui.public_columns(d["tables"]),
@@ -223,7 +224,7 @@ def _session(d: dict[str, Any]) -> None:
         key="lb_session",
         columns=["rank", "player", "points", "star", "hands", "wins"],
         static=True,
-        labels={"rank": "#"},
+        labels=RANK_LABEL,
     )
     ui.downloads(
         ui.public_columns(d["session"]),
@@ -243,6 +244,13 @@ def _event(d: dict[str, Any]) -> None:
     ev: pl.DataFrame = d["event_standings"]
     ui.table(ev, key="lb_event", columns=event_columns(d["ruleset"]))
     ui.downloads(ui.public_columns(ev), f"{d['event']}_event", t("lb.what.event"), key="dl_event")
+    st.caption(t("lb.all_tables"))
+    ui.downloads(
+        ui.public_columns(d["all_tables"]),
+        f"{d['event']}_all_tables",
+        t("lb.what.all_tables"),
+        key="dl_all_tables",
+    )
 
 
 # --- big-screen mode --------------------------------------------------------------------------

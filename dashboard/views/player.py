@@ -125,7 +125,7 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
             t(
                 "pl.fed.summary",
                 times=int(fed.get_column("times").sum()),
-                points=int(fed.get_column("points_lost").sum()),
+                points=abs(int(fed.get_column("points_lost").sum())),
                 winner=ui.md(top["winner"]),
                 n=top["times"],
             )

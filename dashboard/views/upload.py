@@ -40,6 +40,7 @@ class Preview:
     plan: Plan
     allowed: set[str] | None
     forbidden: list[str]
+    names: pl.DataFrame | None = None  # player_key -> name as already shown
     diffs: list[dict[str, Any]] = field(default_factory=list)  # corrections: match + diff
     needs_reason: bool = False
 
@@ -107,7 +108,15 @@ def make_preview(
     )
     allowed = auth.user_events(con, ident.name)
     forbidden = auth.forbidden_events(allowed, plan_events(p))
-    pv = Preview(key=key, sheets=sheets, infos=infos, plan=p, allowed=allowed, forbidden=forbidden)
+    pv = Preview(
+        key=key,
+        sheets=sheets,
+        infos=infos,
+        plan=p,
+        allowed=allowed,
+        forbidden=forbidden,
+        names=stats.display_names(con, p.names),
+    )
     needs = [o for o in p.outcomes if o.status == "rejected" and _needs_reason(p, o)]
     pv.needs_reason = bool(needs)
     shown = p
@@ -406,7 +415,9 @@ def show_preview(pv: Preview) -> None:
     if p.table_standings.height:
         st.markdown(f"##### {t('up.points')}")
         pts = (
-            p.table_standings.join(p.names, on="player_key", how="left")
+            p.table_standings.join(
+                pv.names if pv.names is not None else p.names, on="player_key", how="left"
+            )
             .with_columns(pl.col("player").fill_null(pl.col("player_key")))
             .sort("event", "round", "table", "rank", "player")
         )
