@@ -454,7 +454,10 @@ def _tiebreak_check(part: pl.DataFrame, hp: pl.DataFrame, ts: pl.DataFrame) -> p
     if extra.height == 0:
         return problems.empty()
     # Ties on the regular total (+ all sanctions), before any tie-break game points.
-    groups = ts.select(*MATCH, "player_key", "points").with_columns(pl.len().over([*MATCH, "points"]).alias("tied"))
+    # Tied on the regular hands only: a tie-break hand's own points or sanctions must not
+    # untie the players it was played between.
+    regular_totals = hp.filter(~pl.col("tiebreak")).group_by([*MATCH, "player_key"]).agg(pl.col("points").sum())
+    groups = regular_totals.with_columns(pl.len().over([*MATCH, "points"]).alias("tied"))
     seats = _seats_long(extra, [*MATCH, "hand", "_file", "_line"]).join(groups, on=[*MATCH, "player_key"], how="left")
     per_hand = seats.group_by([*MATCH, "hand", "_file", "_line"]).agg(
         (pl.col("tied").fill_null(1) > 1).all().alias("all_tied"),

@@ -471,11 +471,6 @@ def test_free_warning_in_a_tiebreak_hand(con, tmp_path):
     assert standing(con)["Budi"] == (2, 3, False, False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pipeline/load.py _tiebreak_check groups ties on table_standings.points, which "
-    "already include the tie-break hand's sanctions, so the hand is rejected as 'not tied'",
-)
 def test_warning_in_a_tiebreak_hand_counts_toward_the_match(con, tmp_path):
     # STRADDLE; Cici's first warning in h6 is free. h11 (Budi A, Cici B): Cici biasa +2 but
     # warned again: her 2nd warning of the match -> -1, so h11 gives her 2 - 1 = 1.
@@ -495,11 +490,6 @@ def test_warning_in_a_tiebreak_hand_counts_toward_the_match(con, tmp_path):
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pipeline/load.py _tiebreak_check compares table_standings.points, which with "
-    "tiebreak_points_count = true already include the tie-break hand, so it is rejected",
-)
 def test_tiebreak_points_count_true_adds_them_to_totals(con, tmp_path, ruleset_override):
     ruleset_override("unhas", modified("unhas", tiebreak_points_count=True))
     # STRADDLE + h11: Cici +2, Budi -1 now added: Cici 2 + 2 = 4, Budi 2 - 1 = 1.
