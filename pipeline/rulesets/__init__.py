@@ -50,6 +50,28 @@ def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 _overrides: dict[str, dict[str, Any]] = {}
 
+#: Options with a fixed set of values: a typo in a ruleset file must not silently score.
+CHOICES = {
+    "catcher_split": ("halve", "even"),
+    "locker_penalty": ("unless_lowest", "always"),
+    "ties": ("share",),
+}
+
+
+class BadRuleset(ValueError):
+    pass
+
+
+def check(name: str, params: dict[str, Any]) -> None:
+    """Refuse a ruleset whose options hold unknown values or whose points are not integers."""
+    flat = _flatten(params)
+    for key, allowed in CHOICES.items():
+        if key in flat and flat[key] not in allowed:
+            raise BadRuleset(f"{name}.toml: {key} = {flat[key]!r}; use one of {', '.join(allowed)}")
+    for key, value in flat.items():
+        if key.startswith(("points_", "sanctions_")) and not (isinstance(value, int) and not isinstance(value, bool)):
+            raise BadRuleset(f"{name}.toml: {key} = {value!r} must be a whole number")
+
 
 def load(name: str) -> Ruleset:
     """The ruleset ``name`` as its TOML file says (or as a test overrode it)."""
@@ -58,7 +80,9 @@ def load(name: str) -> Ruleset:
     if name in _overrides:
         return Ruleset(name, _overrides[name])
     text = (resources.files("pipeline.rulesets") / f"{name}.toml").read_text()
-    return Ruleset(name, tomllib.loads(text))
+    params = tomllib.loads(text)
+    check(name, params)
+    return Ruleset(name, params)
 
 
 def override(name: str, params: dict[str, Any] | None) -> None:
@@ -66,6 +90,7 @@ def override(name: str, params: dict[str, Any] | None) -> None:
     if params is None:
         _overrides.pop(name, None)
     else:
+        check(name, params)
         _overrides[name] = params
 
 
