@@ -68,9 +68,10 @@ def check(name: str, params: dict[str, Any]) -> None:
     for key, allowed in CHOICES.items():
         if key in flat and flat[key] not in allowed:
             raise BadRuleset(f"{name}.toml: {key} = {flat[key]!r}; use one of {', '.join(allowed)}")
-    for key, value in flat.items():
-        if key.startswith(("points_", "sanctions_")) and not (isinstance(value, int) and not isinstance(value, bool)):
-            raise BadRuleset(f"{name}.toml: {key} = {value!r} must be a whole number")
+    for table in ("points", "sanctions"):
+        for key, value in _flatten(params.get(table, {}), f"{table}_").items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise BadRuleset(f"{name}.toml: {key} = {value!r} must be a whole number")
 
 
 def load(name: str) -> Ruleset:
