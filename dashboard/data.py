@@ -11,13 +11,16 @@ even a read-only one — blocks that writer. So the dashboard:
 - when the database is **busy** (``domino ingest`` is writing), returns the last result
   it had for the same batch, marked stale, so a page shows its data with a small
   "updating…" note instead of failing;
-- serialises its own connections with one process-wide lock: inside one process DuckDB
-  refuses a write connection while a read-only one to the same file is open.
+- keeps its own write connections apart from its read-only ones with a process-wide
+  readers-writer lock: inside one process DuckDB refuses a write connection while a
+  read-only one to the same file is open (many reads may run at once; a waiting write
+  goes first, and a read that cannot get in quickly is treated as busy).
 """
 
+import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +33,65 @@ READ_TIMEOUT = 1.5
 WRITE_TIMEOUT = 10.0
 _MAX_ENTRIES = 256
 
-DB_LOCK = threading.RLock()
+
+class ReadWriteLock:
+    """Many readers or one writer; a waiting writer keeps new readers out."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._writer = False
+        self._waiting = 0
+
+    def acquire_read(self, timeout: float | None = None) -> bool:
+        with self._cond:
+            ok = self._cond.wait_for(lambda: not self._writer and not self._waiting, timeout)
+            if ok:
+                self._readers += 1
+            return ok
+
+    def release_read(self) -> None:
+        with self._cond:
+            self._readers -= 1
+            self._cond.notify_all()
+
+    def acquire_write(self, timeout: float | None = None) -> bool:
+        with self._cond:
+            self._waiting += 1
+            try:
+                ok = self._cond.wait_for(lambda: not self._writer and self._readers == 0, timeout)
+                if ok:
+                    self._writer = True
+                return ok
+            finally:
+                self._waiting -= 1
+                self._cond.notify_all()
+
+    def release_write(self) -> None:
+        with self._cond:
+            self._writer = False
+            self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def reading(self, timeout: float) -> Iterator[None]:
+        if not self.acquire_read(timeout):
+            raise DatabaseBusy("the dashboard is saving an upload; try again in a moment")
+        try:
+            yield
+        finally:
+            self.release_read()
+
+    @contextlib.contextmanager
+    def writing(self, timeout: float) -> Iterator[None]:
+        if not self.acquire_write(timeout):
+            raise DatabaseBusy("the dashboard is busy reading; try again in a moment")
+        try:
+            yield
+        finally:
+            self.release_write()
+
+
+DB_LOCK = ReadWriteLock()
 _cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _last: dict[tuple[Any, ...], Any] = {}
 _cache_lock = threading.Lock()
@@ -66,7 +127,10 @@ def read(batch: Callable[..., Any], *args: Any) -> Result:
     name = f"{batch.__module__}.{batch.__qualname__}"
     last_key = (db, name, args)
     try:
-        with DB_LOCK, connect(db, read_only=True, timeout=READ_TIMEOUT) as con:
+        with (
+            DB_LOCK.reading(READ_TIMEOUT),
+            connect(db, read_only=True, timeout=READ_TIMEOUT) as con,
+        ):
             stamp = stats.data_stamp(con)
             key = (db, stamp, name, args)
             with _cache_lock:
@@ -96,7 +160,10 @@ def uncached(batch: Callable[..., Any], *args: Any) -> Any:
     """``batch(con, *args)`` on a short read-only connection, no cache (upload previews).
     Raises :class:`DatabaseBusy` when a writer holds the database."""
     try:
-        with DB_LOCK, connect(db_path(), read_only=True, timeout=READ_TIMEOUT * 2) as con:
+        with (
+            DB_LOCK.reading(READ_TIMEOUT * 2),
+            connect(db_path(), read_only=True, timeout=READ_TIMEOUT * 2) as con,
+        ):
             return batch(con, *args)
     except Exception as exc:
         if is_lock_error(exc) and not isinstance(exc, DatabaseBusy):
@@ -107,7 +174,7 @@ def uncached(batch: Callable[..., Any], *args: Any) -> Any:
 def write(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``fn(con, …)`` on a short write connection (the dashboard's uploads)."""
     try:
-        with DB_LOCK, connect(db_path(), timeout=WRITE_TIMEOUT) as con:
+        with DB_LOCK.writing(WRITE_TIMEOUT), connect(db_path(), timeout=WRITE_TIMEOUT) as con:
             return fn(con, *args, **kwargs)
     except Exception as exc:
         if is_lock_error(exc) and not isinstance(exc, DatabaseBusy):

@@ -252,3 +252,46 @@ def test_a_real_writer_in_another_process_makes_reads_stale_not_fail(live_db, mo
         holder.wait()
         holder.stdout.close()
     assert not data.read(batches.leaderboard, UNHAS, None).stale
+
+
+def test_the_read_write_lock_lets_reads_share_and_keeps_writes_apart():
+    import threading
+
+    lock = data.ReadWriteLock()
+    assert lock.acquire_read(0.1) and lock.acquire_read(0.1), "reads share"
+    assert not lock.acquire_write(0.05), "a write waits for the reads"
+    lock.release_read()
+    lock.release_read()
+    assert lock.acquire_write(0.1)
+    assert not lock.acquire_read(0.05), "no read while writing"
+    with pytest.raises(DatabaseBusy):
+        with lock.reading(0.05):
+            pass
+    lock.release_write()
+    # a waiting writer goes before new readers
+    assert lock.acquire_read(0.1)
+    got = []
+    writer = threading.Thread(target=lambda: got.append(lock.acquire_write(2.0)))
+    writer.start()
+    time_left = 50
+    while not lock._waiting and time_left:
+        threading.Event().wait(0.01)
+        time_left -= 1
+    assert not lock.acquire_read(0.05), "new readers wait behind the writer"
+    lock.release_read()
+    writer.join()
+    assert got == [True]
+    lock.release_write()
+
+
+def test_a_dashboard_write_while_reading_is_refused_as_busy_not_a_duckdb_error(
+    live_db, monkeypatch
+):
+    monkeypatch.setattr(data, "WRITE_TIMEOUT", 0.1)
+    assert data.DB_LOCK.acquire_read(1)
+    try:
+        with pytest.raises(DatabaseBusy):
+            data.write(lambda con: con.execute("SELECT 1").fetchall())
+    finally:
+        data.DB_LOCK.release_read()
+    assert data.write(lambda con: con.execute("SELECT 1").fetchall()) == [(1,)]
