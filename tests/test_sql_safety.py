@@ -1,0 +1,207 @@
+"""Safe SQL (issue #7): every value a user sends reaches the database as a parameter.
+
+Two halves. A *static scan* of ``pipeline/`` and ``dashboard/`` finds every SQL call
+(``execute``, ``executemany``, ``sql``, ``query``) whose text is not a plain string: each
+piece of text put into it must be a module constant or sit on the allow-list below,
+which says why it can only be an identifier or SQL from a fixed set. A *round trip* then
+loads a file whose event, round, table, names and notes are SQL-injection strings and
+reads them back, exactly, through the queries and the real command line.
+"""
+
+import ast
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipeline import queries
+from pipeline.backup import backup
+from pipeline.load import ingest
+from pipeline.store.db import connect
+from tests.reliability_helpers import ROOT, check_consistent, domino
+
+SCANNED = ["pipeline", "dashboard"]
+SQL_METHODS = {"execute", "executemany", "sql", "query"}
+
+#: Text that may be put into SQL, per file: the expression as written, and why it can only
+#: be an identifier or SQL from a fixed set (never a value a user sent).
+ALLOWED: dict[tuple[str, str], str] = {
+    ("pipeline/load.py", "t"): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
+    ("pipeline/queries.py", "', '.join((_q(c) for c in cols))"): "cols come from the CONTRACT and EXTRA constants, quoted by _q",
+    ("pipeline/queries.py", "view"): "f'{level}_standings' after `level in LEVELS` is checked",
+    ("pipeline/queries.py", "' AND '.join(where)"): "where holds only constant 'col = ?' strings; the values go in params",
+    ("pipeline/queries.py", "order"): "picked from a constant dict by the checked level",
+    ("pipeline/score.py", "model('staging/seats.sql')"): "SQL text of a model file shipped in the package",
+    ("pipeline/score.py", "model(f'{ruleset}/hand_points.sql')"): "model file; ruleset is one of rulesets.NAMES",
+    ("pipeline/score.py", "model(f'{ruleset}/table_standings.sql')"): "model file; ruleset is one of rulesets.NAMES",
+    ("pipeline/stats.py", "_WIN_LIST"): "a constant list of category names built from the WINNING tuple",
+    ("pipeline/store/db.py", "sql"): "migration and view files shipped in the package",
+    ("pipeline/backup.py", "table"): "loops over the constant REQUIRED_TABLES",
+}
+
+
+def _module_constants(tree: ast.Module) -> set[str]:
+    """Names bound once, at module level, to a string literal (or literals joined)."""
+    out: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if _literal(node.value):
+                out[node.targets[0].id] = out.get(node.targets[0].id, 0) + 1
+            else:
+                out[node.targets[0].id] = 99
+    return {k for k, n in out.items() if n == 1}
+
+
+def _literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _literal(node.left) and _literal(node.right)
+    return isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values)
+
+
+def sql_pieces() -> list[tuple[str, int, str]]:
+    """Every non-literal piece of SQL text in the scanned code: (file, line, expression)."""
+    found = []
+    for folder in SCANNED:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            tree = ast.parse(path.read_text(), filename=rel)
+            constants = _module_constants(tree)
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SQL_METHODS):
+                    continue
+                arg = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "query"), None)
+                if arg is None or _literal(arg):
+                    continue
+                if isinstance(arg, ast.JoinedStr):
+                    pieces = [v.value for v in arg.values if isinstance(v, ast.FormattedValue)]
+                else:  # a name, a concatenation, a .format(), a % …: the whole expression
+                    pieces = [arg]
+                for piece in pieces:
+                    if isinstance(piece, ast.Name) and piece.id in constants:
+                        continue
+                    found.append((rel, node.lineno, ast.unparse(piece)))
+    return found
+
+
+def test_sql_text_holds_only_fixed_identifiers_and_shipped_sql():
+    pieces = sql_pieces()
+    assert pieces, "the scan found no SQL at all: it is not looking at the code"
+    unexplained = [f"{f}:{line}: {{{expr}}}" for f, line, expr in pieces if (f, expr) not in ALLOWED]
+    assert not unexplained, (
+        "SQL built from text that is not on the allow-list; pass values as parameters (?), "
+        "or add the piece to ALLOWED with the reason it can only be a fixed identifier:\n" + "\n".join(unexplained)
+    )
+
+
+def test_the_allow_list_has_no_stale_entries():
+    used = {(f, expr) for f, _line, expr in sql_pieces()}
+    stale = [k for k in ALLOWED if k not in used]
+    assert not stale, f"allow-list entries no longer in the code (remove them): {stale}"
+
+
+def test_the_scan_catches_interpolated_values(tmp_path, monkeypatch):
+    """The scanner itself: a value in an f-string, a concatenation and a .format are flagged."""
+    bad = tmp_path / "pipeline"
+    bad.mkdir()
+    (bad / "bad.py").write_text(
+        "FIXED = 'SELECT 1'\n"
+        "def f(con, name):\n"
+        "    con.execute(f\"SELECT * FROM hands WHERE player_a = '{name}'\")\n"
+        "    con.sql('SELECT * FROM hands WHERE event = ' + name)\n"
+        "    con.execute('SELECT {}'.format(name))\n"
+        "    con.execute(f'{FIXED}')\n"
+        "    con.execute('SELECT ?', [name])\n"
+    )
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    monkeypatch.setattr(f"{__name__}.SCANNED", ["pipeline"])
+    got = [(line, expr) for _f, line, expr in sql_pieces()]
+    assert got == [(3, "name"), (4, "'SELECT * FROM hands WHERE event = ' + name"), (5, "'SELECT {}'.format(name)")]
+
+
+# --- injection strings round-trip as data -----------------------------------------------------
+
+EVENT = "x'); DROP TABLE hands; --"
+ROUND = "R1' OR '1'='1"
+TABLE = '1"; DELETE FROM match_versions; --'
+PLAYERS = ["Robert'); DROP TABLE hands;--", "O'Brien \\ back\\slash", '"dq" %_wild', "$1 ? :name"]
+NOTE = "'; UPDATE events SET ruleset = 'pepet'; --"
+REASON = "koreksi'); DELETE FROM hands WHERE ('1'='1"
+
+
+def injection_file(path: Path, *, note: str = NOTE) -> Path:
+    rows = [
+        {"event": EVENT, "ruleset": "unhas", "round": ROUND, "table": TABLE, "hand": h,
+         "player_a": PLAYERS[0], "player_b": PLAYERS[1], "player_c": PLAYERS[2], "player_d": PLAYERS[3],
+         "ended_by": "ABCD"[h % 4], "ending": "biasa", "note": note if h == 1 else None}
+        for h in range(1, 4)
+    ]
+    pl.DataFrame(rows).write_csv(path)
+    return path
+
+
+def test_injection_strings_round_trip_through_the_queries(tmp_path):
+    db = tmp_path / "domino.duckdb"
+    with connect(db) as con:
+        p = ingest(con, [injection_file(tmp_path / "inj.csv")], by="O'Hara; --")
+        assert p.errors.height == 0, p.errors.to_dicts()
+        check_consistent(con)
+        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
+        assert con.execute("SELECT event, ruleset FROM events").fetchall() == [(EVENT, "unhas")]
+        ts = queries.standings(con, EVENT, "table", ROUND, TABLE)
+        assert sorted(ts.get_column("player").to_list()) == sorted(PLAYERS)
+        assert set(ts.select("event", "round", "table").unique().rows()) == {(EVENT, ROUND, TABLE)}
+        hp = queries.hand_points(con, EVENT, ROUND, TABLE)
+        assert hp.height == 12
+        hist = queries.history(con, EVENT, ROUND, TABLE)
+        assert hist.get_column("loaded_by").to_list() == ["O'Hara; --"]
+        assert con.execute("SELECT note FROM hands WHERE hand = 1").fetchall() == [(NOTE,)]
+        # values that look like patterns or other rows match nothing
+        for event in ("%", "_", "x'%", EVENT.upper()):
+            with pytest.raises(queries.NotFound):
+                queries.standings(con, event, "event")
+        assert queries.standings(con, EVENT, "table", "R1").height == 0
+        assert queries.standings(con, EVENT, "table", ROUND, "1").height == 0
+        with pytest.raises(ValueError, match="level must be one of"):
+            queries.standings(con, EVENT, "event_standings; DROP TABLE hands; --")
+        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
+
+
+def test_injection_strings_round_trip_through_the_command_line(tmp_path):
+    db = tmp_path / "domino.duckdb"
+    src = injection_file(tmp_path / "inj.csv")
+    r = domino("ingest", src, "--format", "json", db=db)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert {(m["event"], m["round"], m["table"], m["status"]) for m in json.loads(r.stdout)["matches"]} == {(EVENT, ROUND, TABLE, "new")}
+
+    fixed = injection_file(tmp_path / "inj2.csv", note="dikoreksi")
+    r = domino("ingest", fixed, "--reason", REASON, "--by", "Pak 'Wasit'", "--format", "json", db=db)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+    r = domino("standings", "--event", EVENT, "--level", "table", "--round", ROUND, "--table", TABLE, "--format", "json", db=db)
+    assert r.returncode == 0, r.stderr
+    assert sorted(row["player"] for row in json.loads(r.stdout)) == sorted(PLAYERS)
+    r = domino("history", "--event", EVENT, "--round", ROUND, "--table", TABLE, "--format", "json", db=db)
+    hist = json.loads(r.stdout)
+    assert [(h["version"], h["reason"], h["loaded_by"]) for h in hist] == [(1, None, "reliability-test"), (2, REASON, "Pak 'Wasit'")]
+    r = domino("hands", "--event", EVENT, "--format", "csv", db=db)
+    assert pl.read_csv(r.stdout.encode()).height == 12
+    r = domino("standings", "--event", "' OR 1=1; --", db=db)
+    assert r.returncode == 1 and "not found" in r.stderr
+    with connect(db, read_only=True) as con:
+        check_consistent(con)
+        assert {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()} >= {"hands", "match_versions", "events"}
+        assert con.execute("SELECT reason FROM ingests WHERE reason IS NOT NULL").fetchall() == [(REASON,)]
+
+
+def test_paths_with_quotes_are_paths_not_sql(tmp_path):
+    odd = tmp_path / "it's; DROP TABLE hands; --"
+    odd.mkdir()
+    db = odd / "domino'; --.duckdb"
+    with connect(db) as con:
+        ingest(con, [injection_file(tmp_path / "inj.csv")])
+    copy = backup(db, odd / "copy'.duckdb")
+    with connect(copy, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
