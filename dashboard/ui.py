@@ -37,8 +37,10 @@ def compact_tables_css() -> None:
     """Static CSS (no data in it): short tables keep each cell on one line, so a name
     does not break over two lines on a phone; a wide table scrolls sideways instead."""
     st.html(
-        "<style>[data-testid='stTableStyledTable'] td, [data-testid='stTableStyledTable'] th "
-        "{white-space: nowrap; padding-left: .45rem; padding-right: .45rem;}</style>"
+        "<style>[data-testid='stTableStyledTable'] :is(td, th) "
+        "{padding-left: .45rem; padding-right: .45rem;} "
+        "[data-testid='stTableStyledTable'] :is(td, th), [data-testid='stTableStyledTable'] :is(td, th) * "
+        "{white-space: nowrap !important;}</style>"
     )
 
 

@@ -195,10 +195,10 @@ def test_leaderboard_pepet_session_has_stars_and_groups(loaded):
     stars = [
         df
         for df in frames(at)
-        if "Bintang" in df.columns and set(df["Bintang"]) <= {"★", ""} and len(df) == session.height
+        if "★" in df.columns and set(df["★"]) <= {"★", ""} and len(df) == session.height
     ]
     assert stars, "a session standings table"
-    starred = {r["Pemain"] for r in stars[0].to_dict("records") if r["Bintang"] == "★"}
+    starred = {r["Pemain"] for r in stars[0].to_dict("records") if r["★"] == "★"}
     assert starred == set(session.filter(queries.pl.col("star")).get_column("player"))
 
 

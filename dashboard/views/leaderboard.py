@@ -224,7 +224,7 @@ def _session(d: dict[str, Any]) -> None:
         key="lb_session",
         columns=["rank", "player", "points", "star", "hands", "wins"],
         static=True,
-        labels=RANK_LABEL,
+        labels={**RANK_LABEL, "star": "★"},
     )
     ui.downloads(
         ui.public_columns(d["session"]),
