@@ -266,15 +266,20 @@ def domino(*args: object, db: Path, timeout: float = 600, **env: str) -> subproc
     )
 
 
-def domino_popen(*args: object, db: Path, **env: str) -> subprocess.Popen:
-    """Start ``domino`` in the background; its output goes to temporary files (a pipe
-    nobody reads would block a large report). Collect it with :func:`finish`."""
+def popen(cmd: list[object], *, db: Path, **env: str) -> subprocess.Popen:
+    """Start ``cmd`` in the background with ``DOMINO_DB`` set; its output goes to temporary
+    files (a pipe nobody reads would block a large report). Collect it with :func:`finish`."""
     out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
     proc = subprocess.Popen(
-        [*domino_cmd(), *map(str, args)], env=cli_env(db, **env), stdout=out, stderr=err, text=True, cwd=db.parent
+        [str(c) for c in cmd], env=cli_env(db, **env), stdout=out, stderr=err, text=True, cwd=db.parent
     )
     proc.outputs = (out, err)  # type: ignore[attr-defined]
     return proc
+
+
+def domino_popen(*args: object, db: Path, **env: str) -> subprocess.Popen:
+    """``domino`` in the background (see :func:`popen`)."""
+    return popen([*domino_cmd(), *args], db=db, **env)
 
 
 def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, str, str]:
@@ -400,6 +405,8 @@ def crash_campaign(work: Path, *, kills: int, seed: int, hands: int, say=print) 
         assert "Traceback" not in err, err
         if not db.exists():
             stats["killed before the database was created"] += 1
+            stats["kills"] += 1
+            say(f"kill {k + 1}/{kills}: {aim} {when} -> no database yet")
             continue
         after, log = _state(db)
         new_rows = log.head(log.height - before_log)
@@ -434,6 +441,7 @@ def crash_campaign(work: Path, *, kills: int, seed: int, hands: int, say=print) 
         "outcomes": dict(stats),
         "interrupted_in_log": int((log.get_column("status") == "interrupted").sum()),
         "backups_checked": _check_backups(work / "backups"),
+        "unfinished_backup_copies": len(list((work / "backups").glob(".*.part"))) if (work / "backups").exists() else 0,
         "matches_lost": lost,
         "seconds_per_load": {k: round(v, 1) for k, v in took.items()},
     }

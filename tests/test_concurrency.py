@@ -1,0 +1,258 @@
+"""Two writers at once (issue #7).
+
+Two uploads at the same moment — two ``domino ingest`` processes, or the CLI and a Python
+``ingest`` in another process — both land, or one is told to retry (exit 2, a 'busy'
+message) and writes nothing. A correction racing another version of the same match ends
+as one whole version or the other, and the history says which came when. Never a lost
+row, never a mixed match.
+"""
+
+import random
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipeline.load import commit, ingest, plan, read_all
+from pipeline.store.db import connect
+from tests.reliability_helpers import (
+    FUZZ,
+    check_consistent,
+    current_matches,
+    domino,
+    domino_popen,
+    file_matches,
+    finish,
+    popen,
+    replicated_frame,
+    write_csv,
+)
+
+PY_INGEST = textwrap.dedent(
+    """
+    import sys
+    from pipeline.load import ingest
+    from pipeline.store.db import DatabaseBusy, connect
+    try:
+        with connect(sys.argv[1]) as con:
+            p = ingest(con, [sys.argv[2]], by="python")
+    except DatabaseBusy as exc:
+        print(f"busy: {exc}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(p.exit_code)
+    """
+)
+
+
+def two_files(tmp_path: Path, hands: int) -> tuple[Path, Path]:
+    """Two files of different matches (table labels and players differ by a tag)."""
+    return (
+        write_csv(replicated_frame(hands, tag="a"), tmp_path / "a.csv"),
+        write_csv(replicated_frame(hands, tag="b"), tmp_path / "b.csv"),
+    )
+
+
+def expected(*paths: Path) -> dict:
+    sheets, _ = read_all(list(paths))
+    return dict(file_matches(sheets))
+
+
+def check_landed(db: Path, results: dict[Path, tuple[int, str, str]]) -> dict[str, int]:
+    """Each upload either landed whole (exit 0) or was told 'busy' (exit 2) and left nothing."""
+    with connect(db, read_only=True) as con:
+        check_consistent(con)
+        loaded = current_matches(con)
+        log = con.execute("SELECT file, status FROM ingests").fetchall()
+    tally = {"landed": 0, "busy": 0}
+    for path, (rc, out, err) in results.items():
+        want = expected(path)
+        assert "Traceback" not in err, err
+        if rc == 0:
+            assert all(loaded.get(k, (0, -1))[1] == n for k, n in want.items()), f"{path.name}: a match is missing or partial"
+            assert (path.name, "done") in log
+            tally["landed"] += 1
+        else:
+            assert rc == 2, f"{path.name}: exit {rc}\n{out}\n{err}"
+            assert "busy" in err and "try again" in err, err
+            assert not any(k in loaded for k in want), f"{path.name} was refused but some of it is in the database"
+            assert path.name not in {f for f, _s in log}
+            tally["busy"] += 1
+    return tally
+
+
+def race(db: Path, *jobs: tuple[list[object], dict[str, str]], offsets: list[float] | None = None):
+    """Start the commands together (``offsets`` delays each start); wait for all."""
+    procs = []
+    offsets = offsets or [0.0] * len(jobs)
+    start = time.monotonic()
+    for (args, env), at in sorted(zip(jobs, offsets, strict=True), key=lambda j: j[1]):
+        time.sleep(max(0.0, start + at - time.monotonic()))
+        if args and args[0] == "python":
+            procs.append(popen([sys.executable, "-c", PY_INGEST, db, args[1]], db=db, **env))
+        else:
+            procs.append(domino_popen(*args, db=db, **env))
+    return [finish(p, 600) for p in procs]
+
+
+def test_two_cli_loads_of_different_tables_both_land(tmp_path):
+    db = tmp_path / "domino.duckdb"
+    a, b = two_files(tmp_path, 1500)
+    ra, rb = race(db, (["ingest", a], {}), (["ingest", b], {}))
+    tally = check_landed(db, {a: ra, b: rb})
+    assert tally == {"landed": 2, "busy": 0}, (ra, rb)
+
+
+def test_a_writer_that_cannot_get_the_lock_is_told_to_retry(tmp_path):
+    """Another process holds the database: the load waits ``lock_timeout``, exits 2 with a
+    'busy' message, writes nothing, and lands when run again."""
+    db = tmp_path / "domino.duckdb"
+    src = FUZZ / "unhas-2024-e1_R1_meja3.csv"
+    with connect(db):
+        pass
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import duckdb, sys; c = duckdb.connect({str(db)!r}); print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        t = time.monotonic()
+        r = domino("ingest", src, db=db, DOMINO_LOCK_TIMEOUT="1.5")
+        waited = time.monotonic() - t
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+        holder.stdout.close()
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "busy" in r.stderr and "try again" in r.stderr and "Traceback" not in r.stderr
+    assert waited >= 1.5
+    with connect(db, read_only=True) as con:
+        assert current_matches(con) == {}
+        assert con.execute("SELECT count(*) FROM ingests").fetchall() == [(0,)]
+    again = domino("ingest", src, db=db)
+    assert again.returncode == 0, again.stderr
+    assert check_landed(db, {src: (0, again.stdout, again.stderr)}) == {"landed": 1, "busy": 0}
+
+
+def test_the_cli_and_a_python_ingest_at_the_same_moment(tmp_path):
+    db = tmp_path / "domino.duckdb"
+    a, b = two_files(tmp_path, 1500)
+    ra, rb = race(db, (["ingest", a], {}), (["python", b], {}))
+    assert check_landed(db, {a: ra, b: rb}) == {"landed": 2, "busy": 0}, (ra, rb)
+
+
+@pytest.mark.slow
+def test_many_races_lose_nothing(tmp_path):
+    """Seeded rounds of two or three writers with staggered starts and short or long
+    patience: every upload lands whole or is told 'busy' and leaves nothing."""
+    rng = random.Random(77)
+    totals = {"landed": 0, "busy": 0}
+    for rnd in range(5):
+        work = tmp_path / f"round{rnd}"
+        work.mkdir()
+        db = work / "domino.duckdb"
+        files = [write_csv(replicated_frame(2500, tag=t), work / f"{t}.csv") for t in "abc"[: rng.choice([2, 3])]]
+        patience = rng.choice(["0.2", "30"])
+        jobs = [((["python", f] if rng.random() < 0.3 else ["ingest", f]), {"DOMINO_LOCK_TIMEOUT": patience}) for f in files]
+        results = race(db, *jobs, offsets=[rng.uniform(0, 1.5) for _ in files])
+        tally = check_landed(db, dict(zip(files, results, strict=True)))
+        for k in totals:
+            totals[k] += tally[k]
+        if patience == "30":
+            assert tally["busy"] == 0, "with 30 s of patience every writer must land"
+    assert totals["landed"] >= 5
+
+
+# --- a correction racing another version of the same match -----------------------------------
+
+
+def live_and_fixed(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """Table 3 of round 1: hands 1-8 (loaded first), hands 1-10 (an update), and hands 1-8
+    with hand 2 rewritten (a correction)."""
+    src = FUZZ / "unhas-2024-e1_R1_meja3.csv"
+    lines = src.read_bytes().decode("utf-8-sig").splitlines()
+    header, rows = lines[0], lines[1:]
+    first = tmp_path / "meja3_live.csv"
+    first.write_text("\n".join([header, *rows[:8]]) + "\n", encoding="utf-8")
+    update = tmp_path / "meja3_full.csv"
+    update.write_text("\n".join([header, *rows[:10]]) + "\n", encoding="utf-8")
+    cells = rows[1].split(";")
+    cells[-2] = "dikoreksi wasit"
+    fixed = tmp_path / "meja3_fixed.csv"
+    fixed.write_text("\n".join([header, rows[0], ";".join(cells), *rows[2:8]]) + "\n", encoding="utf-8")
+    return first, update, fixed
+
+
+def content_of(path: Path, tmp_path: Path) -> str:
+    ref = tmp_path / f"ref-{path.stem}.duckdb"
+    with connect(ref) as con:
+        ingest(con, [path], by="ref")
+        return next(iter(current_matches(con).values()))[2]
+
+
+def correction_race(tmp_path: Path, rng: random.Random) -> str:
+    first, update, fixed = live_and_fixed(tmp_path)
+    db = tmp_path / "domino.duckdb"
+    assert domino("ingest", first, db=db).returncode == 0
+    reason_for_update = rng.random() < 0.5
+    up_args = ["ingest", update, *(["--reason", "lanjut"] if reason_for_update else [])]
+    fix_args = ["ingest", fixed, "--reason", "salah tulis hand 2"]
+    offsets = [rng.uniform(0, 1.0), rng.uniform(0, 1.0)]
+    (ru, _uo, ue), (rf, _fo, fe) = race(db, (up_args, {}), (fix_args, {}), offsets=offsets)
+    assert "Traceback" not in ue + fe
+    with connect(db, read_only=True) as con:
+        check_consistent(con)
+        (key, (version, n, final)), = current_matches(con).items()
+        history = con.execute(
+            'SELECT version, kind, file FROM match_versions ORDER BY version'
+        ).fetchall()
+    whole = {content_of(update, tmp_path): ("meja3_full.csv", 10), content_of(fixed, tmp_path): ("meja3_fixed.csv", 8)}
+    assert final in whole, "the current version is neither upload whole"
+    name, hands = whole[final]
+    assert n == hands and history[-1][2] == name and version == len(history)
+    assert history[0] == (1, "new", "meja3_live.csv")
+    kinds = [k for _v, k, _f in history[1:]]
+    if history[1][2] == "meja3_full.csv":  # the update came first; the correction replaced it
+        assert kinds == ["update", "correction"] and (ru, rf) == (0, 0)
+        return "update, then correction"
+    # the correction came first; the update now changes hand 2 back, a correction itself
+    if reason_for_update:
+        assert kinds == ["correction", "correction"] and (ru, rf) == (0, 0)
+        return "correction, then update with a reason"
+    assert kinds == ["correction"] and (ru, rf) == (1, 0)
+    return "correction, then update refused (needs a reason)"
+
+
+def test_a_correction_racing_an_update_of_the_same_match(tmp_path):
+    assert correction_race(tmp_path, random.Random(3))
+
+
+@pytest.mark.slow
+def test_many_correction_races(tmp_path):
+    rng = random.Random(11)
+    seen = set()
+    for i in range(6):
+        work = tmp_path / f"r{i}"
+        work.mkdir()
+        seen.add(correction_race(work, rng))
+    assert seen  # which orders happened depends on the scheduler; every one was checked
+
+
+def test_a_plan_made_stale_by_another_writer_cannot_commit(tmp_path):
+    """A plan is only valid on the data it was made on. Committing it after another writer
+    loaded the same match fails as a whole (the version it would write already exists):
+    nothing is mixed, the other writer's version stays."""
+    first, _update, fixed = live_and_fixed(tmp_path)
+    db = tmp_path / "domino.duckdb"
+    with connect(db) as con:
+        sheets, infos = read_all([first])
+        stale = plan(con, sheets, infos)
+        ingest(con, [fixed], by="other writer")
+        before = current_matches(con)
+        with pytest.raises(duckdb.Error):
+            commit(con, stale)
+        check_consistent(con)
+        assert current_matches(con) == before
