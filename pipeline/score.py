@@ -39,13 +39,18 @@ def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame
         return _empty_results()
     events = hands.get_column("event").unique().to_list()
     params = rulesets.params_frame({e: ruleset for e in events})
-    inp = hands.select(SCORING_INPUT).cast({"hand": pl.Int32, "version": pl.Int32})
+    # Integer ids for a match version (`mid`) and a hand row (`hid`): every window and
+    # grouping in the models partitions by one integer rather than the text match key.
+    inp = hands.select(SCORING_INPUT).cast({"hand": pl.Int32, "version": pl.Int32}).with_columns(
+        pl.struct("event", "round", "table", "version").rank("dense").cast(pl.Int64).alias("mid"),
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("hid"),
+    )
     with duckdb.connect(":memory:") as con:
         con.register("_hands_in", inp)
         con.register("_params_in", params)
-        con.execute("CREATE TEMP TABLE _hands AS SELECT * FROM _hands_in")
+        con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM _hands_in")
         con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
-        con.execute(f"CREATE TEMP TABLE _seats AS {model('staging/seats.sql')}")
+        con.execute(f"CREATE TEMP VIEW _seats AS {model('staging/seats.sql')}")
         con.execute(f"CREATE TEMP TABLE _hand_points AS {model(f'{ruleset}/hand_points.sql')}")
         con.execute(
             f"CREATE TEMP TABLE _table_standings AS {model(f'{ruleset}/table_standings.sql')}"

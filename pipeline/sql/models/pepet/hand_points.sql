@@ -8,18 +8,6 @@ with seats as (
     from _seats s join _params p using (event)
 ),
 
-positioned as (
-    select
-        *,
-        -- position = 1 + players ranked ahead: whoever went out is ahead of everyone,
-        -- otherwise a strictly lower value is ahead (ties share the better position)
-        rank() over (
-            partition by event, round, "table", version, hand
-            order by case when ending = 'out' and chair = ended_by then -1 else value end
-        ) as position
-    from seats
-),
-
 categorised as (
     select
         *,
@@ -34,12 +22,12 @@ categorised as (
             when position = 3 then 'jawara3'
             else 'ambyar'
         end as category
-    from positioned
+    from seats
 ),
 
 final as (
     select
-        event, round, "table", version, hand, player_key, chair, category,
+        mid, event, round, "table", version, hand, player_key, chair, category,
         case category
             when 'jawara1' then points_jawara1
             when 'gaple' then points_gaple

@@ -4,24 +4,26 @@
 
 with per_player as (
     select
-        event, round, "table", version, player_key,
+        mid, player_key,
+        any_value(event) as event, any_value(round) as round, any_value("table") as "table",
+        any_value(version) as version,
         sum(points)::integer as points,
         count(*)::integer as hands,
         count(*) filter (where category in ('jawara1', 'gaple'))::integer as wins
     from _hand_points
-    group by all
+    group by mid, player_key
 ),
 
 matches as (
-    select event, round, "table", version, count(distinct hand)::integer as match_hands
+    select mid, count(distinct hand)::integer as match_hands
     from _hands
-    group by all
+    group by mid
 ),
 
 final as (
     select
         event, round, "table", version, player_key, points,
-        rank() over (partition by event, round, "table", version order by points desc)::integer as rank,
+        rank() over (partition by mid order by points desc)::integer as rank,
         false as qualified,
         false as needs_tiebreak,
         0 as tiebreak_points,
@@ -29,7 +31,7 @@ final as (
         true as complete,
         false as walkover
     from per_player
-    join matches using (event, round, "table", version)
+    join matches using (mid)
 )
 
 select * from final

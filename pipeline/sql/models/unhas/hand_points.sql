@@ -7,28 +7,15 @@ with seats as (
     from _seats s join _params p using (event)
 ),
 
-hand_facts as (
-    -- per hand: the ender's chair, its pips, the player above it, the lowest other pips
-    select
-        *,
-        max(case when chair = ended_by then above_chair end) over hand_w as ender_above,
-        max(case when chair = ended_by then value end) over hand_w as blocker_value,
-        min(case when chair <> ended_by then value end) over hand_w as others_min
-    from seats
-    window hand_w as (partition by event, round, "table", version, hand)
-),
-
 catchers as (
     select
         *,
+        ender_value as blocker_value,
         -- Decided (catchers): the non-blockers at the lowest non-blocker pips, when that
         -- lowest is at or below the blocker's pips.
         ending = 'kandang' and chair <> ended_by and value = others_min
-            and others_min <= blocker_value as is_catcher,
-        count(*) filter (
-            where chair <> ended_by and value = others_min
-        ) over (partition by event, round, "table", version, hand) as n_lowest
-    from hand_facts
+            and others_min <= ender_value as is_catcher
+    from seats
 ),
 
 outcome as (
@@ -93,7 +80,7 @@ scored as (
 sanction_codes as (
     -- one row per sanction code, numbered so warnings can be counted per player per match
     select
-        event, round, "table", version, hand, player_key, code, pos
+        mid, hid, event, hand, player_key, code, pos
     from (
         select s.*, unnest(string_split(sanctions, ';')) as code,
                generate_subscripts(string_split(sanctions, ';'), 1) as pos
@@ -104,7 +91,7 @@ sanction_codes as (
 
 sanction_points as (
     select
-        c.event, c.round, c."table", c.version, c.hand, c.player_key,
+        c.hid, c.player_key,
         sum(
             case c.code
                 when 'warn' then case when warn_no <= p.sanctions_warn_free then 0 else p.sanctions_warn end
@@ -116,18 +103,18 @@ sanction_points as (
     from (
         select *,
                count(*) filter (where code = 'warn') over (
-                   partition by event, round, "table", version, player_key
+                   partition by mid, player_key
                    order by hand, pos rows between unbounded preceding and current row
                ) as warn_no
         from sanction_codes
     ) c
     join _params p using (event)
-    group by all
+    group by c.hid, c.player_key
 ),
 
 final as (
     select
-        s.event, s.round, s."table", s.version, s.hand, s.player_key, s.chair,
+        s.mid, s.event, s.round, s."table", s.version, s.hand, s.player_key, s.chair,
         s.category,
         (s.game_points + coalesce(sp.sanction_points, 0))::integer as points,
         s.game_points::integer as game_points,
@@ -135,7 +122,7 @@ final as (
         s.value,
         s.hand > s.regular_hands as tiebreak
     from scored s
-    left join sanction_points sp using (event, round, "table", version, hand, player_key)
+    left join sanction_points sp using (hid, player_key)
 )
 
 select * from final

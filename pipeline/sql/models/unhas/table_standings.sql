@@ -9,23 +9,25 @@ with hp as (
 ),
 
 matches as (
-    select event, round, "table", version,
+    select mid,
            count(distinct hand) filter (where hand <= p.regular_hands) as match_hands,
            bool_or(ending = 'wo') as walkover
     from _hands join _params p using (event)
-    group by all
+    group by mid
 ),
 
 per_player as (
     select
-        event, round, "table", version, player_key,
+        mid, player_key,
+        any_value(event) as event, any_value(round) as round, any_value("table") as "table",
+        any_value(version) as version,
         sum(case when not tiebreak or tiebreak_points_count then points else sanction_points end)::integer as points,
         sum(case when tiebreak then game_points else 0 end)::integer as tiebreak_points,
         count(*) filter (where not tiebreak)::integer as hands,
         count(*) filter (where category in ('apollo', 'ceki', 'kandang', 'biasa', 'tangkap') and not tiebreak)::integer as wins,
         any_value(qualifiers_per_table) as q
     from hp
-    group by all
+    group by mid, player_key
 ),
 
 ranked as (
@@ -33,12 +35,11 @@ ranked as (
         pp.*, m.match_hands, m.walkover,
         m.match_hands >= p.regular_hands as complete,
         rank() over match_w as rank,
-        count(*) over (partition by pp.event, pp.round, pp."table", pp.version, pp.points, pp.tiebreak_points) as tied
+        count(*) over (partition by pp.mid, pp.points, pp.tiebreak_points) as tied
     from per_player pp
-    join matches m using (event, round, "table", version)
+    join matches m using (mid)
     join _params p using (event)
-    window match_w as (partition by pp.event, pp.round, pp."table", pp.version
-                       order by pp.points desc, pp.tiebreak_points desc)
+    window match_w as (partition by pp.mid order by pp.points desc, pp.tiebreak_points desc)
 ),
 
 played as (
