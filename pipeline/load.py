@@ -437,6 +437,14 @@ def _keyless_rows(typed: pl.DataFrame) -> pl.DataFrame:
 
 
 def _loaded_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
+    if keys.height <= _FEW:
+        one = '(t.event = ? AND t.round = ?)'
+        params = [v for row in keys.select("event", "round").rows() for v in row]
+        return con.sql(
+            'SELECT t.event, t.round, t."table" AS loaded_table, t.player_key '
+            f"FROM table_standings_t t WHERE {' OR '.join([one] * keys.height) or 'false'}",
+            params=params,
+        ).pl()
     con.register("_keys", keys)
     try:
         return con.sql(
@@ -492,10 +500,18 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
             'SELECT v.event, v.round, v."table", v.version, v.content_hash FROM match_versions v '
             'JOIN _keys k ON v.event = k.event AND v.round = k.round AND v."table" = k."table" WHERE v.current'
         ).pl()
-        prev_hands = con.sql(
-            'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
-            'JOIN _keys k ON v.event = k.event AND v.round = k.round AND v."table" = k."table" WHERE v.current'
-        ).pl()
+        if current.height == 0:
+            prev_hands = con.sql("SELECT * FROM hands LIMIT 0").pl()
+        elif current.height <= _FEW:
+            # A live upload replaces a match or two: constant predicates let DuckDB skip
+            # every row group of the hands table but theirs (cost follows the upload).
+            where, params = _match_filter(current.rows(named=True), with_version=True)
+            prev_hands = con.sql(f"SELECT * FROM hands WHERE {where}", params=params).pl()
+        else:
+            prev_hands = con.sql(
+                'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
+                'JOIN _keys k ON v.event = k.event AND v.round = k.round AND v."table" = k."table" WHERE v.current'
+            ).pl()
     finally:
         con.unregister("_keys")
     new_text = candidates.select(*MATCH, "hand", "_file", "_line", _row_text(candidates).alias("text"))
@@ -563,6 +579,19 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
     candidates = candidates.drop("version").join(vdf, on=MATCH)
     previous = prev_hands.join(vdf.select(MATCH), on=MATCH) if prev_hands.height else prev_hands
     return outcomes, candidates, previous, problems.concat(found)
+
+
+_FEW = 64  # up to this many matches, statements name them one by one
+
+
+def _match_filter(matches: list[dict[str, object]], *, with_version: bool) -> tuple[str, list[object]]:
+    """``(event = ? AND round = ? AND "table" = ? [AND version = ?]) OR …`` with its values."""
+    cols = [*MATCH, "version"] if with_version else MATCH
+    one = "(" + " AND ".join(f'"{c}" = ?' for c in cols) + ")"
+    params: list[object] = []
+    for m in matches:
+        params.extend(m[c] for c in cols)
+    return " OR ".join([one] * len(matches)), params
 
 
 def _hands_text(hands: list[int]) -> str:
@@ -636,16 +665,27 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
                 schema={"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "kind": pl.String, "file": pl.String, "hands": pl.Int32, "changed_hands": pl.String},
             )
             con.register("_w", w)
-            con.execute(
-                'UPDATE match_versions SET current = false, superseded_at = ?, superseded_by = ? '
-                'FROM _w WHERE match_versions.event = _w.event AND match_versions.round = _w.round '
-                'AND match_versions."table" = _w."table" AND match_versions.current',
-                [now, ingest_id],
-            )
-            for t in ("hand_points_t", "table_standings_t"):
+            replaced = [{"event": o.event, "round": o.round, "table": o.table} for o in writes if (o.version or 1) > 1]
+            if len(replaced) > _FEW:
                 con.execute(
-                    f'DELETE FROM {t} USING _w WHERE {t}.event = _w.event AND {t}.round = _w.round AND {t}."table" = _w."table"'
+                    'UPDATE match_versions SET current = false, superseded_at = ?, superseded_by = ? '
+                    'FROM _w WHERE match_versions.event = _w.event AND match_versions.round = _w.round '
+                    'AND match_versions."table" = _w."table" AND match_versions.current',
+                    [now, ingest_id],
                 )
+                for t in ("hand_points_t", "table_standings_t"):
+                    con.execute(
+                        f'DELETE FROM {t} USING _w WHERE {t}.event = _w.event AND {t}.round = _w.round AND {t}."table" = _w."table"'
+                    )
+            elif replaced:
+                # constant predicates: zone maps skip the other matches' row groups
+                where, params = _match_filter(replaced, with_version=False)
+                con.execute(
+                    f"UPDATE match_versions SET current = false, superseded_at = ?, superseded_by = ? WHERE current AND ({where})",
+                    [now, ingest_id, *params],
+                )
+                for t in ("hand_points_t", "table_standings_t"):
+                    con.execute(f"DELETE FROM {t} WHERE {where}", params)
             content = _content_hashes(p.hands)
             con.register("_content", content)
             con.execute(
