@@ -167,7 +167,9 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     )
     good = long.filter(pl.col("err").is_null())
     dup = (
-        good.group_by("_row", "hi", "lo")
+        # only the (rare) repeated tiles are grouped: the check costs a hash, not a sort
+        good.filter(pl.struct("_row", "hi", "lo").is_duplicated())
+        .group_by("_row", "hi", "lo")
         .agg(pl.col("chair").unique().sort().str.join(" and ").alias("chairs"), pl.len().alias("n"))
         .filter(pl.col("n") > 1)
         .join(ctx, on="_row")
