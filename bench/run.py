@@ -147,9 +147,10 @@ def incremental(db: Path, ruleset: str, repeats: int = 5) -> dict[str, float]:
 
 
 def leaderboard_latency(db: Path, n: int = 60) -> dict[str, float]:
-    """Open read-only, query one round's table standings, close — as each dashboard refresh."""
+    """Attach read-only, query one round's table standings, detach — as each dashboard
+    refresh does (``pipeline.store.db.read``)."""
     from pipeline import queries
-    from pipeline.store.db import connect
+    from pipeline.store.db import connect, read
 
     with connect(db, read_only=True) as con:
         event = con.execute("SELECT event FROM events LIMIT 1").fetchall()[0][0]
@@ -157,7 +158,7 @@ def leaderboard_latency(db: Path, n: int = 60) -> dict[str, float]:
     times = []
     for i in range(n):
         t = time.perf_counter()
-        with connect(db, read_only=True) as con:
+        with read(db) as con:
             queries.standings(con, event, "table", rounds[i % len(rounds)])
         times.append(time.perf_counter() - t)
     times.sort()

@@ -9,6 +9,7 @@ closes early (:func:`connect` is a context manager), and waits, up to
 import contextlib
 import hashlib
 import random
+import threading
 import time
 from collections.abc import Iterator
 from importlib import resources
@@ -97,6 +98,51 @@ def connect(
         yield con
     finally:
         con.close()
+
+
+_host: duckdb.DuckDBPyConnection | None = None
+_host_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def read(path: str | Path | None = None, *, timeout: float | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """Read-only access for a long-lived process (the dashboard), cheap enough per refresh.
+
+    Starting a DuckDB instance costs tens of milliseconds, so one in-memory instance lives
+    for the whole process and the database file is ATTACHed read-only for each block and
+    DETACHed at its end: between blocks the file is free for ``domino ingest`` in another
+    process. Blocks are serialised by a lock; do not keep the connection past the block.
+    """
+    db = settings.db_path(path)
+    if not db.exists():
+        with connect(path, read_only=True) as con:
+            yield con
+        return
+    global _host
+    wait = float(settings.get("lock_timeout")) if timeout is None else timeout  # type: ignore[arg-type]
+    with _host_lock:
+        if _host is None:
+            _host = duckdb.connect(":memory:")
+        host = _host
+        deadline = time.monotonic() + wait
+        delay = 0.02
+        while True:
+            try:
+                host.execute("ATTACH ? AS domino_db (READ_ONLY)", [str(db)])
+                break
+            except duckdb.Error as exc:
+                if not _is_lock_error(exc):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise DatabaseBusy(f"the database {db} is in use by another process; try again in a moment") from exc
+                time.sleep(delay * (0.5 + random.random()))
+                delay = min(delay * 2, 0.5)
+        try:
+            host.execute("USE domino_db")
+            yield host
+        finally:
+            host.execute("USE memory")
+            host.execute("DETACH domino_db")
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> None:
