@@ -1,0 +1,25 @@
+"""The benchmark's smoke mode (10-thousand-hand corpora) runs in the suite so it cannot rot.
+It checks that every measurement is produced and every generated match loads; it never
+asserts on time."""
+
+import json
+
+import pytest
+
+from bench import run as bench
+
+
+@pytest.mark.slow
+def test_bench_smoke_produces_every_figure(tmp_path):
+    results = bench.main(["--smoke", "--out", str(tmp_path / "results"), "--corpora", str(tmp_path / "corpora")])
+    runs = results["runs"]
+    assert [r["ruleset"] for r in runs] == ["unhas", "pepet"]
+    for r in runs:
+        assert 9_000 <= r["hands"] <= 11_000
+        assert r["matches_rejected"] == 0
+        for key in ("rebuild_s", "peak_rss_mib", "polars_read_csv_s", "duckdb_read_csv_s", "ratio_to_floor",
+                    "incremental_median_ms", "leaderboard_p50_ms", "leaderboard_p95_ms"):
+            assert r[key] > 0, key
+    saved = list((tmp_path / "results").glob("*.json"))
+    assert len(saved) == 1 and json.loads(saved[0].read_text())["machine"]["cpus"] >= 1
+    assert "| unhas |" in (tmp_path / "results" / "latest.md").read_text()
