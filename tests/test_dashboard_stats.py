@@ -193,7 +193,8 @@ def test_reads_close_their_connection(live_db):
     con.close()
 
 
-def test_reads_are_cached_on_the_data_stamp(live_db):
+def test_reads_are_cached_on_the_data_stamp(live_db, monkeypatch):
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
     calls = []
 
     def batch(con, event):
@@ -218,7 +219,27 @@ def test_reads_are_cached_on_the_data_stamp(live_db):
     assert len(calls) == 3
 
 
+def test_many_sessions_share_one_stamp_check(live_db, monkeypatch):
+    opened = []
+    real = data.connect
+
+    def counting(*a, **k):
+        opened.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(data, "connect", counting)
+    monkeypatch.setattr(data, "STAMP_TTL", 60.0)
+    first = data.read(batches.leaderboard, UNHAS, None)
+    for _ in range(20):  # twenty screens refreshing at once
+        assert data.read(batches.leaderboard, UNHAS, None).value is first.value
+    assert len(opened) == 1
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.read(batches.leaderboard, UNHAS, None)
+    assert len(opened) == 2, "after the TTL the stamp is read again"
+
+
 def test_busy_database_gives_the_last_data_marked_stale(live_db, monkeypatch):
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
     good = data.read(batches.leaderboard, UNHAS, None)
 
     def busy(*a, **k):
@@ -232,6 +253,7 @@ def test_busy_database_gives_the_last_data_marked_stale(live_db, monkeypatch):
 
 def test_a_real_writer_in_another_process_makes_reads_stale_not_fail(live_db, monkeypatch):
     monkeypatch.setattr(data, "READ_TIMEOUT", 0.3)
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
     good = data.read(batches.leaderboard, UNHAS, None)
     holder = subprocess.Popen(
         [
