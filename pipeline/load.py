@@ -27,6 +27,7 @@ from pipeline.io.read import Sheet, read_file
 from pipeline.normalize import normalize
 from pipeline.problems import ERROR, FileRejected
 from pipeline.score import HAND_POINTS_COLUMNS, TABLE_STANDINGS_COLUMNS, score
+from pipeline.store.db import insert_frame
 from pipeline.validate import match_checks, row_checks
 
 MATCH = ["event", "round", "table"]
@@ -223,15 +224,7 @@ def plan(
         )
     outcomes.sort(key=lambda o: (o.event, o.round, _natural(o.table)))
 
-    names = (
-        candidates.select(
-            pl.concat_list([pl.col(f"key_{c}") for c in CHAIRS]).alias("player_key"),
-            pl.concat_list([pl.col(f"player_{c}") for c in CHAIRS]).alias("player"),
-        )
-        .explode("player_key", "player")
-        .drop_nulls()
-        .unique("player_key", keep="first", maintain_order=True)
-    )
+    names = first_spellings(candidates)
     hands = candidates.with_columns(pl.col("_file").alias("file"), pl.col("_line").alias("line")).select(HAND_COLUMNS)
     return Plan(
         files=files,
@@ -255,6 +248,19 @@ def _readable(message: pl.Expr, limit: int = 400) -> pl.Expr:
         .then(pl.concat_str([message.str.slice(0, limit - 120), pl.lit(" … "), message.str.slice(-100)]))
         .otherwise(message)
         .alias("message")
+    )
+
+
+def first_spellings(hands: pl.DataFrame) -> pl.DataFrame:
+    """``player_key, player``: how each player was first written in these hand rows."""
+    return (
+        hands.select(
+            pl.concat_list([pl.col(f"key_{c}") for c in CHAIRS]).alias("player_key"),
+            pl.concat_list([pl.col(f"player_{c}") for c in CHAIRS]).alias("player"),
+        )
+        .explode("player_key", "player")
+        .drop_nulls()
+        .unique("player_key", keep="first", maintain_order=True)
     )
 
 
@@ -694,19 +700,10 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
                 'FROM _w JOIN _content c USING (event, round, "table")',
                 [ingest_id, p.by, now, p.reason],
             )
-            for name, frame in (
-                ("_new_hands", p.hands.select(HAND_COLUMNS)),
-                ("_new_points", p.hand_points),
-                ("_new_standings", p.table_standings),
-                ("_new_names", p.names),
-            ):
-                con.register(name, frame)
-            con.execute("INSERT INTO hands SELECT * FROM _new_hands")
-            con.execute("INSERT INTO hand_points_t SELECT * FROM _new_points")
-            con.execute("INSERT INTO table_standings_t SELECT * FROM _new_standings")
-            con.execute("INSERT INTO player_names SELECT player_key, player FROM _new_names ON CONFLICT DO NOTHING")
-            for name in ("_new_hands", "_new_points", "_new_standings", "_new_names"):
-                con.unregister(name)
+            insert_frame(con, "hands", p.hands.select(HAND_COLUMNS))
+            insert_frame(con, "hand_points_t", p.hand_points)
+            insert_frame(con, "table_standings_t", p.table_standings)
+            insert_frame(con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING")
             con.unregister("_w")
             con.unregister("_content")
         for f in p.files:

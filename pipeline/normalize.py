@@ -10,7 +10,7 @@ import polars as pl
 
 from pipeline import problems
 from pipeline.io.columns import CHAIRS
-from pipeline.tiles import TOKEN_SPLIT, canonical, is_date_text, parse_token
+from pipeline.tiles import canonical, is_date_text, parse_token
 
 ENDING_ALIASES = {
     "palang": "apollo",

@@ -62,13 +62,7 @@ def standings(
     if level in ("round", "group") and rs != "pepet":
         raise ValueError(f"{level} standings belong to the pepet league; {event} is {rs}")
     view = f"{level}_standings"
-    where, params = ["event = ?"], [event]
-    if round is not None and level in ("table", "round"):
-        where.append("round = ?")
-        params.append(round)
-    if table is not None and level == "table":
-        where.append('"table" = ?')
-        params.append(table)
+    where, params = _where(event, round if level in ("table", "round") else None, table if level == "table" else None)
     order = {
         "table": 'round, "table", rank, player',
         "round": "round, rank, player",
@@ -102,13 +96,7 @@ def hand_points(
 ) -> pl.DataFrame:
     rs = ruleset_of(con, event)
     cols = CONTRACT["hand_points"] + EXTRA.get(("hand_points", rs), [])
-    where, params = ["event = ?"], [event]
-    if round is not None:
-        where.append("round = ?")
-        params.append(round)
-    if table is not None:
-        where.append('"table" = ?')
-        params.append(table)
+    where, params = _where(event, round, table)
     df = con.sql(
         f"SELECT {', '.join(_q(c) for c in cols)} FROM hand_points WHERE {' AND '.join(where)} "
         'ORDER BY round, "table", hand, chair',
@@ -120,13 +108,7 @@ def hand_points(
 def history(
     con: duckdb.DuckDBPyConnection, event: str, round: str | None = None, table: str | None = None
 ) -> pl.DataFrame:
-    where, params = ["event = ?"], [event]
-    if round is not None:
-        where.append("round = ?")
-        params.append(round)
-    if table is not None:
-        where.append('"table" = ?')
-        params.append(table)
+    where, params = _where(event, round, table)
     df = con.sql(
         'SELECT event, round, "table", version, kind, current, hands, changed_hands, file, loaded_by, '
         "loaded_at, reason, superseded_at, ingest_id "
@@ -158,6 +140,16 @@ def loaded_hands(con: duckdb.DuckDBPyConnection, event: str, round: str, table: 
 def data_version(con: duckdb.DuckDBPyConnection) -> int:
     """Grows whenever anything is loaded: the dashboard's cache key."""
     return int(con.execute("SELECT coalesce(max(ingest_id), 0) FROM ingests").fetchall()[0][0])
+
+
+def _where(event: str, round: str | None = None, table: str | None = None) -> tuple[list[str], list[str]]:
+    """Filters on a match key, as parameterised predicates."""
+    where, params = ["event = ?"], [event]
+    for col, value in (("round", round), ('"table"', table)):
+        if value is not None:
+            where.append(f"{col} = ?")
+            params.append(value)
+    return where, params
 
 
 def _q(c: str) -> str:

@@ -15,6 +15,7 @@ from pipeline.io.columns import header_key
 from pipeline.io.read import _csv_rows, _xlsx_rows, display_name
 from pipeline.normalize import name_expr
 from pipeline.problems import FileRejected
+from pipeline.store.db import insert_frame
 
 _ALIASES = {"pemain": "player", "nama": "player", "kelompok": "group", "kg": "group", "kota": "city", "alias": "aliases"}
 
@@ -61,12 +62,10 @@ def import_registry(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> dict[s
     new_players = players.select("player_key", "player", "group", "city", pl.lit(now).alias("imported_at"))
     con.execute("BEGIN TRANSACTION")
     try:
-        con.register("_reg", new_players)
-        con.register("_ali", aliases)
-        con.execute('INSERT OR REPLACE INTO registry SELECT player_key, player, "group", city, imported_at FROM _reg')
-        con.execute("INSERT OR REPLACE INTO aliases SELECT alias_key, player_key FROM _ali")
-        con.unregister("_reg")
-        con.unregister("_ali")
+        con.execute("DELETE FROM registry WHERE player_key IN (SELECT unnest(?))", [new_players["player_key"].to_list()])
+        con.execute("DELETE FROM aliases WHERE alias_key IN (SELECT unnest(?))", [aliases["alias_key"].to_list()])
+        insert_frame(con, "registry", new_players, 'player_key, player, "group", city, imported_at')
+        insert_frame(con, "aliases", aliases, "alias_key, player_key")
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -10,8 +10,9 @@ import polars as pl
 
 from pipeline import rulesets
 from pipeline.io.columns import CHAIRS
-from pipeline.load import alias_map, player_key
+from pipeline.load import alias_map, first_spellings, player_key
 from pipeline.score import score
+from pipeline.store.db import insert_frame
 
 
 def stale_events(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -39,24 +40,9 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
             hp, ts = score(hands, rs)
             con.execute("DELETE FROM hand_points_t WHERE event = ?", [event])
             con.execute("DELETE FROM table_standings_t WHERE event = ?", [event])
-            con.register("_hp", hp)
-            con.register("_ts", ts)
-            con.execute("INSERT INTO hand_points_t SELECT * FROM _hp")
-            con.execute("INSERT INTO table_standings_t SELECT * FROM _ts")
-            con.unregister("_hp")
-            con.unregister("_ts")
-            names = (
-                hands.select(
-                    pl.concat_list([pl.col(f"key_{c}") for c in CHAIRS]).alias("player_key"),
-                    pl.concat_list([pl.col(f"player_{c}") for c in CHAIRS]).alias("player"),
-                )
-                .explode("player_key", "player")
-                .drop_nulls()
-                .unique("player_key", keep="first", maintain_order=True)
-            )
-            con.register("_names", names)
-            con.execute("INSERT INTO player_names SELECT player_key, player FROM _names ON CONFLICT DO NOTHING")
-            con.unregister("_names")
+            insert_frame(con, "hand_points_t", hp)
+            insert_frame(con, "table_standings_t", ts)
+            insert_frame(con, "player_names", first_spellings(hands), "player_key, player", on_conflict="ON CONFLICT DO NOTHING")
             con.execute(
                 "UPDATE events SET params_hash = ? WHERE event = ?", [rulesets.load(rs).hash, event]
             )

@@ -181,5 +181,19 @@ def migrate(con: duckdb.DuckDBPyConnection) -> None:
             raise
 
 
+def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: object, columns: str = "*", *, on_conflict: str = "") -> None:
+    """``INSERT INTO table SELECT columns FROM frame`` for a polars frame.
+
+    ``table``, ``columns`` and ``on_conflict`` are fixed identifiers and clauses from our
+    own code, never user text; the frame is passed by reference, not by value.
+    """
+    name = f"_frame_{id(frame)}"
+    con.register(name, frame)
+    try:
+        con.execute(f"INSERT INTO {table} SELECT {columns} FROM {name} {on_conflict}")
+    finally:
+        con.unregister(name)
+
+
 def schema_version(con: duckdb.DuckDBPyConnection) -> int:
     return int(con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()[0][0])
