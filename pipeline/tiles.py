@@ -101,6 +101,3 @@ def canonical(hi: pl.Expr, lo: pl.Expr) -> pl.Expr:
 def is_date_text(cell: pl.Expr) -> pl.Expr:
     """True where a whole cell is date text (may contain a space before a time)."""
     return cell.str.strip_chars().str.contains(_DATE)
-
-
-TOKEN_SPLIT = r"[\s,]+"
