@@ -14,6 +14,8 @@ saves the current database aside, and only then replaces it.
 import contextlib
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from datetime import datetime
@@ -165,21 +167,41 @@ def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
 
 
+#: Run by :func:`copy_atomically` in a child process (see there for why).
+_COPY = """
+import os, shutil, sys, tempfile
+src, dest = sys.argv[1], sys.argv[2]
+fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(dest) + ".", suffix=".part", dir=os.path.dirname(dest))
+try:
+    with os.fdopen(fd, "wb") as out, open(src, "rb") as inp:
+        shutil.copyfileobj(inp, out, 1 << 20)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, dest)
+except BaseException:
+    os.unlink(tmp)
+    raise
+"""
+
+
 def copy_atomically(src: Path, dest: Path) -> None:
-    """Copy to a temporary name beside ``dest``, flush it to disk, rename it into place."""
+    """Copy to a temporary name beside ``dest``, flush it to disk, rename it into place.
+
+    The copy runs in a child process. DuckDB holds its database with a POSIX record
+    lock, and such locks belong to the process: closing *any* descriptor of the file in
+    this process releases it. Copying the database from here while we hold it would
+    let another writer open it while we still write to it (two versions of a match both
+    numbered 2, one of them lost) — the child's opens and closes do not touch our lock.
+    """
+    dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as out, open(src, "rb") as inp:
-            shutil.copyfileobj(inp, out, 1 << 20)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, dest)
-        _fsync_dir(dest.parent)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", _COPY, str(src), str(dest)], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["unknown error"])[-1]
+        raise BackupError(f"could not copy {src} to {dest}: {why}")
+    _fsync_dir(dest.parent)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -265,3 +265,56 @@ def test_standings_frames_survive_backup_exactly(db_path, tmp_path):
             fb = b.sql(f"SELECT * FROM {view}").pl()
             assert fa.sort(fa.columns).equals(fb.sort(fb.columns)), view
             assert fa.height > 0, view
+
+
+# --- the copy must not drop the write lock ----------------------------------------------------
+
+PROBE = (
+    "import duckdb, sys\n"
+    "try:\n"
+    "    duckdb.connect(sys.argv[1]).close()\n"
+    "    print('opened')\n"
+    "except duckdb.Error as exc:\n"
+    "    print('locked' if 'lock' in str(exc).lower() else exc)\n"
+)
+
+
+def probe(db: Path) -> str:
+    """What another process gets when it tries to open ``db`` for writing right now."""
+    return subprocess.run([sys.executable, "-c", PROBE, str(db)], capture_output=True, text=True, timeout=120).stdout.strip()
+
+
+def test_copying_the_database_we_hold_keeps_others_out(db_path, tmp_path):
+    """Regression. DuckDB holds its file with a POSIX record lock, which the process loses
+    when it closes *any* descriptor of the file: a backup copied in-process while a
+    correction held the database let a second writer in, and two loads both wrote
+    version 2 of one match — one of them was lost (found by the correction race)."""
+    from pipeline.backup import copy_atomically
+    from pipeline.load import backup_before_correction
+
+    run("ingest", "--ruleset", "unhas", R1[0])
+    with connect(db_path) as con:
+        assert probe(db_path) == "locked"
+        con.execute("CHECKPOINT")
+        copy_atomically(db_path, tmp_path / "copy.duckdb")
+        assert probe(db_path) == "locked"
+        assert backup_before_correction(con) is not None
+        assert probe(db_path) == "locked"
+    assert probe(db_path) == "opened"
+
+
+def test_backup_and_restore_hold_the_lock_while_they_copy(db_path, tmp_path, monkeypatch):
+    import pipeline.backup as backup_mod
+
+    run("ingest", "--ruleset", "unhas", R1[0])
+    real = backup_mod.copy_atomically
+    seen: list[str] = []
+
+    def copy_then_probe(src, dest):
+        real(src, dest)
+        seen.append(probe(db_path))
+
+    monkeypatch.setattr(backup_mod, "copy_atomically", copy_then_probe)
+    copy = backup(db_path, tmp_path / "copy.duckdb")
+    restore(copy, db_path)
+    assert seen == ["locked", "locked"]

@@ -86,16 +86,17 @@ def check_landed(db: Path, results: dict[Path, tuple[int, str, str]]) -> dict[st
 
 def race(db: Path, *jobs: tuple[list[object], dict[str, str]], offsets: list[float] | None = None):
     """Start the commands together (``offsets`` delays each start); wait for all."""
-    procs = []
+    procs: dict[int, subprocess.Popen] = {}
     offsets = offsets or [0.0] * len(jobs)
     start = time.monotonic()
-    for (args, env), at in sorted(zip(jobs, offsets, strict=True), key=lambda j: j[1]):
-        time.sleep(max(0.0, start + at - time.monotonic()))
+    for i in sorted(range(len(jobs)), key=lambda j: offsets[j]):
+        args, env = jobs[i]
+        time.sleep(max(0.0, start + offsets[i] - time.monotonic()))
         if args and args[0] == "python":
-            procs.append(popen([sys.executable, "-c", PY_INGEST, db, args[1]], db=db, **env))
+            procs[i] = popen([sys.executable, "-c", PY_INGEST, db, args[1]], db=db, **env)
         else:
-            procs.append(domino_popen(*args, db=db, **env))
-    return [finish(p, 600) for p in procs]
+            procs[i] = domino_popen(*args, db=db, **env)
+    return [finish(procs[i], 600) for i in range(len(jobs))]  # in the order of ``jobs``
 
 
 def test_two_cli_loads_of_different_tables_both_land(tmp_path):
@@ -201,8 +202,9 @@ def correction_race(tmp_path: Path, rng: random.Random) -> str:
     up_args = ["ingest", update, *(["--reason", "lanjut"] if reason_for_update else [])]
     fix_args = ["ingest", fixed, "--reason", "salah tulis hand 2"]
     offsets = [rng.uniform(0, 1.0), rng.uniform(0, 1.0)]
-    (ru, _uo, ue), (rf, _fo, fe) = race(db, (up_args, {}), (fix_args, {}), offsets=offsets)
-    assert "Traceback" not in ue + fe
+    (ru, uo, ue), (rf, fo, fe) = race(db, (up_args, {}), (fix_args, {}), offsets=offsets)
+    said = f"update: exit {ru}\n{uo}{ue}\ncorrection: exit {rf}\n{fo}{fe}"
+    assert "Traceback" not in ue + fe, said
     with connect(db, read_only=True) as con:
         check_consistent(con)
         (key, (version, n, final)), = current_matches(con).items()
@@ -210,19 +212,20 @@ def correction_race(tmp_path: Path, rng: random.Random) -> str:
             'SELECT version, kind, file FROM match_versions ORDER BY version'
         ).fetchall()
     whole = {content_of(update, tmp_path): ("meja3_full.csv", 10), content_of(fixed, tmp_path): ("meja3_fixed.csv", 8)}
-    assert final in whole, "the current version is neither upload whole"
+    assert final in whole, f"the current version is neither upload whole\n{said}"
     name, hands = whole[final]
-    assert n == hands and history[-1][2] == name and version == len(history)
-    assert history[0] == (1, "new", "meja3_live.csv")
+    assert n == hands and history[-1][2] == name and version == len(history), said
+    assert history[0] == (1, "new", "meja3_live.csv"), said
     kinds = [k for _v, k, _f in history[1:]]
+    said += f"\nhistory: {history}"
     if history[1][2] == "meja3_full.csv":  # the update came first; the correction replaced it
-        assert kinds == ["update", "correction"] and (ru, rf) == (0, 0)
+        assert kinds == ["update", "correction"] and (ru, rf) == (0, 0), said
         return "update, then correction"
     # the correction came first; the update now changes hand 2 back, a correction itself
     if reason_for_update:
-        assert kinds == ["correction", "correction"] and (ru, rf) == (0, 0)
+        assert kinds == ["correction", "correction"] and (ru, rf) == (0, 0), said
         return "correction, then update with a reason"
-    assert kinds == ["correction"] and (ru, rf) == (1, 0)
+    assert kinds == ["correction"] and (ru, rf) == (1, 0), said
     return "correction, then update refused (needs a reason)"
 
 
