@@ -28,6 +28,12 @@ SQL_METHODS = {"execute", "executemany", "sql", "query"}
 #: be an identifier or SQL from a fixed set (never a value a user sent).
 ALLOWED: dict[tuple[str, str], str] = {
     ("pipeline/load.py", "t"): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
+    ("pipeline/load.py", "' OR '.join([one] * keys.height) or 'false'"): "repeats the constant '(t.event = ? AND t.round = ?)'; the values go in params",
+    ("pipeline/load.py", "where"): "from _match_filter: constant '(\"col\" = ? AND …)' groups over the fixed MATCH columns; the values go in params",
+    ("pipeline/store/db.py", "table"): "insert_frame: callers pass a literal table name (test_insert_frame_gets_literals)",
+    ("pipeline/store/db.py", "columns"): "insert_frame: callers pass a literal column list (test_insert_frame_gets_literals)",
+    ("pipeline/store/db.py", "on_conflict"): "insert_frame: callers pass a literal clause (test_insert_frame_gets_literals)",
+    ("pipeline/store/db.py", "name"): "insert_frame: f'_frame_{id(frame)}', a name made from an integer",
     ("pipeline/queries.py", "', '.join((_q(c) for c in cols))"): "cols come from the CONTRACT and EXTRA constants, quoted by _q",
     ("pipeline/queries.py", "view"): "f'{level}_standings' after `level in LEVELS` is checked",
     ("pipeline/queries.py", "' AND '.join(where)"): "where holds only constant 'col = ?' strings; the values go in params",
@@ -100,6 +106,22 @@ def test_the_allow_list_has_no_stale_entries():
     used = {(f, expr) for f, _line, expr in sql_pieces()}
     stale = [k for k in ALLOWED if k not in used]
     assert not stale, f"allow-list entries no longer in the code (remove them): {stale}"
+
+
+def test_insert_frame_gets_literals():
+    """``insert_frame`` puts its table, columns and conflict clause into SQL: every call
+    must pass them as literals (the frame itself goes by reference)."""
+    calls = 0
+    for folder in SCANNED:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "insert_frame":
+                    calls += 1
+                    pieces = [a for i, a in enumerate(node.args) if i in (1, 3)]
+                    pieces += [k.value for k in node.keywords if k.arg in ("table", "columns", "on_conflict")]
+                    bad = [ast.unparse(a) for a in pieces if not _literal(a)]
+                    assert not bad, f"{path.relative_to(ROOT)}:{node.lineno}: insert_frame with non-literal SQL {bad}"
+    assert calls >= 1
 
 
 def test_the_scan_catches_interpolated_values(tmp_path, monkeypatch):
