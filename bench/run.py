@@ -53,10 +53,14 @@ def corpus(ruleset: str, size: str, root: Path, seed: int = 1) -> list[Path]:
     for old in folder.glob("*.csv"):
         old.unlink()
     df = simulate.generate_frame(ruleset, seed, SIZES[size], event=f"bench-{ruleset}-{size}")
+    # files hold whole matches: a file boundary never splits one (event, round, table)
+    match_no = pl.struct("event", "round", "table").rank("dense") - 1
+    per_match = df.height / max(1, df.select(match_no.max()).item() + 1)
+    part = (match_no // max(1, int(FILE_ROWS / per_match))).alias("_part")
     paths = []
-    for i, start in enumerate(range(0, df.height, FILE_ROWS)):
+    for (i,), chunk in df.with_columns(part).partition_by("_part", as_dict=True, maintain_order=True).items():
         p = folder / f"part-{i:03d}.csv"
-        df.slice(start, FILE_ROWS).write_csv(p, quote_style="necessary")
+        chunk.drop("_part").write_csv(p, quote_style="necessary")
         paths.append(p)
     done.write_text(str(df.height))
     return paths

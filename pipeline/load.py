@@ -208,24 +208,31 @@ def plan(
     keep = candidates.select(*MATCH, "version").unique()
     hand_points = hand_points.drop("version").join(keep, on=MATCH)
     table_standings = table_standings.drop("version").join(keep, on=MATCH)
-    rejected = _bad_matches(all_problems.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in MATCH)))
-    for row in rejected.join(typed.group_by(MATCH).agg(pl.col("_file").first(), pl.len().alias("n")), on=MATCH, how="left").iter_rows(named=True):
-        if any(o.event == row["event"] and o.round == row["round"] and o.table == row["table"] for o in outcomes):
-            continue
-        msgs = all_problems.filter(
-            (pl.col("event") == row["event"]) & (pl.col("round") == row["round"]) & (pl.col("table") == row["table"]) & (pl.col("severity") == ERROR)
-        )
+    # Every match with an error and no outcome yet is rejected; its message sums up its
+    # problems (one grouping over all problems, not a filter per match).
+    seen = pl.DataFrame(
+        [(o.event, o.round, o.table) for o in outcomes], schema=dict.fromkeys(MATCH, pl.String), orient="row"
+    )
+    summary = (
+        all_problems.filter(pl.col("severity") == ERROR, *[pl.col(c).is_not_null() for c in MATCH])
+        .group_by(MATCH, maintain_order=True)
+        .agg(pl.len().alias("count"), pl.col("message").head(3).str.join("; ").alias("first"))
+        .join(seen, on=MATCH, how="anti")
+        .join(typed.group_by(MATCH).agg(pl.col("_file").first(), pl.len().alias("n")), on=MATCH, how="left")
+    )
+    for row in summary.iter_rows(named=True):
         outcomes.append(
             MatchOutcome(
                 event=row["event"], round=row["round"], table=row["table"], status="rejected",
                 file=row["_file"] or "", hands=row["n"] or 0,
-                message=f"{msgs.height} problem(s): " + "; ".join(msgs.get_column("message").head(3).to_list()),
+                message=f"{row['count']} problem(s): {row['first']}",
             )
         )
     outcomes.sort(key=lambda o: (o.event, o.round, _natural(o.table)))
 
     names = first_spellings(candidates)
     hands = candidates.with_columns(pl.col("_file").alias("file"), pl.col("_line").alias("line")).select(HAND_COLUMNS)
+    loaded_events = set(candidates.get_column("event").unique().to_list())
     return Plan(
         files=files,
         problems=all_problems.sort("file", "line", nulls_last=False, maintain_order=True),
@@ -234,7 +241,7 @@ def plan(
         hand_points=hand_points.select(HAND_POINTS_COLUMNS),
         table_standings=table_standings.select(TABLE_STANDINGS_COLUMNS),
         previous=previous,
-        new_events={e: r for e, r in new_events.items() if e in set(candidates.get_column("event").to_list())},
+        new_events={e: r for e, r in new_events.items() if e in loaded_events},
         names=names,
         reason=reason,
         by=by,

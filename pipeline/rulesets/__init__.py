@@ -97,8 +97,5 @@ def override(name: str, params: dict[str, Any] | None) -> None:
 
 def params_frame(events: dict[str, str]) -> pl.DataFrame:
     """One row per event with its ruleset's flattened parameters (for the scoring SQL)."""
-    rows = []
-    for event, rs in events.items():
-        flat = load(rs).flat
-        rows.append({"event": event, **{k: v for k, v in flat.items() if not isinstance(v, list)}})
-    return pl.DataFrame(rows)
+    flat = {rs: {k: v for k, v in load(rs).flat.items() if not isinstance(v, list)} for rs in set(events.values())}
+    return pl.DataFrame([{"event": event, **flat[rs]} for event, rs in events.items()])
