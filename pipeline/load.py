@@ -660,11 +660,17 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
     now = datetime.now()
     con.execute("BEGIN TRANSACTION")
     try:
-        for ev, rs in p.new_events.items():
-            con.execute(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                [ev, rs, rulesets.load(rs).hash, now, p.by],
-            )
+        if p.new_events:
+            hashes = {rs: rulesets.load(rs).hash for rs in set(p.new_events.values())}
+            events = pl.DataFrame(
+                {
+                    "event": list(p.new_events),
+                    "ruleset": list(p.new_events.values()),
+                    "params_hash": [hashes[rs] for rs in p.new_events.values()],
+                },
+                schema={"event": pl.String, "ruleset": pl.String, "params_hash": pl.String},
+            ).with_columns(pl.lit(now).alias("created_at"), pl.lit(p.by, dtype=pl.String).alias("created_by"))
+            insert_frame(con, "events", events, on_conflict="ON CONFLICT DO NOTHING")
         if writes:
             w = pl.DataFrame(
                 [

@@ -9,6 +9,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -49,6 +50,7 @@ def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 _overrides: dict[str, dict[str, Any]] = {}
+_cache: dict[str, tuple[int, "Ruleset"]] = {}  # name → (file mtime, ruleset): edits are picked up
 
 #: Options with a fixed set of values: a typo in a ruleset file must not silently score.
 CHOICES = {
@@ -80,10 +82,15 @@ def load(name: str) -> Ruleset:
         raise UnknownRuleset(f"unknown ruleset {name!r}; use one of {', '.join(NAMES)}")
     if name in _overrides:
         return Ruleset(name, _overrides[name])
-    text = (resources.files("pipeline.rulesets") / f"{name}.toml").read_text()
-    params = tomllib.loads(text)
-    check(name, params)
-    return Ruleset(name, params)
+    path = resources.files("pipeline.rulesets") / f"{name}.toml"
+    stamp = Path(str(path)).stat().st_mtime_ns
+    cached = _cache.get(name)
+    if cached is None or cached[0] != stamp:
+        params = tomllib.loads(path.read_text())
+        check(name, params)
+        cached = (stamp, Ruleset(name, params))
+        _cache[name] = cached
+    return cached[1]
 
 
 def override(name: str, params: dict[str, Any] | None) -> None:
