@@ -10,7 +10,7 @@ import polars as pl
 
 from pipeline import problems
 from pipeline.io.columns import CHAIRS
-from pipeline.tiles import canonical, is_date_text, parse_token
+from pipeline.tiles import canonical, is_date_text, parse_column
 
 ENDING_ALIASES = {
     "palang": "apollo",
@@ -118,18 +118,12 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     typed = typed.with_columns(sanc_cols)
 
     # The last tile.
-    last = parse_token(pl.col("last_tile"), single=True)
-    typed = typed.with_columns(last.alias("_last"))
-    bad = typed.filter(pl.col("last_tile").is_not_null() & pl.col("_last").struct.field("err").is_not_null())
-    found.append(
-        problems.from_rows(bad, column="last_tile", code="bad_tile", message=pl.col("_last").struct.field("err"))
-    )
-    typed = typed.with_columns(
-        pl.col("_last").struct.field("hi").alias("last_hi"),
-        pl.col("_last").struct.field("lo").alias("last_lo"),
-    ).with_columns(
+    typed = parse_column(typed, "last_tile", single=True)
+    bad = typed.filter(pl.col("last_tile").is_not_null() & pl.col("err").is_not_null())
+    found.append(problems.from_rows(bad, column="last_tile", code="bad_tile", message=pl.col("err")))
+    typed = typed.rename({"hi": "last_hi", "lo": "last_lo"}).with_columns(
         pl.when(pl.col("last_hi").is_not_null()).then(canonical(pl.col("last_hi"), pl.col("last_lo"))).alias("last_tile")
-    ).drop("_last")
+    ).drop("err")
 
     # Tiles left in each chair's hand, exploded to one row per tile.
     long = pl.concat(
@@ -149,12 +143,8 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     long = long.with_columns(
         pl.col("token").str.strip_chars().str.ends_with("*").alias("dead"),
         pl.col("token").str.strip_chars().str.strip_chars_end("*").str.strip_chars().alias("_t"),
-    ).with_columns(parse_token(pl.col("_t"), single=pl.col("_n") == 1).alias("_p"))
-    long = long.with_columns(
-        pl.col("_p").struct.field("hi").alias("hi"),
-        pl.col("_p").struct.field("lo").alias("lo"),
-        pl.col("_p").struct.field("err").alias("err"),
     )
+    long = parse_column(long, "_t", single=pl.col("_n") == 1)
     ctx = typed.select("_row", "_file", "_line", "event", "round", "table")
     bad = long.filter(pl.col("err").is_not_null()).join(ctx, on="_row")
     found.append(

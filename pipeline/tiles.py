@@ -93,6 +93,42 @@ def parse_token(token: pl.Expr, *, single: pl.Expr | bool = True) -> pl.Expr:
     return pl.struct(hi.alias("hi"), lo.alias("lo"), err.alias("err"))
 
 
+#: Every plain spelling of every tile (``5-3``, ``3|5``, ``5/3``, ``53`` …) → 10·hi + lo.
+#: Looking a token up here is a hash probe; only what is not found goes through the regex
+#: parser of :func:`parse_token` (spaces, dates, numbers, mistakes).
+FAST: dict[str, int] = {
+    f"{a}{sep}{b}": 10 * max(a, b) + min(a, b)
+    for a in range(7)
+    for b in range(7)
+    for sep in ("-", "|", "/", "")
+}
+
+
+def parse_column(df: pl.DataFrame, column: str, *, single: pl.Expr | bool = True) -> pl.DataFrame:
+    """``df`` with ``hi``, ``lo`` and ``err`` for the tile token in ``column``.
+
+    Plain spellings are looked up in :data:`FAST`; the remaining rows (usually none) are
+    parsed by :func:`parse_token`, so the regexes run on those rows only.
+    """
+    code = pl.col(column).str.strip_chars().replace_strict(FAST, default=None, return_dtype=pl.Int8)
+    out = df.with_columns(
+        (code // 10).alias("hi"), (code % 10).alias("lo"), pl.lit(None, dtype=pl.String).alias("err")
+    )
+    slow = out.with_row_index("_fast_i").filter(pl.col("hi").is_null() & pl.col(column).is_not_null())
+    if slow.height == 0:
+        return out
+    parsed = slow.select(
+        "_fast_i", parse_token(pl.col(column), single=single).alias("_p")
+    ).select(
+        "_fast_i",
+        pl.col("_p").struct.field("hi").alias("hi"),
+        pl.col("_p").struct.field("lo").alias("lo"),
+        pl.col("_p").struct.field("err").alias("err"),
+    )
+    out = out.with_row_index("_fast_i").update(parsed, on="_fast_i", include_nulls=True).drop("_fast_i")
+    return out
+
+
 def canonical(hi: pl.Expr, lo: pl.Expr) -> pl.Expr:
     """``"5-3"`` text of a tile; null if either end is null."""
     return pl.format("{}-{}", hi, lo)
