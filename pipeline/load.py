@@ -260,14 +260,18 @@ def _readable(message: pl.Expr, limit: int = 400) -> pl.Expr:
 
 def first_spellings(hands: pl.DataFrame) -> pl.DataFrame:
     """``player_key, player``: how each player was first written in these hand rows."""
-    return (
-        hands.select(
-            pl.concat_list([pl.col(f"key_{c}") for c in CHAIRS]).alias("player_key"),
-            pl.concat_list([pl.col(f"player_{c}") for c in CHAIRS]).alias("player"),
-        )
-        .explode("player_key", "player")
-        .drop_nulls()
+    indexed = hands.with_row_index("_first_row")
+    per_chair = [
+        indexed.select("_first_row", pl.lit(i).alias("_chair"), pl.col(f"key_{c}").alias("player_key"), pl.col(f"player_{c}").alias("player"))
+        .drop_nulls("player_key")
         .unique("player_key", keep="first", maintain_order=True)
+        for i, c in enumerate(CHAIRS)
+    ]
+    return (
+        pl.concat(per_chair)
+        .sort("_first_row", "_chair")
+        .unique("player_key", keep="first", maintain_order=True)
+        .select("player_key", "player")
     )
 
 
