@@ -182,8 +182,14 @@ def match_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.Dat
                 message=pl.lit("a walkover row is the whole record of its table; this table also has other rows"),
             )
         )
-    played = df.filter(pl.col("ending") != "wo", pl.col("hand").is_not_null())
-    # Hand numbers: each once, 1, 2, … without gaps.
+    played_all = df.filter(pl.col("ending") != "wo", pl.col("hand").is_not_null())
+    # Hand numbers: each once, 1, 2, … without gaps. Matches whose numbers are exactly
+    # 1..n (nearly all) are cleared by one aggregate; only the others are examined row by row.
+    numbering = played_all.group_by(MATCH).agg(
+        pl.len().alias("_n"), pl.col("hand").n_unique().alias("_u"), pl.col("hand").min().alias("_lo"), pl.col("hand").max().alias("_hi")
+    )
+    suspect = numbering.filter((pl.col("_n") != pl.col("_u")) | (pl.col("_lo") != 1) | (pl.col("_hi") != pl.col("_n"))).select(MATCH)
+    played = played_all.join(suspect, on=MATCH, how="semi")
     dup = played.filter(pl.len().over([*MATCH, "hand"]) > 1)
     found.append(
         problems.from_rows(
@@ -207,7 +213,7 @@ def match_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.Dat
         )
     )
     if rs == "unhas" and params.get("check_swap_schedule", True):
-        found.append(_swap_schedule(played))
+        found.append(_swap_schedule(played_all))
     return problems.concat(found)
 
 
