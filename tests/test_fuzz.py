@@ -25,6 +25,7 @@ from pipeline.io.read import Sheet, display_name, read_bytes
 from pipeline.load import ingest
 from pipeline.problems import FileRejected
 from tests.reliability_helpers import (
+    FUZZ,
     LOGS,
     check_load,
     check_problems,
@@ -309,3 +310,44 @@ def test_hostile_cells_round_trip_as_text():
         assert stored == sorted(names)
         notes = con.execute("SELECT DISTINCT note FROM hands").fetchall()
         assert notes == [("<b>bold</b>\x07",)]
+
+
+# --- what the fuzzing found, pinned ------------------------------------------------------------
+
+
+def _multi_with(row: int, field: int, value: str) -> bytes:
+    """The two-table example with one cell of one data row replaced."""
+    lines = (FUZZ / "unhas-2024-e1_R1_multi.csv").read_text().splitlines()
+    cells = lines[row].split(",")
+    cells[field] = value
+    lines[row] = ",".join(cells)
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize(("field", "rejected"), [(2, {"1"}), (3, {"1", "2"}), (0, {"1"})])
+def test_a_row_that_does_not_say_its_round_or_table_keeps_its_possible_matches_out(field, rejected):
+    """Found by fuzzing: hand 10 of table 1 without its round (or table, or event) raised a
+    TypeError; fixed naively it would have loaded table 1 with 9 of its 10 hands."""
+    p, _stats = load(_multi_with(10, field, ""), "multi.csv", ruleset="unhas")
+    assert {o.table for o in p.outcomes if o.status == "rejected"} == rejected
+    assert {o.table for o in p.outcomes if o.status == "new"} == {"1", "2"} - rejected
+    codes = set(p.errors.get_column("code").to_list())
+    assert "row_without_match" in codes and "missing_value" in codes
+    assert p.exit_code == 1
+
+
+def test_a_file_whose_rows_name_no_match_exits_1():
+    lines = (FUZZ / "unhas-2024-e1_R1_meja4.csv").read_text().splitlines()
+    blanked = [lines[0]] + [",".join(c if i != 2 else "" for i, c in enumerate(line.split(","))) for line in lines[1:]]
+    p, stats = load(("\n".join(blanked) + "\n").encode(), "meja4.csv", ruleset="unhas")
+    assert p.outcomes == [] and stats.get("written", 0) == 0
+    assert p.errors.height >= 10
+    assert p.exit_code == 1
+
+
+@pytest.mark.parametrize("label", ["\u00b2", "R\u00b9", "9" * 5000])
+def test_table_labels_with_odd_digits_load(label):
+    """Found by fuzzing: ``int()`` refuses '²' and numbers of 4 300+ digits."""
+    p, stats = load(_multi_with(1, 3, label), "multi.csv", ruleset="unhas")
+    assert stats.get("rejected", 0) >= 1  # table 1 is split: its hand 1 is now another table
+    assert all(o.message for o in p.outcomes if o.status == "rejected")
