@@ -104,7 +104,7 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
         "    queries.standings(con, ev, 'event')\n"
         "t2 = time.perf_counter()\n"
         "bad = sum(p.count('rejected') for p in plans)\n"
-        "print(t1 - t0, t2 - t1, bad)\n"
+        "print('RESULT', t1 - t0, t2 - t1, bad)\n"
     )
     env = {**os.environ, **BENCH_ENV}
     t = time.perf_counter()
@@ -114,7 +114,8 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
     outs, errs = proc.communicate()
     if status != 0:
         raise RuntimeError(f"rebuild failed: {errs[-2000:]}")
-    imports, work, rejected = outs.split()
+    line = [x for x in outs.splitlines() if x.startswith("RESULT ")][-1]
+    _, imports, work, rejected = line.split()
     return {
         "process_wall_s": wall,
         "import_s": float(imports),
@@ -180,12 +181,13 @@ def page_render(db: Path) -> dict[str, float]:
         f"at = AppTest.from_file({str(app)!r}, default_timeout=120)\n"
         "t = time.perf_counter(); at.run(); first = time.perf_counter() - t\n"
         "t = time.perf_counter(); at.run(); second = time.perf_counter() - t\n"
-        "print(first, second, len(at.exception))\n"
+        "print('RESULT', first, second, len(at.exception))\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "DOMINO_DB": str(db)}, cwd=ROOT, check=False)
     if r.returncode != 0:
         return {"page_render_error": r.stderr[-500:]}
-    first, second, exc = r.stdout.split()[-3:]
+    line = [x for x in r.stdout.splitlines() if x.startswith("RESULT ")][-1]
+    _, first, second, exc = line.split()
     return {"page_render_first_s": float(first), "page_render_cached_s": float(second), "page_exceptions": int(exc)}
 
 
