@@ -23,7 +23,7 @@ import polars as pl
 
 from pipeline import problems, rulesets, settings
 from pipeline.io.columns import CHAIRS
-from pipeline.io.read import Sheet, read_file
+from pipeline.io.read import Sheet, display_name, read_file
 from pipeline.normalize import normalize
 from pipeline.problems import ERROR, FileRejected
 from pipeline.score import HAND_POINTS_COLUMNS, TABLE_STANDINGS_COLUMNS, score
@@ -107,11 +107,15 @@ def default_user() -> str:
 # --- planning ------------------------------------------------------------------------------
 
 
-def read_all(paths: list[str | Path]) -> tuple[list[Sheet], list[dict[str, object]]]:
+def read_all(paths: list[str | Path], *, held: Path | None = None) -> tuple[list[Sheet], list[dict[str, object]]]:
+    """Read files; ``held`` is the database this process holds, which is never opened
+    here (closing it would drop DuckDB's lock on it while we write)."""
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
     for p in paths:
         try:
+            if held is not None and _same_file(p, held):
+                raise FileRejected(display_name(Path(p).name), "not_a_hand_log", "this is the results database itself, not a hand log")
             s = read_file(p)
             sheets.append(s)
             files.append({"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None})
@@ -755,13 +759,23 @@ def _content_hashes(hands: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def database_file(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """The file behind ``con`` (None in memory)."""
+    path = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()
+    return Path(path[0][0]) if path and path[0][0] else None
+
+
+def _same_file(a: str | Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def backup_before_correction(con: duckdb.DuckDBPyConnection) -> Path | None:
     """Copy the database file aside before a correction (we hold the write lock)."""
-    path = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()
-    if not path or not path[0][0]:
-        return None
-    src = Path(path[0][0])
-    if not src.exists():
+    src = database_file(con)
+    if src is None or not src.exists():
         return None
     from pipeline.backup import backup_dir, copy_atomically, stamp
 
@@ -819,8 +833,9 @@ def ingest_paths(
             sheets.clear()
             files.clear()
 
+    held = database_file(con)
     for path in paths:
-        s, f = read_all([path])
+        s, f = read_all([path], held=held)
         if sheets and sum(x.rows for x in sheets) + sum(x.rows for x in s) > limit:
             flush()
         sheets.extend(s)

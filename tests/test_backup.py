@@ -318,3 +318,21 @@ def test_backup_and_restore_hold_the_lock_while_they_copy(db_path, tmp_path, mon
     copy = backup(db_path, tmp_path / "copy.duckdb")
     restore(copy, db_path)
     assert seen == ["locked", "locked"]
+
+
+def test_loading_the_database_file_itself_is_refused_and_keeps_others_out(db_path, tmp_path):
+    """``domino ingest data/domino.duckdb`` by mistake: reading the file in the process that
+    holds the database would drop DuckDB's lock in the middle of the load."""
+    from pipeline.load import ingest_paths
+
+    run("ingest", "--ruleset", "unhas", R1[0])
+    link = tmp_path / "looks-like-a-log.csv"
+    os.link(db_path, link)
+    with connect(db_path) as con:
+        plans = ingest_paths(con, [db_path, link, R1[1]])
+        assert probe(db_path) == "locked"
+    files = [f for p in plans for f in p.files]
+    refused = [f for f in files if f["error"] is not None]
+    assert [f["error"].code for f in refused] == ["not_a_hand_log", "not_a_hand_log"]
+    assert all("results database itself" in f["error"].message for f in refused)
+    assert [o.status for p in plans for o in p.outcomes] == ["new"]
