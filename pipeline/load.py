@@ -549,6 +549,8 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
         pl.col("hand").filter(pl.col("text").is_null()).sort().alias("dropped"),
         pl.col("hand").filter(pl.col("text").is_not_null() & pl.col("text_old").is_not_null() & (pl.col("text") != pl.col("text_old"))).sort().alias("changed"),
         pl.col("hand").filter(pl.col("text_old").is_null()).sort().alias("added"),
+        # where a referee should look first: the line of the first changed hand
+        pl.col("_line").filter(pl.col("text").is_not_null() & pl.col("text_old").is_not_null() & (pl.col("text") != pl.col("text_old"))).min().alias("changed_line"),
     )
     merged = merged.join(per_match, on=MATCH, how="left")
     versions = []
@@ -587,7 +589,7 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
                     found.append(
                         problems.frame(
                             [{
-                                "file": row["_file"], "line": row["_line"], "column": "hand",
+                                "file": row["_file"], "line": row["changed_line"] or row["_line"], "column": "hand",
                                 "code": "correction_needs_reason", "severity": ERROR,
                                 "message": o.message, "event": row["event"], "round": row["round"], "table": row["table"],
                             }]

@@ -136,3 +136,10 @@ def test_shuffling_a_files_rows_changes_nothing(tmp_path_factory, seed):
         ha = queries.hand_points(a, "unhas-2024-e1")
         hb = queries.hand_points(b, "unhas-2024-e1")
         assert ha.equals(hb)
+
+
+def test_a_refused_correction_points_at_the_first_changed_hand(con, tmp_path):
+    ingest(con, [BASE])
+    p = ingest(con, [write(tmp_path, "fix.csv", corrected_rows())])
+    prob = p.problems.filter(pl.col("code") == "correction_needs_reason")
+    assert prob["line"].to_list() == [5]  # hand 4 sits on line 5 (header on line 1)
