@@ -112,6 +112,10 @@ def read(path: str | Path | None = None, *, timeout: float | None = None) -> Ite
     for the whole process and the database file is ATTACHed read-only for each block and
     DETACHed at its end: between blocks the file is free for ``domino ingest`` in another
     process. Blocks are serialised by a lock; do not keep the connection past the block.
+
+    Never use it while this same process holds a write connection to the file: DuckDB's
+    lock is a POSIX lock, which a process loses when it closes *any* handle to the file,
+    and the DETACH closes one (see docs/reliability.md).
     """
     db = settings.db_path(path)
     if not db.exists():
