@@ -31,6 +31,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("max_xlsx_ratio", 200, "Highest compression ratio allowed for one .xlsx member."),
     Setting(
+        "memory_limit",
+        "2GB",
+        "DuckDB's memory limit per connection (it spills to disk beyond it); keeps big loads under a few GiB.",
+    ),
+    Setting(
         "batch_rows",
         500_000,
         "Rows planned and committed together when one command loads many files.",

@@ -68,7 +68,7 @@ def open_connection(
     delay = 0.02
     while True:
         try:
-            con = duckdb.connect(str(db), read_only=read_only)
+            con = duckdb.connect(str(db), read_only=read_only, config={"memory_limit": str(settings.get("memory_limit"))})
             break
         except duckdb.Error as exc:
             if not _is_lock_error(exc):
