@@ -37,6 +37,16 @@ def _no_ruleset_overrides():
 
 
 @pytest.fixture
+def ruleset_override():
+    """Override a ruleset for one test; the file's values come back at teardown."""
+
+    def apply(name: str, params: dict) -> None:
+        rulesets.override(name, params)
+
+    return apply
+
+
+@pytest.fixture
 def copy_data(tmp_path):
     """Copy files from tests/data into tmp_path (tests that modify their inputs)."""
 

@@ -20,25 +20,12 @@ import polars as pl
 from hypothesis import strategies as st
 
 from pipeline import rulesets
+from pipeline.io.columns import CANONICAL
 from pipeline.load import Plan, ingest
 from pipeline.store.db import connect
 
 CHAIRS = "ABCD"
-COLUMNS = [
-    "event",
-    "ruleset",
-    "round",
-    "table",
-    "hand",
-    *[f"player_{c}" for c in "abcd"],
-    "ended_by",
-    "ending",
-    "last_tile",
-    *[f"pips_{c}" for c in "abcd"],
-    *[f"tiles_{c}" for c in "abcd"],
-    *[f"sanctions_{c}" for c in "abcd"],
-    "note",
-]
+COLUMNS = list(CANONICAL)
 SEATS = ("Ana", "Budi", "Cici", "Dedi")
 
 

@@ -7,38 +7,16 @@ says otherwise the seating is Ana (A), Budi (B), Cici (C), Dedi (D).
 """
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from pipeline import problems, rulesets
+from pipeline import problems
 from pipeline.registry import import_registry, read_registry
 from pipeline.rescore import rescore, stale_events
-from tests.rules_helpers import fresh_db, hand, hand_rows, load, modified, statuses, table_rows
+from tests.rules_helpers import hand, hand_rows, load, modified, statuses, table_rows
 
 OTHERS = ("Eko", "Fitri", "Gita", "Hadi")
-
-
-@pytest.fixture
-def con(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with fresh_db(tmp_path) as c:
-        yield c
-
-
-@pytest.fixture
-def ruleset_override() -> Iterator:
-    """Override a ruleset for one test; the file's values come back at teardown."""
-    touched: list[str] = []
-
-    def apply(name: str, params: dict) -> None:
-        touched.append(name)
-        rulesets.override(name, params)
-
-    yield apply
-    for name in touched:
-        rulesets.override(name, None)
 
 
 def ph(n, by, ending, **kw):

@@ -8,10 +8,8 @@ B is Ana, above C Budi, above D Cici and above A Dedi.
 """
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from pipeline import problems, rulesets
@@ -19,7 +17,6 @@ from pipeline.rescore import rescore, stale_events
 from tests.rules_helpers import (
     SEATS,
     biasa_match,
-    fresh_db,
     hand,
     hand_rows,
     load,
@@ -30,26 +27,6 @@ from tests.rules_helpers import (
 )
 
 OTHERS = ("Eko", "Fajar", "Gita", "Hadi")
-
-
-@pytest.fixture
-def con(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    with fresh_db(tmp_path) as c:
-        yield c
-
-
-@pytest.fixture
-def ruleset_override() -> Iterator:
-    """Override a ruleset for one test; the file's values come back at teardown."""
-    touched: list[str] = []
-
-    def apply(name: str, params: dict) -> None:
-        touched.append(name)
-        rulesets.override(name, params)
-
-    yield apply
-    for name in touched:
-        rulesets.override(name, None)
 
 
 def one_hand(con, tmp_path, row) -> dict[str, tuple[str, int]]:
