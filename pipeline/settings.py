@@ -33,7 +33,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "memory_limit",
         "2GB",
-        "DuckDB's memory limit per connection (it spills to disk beyond it); keeps big loads under a few GiB.",
+        "DuckDB's memory limit per connection (it spills to disk beyond it).",
     ),
     Setting(
         "batch_rows",
