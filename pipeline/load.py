@@ -459,11 +459,10 @@ def _keyless_rows(typed: pl.DataFrame) -> pl.DataFrame:
 
 def _loaded_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
     if keys.height <= _FEW:
-        one = '(t.event = ? AND t.round = ?)'
-        params = [v for row in keys.select("event", "round").rows() for v in row]
+        where, params = _match_filter(keys.rows(named=True), ["event", "round"])
         return con.sql(
-            'SELECT t.event, t.round, t."table" AS loaded_table, t.player_key '
-            f"FROM table_standings_t t WHERE {' OR '.join([one] * keys.height) or 'false'}",
+            'SELECT event, round, "table" AS loaded_table, player_key '
+            f"FROM table_standings_t WHERE {where or 'false'}",
             params=params,
         ).pl()
     con.register("_keys", keys)
@@ -526,7 +525,7 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
         elif current.height <= _FEW:
             # A live upload replaces a match or two: constant predicates let DuckDB skip
             # every row group of the hands table but theirs (cost follows the upload).
-            where, params = _match_filter(current.rows(named=True), with_version=True)
+            where, params = _match_filter(current.rows(named=True), [*MATCH, "version"])
             prev_hands = con.sql(f"SELECT * FROM hands WHERE {where}", params=params).pl()
         else:
             prev_hands = con.sql(
@@ -607,9 +606,8 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
 _FEW = 64  # up to this many matches, statements name them one by one
 
 
-def _match_filter(matches: list[dict[str, object]], *, with_version: bool) -> tuple[str, list[object]]:
-    """``(event = ? AND round = ? AND "table" = ? [AND version = ?]) OR …`` with its values."""
-    cols = [*MATCH, "version"] if with_version else MATCH
+def _match_filter(matches: list[dict[str, object]], cols: list[str]) -> tuple[str, list[object]]:
+    """``(event = ? AND round = ? …) OR …`` over ``cols`` (fixed names), with its values."""
     one = "(" + " AND ".join(f'"{c}" = ?' for c in cols) + ")"
     params: list[object] = []
     for m in matches:
@@ -708,7 +706,7 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
                     )
             elif replaced:
                 # constant predicates: zone maps skip the other matches' row groups
-                where, params = _match_filter(replaced, with_version=False)
+                where, params = _match_filter(replaced, MATCH)
                 con.execute(
                     f"UPDATE match_versions SET current = false, superseded_at = ?, superseded_by = ? WHERE current AND ({where})",
                     [now, ingest_id, *params],

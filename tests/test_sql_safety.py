@@ -28,8 +28,8 @@ SQL_METHODS = {"execute", "executemany", "sql", "query"}
 #: be an identifier or SQL from a fixed set (never a value a user sent).
 ALLOWED: dict[tuple[str, str], str] = {
     ("pipeline/load.py", "t"): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
-    ("pipeline/load.py", "' OR '.join([one] * keys.height) or 'false'"): "repeats the constant '(t.event = ? AND t.round = ?)'; the values go in params",
-    ("pipeline/load.py", "where"): "from _match_filter: constant '(\"col\" = ? AND …)' groups over the fixed MATCH columns; the values go in params",
+    ("pipeline/load.py", "where"): "from _match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    ("pipeline/load.py", "where or 'false'"): "from _match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",
     ("pipeline/store/db.py", "table"): "insert_frame: callers pass a literal table name (test_insert_frame_gets_literals)",
     ("pipeline/store/db.py", "columns"): "insert_frame: callers pass a literal column list (test_insert_frame_gets_literals)",
     ("pipeline/store/db.py", "on_conflict"): "insert_frame: callers pass a literal clause (test_insert_frame_gets_literals)",
