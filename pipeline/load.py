@@ -31,6 +31,7 @@ from pipeline.store.db import insert_frame
 from pipeline.validate import match_checks, row_checks
 
 MATCH = ["event", "round", "table"]
+_WRITES = ("new", "update", "correction")  # outcomes that write a match version
 HAND_COLUMNS = [
     "event", "round", "table", "version", "hand",
     *[f"player_{c}" for c in CHAIRS], *[f"key_{c}" for c in CHAIRS],
@@ -83,12 +84,18 @@ class Plan:
     def warnings(self) -> pl.DataFrame:
         return self.problems.filter(pl.col("severity") != ERROR)
 
+    def release(self) -> "Plan":
+        """Drop the row frames once written (the database has them); keep the report."""
+        for name in ("hands", "hand_points", "table_standings", "previous", "names"):
+            setattr(self, name, getattr(self, name).head(0))
+        return self
+
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
 
     @property
     def writes(self) -> list[MatchOutcome]:
-        return [o for o in self.outcomes if o.status in ("new", "update", "correction")]
+        return [o for o in self.outcomes if o.status in _WRITES]
 
     @property
     def exit_code(self) -> int:
@@ -308,7 +315,8 @@ def _bad_matches(found: pl.DataFrame) -> pl.DataFrame:
 
 
 def _resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame):
-    known = dict(con.execute("SELECT event, ruleset FROM events").fetchall())
+    uploaded = typed.get_column("event").drop_nulls().unique().to_list()
+    known = _known_events(con, uploaded)
     found: list[pl.DataFrame] = []
     bad_name = typed.filter(pl.col("ruleset").is_not_null() & ~pl.col("ruleset").is_in(list(rulesets.NAMES)))
     found.append(
@@ -357,6 +365,18 @@ def _resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame):
         )
     )
     return typed, problems.concat(found), event_rs, new_events
+
+
+def _known_events(con: duckdb.DuckDBPyConnection, uploaded: list[str]) -> dict[str, str]:
+    """``event → ruleset`` of the loaded events among ``uploaded`` (not of every event)."""
+    if not uploaded:
+        return {}
+    if len(uploaded) <= _FEW:
+        # the events table's primary key answers these without reading the whole table
+        where, params = _match_filter([{"event": e} for e in uploaded], ["event"])
+        return dict(con.execute(f"SELECT event, ruleset FROM events WHERE {where}", params).fetchall())
+    known = con.sql("SELECT event, ruleset FROM events").pl()
+    return dict(known.filter(pl.col("event").is_in(uploaded)).iter_rows())
 
 
 def alias_map(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
@@ -595,7 +615,7 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
                         )
                     )
         outcomes.append(o)
-        if o.status in ("new", "update", "correction"):
+        if o.status in _WRITES:
             versions.append({"event": o.event, "round": o.round, "table": o.table, "version": o.version, "content_hash": row["content_hash"]})
     vdf = pl.DataFrame(versions, schema={"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "content_hash": pl.String})
     candidates = candidates.drop("version").join(vdf, on=MATCH)
@@ -734,12 +754,13 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
                 "UPDATE ingests SET matches_loaded = ?, matches_unchanged = ?, matches_rejected = ?, "
                 "finished_at = ?, status = ?, report = ? WHERE ingest_id = ? AND file = ?",
                 [
-                    sum(1 for o in mine if o.status in ("new", "update", "correction")),
+                    sum(1 for o in mine if o.status in _WRITES),
                     sum(1 for o in mine if o.status == "unchanged"),
                     sum(1 for o in mine if o.status == "rejected"),
                     datetime.now(),
                     "rejected" if f.get("error") else "done",
-                    json.dumps({"problems": report, "matches": [o.__dict__ for o in mine]}, default=str),
+                    # the matches written are in match_versions with this ingest_id
+                    json.dumps({"problems": report, "matches": [o.__dict__ for o in mine if o.status not in _WRITES]}, default=str),
                     ingest_id, f["file"],
                 ],
             )
@@ -819,6 +840,9 @@ def ingest_paths(
     """Load many files in batches of about ``batch_rows`` rows, each planned and committed
     on its own, so memory follows the batch and not the whole corpus.
 
+    The plans returned keep their reports (files, outcomes, problems) but not their row
+    frames, which are in the database once committed.
+
     Checks across files (one player at two tables of a round) hold within a batch and
     against everything already loaded, so a clash across batches keeps the later match out.
     """
@@ -829,7 +853,9 @@ def ingest_paths(
 
     def flush() -> None:
         if files:
-            plans.append(ingest(con, sheets=list(sheets), files=list(files), event=event, ruleset=ruleset, reason=reason, by=by))
+            done = ingest(con, sheets=list(sheets), files=list(files), event=event, ruleset=ruleset, reason=reason, by=by)
+            # keep the report, not the rows: memory follows one batch, not the corpus
+            plans.append(done.release())
             sheets.clear()
             files.clear()
 

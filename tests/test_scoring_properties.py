@@ -302,3 +302,29 @@ def test_a_correction_changes_only_its_match_and_its_revert_restores_all(data):
         plan = load(con, d, t1, name="revert.csv", reason="the first reading was right")
         assert [o.status for o in plan.outcomes] == ["correction"]
         assert snapshot(con) == before
+
+
+def test_scorings_at_once_do_not_see_each_others_tables():
+    """Scoring shares one in-memory DuckDB per process; each call has its own cursor."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pipeline.io.read import read_file
+    from pipeline.load import plan
+    from tests.conftest import DATA
+
+    logs = sorted((DATA / "examples" / "unhas" / "logs").glob("*.csv"))[:2] + sorted((DATA / "examples" / "pepet" / "logs").glob("*.csv"))[:2]
+    assert len(logs) == 4
+
+    def points(path: Path) -> list[tuple]:
+        with duckdb.connect(":memory:") as con:
+            from pipeline.store.db import migrate
+
+            migrate(con)
+            p = plan(con, [read_file(path)])
+            return sorted(p.hand_points.rows())
+
+    alone = [points(p) for p in logs]
+    assert all(alone)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(points, logs * 3))
+    assert together == alone * 3

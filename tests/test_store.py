@@ -52,3 +52,46 @@ def test_a_writer_waits_for_a_reader_inside_a_block(db_path, monkeypatch):
     assert "in use by another process" in r.stderr
     with read(db_path) as con:
         assert queries.history(con, "unhas-2024-e1", "R1", "1")["version"].to_list() == [1]
+
+
+def _report(con, file):
+    import json
+
+    return json.loads(con.execute("SELECT report FROM ingests WHERE file = ? ORDER BY ingest_id DESC LIMIT 1", [file]).fetchall()[0][0])
+
+
+def test_the_ingest_report_keeps_problems_and_the_matches_not_written(db_path, tmp_path):
+    lines = BASE.read_text().splitlines()
+    # table 2's hand 2 names an unknown ending: that match stays out, table 1 loads
+    bad = [lines[0], *lines[1:11], *[ln.replace(",biasa,", ",nonsense,", 1) if i == 1 else ln for i, ln in enumerate(lines[11:21])]]
+    f = tmp_path / "mixed.csv"
+    f.write_text("\n".join(bad) + "\n")
+    with connect(db_path) as con:
+        p = ingest(con, [f])
+        assert [o.status for o in p.outcomes] == ["new", "rejected"]
+        report = _report(con, "mixed.csv")
+        # the written match is in match_versions with this ingest; the report has the rest
+        assert [(m["table"], m["status"]) for m in report["matches"]] == [("2", "rejected")]
+        assert {q["code"] for q in report["problems"]} == {"unknown_ending"}
+        ingest_id = con.execute("SELECT max(ingest_id) FROM ingests").fetchall()[0][0]
+        assert con.execute("SELECT \"table\" FROM match_versions WHERE ingest_id = ?", [ingest_id]).fetchall() == [("1",)]
+
+
+def test_migration_002_slims_reports_written_before_it(db_path):
+    import json
+
+    from pipeline.store.db import _migrations
+
+    with connect(db_path) as con:
+        ingest(con, [BASE])
+        old = {
+            "problems": [{"code": "swap_schedule"}],
+            "matches": [{"table": "1", "status": "new"}, {"table": "2", "status": "unchanged"}, {"table": "3", "status": "rejected"}],
+        }
+        con.execute("INSERT INTO ingests (ingest_id, file, started_at, status, matches_unchanged, matches_rejected, report) VALUES (900, 'old.csv', now(), 'done', 1, 1, ?)", [json.dumps(old)])
+        big = {"problems": [], "matches": [{"table": str(i), "status": "new"} for i in range(1000)]}
+        con.execute("INSERT INTO ingests (ingest_id, file, started_at, status, matches_unchanged, matches_rejected, report) VALUES (901, 'big.csv', now(), 'done', 0, 0, ?)", [json.dumps(big)])
+        sql = dict((name, text) for _v, name, text in _migrations())["002_slim_ingest_reports.sql"]
+        con.execute(sql)
+        assert _report(con, "old.csv") == {"problems": [{"code": "swap_schedule"}], "matches": [{"table": "2", "status": "unchanged"}, {"table": "3", "status": "rejected"}]}
+        assert _report(con, "big.csv") == {"problems": [], "matches": []}
