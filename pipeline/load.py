@@ -32,6 +32,7 @@ from pipeline.validate import match_checks, row_checks
 
 MATCH = ["event", "round", "table"]
 _WRITES = ("new", "update", "correction")  # outcomes that write a match version
+VERSION_SCHEMA = {"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "content_hash": pl.String}
 HAND_COLUMNS = [
     "event", "round", "table", "version", "hand",
     *[f"player_{c}" for c in CHAIRS], *[f"key_{c}" for c in CHAIRS],
@@ -75,6 +76,8 @@ class Plan:
     reason: str | None
     by: str
     ingest_id: int | None = None
+    #: ``event, round, table, version, content_hash`` of every match this plan writes
+    versions: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=VERSION_SCHEMA))
 
     @property
     def errors(self) -> pl.DataFrame:
@@ -86,7 +89,7 @@ class Plan:
 
     def release(self) -> "Plan":
         """Drop the row frames once written (the database has them); keep the report."""
-        for name in ("hands", "hand_points", "table_standings", "previous", "names"):
+        for name in ("hands", "hand_points", "table_standings", "previous", "names", "versions"):
             setattr(self, name, getattr(self, name).head(0))
         return self
 
@@ -211,7 +214,7 @@ def plan(
     hand_points, table_standings = (pl.concat(hp_parts), pl.concat(ts_parts)) if hp_parts else score(candidates.head(0), "unhas")
 
     # Compare with what is loaded: new, unchanged, update or correction.
-    outcomes, candidates, previous, class_problems = _classify(con, candidates, reason)
+    outcomes, candidates, previous, versions, class_problems = _classify(con, candidates, reason)
     found.append(class_problems)
     found.append(_session_shape(con, candidates, typed))
     all_problems = problems.concat(found).with_columns(_readable(pl.col("message")))
@@ -256,6 +259,7 @@ def plan(
         names=names,
         reason=reason,
         by=by,
+        versions=versions,
     )
 
 
@@ -532,7 +536,7 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
     found: list[pl.DataFrame] = []
     outcomes: list[MatchOutcome] = []
     if candidates.height == 0:
-        return outcomes, candidates, pl.DataFrame(schema={c: pl.String for c in HAND_COLUMNS}), problems.empty()
+        return outcomes, candidates, pl.DataFrame(schema={c: pl.String for c in HAND_COLUMNS}), pl.DataFrame(schema=VERSION_SCHEMA), problems.empty()
     keys = candidates.select(MATCH).unique()
     con.register("_keys", keys)
     try:
@@ -562,6 +566,15 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
         .with_columns(pl.col("blob").hash(seed=0).cast(pl.String).alias("content_hash"))
     )
     merged = hashes.join(current, on=MATCH, how="left", suffix="_old")
+    # Matches never loaded are new, version 1: no comparison, no per-row Python.
+    fresh = merged.filter(pl.col("version").is_null())
+    merged = merged.filter(pl.col("version").is_not_null())
+    outcomes = [
+        MatchOutcome(event=e, round=r, table=t, status="new", file=f, hands=n, version=1)
+        for e, r, t, f, n in zip(*(fresh.get_column(c).to_list() for c in (*MATCH, "_file", "n")), strict=True)
+    ]
+    versions_frames = [fresh.select(*MATCH, pl.lit(1, dtype=pl.Int32).alias("version"), "content_hash")]
+    new_text = new_text.join(merged.select(MATCH), on=MATCH, how="semi")
     old_text = prev_hands.select(*MATCH, "hand", _row_text(prev_hands).alias("text_old")) if prev_hands.height else pl.DataFrame(schema={**{c: pl.String for c in MATCH}, "hand": pl.Int32, "text_old": pl.String})
     cmp = new_text.join(old_text.cast({"hand": pl.Int64}), on=[*MATCH, "hand"], how="full", coalesce=True)
     per_match = cmp.group_by(MATCH).agg(
@@ -573,54 +586,52 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
     )
     merged = merged.join(per_match, on=MATCH, how="left")
     versions = []
-    for row in merged.iter_rows(named=True):
+    for row in merged.iter_rows(named=True):  # loaded before: unchanged, update or correction
         o = MatchOutcome(event=row["event"], round=row["round"], table=row["table"], status="new", file=row["_file"], hands=row["n"])
-        if row["version"] is None:
-            o.version = 1
+        dropped = [h for h in row["dropped"] or [] if h is not None]
+        changed = [h for h in row["changed"] or [] if h is not None]
+        added = [h for h in row["added"] or [] if h is not None]
+        if not dropped and not changed and not added:
+            o.status, o.version = "unchanged", row["version"]
+            o.message = f"already loaded as version {row['version']}; nothing changed"
+        elif not dropped and not changed:
+            o.status, o.version = "update", row["version"] + 1
+            o.message = f"adds hand(s) {_hands_text(added)}"
         else:
-            dropped = [h for h in row["dropped"] or [] if h is not None]
-            changed = [h for h in row["changed"] or [] if h is not None]
-            added = [h for h in row["added"] or [] if h is not None]
-            if not dropped and not changed and not added:
-                o.status, o.version = "unchanged", row["version"]
-                o.message = f"already loaded as version {row['version']}; nothing changed"
-            elif not dropped and not changed:
-                o.status, o.version = "update", row["version"] + 1
-                o.message = f"adds hand(s) {_hands_text(added)}"
+            o.changed_hands = sorted(set(dropped) | set(changed))
+            what = []
+            if changed:
+                what.append(f"changes hand(s) {_hands_text(changed)}")
+            if dropped:
+                what.append(f"drops hand(s) {_hands_text(dropped)}")
+            if added:
+                what.append(f"adds hand(s) {_hands_text(added)}")
+            if reason:
+                o.status, o.version = "correction", row["version"] + 1
+                o.message = " and ".join(what) + f" (reason: {reason})"
             else:
-                o.changed_hands = sorted(set(dropped) | set(changed))
-                what = []
-                if changed:
-                    what.append(f"changes hand(s) {_hands_text(changed)}")
-                if dropped:
-                    what.append(f"drops hand(s) {_hands_text(dropped)}")
-                if added:
-                    what.append(f"adds hand(s) {_hands_text(added)}")
-                if reason:
-                    o.status, o.version = "correction", row["version"] + 1
-                    o.message = " and ".join(what) + f" (reason: {reason})"
-                else:
-                    o.status = "rejected"
-                    o.message = (
-                        f"this file {' and '.join(what)} of the loaded version {row['version']}; "
-                        "a correction needs a reason (--reason)"
+                o.status = "rejected"
+                o.message = (
+                    f"this file {' and '.join(what)} of the loaded version {row['version']}; "
+                    "a correction needs a reason (--reason)"
+                )
+                found.append(
+                    problems.frame(
+                        [{
+                            "file": row["_file"], "line": row["changed_line"] or row["_line"], "column": "hand",
+                            "code": "correction_needs_reason", "severity": ERROR,
+                            "message": o.message, "event": row["event"], "round": row["round"], "table": row["table"],
+                        }]
                     )
-                    found.append(
-                        problems.frame(
-                            [{
-                                "file": row["_file"], "line": row["changed_line"] or row["_line"], "column": "hand",
-                                "code": "correction_needs_reason", "severity": ERROR,
-                                "message": o.message, "event": row["event"], "round": row["round"], "table": row["table"],
-                            }]
-                        )
-                    )
+                )
         outcomes.append(o)
         if o.status in _WRITES:
             versions.append({"event": o.event, "round": o.round, "table": o.table, "version": o.version, "content_hash": row["content_hash"]})
-    vdf = pl.DataFrame(versions, schema={"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "content_hash": pl.String})
+    versions_frames.append(pl.DataFrame(versions, schema=VERSION_SCHEMA))
+    vdf = pl.concat(versions_frames)
     candidates = candidates.drop("version").join(vdf, on=MATCH)
     previous = prev_hands.join(vdf.select(MATCH), on=MATCH) if prev_hands.height else prev_hands
-    return outcomes, candidates, previous, problems.concat(found)
+    return outcomes, candidates, previous, vdf, problems.concat(found)
 
 
 _FEW = 64  # up to this many matches, statements name them one by one
@@ -701,14 +712,13 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
             insert_frame(con, "events", events, on_conflict="ON CONFLICT DO NOTHING")
         if writes:
             w = pl.DataFrame(
-                [
-                    {
-                        "event": o.event, "round": o.round, "table": o.table, "version": o.version,
-                        "kind": o.status, "file": o.file, "hands": o.hands,
-                        "changed_hands": _hands_text(o.changed_hands) or None,
-                    }
-                    for o in writes
-                ],
+                {
+                    "event": [o.event for o in writes], "round": [o.round for o in writes],
+                    "table": [o.table for o in writes], "version": [o.version for o in writes],
+                    "kind": [o.status for o in writes], "file": [o.file for o in writes],
+                    "hands": [o.hands for o in writes],
+                    "changed_hands": [_hands_text(o.changed_hands) or None for o in writes],
+                },
                 schema={"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "kind": pl.String, "file": pl.String, "hands": pl.Int32, "changed_hands": pl.String},
             )
             con.register("_w", w)
@@ -733,8 +743,7 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
                 )
                 for t in ("hand_points_t", "table_standings_t"):
                     con.execute(f"DELETE FROM {t} WHERE {where}", params)
-            content = _content_hashes(p.hands)
-            con.register("_content", content)
+            con.register("_content", p.versions)
             con.execute(
                 'INSERT INTO match_versions SELECT _w.event, _w.round, _w."table", _w.version, _w.kind, ?, _w.file, ?, ?, ?, '
                 'c.content_hash, _w.hands, _w.changed_hands, true, NULL, NULL '
@@ -769,15 +778,6 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
         con.execute("ROLLBACK")
         raise
     return p
-
-
-def _content_hashes(hands: pl.DataFrame) -> pl.DataFrame:
-    return (
-        hands.sort("hand", nulls_last=False)
-        .group_by(MATCH)
-        .agg(_row_text(hands).str.join("\x1e").alias("blob"))
-        .select(*MATCH, pl.col("blob").hash(seed=0).cast(pl.String).alias("content_hash"))
-    )
 
 
 def database_file(con: duckdb.DuckDBPyConnection) -> Path | None:
@@ -885,6 +885,7 @@ def merge(plans: list[Plan]) -> Plan:
         previous=first.previous.head(0),
         new_events={k: v for p in plans for k, v in p.new_events.items()},
         names=first.names.head(0),
+        versions=first.versions.head(0),
         reason=first.reason,
         by=first.by,
         ingest_id=plans[-1].ingest_id,

@@ -6,6 +6,7 @@ are plain SELECTs over ``_hands`` and ``_params``, layered: staging → hand poi
 table standings.
 """
 
+import atexit
 import threading
 from importlib import resources
 
@@ -47,7 +48,16 @@ def _cursor() -> duckdb.DuckDBPyConnection:
             from pipeline import settings
 
             _scratch = duckdb.connect(":memory:", config={"memory_limit": str(settings.get("memory_limit"))})
+            atexit.register(_close_scratch)
         return _scratch.cursor()
+
+
+def _close_scratch() -> None:
+    global _scratch
+    with _scratch_lock:
+        if _scratch is not None:
+            _scratch.close()
+            _scratch = None
 
 
 def model(name: str) -> str:
