@@ -14,7 +14,7 @@ import difflib
 import getpass
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -49,7 +49,7 @@ CONTENT = [
 ]
 
 
-@dataclass
+@dataclass(slots=True)
 class MatchOutcome:
     event: str
     round: str
@@ -569,8 +569,10 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
     # Matches never loaded are new, version 1: no comparison, no per-row Python.
     fresh = merged.filter(pl.col("version").is_null())
     merged = merged.filter(pl.col("version").is_not_null())
+    # one str object per distinct value: a batch has ~50k matches but few events and files
+    same: dict[str, str] = {}
     outcomes = [
-        MatchOutcome(event=e, round=r, table=t, status="new", file=f, hands=n, version=1)
+        MatchOutcome(event=same.setdefault(e, e), round=same.setdefault(r, r), table=same.setdefault(t, t), status="new", file=same.setdefault(f, f), hands=n, version=1)
         for e, r, t, f, n in zip(*(fresh.get_column(c).to_list() for c in (*MATCH, "_file", "n")), strict=True)
     ]
     versions_frames = [fresh.select(*MATCH, pl.lit(1, dtype=pl.Int32).alias("version"), "content_hash")]
@@ -769,7 +771,7 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
                     datetime.now(),
                     "rejected" if f.get("error") else "done",
                     # the matches written are in match_versions with this ingest_id
-                    json.dumps({"problems": report, "matches": [o.__dict__ for o in mine if o.status not in _WRITES]}, default=str),
+                    json.dumps({"problems": report, "matches": [asdict(o) for o in mine if o.status not in _WRITES]}, default=str),
                     ingest_id, f["file"],
                 ],
             )

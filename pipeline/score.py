@@ -45,9 +45,9 @@ def _cursor() -> duckdb.DuckDBPyConnection:
     global _scratch
     with _scratch_lock:
         if _scratch is None:
-            from pipeline import settings
+            from pipeline.store.db import duckdb_config
 
-            _scratch = duckdb.connect(":memory:", config={"memory_limit": str(settings.get("memory_limit"))})
+            _scratch = duckdb.connect(":memory:", config=duckdb_config())
             atexit.register(_close_scratch)
         return _scratch.cursor()
 
