@@ -82,9 +82,12 @@ sanction_codes as (
     select
         mid, hid, event, hand, player_key, code, pos
     from (
-        select s.*, unnest(string_split(sanctions, ';')) as code,
+        select s.mid, s.hid, s.event, s.hand, s.player_key,
+               unnest(string_split(sanctions, ';')) as code,
                generate_subscripts(string_split(sanctions, ';'), 1) as pos
-        from seats s
+        -- from the staging view, not the seats CTE: with one consumer that CTE is
+        -- inlined rather than materialised (most seats carry no sanction)
+        from _seats s
         where sanctions is not null
     )
 ),
