@@ -14,6 +14,7 @@ import duckdb
 import polars as pl
 
 from pipeline import rulesets
+from pipeline.store.db import duckdb_config, quiet
 
 _MODELS = resources.files("pipeline.sql") / "models"
 
@@ -45,11 +46,9 @@ def _cursor() -> duckdb.DuckDBPyConnection:
     global _scratch
     with _scratch_lock:
         if _scratch is None:
-            from pipeline.store.db import duckdb_config
-
             _scratch = duckdb.connect(":memory:", config=duckdb_config())
             atexit.register(_close_scratch)
-        return _scratch.cursor()
+        return quiet(_scratch.cursor())
 
 
 def _close_scratch() -> None:

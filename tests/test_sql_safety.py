@@ -37,6 +37,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("pipeline/queries.py", "', '.join((_q(c) for c in cols))"): "cols come from the CONTRACT and EXTRA constants, quoted by _q",
     ("pipeline/queries.py", "view"): "f'{level}_standings' after `level in LEVELS` is checked",
     ("pipeline/queries.py", "' AND '.join(where)"): "where holds only constant 'col = ?' strings; the values go in params",
+    ("pipeline/queries.py", "where[0]"): "_where's first piece, the constant 'event = ?'",
+    ("pipeline/queries.py", "' AND '.join(['true', *where[1:]])"): "the rest of _where's constant 'col = ?' strings; the values go in params",
     ("pipeline/queries.py", "order"): "picked from a constant dict by the checked level",
     ("pipeline/score.py", "model('staging/seats.sql')"): "SQL text of a model file shipped in the package",
     ("pipeline/score.py", "model(f'{ruleset}/hand_points.sql')"): "model file; ruleset is one of rulesets.NAMES",

@@ -95,3 +95,18 @@ def test_migration_002_slims_reports_written_before_it(db_path):
         con.execute(sql)
         assert _report(con, "old.csv") == {"problems": [{"code": "swap_schedule"}], "matches": [{"table": "2", "status": "unchanged"}, {"table": "3", "status": "rejected"}]}
         assert _report(con, "big.csv") == {"problems": [], "matches": []}
+
+
+def test_the_event_index_exists_and_serves_standings(db_path, tmp_path):
+    """Leaderboards stay fast in a big database: the event's rows come from the index on
+    table_standings_t (migration 003), not from a scan of every event."""
+    out = tmp_path / "profile.json"
+    with connect(db_path) as con:
+        ingest(con, [BASE])
+        assert con.execute("SELECT count(*) FROM duckdb_indexes() WHERE index_name = 'table_standings_event'").fetchall() == [(1,)]
+        con.execute("PRAGMA enable_profiling = 'json'")
+        con.execute(f"PRAGMA profiling_output = '{out}'")  # a pytest tmp path, no quotes in it
+        rows = queries.standings(con, "unhas-2024-e1", "table", "R1")
+        con.execute("PRAGMA disable_profiling")
+    assert rows.height > 0
+    assert "Index Scan" in out.read_text()

@@ -60,6 +60,12 @@ def duckdb_config() -> dict[str, object]:
     }
 
 
+def quiet(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """No progress bar on this connection: a command's output is its own."""
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "lock" in text and ("conflict" in text or "could not set" in text)
@@ -82,7 +88,7 @@ def open_connection(
     delay = 0.02
     while True:
         try:
-            con = duckdb.connect(str(db), read_only=read_only, config=duckdb_config())
+            con = quiet(duckdb.connect(str(db), read_only=read_only, config=duckdb_config()))
             break
         except duckdb.Error as exc:
             if not _is_lock_error(exc):
@@ -140,7 +146,7 @@ def read(path: str | Path | None = None, *, timeout: float | None = None) -> Ite
     wait = float(settings.get("lock_timeout")) if timeout is None else timeout  # type: ignore[arg-type]
     with _host_lock:
         if _host is None:
-            _host = duckdb.connect(":memory:", config=duckdb_config())
+            _host = quiet(duckdb.connect(":memory:", config=duckdb_config()))
         host = _host
         deadline = time.monotonic() + wait
         delay = 0.02
