@@ -128,7 +128,7 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
     }
 
 
-def incremental(db: Path, ruleset: str, repeats: int = 5) -> dict[str, float]:
+def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
     """One new table (a live match, all its hands) into a big database: file to leaderboard."""
     from pipeline import queries, simulate
     from pipeline.load import ingest
