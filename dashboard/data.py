@@ -3,8 +3,10 @@
 DuckDB lets one process write a file, and any connection open in another process —
 even a read-only one — blocks that writer. So the dashboard:
 
-- opens a **read-only connection per batch of queries** and closes it at once
-  (:func:`read`), waiting at most ``READ_TIMEOUT`` seconds for a writer to finish;
+- **attaches the file read-only per batch of queries** and detaches it at once
+  (:func:`read`, through :func:`pipeline.store.db.read`: one in-memory DuckDB lives as
+  long as the process, so a refresh does not start a database instance), waiting at most
+  ``READ_TIMEOUT`` seconds for a writer to finish;
 - **caches** each batch's result keyed on :func:`pipeline.stats.data_stamp` (the ingest
   counter plus registry and ruleset stamps: one cheap query), so an unchanged database
   costs one tiny query per refresh — and at most one per ``STAMP_TTL`` for all sessions
@@ -30,6 +32,7 @@ import duckdb
 
 from pipeline import settings, stats
 from pipeline.store.db import DatabaseBusy, connect
+from pipeline.store.db import read as attach
 
 READ_TIMEOUT = 1.5
 STAMP_TTL = 1.0  # seconds a data stamp is trusted without asking the database again
@@ -126,7 +129,10 @@ def db_path() -> str:
 
 
 def read(batch: Callable[..., Any], *args: Any) -> Result:
-    """Run ``batch(con, *args)`` on a short read-only connection, cached on the data stamp."""
+    """Run ``batch(con, *args)`` with the file attached read-only for the batch, cached on
+    the data stamp. Safe beside this process's own writes: :data:`DB_LOCK` keeps every
+    write connection out while a batch has the file attached (see
+    :func:`pipeline.store.db.read`)."""
     db = db_path()
     name = f"{batch.__module__}.{batch.__qualname__}"
     last_key = (db, name, args)
@@ -143,7 +149,7 @@ def read(batch: Callable[..., Any], *args: Any) -> Result:
     try:
         with (
             DB_LOCK.reading(READ_TIMEOUT),
-            connect(db, read_only=True, timeout=READ_TIMEOUT) as con,
+            attach(db, timeout=READ_TIMEOUT) as con,
         ):
             stamp = stats.data_stamp(con)
             key = (db, stamp, name, args)

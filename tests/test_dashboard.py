@@ -257,7 +257,7 @@ def test_leaderboard_shows_last_data_when_the_database_is_busy(loaded, monkeypat
     def busy(*a, **k):
         raise DatabaseBusy("the database is in use by another process")
 
-    monkeypatch.setattr(data, "connect", busy)
+    monkeypatch.setattr(data, "attach", busy)
     at.run()
     assert not at.exception
     assert "memperbarui" in texts(at)
@@ -266,7 +266,7 @@ def test_leaderboard_shows_last_data_when_the_database_is_busy(loaded, monkeypat
 
 def test_busy_with_nothing_read_yet_says_so(loaded, monkeypatch):
     monkeypatch.setattr(
-        data, "connect", lambda *a, **k: (_ for _ in ()).throw(DatabaseBusy("busy"))
+        data, "attach", lambda *a, **k: (_ for _ in ()).throw(DatabaseBusy("busy"))
     )
     at = app()
     assert "Basis data sedang dipakai" in texts(at)

@@ -221,13 +221,13 @@ def test_reads_are_cached_on_the_data_stamp(live_db, monkeypatch):
 
 def test_many_sessions_share_one_stamp_check(live_db, monkeypatch):
     opened = []
-    real = data.connect
+    real = data.attach
 
     def counting(*a, **k):
         opened.append(1)
         return real(*a, **k)
 
-    monkeypatch.setattr(data, "connect", counting)
+    monkeypatch.setattr(data, "attach", counting)
     monkeypatch.setattr(data, "STAMP_TTL", 60.0)
     first = data.read(batches.leaderboard, UNHAS, None)
     for _ in range(20):  # twenty screens refreshing at once
@@ -245,7 +245,7 @@ def test_busy_database_gives_the_last_data_marked_stale(live_db, monkeypatch):
     def busy(*a, **k):
         raise DatabaseBusy("in use")
 
-    monkeypatch.setattr(data, "connect", busy)
+    monkeypatch.setattr(data, "attach", busy)
     res = data.read(batches.leaderboard, UNHAS, None)
     assert res.stale and res.value is good.value
     assert data.read(batches.leaderboard, PEPET, "S1") == data.Result(None, stale=True)
