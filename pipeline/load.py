@@ -696,6 +696,9 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
     """Write a plan: every accepted match whole, in one transaction, with the ingest log."""
     ingest_id = p.ingest_id if p.ingest_id is not None else begin_ingest(con, p)
     writes = p.writes
+    if p.versions.height != len(writes):
+        # every match version written needs its content hash from planning
+        raise ValueError("this plan's versions do not match its writes; plan again before committing")
     if any(o.status == "correction" for o in writes):
         backup_before_correction(con)
     now = datetime.now()
