@@ -8,7 +8,7 @@ commands call :func:`rescore_stale` so a changed ruleset file takes effect by it
 import duckdb
 import polars as pl
 
-from pipeline import rulesets
+from pipeline import rulesets, settings
 from pipeline.io.columns import CHAIRS
 from pipeline.load import alias_map, first_spellings, player_key
 from pipeline.score import score
@@ -21,37 +21,56 @@ def stale_events(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> int:
-    """Rescore ``events`` (all when None); returns the number of hands scored."""
-    rows = con.execute("SELECT event, ruleset FROM events").fetchall()
-    targets = [(e, rs) for e, rs in rows if events is None or e in events]
+    """Rescore ``events`` (all when None) in one transaction; returns the hands scored.
+
+    Events are scored together, in chunks of about ``batch_rows`` hands per ruleset, so
+    a league of thousands of events costs a scan of the hands per chunk, not per event.
+    """
+    sizes = con.sql(
+        "SELECT e.event, e.ruleset, coalesce(sum(v.hands), 0)::BIGINT AS hands FROM events e "
+        "LEFT JOIN match_versions v ON v.event = e.event AND v.current GROUP BY ALL ORDER BY e.event"
+    ).pl()
+    if events is not None:
+        sizes = sizes.filter(pl.col("event").is_in(events))
+    limit = int(settings.get("batch_rows"))  # type: ignore[arg-type]
     aliases = alias_map(con)
     total = 0
     con.execute("BEGIN TRANSACTION")
     try:
-        for event, rs in targets:
-            hands = con.sql(
-                'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
-                "WHERE v.current AND h.event = ?",
-                params=[event],
-            ).pl()
-            hands = hands.with_columns(
-                player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS
-            )
-            hp, ts = score(hands, rs)
-            con.execute("DELETE FROM hand_points_t WHERE event = ?", [event])
-            con.execute("DELETE FROM table_standings_t WHERE event = ?", [event])
-            insert_frame(con, "hand_points_t", hp)
-            insert_frame(con, "table_standings_t", ts)
-            insert_frame(con, "player_names", first_spellings(hands), "player_key, player", on_conflict="ON CONFLICT DO NOTHING")
-            con.execute(
-                "UPDATE events SET params_hash = ? WHERE event = ?", [rulesets.load(rs).hash, event]
-            )
-            total += hands.height
+        for rs in rulesets.NAMES:
+            part = sizes.filter(pl.col("ruleset") == rs)
+            # a chunk closes when adding the next event would pass the limit
+            chunk_no = ((pl.col("hands").cum_sum() - pl.col("hands")) // max(1, limit)).alias("_chunk")
+            for chunk in part.with_columns(chunk_no).partition_by("_chunk", maintain_order=True):
+                total += _rescore_chunk(con, chunk.select("event"), rs, aliases)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     return total
+
+
+def _rescore_chunk(con: duckdb.DuckDBPyConnection, events: pl.DataFrame, rs: str, aliases: dict[str, str]) -> int:
+    con.register("_rescore_events", events)
+    try:
+        hands = con.sql(
+            'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
+            "JOIN _rescore_events r ON r.event = h.event WHERE v.current"
+        ).pl()
+        hands = hands.with_columns(player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS)
+        hp, ts = score(hands, rs)
+        con.execute("DELETE FROM hand_points_t WHERE event IN (SELECT event FROM _rescore_events)")
+        con.execute("DELETE FROM table_standings_t WHERE event IN (SELECT event FROM _rescore_events)")
+        insert_frame(con, "hand_points_t", hp)
+        insert_frame(con, "table_standings_t", ts)
+        insert_frame(con, "player_names", first_spellings(hands), "player_key, player", on_conflict="ON CONFLICT DO NOTHING")
+        con.execute(
+            "UPDATE events SET params_hash = ? WHERE event IN (SELECT event FROM _rescore_events)",
+            [rulesets.load(rs).hash],
+        )
+    finally:
+        con.unregister("_rescore_events")
+    return hands.height
 
 
 def rescore_stale(con: duckdb.DuckDBPyConnection) -> list[str]:

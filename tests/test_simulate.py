@@ -518,3 +518,26 @@ def test_tile_texts_are_canonical():
         simulate.tiles_text([simulate.TILES.index((1, 0)), simulate.TILES.index((6, 5))], [0])
         == "6-5 1-0 0-0*"
     )
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rescoring_many_events_in_chunks_gives_the_same_standings(tmp_path, ruleset, monkeypatch):
+    """`rescore` scores events together in chunks of about `batch_rows` hands; with a tiny
+    limit (one or two events per chunk) every view comes out as the load made it."""
+    from pipeline import queries
+
+    frame = simulate.generate_frame(ruleset, 3, 4_000, event="many")
+    path = tmp_path / "many.csv"
+    frame.write_csv(path)
+    views = ["hand_points_t", "table_standings_t"]
+    with connect(tmp_path / "db.duckdb") as con:
+        assert ingest(con, [path], by="test").count("rejected") == 0
+        events = queries.events(con).get_column("event").to_list()
+        assert len(events) > 10
+        before = {v: con.sql(f"SELECT * FROM {v} ORDER BY ALL").pl() for v in views}
+        con.execute("UPDATE events SET params_hash = 'stale'")
+        monkeypatch.setenv("DOMINO_BATCH_ROWS", "500")
+        assert rescore(con) == frame.height
+        for v in views:
+            assert con.sql(f"SELECT * FROM {v} ORDER BY ALL").pl().equals(before[v]), v
+        assert con.execute("SELECT count(*) FROM events WHERE params_hash = 'stale'").fetchall() == [(0,)]
