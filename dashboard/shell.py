@@ -8,6 +8,20 @@ from dashboard import access, ui
 from dashboard.i18n import LANG_KEY, LANGUAGES, default_language, t
 
 HERE = Path(__file__).resolve().parent
+PAGE_MODULES = (
+    "dashboard.views.leaderboard", "dashboard.views.player",
+    "dashboard.views.event_stats", "dashboard.views.upload",
+)
+
+
+def preload() -> None:
+    """Import every page's module (and so Streamlit's charts, plotly, polars, DuckDB)
+    before the server starts: ``domino serve`` calls it so the first visitor does not
+    wait for the imports."""
+    import importlib
+
+    for name in PAGE_MODULES:
+        importlib.import_module(name)
 
 
 def pages() -> list:

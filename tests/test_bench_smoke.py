@@ -20,7 +20,7 @@ def test_bench_smoke_produces_every_figure(tmp_path):
         for key in ("rebuild_s", "peak_rss_mib", "polars_read_csv_s", "duckdb_read_csv_s", "ratio_to_floor",
                     "incremental_median_ms", "leaderboard_p50_ms", "leaderboard_p95_ms"):
             assert r[key] > 0, key
-        for key in ("page_render_first_s", "page_render_cached_s", "page_render_new_session_s"):
+        for key in ("page_render_first_s", "page_render_cached_s", "page_render_new_session_s", "page_render_first_served_s"):
             assert r[key] > 0, key
         assert r["page_exceptions"] == 0
     saved = list((tmp_path / "results").glob("*.json"))

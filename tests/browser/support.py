@@ -21,7 +21,6 @@ ROOT = TESTS.parent
 SAMPLES = (
     TESTS / "data" / "examples"
 )  # the worked examples: <ruleset>/order.txt, logs/, players.csv
-APP = ROOT / "dashboard" / "app.py"
 ARTIFACTS = TESTS / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -84,37 +83,22 @@ class Server:
 
 @contextlib.contextmanager
 def dashboard(db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4) -> Iterator[Server]:
-    """``streamlit run dashboard/app.py`` on a free port against ``db``; stopped afterwards."""
+    """``domino serve`` (what ``make demo`` starts) on a free port against ``db``; stopped afterwards."""
     port = free_port()
     env = dict(os.environ)
     env.update(
-        DOMINO_DB=str(db),
         DOMINO_REFRESH_SECONDS=str(refresh),
         DOMINO_BIGSCREEN_SECONDS=str(bigscreen),
         DOMINO_BACKUP_DIR=str(db.parent / "backups"),
         STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+        STREAMLIT_SERVER_FILE_WATCHER_TYPE="none",
+        STREAMLIT_GLOBAL_DEVELOPMENT_MODE="false",
     )
-    streamlit = Path(sys.executable).parent / "streamlit"
+    domino = Path(sys.executable).parent / "domino"
     log = logdir / f"streamlit-{port}.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [
-                str(streamlit),
-                "run",
-                str(APP),
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--server.headless",
-                "true",
-                "--server.fileWatcherType",
-                "none",
-                "--browser.gatherUsageStats",
-                "false",
-                "--global.developmentMode",
-                "false",
-            ],
+            [str(domino), "serve", "--port", str(port), "--host", "127.0.0.1", "--db", str(db)],
             cwd=ROOT,
             env=env,
             stdout=out,
