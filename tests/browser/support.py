@@ -22,6 +22,7 @@ SAMPLES = (
     TESTS / "data" / "examples"
 )  # the worked examples: <ruleset>/order.txt, logs/, players.csv
 ARTIFACTS = TESTS / "artifacts"
+APP = ROOT / "dashboard" / "app.py"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
