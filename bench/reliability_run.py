@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from tests import test_concurrency as races
 from tests import test_fuzz as fuzz
-from tests.reliability_helpers import crash_campaign, replicated_frame, write_csv
+from tests.reliability_helpers import crash_campaign
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -91,14 +91,10 @@ def run_races(rounds: int, seed: int, work: Path) -> dict[str, object]:
     for r in range(rounds):
         folder = work / f"race{r}"
         folder.mkdir()
-        db = folder / "domino.duckdb"
-        files = [write_csv(replicated_frame(2500, tag=t), folder / f"{t}.csv") for t in "abc"[: rng.choice([2, 3])]]
-        patience = rng.choice(["0.2", "30"])
-        jobs = [((["python", f] if rng.random() < 0.3 else ["ingest", f]), {"DOMINO_LOCK_TIMEOUT": patience}) for f in files]
-        results = races.race(db, *jobs, offsets=[rng.uniform(0, 1.5) for _ in files])
-        tally["concurrent uploads"] += len(files)
+        db, outcomes, _patience = races.random_race(folder, rng)
+        tally["concurrent uploads"] += len(outcomes)
         try:
-            got = races.check_landed(db, dict(zip(files, results, strict=True)))
+            got = races.check_landed(db, outcomes)
         except AssertionError as exc:
             tally["failed checks (lost, partial or mixed)"] += 1
             print(f"race {r}: {exc}")

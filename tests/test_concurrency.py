@@ -154,17 +154,25 @@ def test_many_races_lose_nothing(tmp_path):
     for rnd in range(5):
         work = tmp_path / f"round{rnd}"
         work.mkdir()
-        db = work / "domino.duckdb"
-        files = [write_csv(replicated_frame(2500, tag=t), work / f"{t}.csv") for t in "abc"[: rng.choice([2, 3])]]
-        patience = rng.choice(["0.2", "30"])
-        jobs = [((["python", f] if rng.random() < 0.3 else ["ingest", f]), {"DOMINO_LOCK_TIMEOUT": patience}) for f in files]
-        results = race(db, *jobs, offsets=[rng.uniform(0, 1.5) for _ in files])
-        tally = check_landed(db, dict(zip(files, results, strict=True)))
+        db, outcomes, patience = random_race(work, rng)
+        tally = check_landed(db, outcomes)
         for k in totals:
             totals[k] += tally[k]
         if patience == "30":
             assert tally["busy"] == 0, "with 30 s of patience every writer must land"
     assert totals["landed"] >= 5
+
+
+def random_race(folder: Path, rng: random.Random) -> tuple[Path, dict[Path, object], str]:
+    """Two or three uploads (CLI or Python) into a fresh database in ``folder``, with
+    staggered starts and a lock patience of 0.2 s or 30 s, all drawn from ``rng``.
+    Returns the database, each file's result and the patience."""
+    db = folder / "domino.duckdb"
+    files = [write_csv(replicated_frame(2500, tag=t), folder / f"{t}.csv") for t in "abc"[: rng.choice([2, 3])]]
+    patience = rng.choice(["0.2", "30"])
+    jobs = [((["python", f] if rng.random() < 0.3 else ["ingest", f]), {"DOMINO_LOCK_TIMEOUT": patience}) for f in files]
+    results = race(db, *jobs, offsets=[rng.uniform(0, 1.5) for _ in files])
+    return db, dict(zip(files, results, strict=True)), patience
 
 
 # --- a correction racing another version of the same match -----------------------------------
