@@ -6,7 +6,9 @@ thousand to 10 million hands for both rulesets and measures, side by side:
 * full rebuild (read, validate, load, score, standings) in a fresh process: wall time,
   hands per second, peak RSS;
 * the floor: polars ``read_csv`` and DuckDB ``read_csv`` of the same bytes, and the
-  ratio of the rebuild to the faster of the two;
+  ratio of the rebuild to the faster of the two; beside it, what DuckDB alone needs to
+  store those bytes, and to go from them to stored scores with our models and no
+  validation (the least any design of this rebuild can cost);
 * incremental update: one table's new hands loaded into the database of 1 and 10 million
   hands, until the refreshed standings are queryable (file to leaderboard);
 * leaderboard query latency (open, query, close — as the dashboard does), p50 and p95;
@@ -86,6 +88,53 @@ def floor(paths: list[Path]) -> dict[str, float]:
     return {"polars_read_csv_s": min(pt), "duckdb_read_csv_s": min(dt)}
 
 
+def bounds(paths: list[Path], ruleset: str, scratch: Path) -> dict[str, float]:
+    """How far above the floor any design that stores what a rebuild stores must be.
+
+    ``duckdb_store_s``: DuckDB reads the same bytes into one table of a new database
+    file and closes it (best of 2) — the hands persisted, nothing typed or checked.
+    ``sql_bound_s``: DuckDB alone from the bytes to the stored scores — the scoring input
+    typed in SQL with no validation at all (``bench/sql/bound_hands.sql``), then our own
+    scoring models (``pipeline/sql/models``) written as tables — the least a rebuild
+    with these models does, whatever it is written in.
+    """
+    from pipeline import rulesets
+    from pipeline.score import model
+    from pipeline.store.db import quiet
+
+    files = [str(p) for p in paths]
+    db = scratch / f"bound-{ruleset}.duckdb"
+    store = []
+    for _ in range(2):
+        db.unlink(missing_ok=True)
+        t = time.perf_counter()
+        with duckdb.connect(db) as con:
+            quiet(con)
+            con.execute("CREATE TABLE hands AS SELECT * FROM read_csv($files, header = true)", {"files": files})
+        store.append(time.perf_counter() - t)
+    db.unlink(missing_ok=True)
+    t = time.perf_counter()
+    with duckdb.connect(db) as con:
+        quiet(con)
+        con.execute(f"CREATE TABLE hands AS {(ROOT / 'bench' / 'sql' / 'bound_hands.sql').read_text()}", {"files": files})
+        params = rulesets.params_frame({"_": ruleset}).drop("event")
+        con.register("_params_in", params)
+        con.execute("CREATE TEMP TABLE _params AS SELECT e.event, p.* FROM (SELECT DISTINCT event FROM hands) e, _params_in p")
+        con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM hands")
+        con.execute(f"CREATE TEMP VIEW _seats AS {model('staging/seats.sql')}")
+        con.execute(f"CREATE TABLE _hand_points AS {model(f'{ruleset}/hand_points.sql')}")
+        con.execute(f"CREATE TABLE table_standings AS {model(f'{ruleset}/table_standings.sql')}")
+        counts = con.execute("SELECT (SELECT count(*) FROM _hand_points), (SELECT count(*) FROM table_standings)").fetchall()[0]
+    bound = time.perf_counter() - t
+    db.unlink(missing_ok=True)
+    return {
+        "duckdb_store_s": min(store),
+        "sql_bound_s": bound,
+        "sql_bound_hand_points": int(counts[0]),
+        "sql_bound_standings": int(counts[1]),
+    }
+
+
 def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
     """Full rebuild in a fresh process: read, validate, load, score; then standings."""
     if db.exists():
@@ -102,10 +151,11 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
         "    plans = ingest_paths(con, [Path(p) for p in sys.argv[2:]], by='bench')\n"
         "    ev = plans[0].outcomes[0].event\n"
         "    queries.standings(con, ev, 'event')\n"
-        "t2 = time.perf_counter()\n"
+        "    t2 = time.perf_counter()\n"
+        "    rows = con.execute('SELECT (SELECT count(*) FROM hand_points_t), (SELECT count(*) FROM table_standings_t)').fetchall()[0]\n"
         "bad = sum(p.count('rejected') for p in plans)\n"
         "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
-        "print('RESULT', t1 - t0, t2 - t1, bad, hwm)\n"
+        "print('RESULT', t1 - t0, t2 - t1, bad, hwm, *rows)\n"
     )
     env = {**os.environ, **BENCH_ENV}
     t = time.perf_counter()
@@ -116,7 +166,7 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
     if status != 0:
         raise RuntimeError(f"rebuild failed: {errs[-2000:]}")
     line = [x for x in outs.splitlines() if x.startswith("RESULT ")][-1]
-    _, imports, work, rejected, hwm_kib = line.split()
+    _, imports, work, rejected, hwm_kib, hand_points, standings = line.split()
     return {
         "process_wall_s": wall,
         "import_s": float(imports),
@@ -125,6 +175,8 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
         # forked child holds until exec (the parent may have just built a 10M corpus)
         "peak_rss_mib": int(hwm_kib) / 1024,
         "matches_rejected": int(rejected),
+        "hand_points_rows": int(hand_points),
+        "standings_rows": int(standings),
     }
 
 
@@ -257,9 +309,12 @@ def run(sizes: list[str], rulesets: list[str], out: Path, corpora: Path) -> dict
             row.update(floor(paths))
             db = corpora / f"{rs}-{size}.duckdb"
             row.update(rebuild(paths, db))
+            row.update(bounds(paths, rs, corpora))
             fl = min(row["polars_read_csv_s"], row["duckdb_read_csv_s"])  # type: ignore[type-var]
             row["hands_per_s"] = n / row["rebuild_s"]  # type: ignore[operator]
             row["ratio_to_floor"] = row["rebuild_s"] / fl  # type: ignore[operator]
+            row["store_ratio_to_floor"] = row["duckdb_store_s"] / fl  # type: ignore[operator]
+            row["sql_bound_ratio_to_floor"] = row["sql_bound_s"] / fl  # type: ignore[operator]
             if size in ("1m", "10m") or size == sizes[-1]:
                 row.update(incremental(db, rs))
                 row.update(leaderboard_latency(db))
@@ -282,8 +337,8 @@ def markdown(results: dict[str, object]) -> str:
         f"Run {m['when']} on {m['cpus']} CPUs, {m['memory_gib']} GiB, {m['platform']}; "  # type: ignore[index]
         f"Python {m['python']}, polars {m['polars']}, duckdb {m['duckdb']}, streamlit {m['streamlit']}.",  # type: ignore[index]
         "",
-        "| ruleset | hands | rebuild s | hands/s | peak RSS MiB | polars read s | duckdb read s | × floor | incremental ms (median) | leaderboard p50 / p95 ms | page render s: new session / cached / first served / first in bare process |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| ruleset | hands | rebuild s | hands/s | peak RSS MiB | polars read s | duckdb read s | × floor | DuckDB store × floor | SQL-only bound × floor | incremental ms (median) | leaderboard p50 / p95 ms | page render s: new session / cached / first served / first in bare process |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results["runs"]:  # type: ignore[union-attr]
         inc = f"{r['incremental_median_ms']:.0f}" if "incremental_median_ms" in r else ""
@@ -296,7 +351,8 @@ def markdown(results: dict[str, object]) -> str:
         )
         lines.append(
             f"| {r['ruleset']} | {r['hands']:,} | {r['rebuild_s']:.2f} | {r['hands_per_s']:,.0f} | {r['peak_rss_mib']:,.0f} | "
-            f"{r['polars_read_csv_s']:.2f} | {r['duckdb_read_csv_s']:.2f} | {r['ratio_to_floor']:.1f} | {inc} | {lat} | {page} |"
+            f"{r['polars_read_csv_s']:.2f} | {r['duckdb_read_csv_s']:.2f} | {r['ratio_to_floor']:.1f} | "
+            f"{r['store_ratio_to_floor']:.1f} | {r['sql_bound_ratio_to_floor']:.1f} | {inc} | {lat} | {page} |"
         )
     return "\n".join(lines) + "\n"
 
