@@ -1,4 +1,4 @@
-"""The deal simulator (pipeline/simulate.py): real hands, and logs the product accepts.
+"""The deal simulator (pipeline/simulate/): real hands, and logs the product accepts.
 
 The product is the judge of agreement: a generated event or corpus loaded with
 ``pipeline.load.ingest`` must report no problem at all, so every ending, last tile, pips
@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from pipeline import simulate
 from pipeline.cli import cli
 from pipeline.demo import sample_files
+from pipeline.io.columns import CANONICAL
 from pipeline.load import ingest
 from pipeline.registry import import_registry, read_registry
 from pipeline.rescore import rescore
@@ -165,7 +166,7 @@ def test_same_seed_same_hands(ruleset):
     c = simulate.generate_frame(ruleset, 5, hands=1500)
     simulate.deal_pool.cache_clear()
     assert c.equals(simulate.generate_frame(ruleset, 5, hands=1500))
-    assert list(c.columns) == list(simulate.CANONICAL)
+    assert list(c.columns) == list(CANONICAL)
     assert (
         c.schema["hand"] == pl.Int64
         and c.schema["pips_a"] == pl.Int64
@@ -343,7 +344,7 @@ def test_a_corpus_of_10k_hands_loads_without_a_single_problem(tmp_path, ruleset)
 
 @pytest.mark.slow
 def test_corpora_exercise_the_all_doubles_deal(tmp_path, monkeypatch):
-    monkeypatch.setattr(simulate, "POOL_ALL_DOUBLES", 40)
+    monkeypatch.setattr(simulate.corpus, "POOL_ALL_DOUBLES", 40)
     simulate.deal_pool.cache_clear()
     try:
         frame = simulate.generate_frame("unhas", 99, hands=3000)
