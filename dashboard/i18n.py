@@ -148,6 +148,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Menampilkan {shown} dari {total} baris (baris bermasalah lebih dulu).",
         "en": "Showing {shown} of {total} rows (rows with problems first).",
     },
+    "up.severity.error": {"id": "galat", "en": "error"},
+    "up.severity.warning": {"id": "peringatan", "en": "warning"},
     "up.problems": {
         "id": "Masalah ({errors} galat, {warnings} peringatan)",
         "en": "Problems ({errors} errors, {warnings} warnings)",

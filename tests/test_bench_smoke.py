@@ -18,7 +18,8 @@ def test_bench_smoke_produces_every_figure(tmp_path):
         assert 9_000 <= r["hands"] <= 11_000
         assert r["matches_rejected"] == 0
         for key in ("rebuild_s", "peak_rss_mib", "polars_read_csv_s", "duckdb_read_csv_s", "ratio_to_floor",
-                    "incremental_median_ms", "leaderboard_p50_ms", "leaderboard_p95_ms"):
+                    "incremental_median_ms", "leaderboard_p50_ms", "leaderboard_p95_ms",
+                    "incremental_open_ms", "incremental_ingest_ms", "incremental_query_ms", "incremental_close_ms"):
             assert r[key] > 0, key
         for key in ("duckdb_store_s", "sql_bound_s", "store_ratio_to_floor", "sql_bound_ratio_to_floor"):
             assert r[key] > 0, key

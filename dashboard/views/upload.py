@@ -17,7 +17,8 @@ import polars as pl
 import streamlit as st
 
 from dashboard import access, batches, data, ui
-from dashboard.i18n import t
+from dashboard.i18n import language, t
+from dashboard.messages import translate, translate_column
 from pipeline import auth, exports, settings, stats
 from pipeline.io.read import Sheet, display_name, read_bytes
 from pipeline.load import Plan, begin_ingest, commit, plan
@@ -349,7 +350,7 @@ def _confirm(
             expected=pv.signature,
         )
     except auth.NotAllowed as exc:
-        st.error(t("up.not_allowed", message=str(exc)))
+        st.error(t("up.not_allowed", message=translate(str(exc), language())))
         return
     except PlanChanged:
         st.session_state.pop(_PREVIEW_STATE, None)
@@ -367,20 +368,30 @@ def _confirm(
     st.rerun()
 
 
+STATIC_PROBLEMS = 25
+
+
 def show_preview(pv: Preview) -> None:
     p = pv.plan
     for info in pv.infos:
         if info.get("error"):
             err: FileRejected = info["error"]  # type: ignore[assignment]
-            st.error(t("up.file_rejected", file=err.file, message=err.message))
+            st.error(t("up.file_rejected", file=err.file, message=translate(err.message, language())))
     errors = p.problems.filter(pl.col("severity") == ERROR).height
     warnings = p.problems.height - errors
     st.markdown(f"##### {t('up.problems', errors=errors, warnings=warnings)}")
     if p.problems.height:
         ui.table(
-            p.problems,
+            translate_column(p.problems, language()).with_columns(
+                pl.col("severity").replace(
+                    {sev: t(f"up.severity.{sev}") for sev in ("error", "warning")}
+                )
+            ),
             key="up_problems",
             columns=["line", "column", "message", "severity", "file", "code"],
+            # a few problems as a plain table: whole sentences, wrapped, readable on a
+            # phone; many in the scrolling grid
+            static=p.problems.height <= STATIC_PROBLEMS,
         )
     else:
         st.caption(t("up.no_problems"))
@@ -392,7 +403,7 @@ def show_preview(pv: Preview) -> None:
                     "round": o.round,
                     "table": o.table,
                     "status": t(f"up.status.{o.status}"),
-                    "message": o.message,
+                    "message": translate(o.message, language()),
                     "hands": o.hands,
                     "version": o.version,
                     "event": o.event,

@@ -240,6 +240,7 @@ def test_a_bad_file_shows_its_problems_and_changes_nothing(tmp_path, new_page):
         expect()(page.get_by_text("Sel merah: galat")).to_be_visible()
         expect()(confirm_button(page)).to_be_disabled()
         shot(page, "upload-bad-file", "desktop")
+        shot(page, "upload-bad-file", "phone")
     with connect(db, read_only=True) as con:
         assert queries.data_version(con) == before
         assert "77" not in queries.standings(con, UNHAS, "table").get_column("table").to_list()
