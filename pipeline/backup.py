@@ -12,7 +12,9 @@ saves the current database aside, and only then replaces it.
 """
 
 import contextlib
+import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -68,6 +70,37 @@ def backup(db: str | os.PathLike[str] | None = None, dest: str | os.PathLike[str
         con.execute("CHECKPOINT")
         copy_atomically(path, target)
     return target
+
+
+AUTOMATIC = "before-correction"  # the name part of the copies taken before a correction
+
+
+def automatic_name(db: Path) -> str:
+    # Microseconds in the name: two corrections in one second keep two copies, and the
+    # names sort in the order they were taken.
+    return f"{db.stem}-{stamp()}-{AUTOMATIC}.duckdb"
+
+
+def prune_automatic(db: Path, keep: int | None = None) -> list[Path]:
+    """Delete the automatic copies of ``db`` taken before corrections, all but the newest
+    ``keep`` (setting ``backup_keep``; 0 keeps all); returns what was deleted.
+
+    A copy of a 10-million-hand league is about a gigabyte and every correction takes
+    one, so without a limit a season of corrections fills the disk. Only copies named
+    by :func:`automatic_name` are touched: ``domino backup`` copies and the database a
+    restore saved aside are the organiser's to delete.
+    """
+    keep = int(settings.get("backup_keep")) if keep is None else keep  # type: ignore[arg-type]
+    if keep <= 0:
+        return []
+    folder = backup_dir(db)
+    pattern = re.compile(rf"{re.escape(db.stem)}-\d{{8}}-\d{{6}}-\d{{6}}-{AUTOMATIC}\.duckdb")
+    copies = sorted(p for p in folder.glob(f"{glob.escape(db.stem)}-*-{AUTOMATIC}.duckdb") if pattern.fullmatch(p.name))
+    gone = copies[: max(0, len(copies) - keep)]
+    for old in gone:
+        with contextlib.suppress(FileNotFoundError):
+            old.unlink()
+    return gone
 
 
 def _target(db: Path, dest: str | os.PathLike[str] | None) -> Path:

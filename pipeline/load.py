@@ -803,13 +803,14 @@ def backup_before_correction(con: duckdb.DuckDBPyConnection) -> Path | None:
     src = database_file(con)
     if src is None or not src.exists():
         return None
-    from pipeline.backup import backup_dir, copy_atomically, stamp
+    from pipeline.backup import automatic_name, backup_dir, copy_atomically, prune_automatic
 
     con.execute("CHECKPOINT")
-    # Microseconds in the name: two corrections in one second keep two copies; and the
-    # copy is renamed into place only when whole, so a crash never leaves half a backup.
-    dest = backup_dir(src) / f"{src.stem}-{stamp()}-before-correction.duckdb"
+    # The copy is renamed into place only when whole, so a crash never leaves half a
+    # backup; older automatic copies beyond `backup_keep` go only after the new one is in.
+    dest = backup_dir(src) / automatic_name(src)
     copy_atomically(src, dest)
+    prune_automatic(src)
     return dest
 
 

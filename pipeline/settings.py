@@ -50,6 +50,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("login_attempts", 5, "Failed sign-ins allowed per user within the lock-out window."),
     Setting("login_window_seconds", 300, "Length of the sign-in lock-out window, in seconds."),
     Setting("backup_dir", str(ROOT / "data" / "backups"), "Where automatic backups are written."),
+    Setting(
+        "backup_keep",
+        30,
+        "Automatic backups before corrections kept per database (the newest); 0 keeps all.",
+    ),
     Setting("language", "id", "Default dashboard language: id (Indonesian) or en (English)."),
 )
 

@@ -204,6 +204,31 @@ def test_two_corrections_in_one_second_keep_two_backups(db_path, tmp_path):
     assert sorted(versions) == [1, 2, 3]
 
 
+def test_only_the_newest_automatic_backups_are_kept(db_path, tmp_path, monkeypatch):
+    """A copy of a big league is ~1 GB and every correction takes one: `backup_keep`
+    bounds them, deleting the oldest automatic copies only — never `domino backup`
+    copies, nor copies of another database in the same folder."""
+    monkeypatch.setenv("DOMINO_BACKUP_KEEP", "2")
+    assert run("ingest", "--ruleset", "unhas", R1[0]).exit_code == 0
+    manual = backup(db_path)
+    folder = tmp_path / "backups"
+    other = folder / "other-20200101-000000-000000-before-correction.duckdb"
+    other.write_bytes(b"not ours")
+    made = []
+    for i in range(4):
+        r = run("ingest", "--reason", f"koreksi {i}", corrected(tmp_path, f"fix{i}.csv", f"catatan {i}"))
+        assert r.exit_code == 0, r.output
+        made.append(sorted(folder.glob(f"{db_path.stem}-*-before-correction.duckdb"))[-1])
+    auto = sorted(folder.glob(f"{db_path.stem}-*-before-correction.duckdb"))
+    assert auto == made[-2:], [p.name for p in auto]  # the two newest: before corrections 3 and 4
+    with connect(auto[-1], read_only=True) as c:
+        assert c.execute("SELECT max(version) FROM match_versions").fetchall() == [(4,)]
+    assert manual.exists() and other.exists()
+    monkeypatch.setenv("DOMINO_BACKUP_KEEP", "0")  # 0 keeps every copy
+    assert run("ingest", "--reason", "koreksi 5", corrected(tmp_path, "fix5.csv", "catatan 5")).exit_code == 0
+    assert len(list(folder.glob(f"{db_path.stem}-*-before-correction.duckdb"))) == 3
+
+
 # --- consistency while other processes work -------------------------------------------------
 
 
