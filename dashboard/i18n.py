@@ -165,6 +165,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "up.status.correction": {"id": "koreksi", "en": "correction"},
     "up.status.unchanged": {"id": "tidak berubah", "en": "unchanged"},
     "up.status.rejected": {"id": "ditolak", "en": "rejected"},
+    "up.log.done": {"id": "selesai", "en": "done"},
+    "up.log.rejected": {"id": "berkas ditolak", "en": "file rejected"},
+    "up.log.interrupted": {"id": "terputus", "en": "interrupted"},
     "up.points": {"id": "Poin yang akan didapat", "en": "Points each match would get"},
     "up.match": {
         "id": "{event} · {round} · meja {table} · {status}",

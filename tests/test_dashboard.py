@@ -398,6 +398,9 @@ def test_upload_previews_then_saves(db_path):
     btn.click().run()
     assert not at.exception
     assert "Tersimpan: 1 pertandingan" in texts(at)
+    # the upload history says what happened in the reader's language
+    statuses = [v for df in frames(at) if "Status" in df.columns and "Pesan" not in df.columns for v in df["Status"].astype(str)]
+    assert "selesai" in statuses and "done" not in statuses
     with connect(db_path, read_only=True) as con:
         ts = queries.standings(con, UNHAS, "table")
         log = queries.ingest_log(con)

@@ -521,8 +521,11 @@ def _history() -> None:
         res = data.read(batches.ingest_log)
         if ui.stale_note(res):
             return
+        log = res.value.with_columns(
+            pl.col("status").replace({s: t(f"up.log.{s}") for s in ("done", "rejected", "interrupted")})
+        )
         ui.table(
-            res.value,
+            log,
             key="up_history",
             columns=[
                 "ingest_id",
