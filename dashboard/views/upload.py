@@ -368,7 +368,7 @@ def _confirm(
     st.rerun()
 
 
-STATIC_PROBLEMS = 25
+STATIC_PROBLEMS = 25  # up to this many problems (or matches): a plain table, whole sentences
 
 
 def show_preview(pv: Preview) -> None:
@@ -389,8 +389,8 @@ def show_preview(pv: Preview) -> None:
             ),
             key="up_problems",
             columns=["line", "column", "message", "severity", "file", "code"],
-            # a few problems as a plain table: whole sentences, wrapped, readable on a
-            # phone; many in the scrolling grid
+            # a few as a plain table: whole sentences, wrapped, readable on a phone;
+            # many in the scrolling grid
             static=p.problems.height <= STATIC_PROBLEMS,
         )
     else:
@@ -422,7 +422,7 @@ def show_preview(pv: Preview) -> None:
                 "file": pl.String,
             },
         )
-        ui.table(rows, key="up_outcomes")
+        ui.table(rows, key="up_outcomes", static=rows.height <= STATIC_PROBLEMS)
     if p.table_standings.height:
         st.markdown(f"##### {t('up.points')}")
         pts = (
