@@ -214,14 +214,23 @@ def plan(
     hand_points, table_standings = (pl.concat(hp_parts), pl.concat(ts_parts)) if hp_parts else score(candidates.head(0), "unhas")
 
     # Compare with what is loaded: new, unchanged, update or correction.
+    scored = candidates.select(MATCH).n_unique() if candidates.height else 0
     outcomes, candidates, previous, versions, class_problems = _classify(con, candidates, reason)
     found.append(class_problems)
     found.append(_session_shape(con, candidates, typed))
     all_problems = problems.concat(found).with_columns(_readable(pl.col("message")))
 
+    # Scores of the matches to write, with their new version numbers.
     keep = candidates.select(*MATCH, "version").unique()
-    hand_points = hand_points.drop("version").join(keep, on=MATCH)
-    table_standings = table_standings.drop("version").join(keep, on=MATCH)
+    if keep.height == scored and keep.get_column("version").n_unique() == 1:
+        # every scored match is written, all under one version (a first load): no join
+        # of the hand points (four rows a hand) on the text key is needed
+        version = pl.lit(keep.get_column("version")[0], dtype=pl.Int32).alias("version")
+        hand_points = hand_points.with_columns(version)
+        table_standings = table_standings.with_columns(version)
+    else:
+        hand_points = hand_points.drop("version").join(keep, on=MATCH)
+        table_standings = table_standings.drop("version").join(keep, on=MATCH)
     # Every match with an error and no outcome yet is rejected; its message sums up its
     # problems (one grouping over all problems, not a filter per match).
     seen = pl.DataFrame(
