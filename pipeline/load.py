@@ -640,7 +640,13 @@ def _classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: 
             versions.append({"event": o.event, "round": o.round, "table": o.table, "version": o.version, "content_hash": row["content_hash"]})
     versions_frames.append(pl.DataFrame(versions, schema=VERSION_SCHEMA))
     vdf = pl.concat(versions_frames)
-    candidates = candidates.drop("version").join(vdf, on=MATCH)
+    if merged.height == 0:
+        # every match is new (a first load): all of them are written as version 1, so
+        # the rows need no join with the versions on the text key
+        candidates = candidates.with_columns(pl.lit(1, dtype=pl.Int32).alias("version"))
+    else:
+        # matches written get their new version; unchanged and refused ones drop out
+        candidates = candidates.drop("version").join(vdf.select(*MATCH, "version"), on=MATCH)
     previous = prev_hands.join(vdf.select(MATCH), on=MATCH) if prev_hands.height else prev_hands
     return outcomes, candidates, previous, vdf, problems.concat(found)
 
