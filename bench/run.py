@@ -95,11 +95,12 @@ def bounds(paths: list[Path], ruleset: str, scratch: Path) -> dict[str, float]:
     file and closes it (best of 2) — the hands persisted, nothing typed or checked.
     ``sql_bound_s``: DuckDB alone from the bytes to the stored scores — the scoring input
     typed in SQL with no validation at all (``bench/sql/bound_hands.sql``), then our own
-    scoring models (``pipeline/sql/models``) written as tables — the least a rebuild
+    scoring models (``pipeline.score.layer_models``, as every scoring runs them) written
+    as tables — the least a rebuild
     with these models does, whatever it is written in.
     """
     from pipeline import rulesets
-    from pipeline.score import model
+    from pipeline.score import layer_models
     from pipeline.store.db import quiet
 
     files = [str(p) for p in paths]
@@ -117,14 +118,12 @@ def bounds(paths: list[Path], ruleset: str, scratch: Path) -> dict[str, float]:
     with duckdb.connect(db) as con:
         quiet(con)
         con.execute(f"CREATE TABLE hands AS {(ROOT / 'bench' / 'sql' / 'bound_hands.sql').read_text()}", {"files": files})
-        params = rulesets.params_frame({"_": ruleset}).drop("event")
-        con.register("_params_in", params)
-        con.execute("CREATE TEMP TABLE _params AS SELECT e.event, p.* FROM (SELECT DISTINCT event FROM hands) e, _params_in p")
+        events = [e for (e,) in con.execute("SELECT DISTINCT event FROM hands").fetchall()]
+        con.register("_params_in", rulesets.params_frame(dict.fromkeys(events, ruleset)))
+        con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
         con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM hands")
-        con.execute(f"CREATE TEMP VIEW _seats AS {model('staging/seats.sql')}")
-        con.execute(f"CREATE TABLE _hand_points AS {model(f'{ruleset}/hand_points.sql')}")
-        con.execute(f"CREATE TABLE table_standings AS {model(f'{ruleset}/table_standings.sql')}")
-        counts = con.execute("SELECT (SELECT count(*) FROM _hand_points), (SELECT count(*) FROM table_standings)").fetchall()[0]
+        layer_models(con, ruleset, stored=True)
+        counts = con.execute("SELECT (SELECT count(*) FROM _hand_points), (SELECT count(*) FROM _table_standings)").fetchall()[0]
     bound = time.perf_counter() - t
     db.unlink(missing_ok=True)
     return {

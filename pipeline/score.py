@@ -63,6 +63,19 @@ def model(name: str) -> str:
     return (_MODELS / name).read_text()
 
 
+def layer_models(con: duckdb.DuckDBPyConnection, ruleset: str, *, stored: bool = False) -> None:
+    """Build ``_seats`` (a view), ``_hand_points`` and ``_table_standings`` on ``con`` from
+    its ``_hands`` and ``_params``: staging → hand points → table standings.
+
+    Temporary tables by default; ``stored`` writes the two tables into the database
+    itself (the benchmark's SQL-only bound measures that).
+    """
+    kind = "TABLE" if stored else "TEMP TABLE"
+    con.execute(f"CREATE TEMP VIEW _seats AS {model('staging/seats.sql')}")
+    con.execute(f"CREATE {kind} _hand_points AS {model(f'{ruleset}/hand_points.sql')}")
+    con.execute(f"CREATE {kind} _table_standings AS {model(f'{ruleset}/table_standings.sql')}")
+
+
 def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Hand points and table standings for ``hands`` (rows of one ruleset's events)."""
     if hands.height == 0:
@@ -80,11 +93,7 @@ def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame
         con.register("_params_in", params)
         con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM _hands_in")
         con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
-        con.execute(f"CREATE TEMP VIEW _seats AS {model('staging/seats.sql')}")
-        con.execute(f"CREATE TEMP TABLE _hand_points AS {model(f'{ruleset}/hand_points.sql')}")
-        con.execute(
-            f"CREATE TEMP TABLE _table_standings AS {model(f'{ruleset}/table_standings.sql')}"
-        )
+        layer_models(con, ruleset)
         hp = con.sql("SELECT * FROM _hand_points").pl()
         ts = con.sql("SELECT * FROM _table_standings").pl()
     return _cast(hp, ts)

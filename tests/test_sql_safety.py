@@ -41,6 +41,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("pipeline/queries.py", "' AND '.join(['true', *where[1:]])"): "the rest of _where's constant 'col = ?' strings; the values go in params",
     ("pipeline/queries.py", "order"): "picked from a constant dict by the checked level",
     ("pipeline/score.py", "model('staging/seats.sql')"): "SQL text of a model file shipped in the package",
+    ("pipeline/score.py", "kind"): "one of the two constants 'TABLE' and 'TEMP TABLE'",
     ("pipeline/score.py", "model(f'{ruleset}/hand_points.sql')"): "model file; ruleset is one of rulesets.NAMES",
     ("pipeline/score.py", "model(f'{ruleset}/table_standings.sql')"): "model file; ruleset is one of rulesets.NAMES",
     ("pipeline/stats.py", "_WIN_LIST"): "a constant list of category names built from the WINNING tuple",

@@ -22,7 +22,7 @@ from dashboard.messages import translate, translate_column
 from pipeline import auth, exports, settings, stats
 from pipeline.io.read import Sheet, display_name, read_bytes
 from pipeline.load import Plan, begin_ingest, commit, plan
-from pipeline.problems import ERROR, FileRejected
+from pipeline.problems import ERROR, WARNING, FileRejected
 from pipeline.rescore import rescore_stale
 from pipeline.store.db import DatabaseBusy
 
@@ -384,7 +384,7 @@ def show_preview(pv: Preview) -> None:
         ui.table(
             translate_column(p.problems, language()).with_columns(
                 pl.col("severity").replace(
-                    {sev: t(f"up.severity.{sev}") for sev in ("error", "warning")}
+                    {sev: t(f"up.severity.{sev}") for sev in (ERROR, WARNING)}
                 )
             ),
             key="up_problems",
