@@ -95,12 +95,12 @@ def bounds(paths: list[Path], ruleset: str, scratch: Path) -> dict[str, float]:
     file and closes it (best of 2) — the hands persisted, nothing typed or checked.
     ``sql_bound_s``: DuckDB alone from the bytes to the stored scores — the scoring input
     typed in SQL with no validation at all (``bench/sql/bound_hands.sql``), then our own
-    scoring models (``pipeline.score.layer_models``, as every scoring runs them) written
+    scoring models (``pipeline.scoring.models.layer_models``, as every scoring runs them) written
     as tables — the least a rebuild
     with these models does, whatever it is written in.
     """
     from pipeline import rulesets
-    from pipeline.score import layer_models
+    from pipeline.scoring.models import layer_models
     from pipeline.store.db import quiet
 
     files = [str(p) for p in paths]
@@ -142,17 +142,17 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
         "import sys, time\n"
         "from pathlib import Path\n"
         "t0 = time.perf_counter()\n"
-        "from pipeline.load import ingest_paths\n"
+        "from pipeline.ingest import load\n"
         "from pipeline.store.db import connect\n"
-        "from pipeline import queries\n"
+        "from pipeline.standings import queries\n"
         "t1 = time.perf_counter()\n"
         "with connect(sys.argv[1]) as con:\n"
-        "    plans = ingest_paths(con, [Path(p) for p in sys.argv[2:]], by='bench')\n"
-        "    ev = plans[0].outcomes[0].event\n"
+        "    plan = load(con, [Path(p) for p in sys.argv[2:]], by='bench')\n"
+        "    ev = plan.outcomes[0].event\n"
         "    queries.standings(con, ev, 'event')\n"
         "    t2 = time.perf_counter()\n"
         "    rows = con.execute('SELECT (SELECT count(*) FROM hand_points_t), (SELECT count(*) FROM table_standings_t)').fetchall()[0]\n"
-        "bad = sum(p.count('rejected') for p in plans)\n"
+        "bad = plan.count('rejected')\n"
         "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
         "print('RESULT', t1 - t0, t2 - t1, bad, hwm, *rows)\n"
     )
@@ -181,8 +181,9 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
 
 def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
     """One new table (a live match, all its hands) into a big database: file to leaderboard."""
-    from pipeline import queries, simulate
-    from pipeline.load import ingest
+    from pipeline import simulate
+    from pipeline.ingest import ingest
+    from pipeline.standings import queries
     from pipeline.store.db import connect
 
     with connect(db, read_only=True) as con:
@@ -222,7 +223,7 @@ def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
 def leaderboard_latency(db: Path, n: int = 60) -> dict[str, float]:
     """Attach read-only, query one round's table standings, detach — as each dashboard
     refresh does (``pipeline.store.db.read``)."""
-    from pipeline import queries
+    from pipeline.standings import queries
     from pipeline.store.db import connect, read
 
     with connect(db, read_only=True) as con:

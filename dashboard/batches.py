@@ -1,6 +1,6 @@
 """The query batches behind each page: one read-only connection each (see dashboard.data).
 
-A batch only calls :mod:`pipeline.queries` and :mod:`pipeline.stats`; it returns plain
+A batch only calls :mod:`pipeline.standings.queries` and :mod:`pipeline.standings.stats`; it returns plain
 frames and values that the page shows. Arguments are hashable (they are cache keys).
 """
 
@@ -9,7 +9,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import queries, rulesets, stats
+from pipeline import rulesets
+from pipeline.standings import queries, stats
 
 AUTO = "__auto__"  # "follow the newest round" on the leaderboard
 
@@ -46,10 +47,10 @@ def leaderboard(
         qualifiers=int(params.get("qualifiers_per_table", 0) or 0),
         regular_hands=int(params.get("regular_hands", 0) or 0),
         tables=queries.standings(con, ev, "table", rnd) if rnd else pl.DataFrame(),
-        session=queries.standings(con, ev, "round", rnd) if rnd and rs == "pepet" else None,
+        session=queries.standings(con, ev, "round", rnd) if rnd and "round" in rulesets.load(rs).levels else None,
         event_standings=queries.standings(con, ev, "event"),
         all_tables=queries.standings(con, ev, "table"),
-        groups=queries.standings(con, ev, "group") if rs == "pepet" else None,
+        groups=queries.standings(con, ev, "group") if "group" in rulesets.load(rs).levels else None,
     )
     return out
 
@@ -86,7 +87,7 @@ def event_stats(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, 
         match_points=stats.match_points(con, ev),
         tables=stats.table_summary(con, ev),
         rounds=stats.round_summary(con, ev),
-        groups=queries.standings(con, ev, "group") if rs == "pepet" else None,
+        groups=queries.standings(con, ev, "group") if "group" in rulesets.load(rs).levels else None,
         point_table=points,
         points_are_default=default,
     )

@@ -7,7 +7,7 @@ even a read-only one — blocks that writer. So the dashboard:
   (:func:`read`, through :func:`pipeline.store.db.read`: one in-memory DuckDB lives as
   long as the process, so a refresh does not start a database instance), waiting at most
   ``READ_TIMEOUT`` seconds for a writer to finish;
-- **caches** each batch's result keyed on :func:`pipeline.stats.data_stamp` (the ingest
+- **caches** each batch's result keyed on :func:`pipeline.standings.stats.data_stamp` (the ingest
   counter plus registry and ruleset stamps: one cheap query), so an unchanged database
   costs one tiny query per refresh — and at most one per ``STAMP_TTL`` for all sessions
   together;
@@ -30,7 +30,8 @@ from typing import Any
 
 import duckdb
 
-from pipeline import settings, stats
+from pipeline import settings
+from pipeline.standings import stats
 from pipeline.store.db import DatabaseBusy, connect
 from pipeline.store.db import read as attach
 

@@ -265,8 +265,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "st.point_table": {"id": "Tabel poin ({ruleset})", "en": "Point table ({ruleset})"},
     "st.point_table.organiser": {
-        "id": "Tabel poin ini adalah **pengaturan penyelenggara** di `{file}`, bukan bagian dari buku aturan (tabel aslinya hilang). Nilai saat ini:",
-        "en": "This point table is the **organiser's setting** in `{file}`, not part of the rulebook (the original's table is missing). Current values:",
+        "id": "Tabel poin ini adalah **pengaturan penyelenggara** dalam berkas aturan, bukan bagian dari buku aturan (tabel aslinya hilang). Nilai saat ini:",
+        "en": "This point table is the **organiser's setting** in the ruleset file, not part of the rulebook (the original's table is missing). Current values:",
     },
     "st.point_table.default": {
         "id": "`points_are_default = true`: penyelenggara belum mengubah nilai bawaan proyek.",
@@ -276,9 +276,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "`points_are_default = false`: nilai ditetapkan oleh penyelenggara.",
         "en": "`points_are_default = false`: the values were set by the organiser.",
     },
-    "st.point_table.unhas": {
-        "id": "Nilai dari `{file}` (Pasal 2 buku aturan UNHAS).",
-        "en": "Values from `{file}` (Art. 2 of the UNHAS rulebook).",
+    "st.point_table.rulebook": {
+        "id": "Nilai dari berkas aturan: {title}.",
+        "en": "Values from the ruleset file: {title}.",
     },
 }
 

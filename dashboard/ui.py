@@ -11,7 +11,7 @@ import streamlit as st
 from dashboard import i18n
 from dashboard.data import Result
 from dashboard.i18n import t
-from pipeline import exports
+from pipeline.standings import exports
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
 
@@ -112,7 +112,7 @@ def table(
 
 def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:
     """CSV and XLSX download buttons for a standings frame (contract column names,
-    cells neutralised by :mod:`pipeline.exports`)."""
+    cells neutralised by :mod:`pipeline.standings.exports`)."""
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", basename).strip("_") or "standings"
     c1, c2 = st.columns(2)
     c1.download_button(

@@ -13,19 +13,39 @@ from pathlib import Path
 import click
 import polars as pl
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pipeline import ingest as ingest_service
 from pipeline import problems as problems_mod
-from pipeline import queries, settings
-from pipeline.load import ingest_paths, merge, plan, read_all
-from pipeline.queries import NotFound
+from pipeline import rulesets, settings
+from pipeline.standings import queries
+from pipeline.standings.queries import NotFound
 from pipeline.store.db import DatabaseBusy, connect
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
 FORMATS = click.Choice(["table", "csv", "json"])
+
+
+class RulesetName(click.ParamType):
+    """A ruleset name, checked against the ruleset files found when the command runs."""
+
+    name = "ruleset"
+
+    def convert(self, value, param, ctx):
+        from pipeline import rulesets
+
+        value = str(value).strip().lower()
+        known = rulesets.names()
+        if value not in known:
+            self.fail(f"{value!r} is not a ruleset; use one of {', '.join(known)}", param, ctx)
+        return value
+
+
+RULESET = RulesetName()
 
 
 def db_option(f):
@@ -70,6 +90,9 @@ class DominoGroup(click.Group):
         except NotFound as exc:
             err.print(f"[red]not found:[/] {exc}")
             sys.exit(1)
+        except (rulesets.BadRuleset, rulesets.UnknownRuleset) as exc:
+            err.print(f"[red]ruleset:[/] {escape(str(exc))}", highlight=False)
+            sys.exit(2)
 
 
 @click.group(cls=DominoGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -84,7 +107,7 @@ def cli() -> None:
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--event", help="Event id for rows whose event column is empty or missing.")
-@click.option("--ruleset", type=click.Choice(["unhas", "pepet"]), help="Ruleset for a new event whose file does not name it.")
+@click.option("--ruleset", type=RULESET, help="Ruleset for a new event whose file does not name it.")
 @click.option("--reason", help="Why: needed for a correction (a file that changes or drops loaded hands).")
 @click.option("--by", "by", help="Who is loading (default DOMINO_USER or the login name).")
 @click.option("--dry-run", is_flag=True, help="Check and score, write nothing.")
@@ -97,14 +120,9 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
         bar.add_task(f"loading {len(files)} file(s)", total=None)
         with connect(db, read_only=dry_run) as con:
             if dry_run:
-                sheets, infos = read_all(list(files))
-                plans = [plan(con, sheets, infos, event=event, ruleset=ruleset, reason=reason, by=by)]
+                p = ingest_service.preview(con, list(files), event=event, ruleset=ruleset, reason=reason, by=by).plan
             else:
-                from pipeline.rescore import rescore_stale
-
-                rescore_stale(con)
-                plans = ingest_paths(con, list(files), event=event, ruleset=ruleset, reason=reason, by=by)
-    p = merge(plans)
+                p = ingest_service.load(con, list(files), event=event, ruleset=ruleset, reason=reason, by=by)
     report(p, fmt, dry_run=dry_run)
     sys.exit(p.exit_code)
 
@@ -187,7 +205,7 @@ def standings(event, level, round_, table, fmt, db) -> None:
 
 
 def _stale(con) -> list[str]:
-    from pipeline.rescore import stale_events
+    from pipeline.scoring.rescore import stale_events
 
     return stale_events(con)
 
@@ -235,7 +253,7 @@ def log_cmd(limit, fmt, db) -> None:
 @db_option
 def rescore(events, db) -> None:
     """Re-apply the ruleset files and the registry to every loaded hand."""
-    from pipeline.rescore import rescore as do
+    from pipeline.scoring.rescore import rescore as do
 
     with connect(db) as con:
         n = do(con, list(events) or None)
@@ -257,7 +275,7 @@ def players_import(file, db) -> None:
     """Import a registry (CSV/XLSX: player, group, optional city, optional aliases)."""
     from pipeline.problems import FileRejected
     from pipeline.registry import import_registry, read_registry
-    from pipeline.rescore import rescore as do
+    from pipeline.scoring.rescore import rescore as do
 
     try:
         reg = read_registry(file)
@@ -330,7 +348,7 @@ def users_list(fmt, db) -> None:
 @db_option
 def backup(dest, db) -> None:
     """Copy the database consistently (waits for a running load to finish)."""
-    from pipeline.backup import backup as do
+    from pipeline.store.backup import backup as do
 
     path = do(db, dest)
     out.print(f"backup written to {path}")
@@ -342,7 +360,7 @@ def backup(dest, db) -> None:
 @db_option
 def restore(source, yes, db) -> None:
     """Replace the database with a backup (the current one is backed up first)."""
-    from pipeline.backup import restore as do
+    from pipeline.store.backup import restore as do
 
     if not yes:
         click.confirm(f"Replace {settings.db_path(db)} with {source}?", abort=True)
@@ -354,7 +372,7 @@ def restore(source, yes, db) -> None:
 
 
 @cli.command()
-@click.option("--ruleset", type=click.Choice(["unhas", "pepet"]), required=True)
+@click.option("--ruleset", type=RULESET, required=True)
 @click.option("--seed", type=int, default=42, show_default=True)
 @click.option("--event", help="Event id (default: <ruleset>-sim-<seed>).")
 @click.option("--hands", "n_hands", type=int, help="Generate about this many hands (a corpus); default one realistic event.")

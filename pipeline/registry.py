@@ -11,9 +11,9 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline.io.columns import header_key
-from pipeline.io.read import _csv_rows, _xlsx_rows, display_name
-from pipeline.normalize import name_expr
+from pipeline.ingest.columns import header_key
+from pipeline.ingest.normalize import name_expr
+from pipeline.ingest.read import _csv_rows, _xlsx_rows, display_name
 from pipeline.problems import FileRejected
 from pipeline.store.db import insert_frame
 

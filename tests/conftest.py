@@ -32,8 +32,7 @@ def con(db_path):
 @pytest.fixture(autouse=True)
 def _no_ruleset_overrides():
     yield
-    for name in rulesets.NAMES:
-        rulesets.override(name, None)
+    rulesets.clear_overrides()
 
 
 @pytest.fixture

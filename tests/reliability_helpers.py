@@ -26,10 +26,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import queries
-from pipeline.io.columns import CANONICAL, CHAIRS
-from pipeline.io.read import Sheet, read_file
-from pipeline.load import Plan
+from pipeline.ingest import Plan
+from pipeline.ingest.columns import CANONICAL, CHAIRS
+from pipeline.ingest.read import Sheet, read_file
+from pipeline.standings import queries
 from pipeline.store.db import connect, migrate
 
 TESTS = Path(__file__).resolve().parent

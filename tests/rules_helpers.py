@@ -1,7 +1,7 @@
 """Helpers for the rulebook tests: tiny hand logs as text, loaded through the product.
 
 The golden tests write a handful of hand rows to a CSV in ``tmp_path``, load it with
-:func:`pipeline.load.ingest` into a fresh DuckDB file and read the public views back.
+:func:`pipeline.ingest.ingest` into a fresh DuckDB file and read the public views back.
 The hypothesis strategies at the bottom build *valid* hand rows (a seating, an ending
 that fits it, pips where the rulebook needs them) for the property tests; they are
 deliberately independent of ``pipeline/simulate/``.
@@ -20,8 +20,8 @@ import polars as pl
 from hypothesis import strategies as st
 
 from pipeline import rulesets
-from pipeline.io.columns import CANONICAL
-from pipeline.load import Plan, ingest
+from pipeline.ingest import Plan, ingest
+from pipeline.ingest.columns import CANONICAL
 from pipeline.store.db import connect
 
 CHAIRS = "ABCD"

@@ -17,9 +17,9 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from pipeline import queries
-from pipeline.backup import BackupError, backup, restore
 from pipeline.cli import cli
+from pipeline.standings import queries
+from pipeline.store.backup import BackupError, backup, restore
 from pipeline.store.db import connect
 from tests.reliability_helpers import (
     FUZZ,
@@ -314,8 +314,8 @@ def test_copying_the_database_we_hold_keeps_others_out(db_path, tmp_path):
     when it closes *any* descriptor of the file: a backup copied in-process while a
     correction held the database let a second writer in, and two loads both wrote
     version 2 of one match — one of them was lost (found by the correction race)."""
-    from pipeline.backup import copy_atomically
-    from pipeline.load import backup_before_correction
+    from pipeline.ingest.commit import backup_before_correction
+    from pipeline.store.backup import copy_atomically
 
     run("ingest", "--ruleset", "unhas", R1[0])
     with connect(db_path) as con:
@@ -329,7 +329,7 @@ def test_copying_the_database_we_hold_keeps_others_out(db_path, tmp_path):
 
 
 def test_backup_and_restore_hold_the_lock_while_they_copy(db_path, tmp_path, monkeypatch):
-    import pipeline.backup as backup_mod
+    import pipeline.store.backup as backup_mod
 
     run("ingest", "--ruleset", "unhas", R1[0])
     real = backup_mod.copy_atomically
@@ -348,13 +348,13 @@ def test_backup_and_restore_hold_the_lock_while_they_copy(db_path, tmp_path, mon
 def test_loading_the_database_file_itself_is_refused_and_keeps_others_out(db_path, tmp_path):
     """``domino ingest data/domino.duckdb`` by mistake: reading the file in the process that
     holds the database would drop DuckDB's lock in the middle of the load."""
-    from pipeline.load import ingest_paths
+    from pipeline.ingest import load
 
     run("ingest", "--ruleset", "unhas", R1[0])
     link = tmp_path / "looks-like-a-log.csv"
     os.link(db_path, link)
     with connect(db_path) as con:
-        plans = ingest_paths(con, [db_path, link, R1[1]])
+        plans = [load(con, [db_path, link, R1[1]])]
         assert probe(db_path) == "locked"
     files = [f for p in plans for f in p.files]
     refused = [f for f in files if f["error"] is not None]

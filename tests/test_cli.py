@@ -9,7 +9,7 @@ import sys
 from click.testing import CliRunner
 
 from pipeline.cli import cli
-from pipeline.queries import CONTRACT
+from pipeline.standings.queries import CONTRACT
 from tests.conftest import DATA
 
 BASE = DATA / "errors" / "base_unhas.csv"

@@ -17,7 +17,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.load import commit, ingest, plan, read_all
+from pipeline.ingest import commit, ingest, plan, read_all
 from pipeline.store.db import connect
 from tests.reliability_helpers import (
     FUZZ,
@@ -35,7 +35,7 @@ from tests.reliability_helpers import (
 PY_INGEST = textwrap.dedent(
     """
     import sys
-    from pipeline.load import ingest
+    from pipeline.ingest import ingest
     from pipeline.store.db import DatabaseBusy, connect
     try:
         with connect(sys.argv[1]) as con:

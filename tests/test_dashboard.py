@@ -9,7 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import data
-from pipeline import auth, queries, rulesets
+from pipeline import auth, rulesets
+from pipeline.standings import queries
 from pipeline.store.db import DatabaseBusy, connect
 from tests.browser.support import (
     APP,
@@ -219,7 +220,7 @@ def test_bigscreen_cycles_tables_and_escapes_names(db_path, tmp_path, monkeypatc
         rows.append(f"esc-1,unhas,R1,1,{h},{hostile},Budi,Citra,Dedi,A,biasa,5-3")
     f = tmp_path / "esc.csv"
     f.write_text("\n".join(rows) + "\n")
-    from pipeline.load import ingest
+    from pipeline.ingest import ingest
 
     with connect(db_path) as con:
         p = ingest(con, [f], by="test")
@@ -553,7 +554,7 @@ def test_names_are_inert_in_tables_and_markdown(db_path, tmp_path):
         rows.append(f'md-1,unhas,R1,1,{h},"{names[0]}","{names[1]}","{names[2]}",Dedi,A,biasa,5-3')
     f = tmp_path / "md.csv"
     f.write_text("\n".join(rows) + "\n")
-    from pipeline.load import ingest
+    from pipeline.ingest import ingest
 
     with connect(db_path) as con:
         assert ingest(con, [f], by="test").count("new") == 1

@@ -1,4 +1,4 @@
-"""pipeline.stats against the public views, the correction diff, and the dashboard's
+"""pipeline.standings.stats against the public views, the correction diff, and the dashboard's
 read path (short connections, cache on the data stamp, last data when busy)."""
 
 import shutil
@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 
 from dashboard import batches, data
-from pipeline import queries, stats
 from pipeline.registry import import_registry, read_registry
+from pipeline.standings import queries, stats
 from pipeline.store.db import DatabaseBusy, connect
 from tests.browser.support import PEPET, SAMPLES, UNHAS, build_samples, sample_file
 
@@ -109,11 +109,11 @@ def test_endings_and_categories_are_shares_of_the_loaded_hands(ro, hp, event):
         [event],
     ).fetchall()[0][0]
     assert end.get_column("hands").sum() == n_hands
-    assert set(end.get_column("ending")) <= set(stats.ENDING_ORDER[queries.ruleset_of(ro, event)])
+    assert set(end.get_column("ending")) <= set(stats.ending_order(queries.ruleset_of(ro, event)))
     cats = stats.categories(ro, event)
     assert cats.get_column("seats").sum() == hp.filter(pl.col("event") == event).height
     assert set(cats.get_column("category")) <= set(
-        stats.CATEGORY_ORDER[queries.ruleset_of(ro, event)]
+        stats.category_order(queries.ruleset_of(ro, event))
     )
 
 
@@ -209,7 +209,7 @@ def test_reads_are_cached_on_the_data_stamp(live_db, monkeypatch):
         import_registry(con, read_registry(SAMPLES / "pepet" / "players.csv"))
     data.read(batch, UNHAS)
     assert len(calls) == 2
-    from pipeline.load import ingest
+    from pipeline.ingest import ingest
 
     with connect(live_db) as con:
         ingest(

@@ -10,7 +10,7 @@ import json
 import polars as pl
 import pytest
 
-from pipeline.load import ingest
+from pipeline.ingest import ingest
 from pipeline.problems import describe
 from tests.conftest import DATA
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline.load import ingest
+from pipeline.ingest import ingest
 from pipeline.registry import import_registry, read_registry
-from pipeline.rescore import rescore
+from pipeline.scoring.rescore import rescore
 from pipeline.store.db import connect
 
 HERE = Path(__file__).resolve()

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from pipeline.io.columns import CANONICAL, CHAIRS
-from pipeline.io.read import Sheet, display_name, read_bytes
-from pipeline.load import ingest
+from pipeline.ingest import ingest
+from pipeline.ingest.columns import CANONICAL, CHAIRS
+from pipeline.ingest.read import Sheet, display_name, read_bytes
 from pipeline.problems import FileRejected
 from tests.reliability_helpers import (
     FUZZ,

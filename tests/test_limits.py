@@ -14,8 +14,8 @@ import polars as pl
 import pytest
 import xlsxwriter
 
-from pipeline.io.read import display_name, read_bytes, read_file
-from pipeline.load import ingest
+from pipeline.ingest import ingest
+from pipeline.ingest.read import display_name, read_bytes, read_file
 from pipeline.problems import FileRejected
 from tests.reliability_helpers import FUZZ, current_matches, domino, memory_db
 

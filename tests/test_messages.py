@@ -17,8 +17,8 @@ import pytest
 
 from dashboard import messages
 from pipeline import auth
-from pipeline.io.read import read_bytes, read_file
-from pipeline.load import ingest, read_all
+from pipeline.ingest import ingest, read_all
+from pipeline.ingest.read import read_bytes, read_file
 from pipeline.problems import FileRejected
 from pipeline.registry import import_registry, read_registry
 from tests.conftest import DATA

@@ -3,9 +3,9 @@
 import polars as pl
 import pytest
 
-from pipeline.io.read import display_name, read_bytes, read_file
-from pipeline.load import ingest
-from pipeline.normalize import normalize
+from pipeline.ingest import ingest
+from pipeline.ingest.normalize import normalize
+from pipeline.ingest.read import display_name, read_bytes, read_file
 from pipeline.problems import FileRejected
 from tests.conftest import DATA
 

@@ -9,11 +9,12 @@ says otherwise the seating is Ana (A), Budi (B), Cici (C), Dedi (D).
 import re
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from pipeline import problems
 from pipeline.registry import import_registry, read_registry
-from pipeline.rescore import rescore, stale_events
+from pipeline.scoring.rescore import rescore, stale_events
 from tests.rules_helpers import hand, hand_rows, load, modified, statuses, table_rows
 
 OTHERS = ("Eko", "Fitri", "Gita", "Hadi")
@@ -383,26 +384,37 @@ def test_name_outside_the_registry_is_an_error_suggesting_close_names(con, tmp_p
 
 
 def test_session_shape_warning(con, tmp_path):
-    # S1: one table of 4 -> a warning, and the match loads
-    plan = load(con, tmp_path, [ph(1, "A", "tutup")])
-    assert statuses(plan) == {"1": "new"}
+    """RULES.md, session shape: a load warns when a session has more than 3 tables or a
+    table other than 4 players; a session still missing tables is in progress, not warned."""
+    names = [f"P{i}" for i in range(20)]
+
+    def table(t, seats=None, rnd="S1"):
+        return ph(1, "A", "tutup", seats=seats or tuple(names[4 * t : 4 * t + 4]), round=rnd, table=str(t + 1))
+
+    # S1 loaded table by table: 1 of 3, then 2 of 3 -> in progress, no warning
+    plan = load(con, tmp_path, [table(0)], name="t1.csv")
+    assert statuses(plan) == {"1": "new"} and plan.problems.height == 0
+    plan = load(con, tmp_path, [table(1)], name="t2.csv")
+    assert statuses(plan) == {"2": "new"} and plan.problems.height == 0
+    # the third table: 12 players on 3 tables, no warning
+    plan = load(con, tmp_path, [table(2)], name="t3.csv")
+    assert plan.problems.height == 0
+    # a fourth table: warned (on its first line), and it loads
+    plan = load(con, tmp_path, [table(3)], name="t4.csv")
+    assert statuses(plan) == {"4": "new"}
     (w,) = plan.warnings.to_dicts()
-    assert (w["code"], w["severity"], w["line"], w["column"]) == (
-        "session_shape",
-        "warning",
-        2,
-        "round",
-    )
-    assert "4 players on 1 tables" in w["message"] and "12 players on 3 tables" in w["message"]
-    # S2: 12 players on 3 tables -> no warning
-    names = [f"P{i}" for i in range(12)]
+    assert (w["code"], w["severity"], w["file"], w["line"], w["column"]) == ("session_shape", "warning", "t4.csv", 2, "round")
+    assert "session S1 has 4 tables" in w["message"] and "12 players on 3 tables of 4" in w["message"]
+    # S2: a table of 3 players (a pepet hand needs 4, so this is a table that changed
+    # players between hands: 5 different players over two hands) -> warned
     rows = [
-        ph(1, "A", "tutup", seats=tuple(names[4 * t : 4 * t + 4]), round="S2", table=str(t + 1))
-        for t in range(3)
+        ph(1, "A", "tutup", seats=("Q1", "Q2", "Q3", "Q4"), round="S2", table="1"),
+        ph(2, "A", "tutup", seats=("Q1", "Q2", "Q3", "Q5"), round="S2", table="1"),
     ]
     plan = load(con, tmp_path, rows, name="s2.csv")
-    assert statuses(plan) == {"1": "new", "2": "new", "3": "new"}
-    assert plan.problems.height == 0
+    shape = plan.warnings.filter(pl.col("code") == "session_shape").to_dicts()
+    assert [(w["line"], w["column"]) for w in shape] == [(2, "table")]
+    assert "table 1 of session S2 seats 5 players" in shape[0]["message"]
 
 
 # --- ruleset-specific validation -----------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Golden tests for ruleset ``unhas`` (RULES.md, seed 000): one per row of the Art. 2 table
 and per decision, expected points worked out by hand in the comments.
 
-Every test writes a tiny hand log, loads it through :func:`pipeline.load.ingest` into a
+Every test writes a tiny hand log, loads it through :func:`pipeline.ingest.ingest` into a
 fresh DuckDB file and reads the public views. Unless a test says otherwise the seating
 is Ana (A), Budi (B), Cici (C), Dedi (D); play goes A→B→C→D→A, so the player *above*
 B is Ana, above C Budi, above D Cici and above A Dedi.
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import problems, rulesets
-from pipeline.rescore import rescore, stale_events
+from pipeline.scoring.rescore import rescore, stale_events
 from tests.rules_helpers import (
     SEATS,
     biasa_match,

@@ -8,7 +8,7 @@ from pipeline import rulesets
 
 
 def test_both_rulesets_load_and_hash():
-    for name in rulesets.NAMES:
+    for name in rulesets.names():
         rs = rulesets.load(name)
         assert rs.name == name and len(rs.hash) == 16
 

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from pipeline import queries
 from pipeline.demo import load_samples
+from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.conftest import ROOT
 

@@ -1,7 +1,7 @@
 """Properties of scoring, checked on small generated hand logs of valid hands.
 
 The logs come from the strategies in ``tests/rules_helpers.py`` (valid seatings, endings,
-pips, tiles and sanctions) and are loaded through :func:`pipeline.load.ingest`. The
+pips, tiles and sanctions) and are loaded through :func:`pipeline.ingest.ingest`. The
 expected values are derived from the ruleset's own point table (``rulesets.load``), not
 from the product's output, so a change of the default table keeps these tests valid.
 Hypothesis runs derandomized (the same examples every run), with few examples and no
@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from pipeline import rulesets
-from pipeline.load import ingest
+from pipeline.ingest import ingest
 from tests.rules_helpers import (
     CHAIRS,
     csv_text,
@@ -308,8 +308,8 @@ def test_scorings_at_once_do_not_see_each_others_tables():
     """Scoring shares one in-memory DuckDB per process; each call has its own cursor."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from pipeline.io.read import read_file
-    from pipeline.load import plan
+    from pipeline.ingest import plan
+    from pipeline.ingest.read import read_file
     from tests.conftest import DATA
 
     logs = sorted((DATA / "examples" / "unhas" / "logs").glob("*.csv"))[:2] + sorted((DATA / "examples" / "pepet" / "logs").glob("*.csv"))[:2]

@@ -1,7 +1,7 @@
 """The deal simulator (pipeline/simulate/): real hands, and logs the product accepts.
 
 The product is the judge of agreement: a generated event or corpus loaded with
-``pipeline.load.ingest`` must report no problem at all, so every ending, last tile, pips
+``pipeline.ingest.ingest`` must report no problem at all, so every ending, last tile, pips
 and tiles cell agrees with the contract. The engine's own invariants are checked on the
 hands themselves, and the bundled samples must load as the demo loads them.
 """
@@ -17,10 +17,10 @@ from click.testing import CliRunner
 from pipeline import simulate
 from pipeline.cli import cli
 from pipeline.demo import sample_files
-from pipeline.io.columns import CANONICAL
-from pipeline.load import ingest
+from pipeline.ingest import ingest
+from pipeline.ingest.columns import CANONICAL
 from pipeline.registry import import_registry, read_registry
-from pipeline.rescore import rescore
+from pipeline.scoring.rescore import rescore
 from pipeline.simulate import DOUBLE, HI, LO, T33, TEXT
 from pipeline.store.db import connect
 from tests.conftest import ROOT
@@ -525,7 +525,7 @@ def test_tile_texts_are_canonical():
 def test_rescoring_many_events_in_chunks_gives_the_same_standings(tmp_path, ruleset, monkeypatch):
     """`rescore` scores events together in chunks of about `batch_rows` hands; with a tiny
     limit (one or two events per chunk) every view comes out as the load made it."""
-    from pipeline import queries
+    from pipeline.standings import queries
 
     frame = simulate.generate_frame(ruleset, 3, 4_000, event="many")
     path = tmp_path / "many.csv"

@@ -15,9 +15,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipeline import queries
-from pipeline.backup import backup
-from pipeline.load import ingest
+from pipeline.ingest import ingest
+from pipeline.standings import queries
+from pipeline.store.backup import backup
 from pipeline.store.db import connect
 from tests.reliability_helpers import ROOT, check_consistent, domino
 
@@ -27,26 +27,28 @@ SQL_METHODS = {"execute", "executemany", "sql", "query"}
 #: Text that may be put into SQL, per file: the expression as written, and why it can only
 #: be an identifier or SQL from a fixed set (never a value a user sent).
 ALLOWED: dict[tuple[str, str], str] = {
-    ("pipeline/load.py", "t"): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
-    ("pipeline/load.py", "where"): "from _match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
-    ("pipeline/load.py", "where or 'false'"): "from _match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",
+    ("pipeline/ingest/commit.py", "t"): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
+    ("pipeline/ingest/commit.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    ("pipeline/ingest/resolve.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    ("pipeline/ingest/versions.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    ("pipeline/ingest/cross.py", "where or 'false'"): "from match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",
     ("pipeline/store/db.py", "table"): "insert_frame: callers pass a literal table name (test_insert_frame_gets_literals)",
     ("pipeline/store/db.py", "columns"): "insert_frame: callers pass a literal column list (test_insert_frame_gets_literals)",
     ("pipeline/store/db.py", "on_conflict"): "insert_frame: callers pass a literal clause (test_insert_frame_gets_literals)",
     ("pipeline/store/db.py", "name"): "insert_frame: f'_frame_{id(frame)}', a name made from an integer",
-    ("pipeline/queries.py", "', '.join((_q(c) for c in cols))"): "cols come from the CONTRACT and EXTRA constants, quoted by _q",
-    ("pipeline/queries.py", "view"): "f'{level}_standings' after `level in LEVELS` is checked",
-    ("pipeline/queries.py", "' AND '.join(where)"): "where holds only constant 'col = ?' strings; the values go in params",
-    ("pipeline/queries.py", "where[0]"): "_where's first piece, the constant 'event = ?'",
-    ("pipeline/queries.py", "' AND '.join(['true', *where[1:]])"): "the rest of _where's constant 'col = ?' strings; the values go in params",
-    ("pipeline/queries.py", "order"): "picked from a constant dict by the checked level",
-    ("pipeline/score.py", "model('staging/seats.sql')"): "SQL text of a model file shipped in the package",
-    ("pipeline/score.py", "kind"): "one of the two constants 'TABLE' and 'TEMP TABLE'",
-    ("pipeline/score.py", "model(f'{ruleset}/hand_points.sql')"): "model file; ruleset is one of rulesets.NAMES",
-    ("pipeline/score.py", "model(f'{ruleset}/table_standings.sql')"): "model file; ruleset is one of rulesets.NAMES",
-    ("pipeline/stats.py", "_WIN_LIST"): "a constant list of category names built from the WINNING tuple",
+    ("pipeline/standings/queries.py", "', '.join((_q(c) for c in cols))"): "cols come from the CONTRACT constants and a ruleset's [columns], which rulesets.check holds to plain identifiers ([a-z_][a-z0-9_]*); quoted by _q",
+    ("pipeline/standings/queries.py", "view"): "f'{level}_standings' after `level in LEVELS` is checked",
+    ("pipeline/standings/queries.py", "' AND '.join(where)"): "where holds only constant 'col = ?' strings; the values go in params",
+    ("pipeline/standings/queries.py", "where[0]"): "_where's first piece, the constant 'event = ?'",
+    ("pipeline/standings/queries.py", "' AND '.join(['true', *where[1:]])"): "the rest of _where's constant 'col = ?' strings; the values go in params",
+    ("pipeline/standings/queries.py", "order"): "picked from a constant dict by the checked level",
+    ("pipeline/scoring/models.py", "model('staging/seats.sql')"): "SQL text of a model file shipped in the package",
+    ("pipeline/scoring/models.py", "kind"): "one of the two constants 'TABLE' and 'TEMP TABLE'",
+    ("pipeline/scoring/models.py", "model(f'{folder}/hand_points.sql')"): "model file; folder is a ruleset's `models`, checked to name a folder of pipeline/sql/models",
+    ("pipeline/scoring/models.py", "model(f'{folder}/table_standings.sql')"): "model file; folder is a ruleset's `models`, checked to name a folder of pipeline/sql/models",
+    ("pipeline/standings/stats.py", "_WIN_LIST"): "a constant list of category names built from the WINNING tuple",
     ("pipeline/store/db.py", "sql"): "migration and view files shipped in the package",
-    ("pipeline/backup.py", "table"): "loops over the constant REQUIRED_TABLES",
+    ("pipeline/store/backup.py", "table"): "loops over the constant REQUIRED_TABLES",
 }
 
 

@@ -3,8 +3,8 @@
 import subprocess
 import sys
 
-from pipeline import queries
-from pipeline.load import ingest
+from pipeline.ingest import ingest
+from pipeline.standings import queries
 from pipeline.store.db import connect, read, schema_version
 from tests.conftest import DATA
 

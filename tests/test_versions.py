@@ -6,8 +6,8 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline import queries
-from pipeline.load import ingest
+from pipeline.ingest import ingest
+from pipeline.standings import queries
 from tests.conftest import DATA
 
 BASE = DATA / "errors" / "base_unhas.csv"

@@ -8,6 +8,7 @@ import streamlit as st
 
 from dashboard import batches, data, ui
 from dashboard.i18n import category, column, t
+from pipeline import rulesets
 
 EVENT_KEY = "event"
 CHART_CONFIG = {"displayModeBar": False, "responsive": True}
@@ -148,7 +149,8 @@ def show(d: dict[str, Any]) -> None:
         ],
     )
 
-    if rs == "pepet":
+    book = rulesets.load(rs)
+    if "group" in book.levels:
         st.markdown(f"#### {t('st.groups')}")
         groups = d["groups"]
         if groups is not None and groups.height:
@@ -174,10 +176,9 @@ def show(d: dict[str, Any]) -> None:
             st.caption(t("st.groups.none"))
 
     st.markdown(f"#### {t('st.point_table', ruleset=rs)}")
-    file = f"pipeline/rulesets/{rs}.toml"
-    if rs == "pepet":
+    if "points_are_default" in book.params:
         st.info(
-            t("st.point_table.organiser", file=file)
+            t("st.point_table.organiser")
             + "\n\n"
             + (
                 t("st.point_table.default")
@@ -186,5 +187,5 @@ def show(d: dict[str, Any]) -> None:
             )
         )
     else:
-        st.caption(t("st.point_table.unhas", file=file))
+        st.caption(t("st.point_table.rulebook", title=book.title))
     ui.table(d["point_table"], key="st_point_table")

@@ -18,7 +18,7 @@ import streamlit as st
 from dashboard import batches, data, ui
 from dashboard.batches import AUTO
 from dashboard.i18n import column, t
-from pipeline import settings
+from pipeline import rulesets, settings
 
 BIG_KEY = "big"
 RANK_LABEL = {"rank": "\\#"}  # st.table headers are markdown: a bare "#" is an empty heading
@@ -118,7 +118,7 @@ def _controls(d: dict[str, Any]) -> None:
 
 def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:
     """The zone column of a table row (unhas): qualified, in the zone, tie-break needed."""
-    if ruleset != "unhas":
+    if not rulesets.load(ruleset).shows("qualification"):
         return ""
     if row.get("walkover"):
         return t("lb.mark.walkover")
@@ -147,7 +147,7 @@ def table_caption(rows: pl.DataFrame, ruleset: str, regular_hands: int) -> str:
     if first.get("walkover"):
         return t("lb.walkover")
     parts = []
-    if ruleset == "unhas":
+    if rulesets.load(ruleset).shows("qualification"):
         done = int(first.get("match_hands") or 0)
         parts.append(t("lb.hands_of", done=done, total=regular_hands))
         parts.append(t("lb.complete") if first.get("complete") else t("lb.in_progress"))
@@ -179,7 +179,8 @@ def _tables(d: dict[str, Any]) -> None:
         st.info(t("lb.no_tables"))
         return
     rs, q = d["ruleset"], d["qualifiers"]
-    if rs == "unhas":
+    qualification = rulesets.load(rs).shows("qualification")
+    if qualification:
         st.caption(t("lb.zone.legend", n=q))
     tables = _with_marks(tables, rs, q)
     labels = tables.get_column("table").unique(maintain_order=True).to_list()
@@ -193,11 +194,11 @@ def _tables(d: dict[str, Any]) -> None:
                 st.caption(table_caption(rows, rs, d["regular_hands"]))
                 columns = ["rank", "player", "points"]
                 if (
-                    rs == "unhas"
+                    qualification
                     and rows.get_column("tiebreak_points").fill_null(0).abs().sum() > 0
                 ):
                     columns.append("tiebreak_points")
-                columns += ["mark"] if rs == "unhas" else ["wins"]
+                columns += ["mark"] if qualification else ["wins"]
                 ui.table(
                     rows,
                     key=f"lb_table_{label}",
@@ -235,9 +236,8 @@ def _session(d: dict[str, Any]) -> None:
 
 
 def event_columns(ruleset: str) -> list[str]:
-    if ruleset == "unhas":
-        return ["rank", "player", "points", "round_reached", "table_rank", "qualified"]
-    return ["rank", "player", "points", "stars", "jawara_gaple", "hands"]
+    """The event standings' columns: the contract's, then the ruleset's own."""
+    return ["rank", "player", "points", *rulesets.load(ruleset).columns("event")]
 
 
 def _event(d: dict[str, Any]) -> None:
@@ -349,7 +349,7 @@ def _big_body() -> None:
             ("points", column("points")),
             ("hands", column("hands")),
         ]
-        if d["ruleset"] == "unhas":
+        if rulesets.load(d["ruleset"]).shows("qualification"):
             cols.append(("mark", column("mark")))
         dicts = rows.to_dicts()
         classes = [
@@ -376,11 +376,9 @@ def _big_body() -> None:
         sub = t("lb.big.event")
         dicts = d["event_standings"].head(10).to_dicts()
         cols = [("rank", "#"), ("player", column("player")), ("points", column("points"))]
-        cols += (
-            [("stars", column("stars"))]
-            if d["ruleset"] == "pepet"
-            else [("round_reached", column("round_reached"))]
-        )
+        # the ruleset's first own column: stars in a league, the round reached in a cup
+        own = rulesets.load(d["ruleset"]).columns("event")[:1]
+        cols += [(c, column(c)) for c in own]
         classes = None
     dots = "".join("●" if j == i else "○" for j in range(len(show)))
     st.html(

@@ -1,4 +1,4 @@
-"""Player: one player across all events (queries in pipeline/stats.py)."""
+"""Player: one player across all events (queries in pipeline/standings/stats.py)."""
 
 from typing import Any
 

@@ -1,14 +1,13 @@
 """Upload (coordinators and referees): preview first, then confirm.
 
-Nothing is written until the coordinator confirms. The preview is
-:func:`pipeline.load.plan` on a short read-only connection; confirming re-plans on a
-short write connection, re-checks the coordinator's rights against the database there,
-refuses the whole upload if any of its events is not theirs, and commits only when the
-plan is the one that was previewed.
+Nothing is written until the coordinator confirms. Both steps call the one ingest
+service: :func:`pipeline.ingest.preview` on a short read-only connection, then
+:func:`pipeline.ingest.load` on a short write connection, which re-checks the
+coordinator's rights against the database, refuses the whole upload if any of its events
+is not theirs, and commits only when the plan is the one that was previewed.
 """
 
 import hashlib
-from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
@@ -19,148 +18,17 @@ import streamlit as st
 from dashboard import access, batches, data, ui
 from dashboard.i18n import language, t
 from dashboard.messages import translate, translate_column
-from pipeline import auth, exports, settings, stats
-from pipeline.io.read import Sheet, display_name, read_bytes
-from pipeline.load import Plan, begin_ingest, commit, plan
+from pipeline import auth, ingest, rulesets, settings
+from pipeline.ingest import PlanChanged, Preview
+from pipeline.ingest.read import Sheet, display_name
 from pipeline.problems import ERROR, WARNING, FileRejected
-from pipeline.rescore import rescore_stale
+from pipeline.standings import exports, stats
 from pipeline.store.db import DatabaseBusy
 
-PREVIEW_REASON = "(preview)"  # only ever used to show a correction's difference
 MAX_ROWS_SHOWN = 300
 _PREVIEW_STATE = "_upload_preview"
 _DONE_STATE = "_upload_done"
 _ROUND_STATE = "_upload_round"
-
-
-@dataclass
-class Preview:
-    key: tuple[Any, ...]
-    sheets: list[Sheet]
-    infos: list[dict[str, object]]
-    plan: Plan
-    allowed: set[str] | None
-    forbidden: list[str]
-    names: pl.DataFrame | None = None  # player_key -> name as already shown
-    diffs: list[dict[str, Any]] = field(default_factory=list)  # corrections: match + diff
-    needs_reason: bool = False
-
-    @property
-    def signature(self) -> tuple[Any, ...]:
-        return signature(self.plan)
-
-
-def signature(p: Plan) -> tuple[Any, ...]:
-    """What a plan would do, match by match: a preview and its commit must agree."""
-    return tuple(sorted((o.event, o.round, o.table, o.status, o.version or 0) for o in p.outcomes))
-
-
-def plan_events(p: Plan) -> set[str]:
-    """Every event an upload touches: matches, new events, rows, and rows with problems."""
-    evs = {o.event for o in p.outcomes} | set(p.new_events)
-    if p.hands.height:
-        evs |= set(p.hands.get_column("event").drop_nulls().to_list())
-    if p.problems.height:
-        evs |= set(p.problems.get_column("event").drop_nulls().to_list())
-    return {e for e in evs if e}
-
-
-def read_uploads(files: list[tuple[str, bytes]]) -> tuple[list[Sheet], list[dict[str, object]]]:
-    """Like :func:`pipeline.load.read_all`, for uploaded bytes."""
-    sheets: list[Sheet] = []
-    infos: list[dict[str, object]] = []
-    for name, blob in files:
-        try:
-            s = read_bytes(blob, name)
-            sheets.append(s)
-            infos.append({"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None})
-        except FileRejected as exc:
-            infos.append(
-                {
-                    "file": exc.file,
-                    "sha256": hashlib.sha256(blob).hexdigest(),
-                    "rows": 0,
-                    "error": exc,
-                }
-            )
-    return sheets, infos
-
-
-def make_preview(
-    con: duckdb.DuckDBPyConnection,
-    files: list[tuple[str, bytes]],
-    *,
-    event: str | None,
-    ruleset: str | None,
-    reason: str | None,
-    ident: auth.Identity,
-) -> Preview:
-    """Read and plan an upload on a (read-only) connection; nothing is written."""
-    key = preview_key(files, event, ruleset, reason, stats.data_stamp(con))
-    sheets, infos = read_uploads(files)
-    p = plan(
-        con,
-        sheets,
-        infos,
-        event=event or None,
-        ruleset=ruleset or None,
-        reason=reason or None,
-        by=ident.name,
-    )
-    allowed = auth.user_events(con, ident.name)
-    forbidden = auth.forbidden_events(allowed, plan_events(p))
-    pv = Preview(
-        key=key,
-        sheets=sheets,
-        infos=infos,
-        plan=p,
-        allowed=allowed,
-        forbidden=forbidden,
-        names=stats.display_names(con, p.names),
-    )
-    needs = [o for o in p.outcomes if o.status == "rejected" and _needs_reason(p, o)]
-    pv.needs_reason = bool(needs)
-    shown = p
-    if needs:
-        # Plan once more with a stand-in reason, only to show what the correction changes.
-        shown = plan(
-            con,
-            sheets,
-            infos,
-            event=event or None,
-            ruleset=ruleset or None,
-            reason=PREVIEW_REASON,
-            by=ident.name,
-        )
-    for o in shown.outcomes:
-        if o.status != "correction":
-            continue
-        match = (
-            (pl.col("event") == o.event)
-            & (pl.col("round") == o.round)
-            & (pl.col("table") == o.table)
-        )
-        old = shown.previous.filter(match)
-        pv.diffs.append(
-            {
-                "event": o.event,
-                "round": o.round,
-                "table": o.table,
-                "version": int(old.get_column("version").max() or 0) if old.height else 0,
-                "diff": stats.hand_diff(old, shown.hands.filter(match)),
-            }
-        )
-    return pv
-
-
-def _needs_reason(p: Plan, o: Any) -> bool:
-    rows = p.problems.filter(
-        (pl.col("code") == "correction_needs_reason")
-        & (pl.col("event") == o.event)
-        & (pl.col("round") == o.round)
-        & (pl.col("table") == o.table)
-    )
-    return rows.height > 0
 
 
 def preview_key(
@@ -170,6 +38,7 @@ def preview_key(
     reason: str | None,
     stamp: Any,
 ) -> tuple[Any, ...]:
+    """A preview stays valid while the files, the choices and the data are the same."""
     return (
         tuple((n, hashlib.sha256(b).hexdigest()) for n, b in files),
         event or "",
@@ -177,47 +46,6 @@ def preview_key(
         reason or "",
         stamp,
     )
-
-
-class PlanChanged(RuntimeError):
-    """The database changed between the preview and the confirmation."""
-
-
-def commit_upload(
-    con: duckdb.DuckDBPyConnection,
-    files: list[tuple[str, bytes]],
-    *,
-    event: str | None,
-    ruleset: str | None,
-    reason: str | None,
-    ident: object,
-    expected: tuple[Any, ...],
-) -> Plan:
-    """Re-plan on the write connection, re-check rights against the database, and commit.
-
-    Raises :class:`pipeline.auth.NotAllowed` (nothing written) when the identity is not a
-    live sign-in, the user is gone, or any event of the upload is not theirs;
-    :class:`PlanChanged` when the plan differs from the previewed one.
-    """
-    good = auth.check_rights(con, ident, [])
-    sheets, infos = read_uploads(files)
-    p = plan(
-        con,
-        sheets,
-        infos,
-        event=event or None,
-        ruleset=ruleset or None,
-        reason=reason or None,
-        by=good.name,
-    )
-    auth.check_rights(con, good, plan_events(p))
-    if signature(p) != expected:
-        raise PlanChanged("the plan changed since the preview")
-    if not p.writes:
-        return p
-    rescore_stale(con)
-    begin_ingest(con, p)
-    return commit(con, p)
 
 
 # --- page ---------------------------------------------------------------------------------------
@@ -262,7 +90,7 @@ def render() -> None:
         from_file = t("up.ruleset.none")
         ruleset = c2.selectbox(
             t("up.ruleset"),
-            ["", "unhas", "pepet"],
+            ["", *rulesets.names()],
             key="up_ruleset",
             format_func=lambda r: r or from_file,
         )
@@ -279,7 +107,7 @@ def _templates() -> None:
         st.caption(t("up.templates.help"))
         cols = st.columns(4)
         i = 0
-        for rs in ("unhas", "pepet"):
+        for rs in rulesets.names():
             cols[i].download_button(
                 t("up.template.button", ruleset=rs, fmt="CSV"),
                 exports.template_csv(rs),
@@ -304,22 +132,22 @@ def _templates() -> None:
 def _preview_and_confirm(
     files: list[tuple[str, bytes]], event: str, ruleset: str, reason: str, ident: auth.Identity
 ) -> None:
-    cached: Preview | None = st.session_state.get(_PREVIEW_STATE)
+    cached: tuple[tuple[Any, ...], Preview] | None = st.session_state.get(_PREVIEW_STATE)
     try:
 
-        def build(con: duckdb.DuckDBPyConnection) -> Preview:
+        def build(con: duckdb.DuckDBPyConnection) -> tuple[tuple[Any, ...], Preview]:
             key = preview_key(files, event, ruleset, reason, stats.data_stamp(con))
-            if cached is not None and cached.key == key:
+            if cached is not None and cached[0] == key:
                 return cached
-            return make_preview(
-                con, files, event=event, ruleset=ruleset, reason=reason, ident=ident
+            return key, ingest.preview(
+                con, list(files), event=event, ruleset=ruleset, reason=reason, by=ident.name
             )
 
-        pv = data.uncached(build)
+        key, pv = data.uncached(build)
     except DatabaseBusy:
         st.warning(t("up.busy"))
         return
-    st.session_state[_PREVIEW_STATE] = pv
+    st.session_state[_PREVIEW_STATE] = (key, pv)
     st.subheader(t("up.preview"))
     show_preview(pv)
     n_writes = (
@@ -341,12 +169,12 @@ def _confirm(
 ) -> None:
     try:
         p = data.write(
-            commit_upload,
-            files,
-            event=event,
-            ruleset=ruleset,
-            reason=reason,
-            ident=st.session_state.get(access.IDENTITY_KEY),
+            ingest.load,
+            list(files),
+            event=event or None,
+            ruleset=ruleset or None,
+            reason=reason or None,
+            identity=st.session_state.get(access.IDENTITY_KEY),
             expected=pv.signature,
         )
     except auth.NotAllowed as exc:
@@ -373,7 +201,7 @@ STATIC_PROBLEMS = 25  # up to this many problems (or matches): a plain table, wh
 
 def show_preview(pv: Preview) -> None:
     p = pv.plan
-    for info in pv.infos:
+    for info in pv.files:
         if info.get("error"):
             err: FileRejected = info["error"]  # type: ignore[assignment]
             st.error(t("up.file_rejected", file=err.file, message=translate(err.message, language())))

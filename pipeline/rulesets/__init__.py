@@ -1,30 +1,78 @@
-"""Rulesets are data: point tables and options live in ``<name>.toml`` beside this file.
+"""Rulebooks are plug-ins described by data: one ``<name>.toml`` each.
 
-:func:`load` reads one; :func:`params_frame` flattens it into one row of typed columns
-that the scoring SQL joins on (``points.apollo.winner`` → ``points_apollo_winner``).
+A ruleset file holds the point table and options an organiser edits, and declares what
+the rest of the product asks of a rulebook: its endings, the categories its hands
+score, the checks a hand log must pass, the standings levels it has, the extra columns
+of each view and what the dashboard shows. Code asks the ruleset (:class:`Ruleset`);
+it never tests a ruleset's name.
+
+Rulesets are found in this folder and in every folder named by ``DOMINO_RULESETS``
+(``:``-separated). A file may say ``extends = "unhas"`` and override only what differs;
+tables merge key by key. :func:`load` reads one (cached on the files' modification
+times, so an edit is picked up); :func:`params_frame` flattens the parameters into one
+row of typed columns that the scoring SQL joins on (``points.apollo.winner`` →
+``points_apollo_winner``).
 """
 
+import copy
 import hashlib
 import json
+import os
+import re
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-NAMES = ("unhas", "pepet")
+HERE = Path(__file__).resolve().parent
+#: The SQL scoring models live in ``pipeline/sql/models/<models>/``.
+MODELS = HERE.parent / "sql" / "models"
 
 
 class UnknownRuleset(ValueError):
     pass
 
 
+class BadRuleset(ValueError):
+    """A ruleset file that cannot be used; the message names the file and the key."""
+
+
+#: Options with a fixed set of values: a typo in a ruleset file must not silently score.
+CHOICES = {
+    "catcher_split": ("halve", "even"),
+    "locker_penalty": ("unless_lowest", "always"),
+    "ties": ("share",),
+    "tile_value": ("plain", "zero_zero_alone"),
+}
+
+#: Options of a known type: a quoted number or a misspelt true must not silently score.
+TYPES: dict[str, type] = {
+    "regular_hands": int, "min_players": int, "max_pips": int, "qualifiers_per_table": int,
+    "players_per_table": int, "session_players": int, "session_tables": int,
+    "zero_zero_alone": int, "tiebreak_points_count": bool, "check_swap_schedule": bool,
+    "require_registered": bool, "points_are_default": bool,
+    "title": str, "models": str, "walkover": str,
+}
+
+#: Every check a ruleset may ask for (implemented in :mod:`pipeline.ingest.checks` and
+#: :mod:`pipeline.ingest.cross`).
+CHECKS = (
+    "regular_hands", "players_per_table", "walkover", "last_tile_double",
+    "swap_schedule", "tiebreak_seating", "session_shape",
+)
+LEVELS = ("table", "round", "event", "group")
+IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
+#: Declarations every ruleset must make (directly or through ``extends``).
+REQUIRED = ("name", "title", "models", "endings", "went_out", "categories", "levels", "checks")
+
+
 @dataclass(frozen=True)
 class Ruleset:
     name: str
     params: dict[str, Any]
+    path: str = ""
 
     @property
     def flat(self) -> dict[str, Any]:
@@ -36,6 +84,74 @@ class Ruleset:
 
     def __getitem__(self, key: str) -> Any:
         return self.flat[key]
+
+    # --- what the rest of the product asks a rulebook -----------------------------------
+
+    @property
+    def title(self) -> str:
+        return str(self.params.get("title", self.name))
+
+    @property
+    def models(self) -> str:
+        """The folder of SQL scoring models (``pipeline/sql/models/<models>/``)."""
+        return str(self.params["models"])
+
+    @property
+    def endings(self) -> list[str]:
+        return list(self.params["endings"])
+
+    @property
+    def went_out(self) -> list[str]:
+        """Endings where the ``ended_by`` chair went out (its value is 0)."""
+        return list(self.params["went_out"])
+
+    @property
+    def walkover(self) -> str | None:
+        """The ending that records a walkover (the whole record of a table), if any."""
+        return self.params.get("walkover") or None
+
+    @property
+    def categories(self) -> list[str]:
+        return list(self.params["categories"])
+
+    @property
+    def levels(self) -> list[str]:
+        return list(self.params["levels"])
+
+    @property
+    def checks(self) -> list[str]:
+        return list(self.params["checks"])
+
+    def has(self, check: str) -> bool:
+        return check in self.params["checks"]
+
+    @property
+    def pips_needed(self) -> dict[str, str]:
+        """``ending → all | all_but_ender``: which chairs must give their pips."""
+        return dict(self.params.get("pips_needed", {}))
+
+    @property
+    def zero_zero_alone(self) -> bool:
+        """Tile values follow pepet rule 6 (``0-0`` without a partner counts 13)."""
+        return self.params.get("tile_value", "plain") == "zero_zero_alone"
+
+    @property
+    def sheet_columns(self) -> list[str] | None:
+        """Columns of a blank sheet for this rulebook (None: every contract column)."""
+        skip = self.params.get("sheet", {}).get("skip_prefixes", [])
+        if not skip:
+            return None
+        from pipeline.ingest.columns import CANONICAL
+
+        return [c for c in CANONICAL if not any(c.startswith(p) for p in skip)]
+
+    def columns(self, view: str) -> list[str]:
+        """Ruleset-specific columns of ``view`` (``table``, ``event``, ``hand_points`` …)."""
+        return list(self.params.get("columns", {}).get(view, []))
+
+    def shows(self, feature: str) -> bool:
+        """What the dashboard shows for this rulebook (``[dashboard]`` in the file)."""
+        return bool(self.params.get("dashboard", {}).get(feature, False))
 
 
 def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -49,52 +165,130 @@ def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """Tables merge key by key; any other value in ``child`` replaces the parent's."""
+    out = copy.deepcopy(parent)
+    for k, v in child.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
 _overrides: dict[str, dict[str, Any]] = {}
-_cache: dict[str, tuple[int, "Ruleset"]] = {}  # name → (file mtime, ruleset): edits are picked up
-
-#: Options with a fixed set of values: a typo in a ruleset file must not silently score.
-CHOICES = {
-    "catcher_split": ("halve", "even"),
-    "locker_penalty": ("unless_lowest", "always"),
-    "ties": ("share",),
-}
+# files: name → path; parsed: path → (mtime, raw table)
+_parsed: dict[Path, tuple[int, dict[str, Any]]] = {}
 
 
-class BadRuleset(ValueError):
-    pass
+def folders() -> list[Path]:
+    """This folder, then every folder of ``DOMINO_RULESETS`` (``:``-separated)."""
+    extra = [Path(p) for p in os.environ.get("DOMINO_RULESETS", "").split(os.pathsep) if p.strip()]
+    return [HERE, *extra]
 
 
-def check(name: str, params: dict[str, Any]) -> None:
-    """Refuse a ruleset whose options hold unknown values or whose points are not integers."""
-    flat = _flatten(params)
-    for key, allowed in CHOICES.items():
-        if key in flat and flat[key] not in allowed:
-            raise BadRuleset(f"{name}.toml: {key} = {flat[key]!r}; use one of {', '.join(allowed)}")
-    for table in ("points", "sanctions"):
-        for key, value in _flatten(params.get(table, {}), f"{table}_").items():
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise BadRuleset(f"{name}.toml: {key} = {value!r} must be a whole number")
-
-
-def load(name: str) -> Ruleset:
-    """The ruleset ``name`` as its TOML file says (or as a test overrode it)."""
-    if name not in NAMES:
-        raise UnknownRuleset(f"unknown ruleset {name!r}; use one of {', '.join(NAMES)}")
-    if name in _overrides:
-        return Ruleset(name, _overrides[name])
-    path = resources.files("pipeline.rulesets") / f"{name}.toml"
-    stamp = Path(str(path)).stat().st_mtime_ns
-    cached = _cache.get(name)
+def _raw(path: Path) -> dict[str, Any]:
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as exc:
+        raise BadRuleset(f"{path}: cannot be read ({exc.strerror}); check the file or DOMINO_RULESETS") from exc
+    cached = _parsed.get(path)
     if cached is None or cached[0] != stamp:
-        params = tomllib.loads(path.read_text())
-        check(name, params)
-        cached = (stamp, Ruleset(name, params))
-        _cache[name] = cached
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise BadRuleset(f"{path}: is not a valid TOML file ({exc}); fix the file or restore it from the repository") from exc
+        cached = (stamp, raw)
+        _parsed[path] = cached
     return cached[1]
 
 
+def _files() -> dict[str, Path]:
+    """``name → file`` of every ruleset found; a later folder's file wins a name."""
+    found: dict[str, Path] = {}
+    for folder in folders():
+        if not folder.is_dir():
+            if folder != HERE:
+                raise BadRuleset(f"DOMINO_RULESETS names {folder}, which is not a folder; fix the setting")
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            name = str(_raw(path).get("name") or path.stem).strip().lower()
+            found[name] = path
+    return found
+
+
+def names() -> tuple[str, ...]:
+    """Every ruleset that can be used, built-in ones first."""
+    return tuple(_files())
+
+
+def load(name: str) -> Ruleset:
+    """The ruleset ``name`` as its file says (or as a test overrode it)."""
+    if name in _overrides:
+        return Ruleset(name, _overrides[name])
+    files = _files()
+    if name not in files:
+        raise UnknownRuleset(f"unknown ruleset {name!r}; use one of {', '.join(files)}")
+    params = _resolve(name, files, [])
+    return Ruleset(name, params, str(files[name]))
+
+
+def _resolve(name: str, files: dict[str, Path], chain: list[str]) -> dict[str, Any]:
+    path = files[name]
+    raw = _raw(path)
+    parent = raw.get("extends")
+    if parent is None:
+        params = copy.deepcopy(raw)
+    else:
+        parent = str(parent).strip().lower()
+        if parent in chain or parent == name:
+            raise BadRuleset(f"{path}: extends {parent!r}, which extends it back; a ruleset cannot extend itself")
+        if parent not in files:
+            raise BadRuleset(f"{path}: extends {parent!r}, which is not a ruleset; use one of {', '.join(files)}")
+        params = _merge(_resolve(parent, files, [*chain, name]), {k: v for k, v in raw.items() if k != "extends"})
+    params["name"] = name
+    check(str(path), params)
+    return params
+
+
+def check(where: str, params: dict[str, Any]) -> None:
+    """Refuse a ruleset whose options hold unknown values, whose points are not whole
+    numbers, or that leaves out a declaration the product needs."""
+    label = where if where.endswith(".toml") else f"{where}.toml"
+    for key in REQUIRED:
+        if key not in params:
+            raise BadRuleset(f"{label}: the key {key} is missing; add it (see docs/rulesets.md)")
+    flat = _flatten(params)
+    for key, allowed in CHOICES.items():
+        if key in flat and flat[key] not in allowed:
+            raise BadRuleset(f"{label}: {key} = {flat[key]!r}; use one of {', '.join(allowed)}")
+    for key, kind in TYPES.items():
+        value = params.get(key)
+        if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+            raise BadRuleset(f"{label}: {key} = {value!r} must be {_KIND[kind]}")
+    for table in ("points", "sanctions"):
+        for key, value in _flatten(params.get(table, {}), f"{table}_").items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise BadRuleset(f"{label}: {key} = {value!r} must be a whole number")
+    unknown = [c for c in params["checks"] if c not in CHECKS]
+    if unknown:
+        raise BadRuleset(f"{label}: checks names {', '.join(map(repr, unknown))}; use any of {', '.join(CHECKS)}")
+    bad_levels = [lv for lv in params["levels"] if lv not in LEVELS]
+    if bad_levels:
+        raise BadRuleset(f"{label}: levels names {', '.join(map(repr, bad_levels))}; use any of {', '.join(LEVELS)}")
+    for view, cols in params.get("columns", {}).items():
+        bad = [c for c in cols if not isinstance(c, str) or not IDENTIFIER.fullmatch(c)]
+        if bad:
+            raise BadRuleset(f"{label}: columns.{view} names {', '.join(map(repr, bad))}; a column is a plain name (letters, digits, _)")
+    if not IDENTIFIER.fullmatch(str(params["models"])) or not (MODELS / str(params["models"])).is_dir():
+        raise BadRuleset(f"{label}: models = {params['models']!r} names no folder of scoring models in pipeline/sql/models")
+
+
+_KIND = {int: "a whole number", bool: "true or false", str: "text in quotes"}
+
+
 def override(name: str, params: dict[str, Any] | None) -> None:
-    """Use ``params`` instead of the file (tests and ``--ruleset-file``); None restores it."""
+    """Use ``params`` instead of the file (tests); None restores it."""
     if params is None:
         _overrides.pop(name, None)
     else:
@@ -102,7 +296,14 @@ def override(name: str, params: dict[str, Any] | None) -> None:
         _overrides[name] = params
 
 
+def clear_overrides() -> None:
+    _overrides.clear()
+
+
 def params_frame(events: dict[str, str]) -> pl.DataFrame:
     """One row per event with its ruleset's flattened parameters (for the scoring SQL)."""
-    flat = {rs: {k: v for k, v in load(rs).flat.items() if not isinstance(v, list)} for rs in set(events.values())}
+    flat = {
+        rs: {k: v for k, v in load(rs).flat.items() if not isinstance(v, (list, dict)) and not k.startswith(("dashboard_", "sheet_", "columns_"))}
+        for rs in set(events.values())
+    }
     return pl.DataFrame([{"event": event, **flat[rs]} for event, rs in events.items()])

@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from pipeline import rulesets
-from pipeline.io.columns import CANONICAL
+from pipeline.ingest.columns import CANONICAL
 from pipeline.simulate.events import FRAME_SCHEMA, NAMES, deal, event_frame, play_table_hand
 from pipeline.simulate.play import (
     CHAIRS,

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline import rulesets
-from pipeline.io.columns import CANONICAL
+from pipeline.ingest.columns import CANONICAL
 from pipeline.simulate.play import (
     CHAIRS,
     DOUBLE,

@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline import rulesets
-from pipeline.io.columns import CANONICAL
+from pipeline.ingest.columns import CANONICAL
 from pipeline.simulate.events import (
     Hand,
     _occupied,

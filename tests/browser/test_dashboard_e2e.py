@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import queries
+from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import (
     ARTIFACTS,

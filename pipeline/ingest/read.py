@@ -2,7 +2,7 @@
 
 CSV in UTF-8 (with or without BOM) or Windows-1252, ``,`` or ``;`` detected; ``.xlsx``
 (sheet ``hands``, else the first). Every cell stays text here: turning text into tiles,
-numbers and names is :mod:`pipeline.normalize`'s job, so that every problem can be
+numbers and names is :mod:`pipeline.ingest.normalize`'s job, so that every problem can be
 reported with the cell it came from. Each row keeps ``_file`` and ``_line`` (the
 spreadsheet's row number; blank rows count).
 """
@@ -20,7 +20,7 @@ import fastexcel
 import polars as pl
 
 from pipeline import settings
-from pipeline.io.columns import CANONICAL, REQUIRED, canonical_name
+from pipeline.ingest.columns import CANONICAL, REQUIRED, canonical_name
 from pipeline.problems import FileRejected
 
 

@@ -12,21 +12,12 @@ import io
 import polars as pl
 import xlsxwriter
 
-from pipeline.io.columns import CANONICAL, CHAIRS
+from pipeline import rulesets
+from pipeline.ingest.columns import CANONICAL, CHAIRS
 
 _TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
-#: The columns of a blank hand log per ruleset (HANDLOG.md): both read the same columns,
-#: sanctions are unhas only.
-TEMPLATE_COLUMNS: dict[str, list[str]] = {
-    "unhas": list(CANONICAL),
-    "pepet": [c for c in CANONICAL if not c.startswith("sanctions_")],
-}
 TILE_COLUMNS = ("last_tile", *(f"tiles_{c}" for c in CHAIRS))
-ENDINGS = {
-    "unhas": ["apollo", "ceki", "biasa", "kandang", "all_doubles", "wo"],
-    "pepet": ["out", "locked", "tutup"],
-}
 TEMPLATE_ROWS = 500  # rows pre-formatted as text in the tile columns
 
 
@@ -115,14 +106,14 @@ def _sheet_name(name: str) -> str:
 
 def template_csv(ruleset: str) -> bytes:
     """A blank hand log: the header row of the ruleset's columns (UTF-8 with BOM)."""
-    return ("\ufeff" + ",".join(_columns(ruleset)) + "\r\n").encode("utf-8")
+    return ("\ufeff" + ",".join(template_columns(ruleset)) + "\r\n").encode("utf-8")
 
 
 def template_xlsx(ruleset: str) -> bytes:
     """A blank hand log workbook: sheet ``hands`` with the header; the tile columns are
     formatted as text so Excel keeps ``5-3`` (it would make it a date); ``ending`` and
     ``ended_by`` offer their allowed values; sheet ``help`` explains the columns."""
-    cols = _columns(ruleset)
+    cols = template_columns(ruleset)
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True})
     ws = wb.add_worksheet("hands")
@@ -146,7 +137,7 @@ def template_xlsx(ruleset: str) -> bytes:
             for i in range(1, last + 1):
                 ws.write_blank(i, j, None, text)
     j_end = cols.index("ending")
-    ws.data_validation(1, j_end, last, j_end, {"validate": "list", "source": ENDINGS[ruleset]})
+    ws.data_validation(1, j_end, last, j_end, {"validate": "list", "source": rulesets.load(ruleset).endings})
     j_by = cols.index("ended_by")
     ws.data_validation(1, j_by, last, j_by, {"validate": "list", "source": ["A", "B", "C", "D"]})
     j_rs = cols.index("ruleset")
@@ -162,10 +153,14 @@ def template_xlsx(ruleset: str) -> bytes:
     return buf.getvalue()
 
 
-def _columns(ruleset: str) -> list[str]:
-    if ruleset not in TEMPLATE_COLUMNS:
-        raise ValueError(f"unknown ruleset {ruleset!r}; use one of {', '.join(TEMPLATE_COLUMNS)}")
-    return TEMPLATE_COLUMNS[ruleset]
+def template_columns(ruleset: str) -> list[str]:
+    # the columns of a blank hand log (HANDLOG.md): every ruleset reads the same ones;
+    # a ruleset's [sheet] leaves out what it has no use for (pepet: sanctions)
+    try:
+        book = rulesets.load(ruleset)
+    except rulesets.UnknownRuleset as exc:
+        raise ValueError(str(exc)) from exc
+    return book.sheet_columns or list(CANONICAL)
 
 
 def _HELP_ROWS(ruleset: str) -> list[tuple[str, str]]:  # noqa: N802
@@ -181,12 +176,12 @@ def _HELP_ROWS(ruleset: str) -> list[tuple[str, str]]:  # noqa: N802
             "who sat in chair A..D in this hand (chairs in playing order); empty = empty chair",
         ),
         ("ended_by", "chair letter of the player who ended the hand"),
-        ("ending", " | ".join(ENDINGS[ruleset])),
+        ("ending", " | ".join(rulesets.load(ruleset).endings)),
         ("last_tile", "the tile that ended the hand, e.g. 5-3"),
         ("pips_a..d", "value left in that chair's hand"),
         ("tiles_a..d", "tiles left in that chair's hand, e.g. 6-6 5-3* (* = closed/dead tile)"),
     ]
-    if ruleset == "unhas":
+    if rulesets.load(ruleset).shows("sanctions"):
         rows.append(("sanctions_a..d", "warn; show; wrong (';'-separated)"))
     rows.append(("note", "free text"))
     return rows

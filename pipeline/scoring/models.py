@@ -71,15 +71,16 @@ def layer_models(con: duckdb.DuckDBPyConnection, ruleset: str, *, stored: bool =
     itself (the benchmark's SQL-only bound measures that).
     """
     kind = "TABLE" if stored else "TEMP TABLE"
+    folder = rulesets.load(ruleset).models
     con.execute(f"CREATE TEMP VIEW _seats AS {model('staging/seats.sql')}")
-    con.execute(f"CREATE {kind} _hand_points AS {model(f'{ruleset}/hand_points.sql')}")
-    con.execute(f"CREATE {kind} _table_standings AS {model(f'{ruleset}/table_standings.sql')}")
+    con.execute(f"CREATE {kind} _hand_points AS {model(f'{folder}/hand_points.sql')}")
+    con.execute(f"CREATE {kind} _table_standings AS {model(f'{folder}/table_standings.sql')}")
 
 
 def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Hand points and table standings for ``hands`` (rows of one ruleset's events)."""
     if hands.height == 0:
-        return _empty_results()
+        return empty_results()
     events = hands.get_column("event").unique().to_list()
     params = rulesets.params_frame({e: ruleset for e in events})
     # Integer ids for a match version (`mid`) and a hand row (`hid`): every window and
@@ -99,7 +100,7 @@ def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame
     return _cast(hp, ts)
 
 
-def _empty_results() -> tuple[pl.DataFrame, pl.DataFrame]:
+def empty_results() -> tuple[pl.DataFrame, pl.DataFrame]:
     hp = pl.DataFrame(schema={c: pl.String for c in HAND_POINTS_COLUMNS})
     ts = pl.DataFrame(schema={c: pl.String for c in TABLE_STANDINGS_COLUMNS})
     return _cast(hp, ts)

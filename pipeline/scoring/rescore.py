@@ -9,9 +9,9 @@ import duckdb
 import polars as pl
 
 from pipeline import rulesets, settings
-from pipeline.io.columns import CHAIRS
-from pipeline.load import alias_map, first_spellings, player_key
-from pipeline.score import score
+from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.resolve import alias_map, first_spellings, player_key
+from pipeline.scoring.models import score
 from pipeline.store.db import insert_frame
 
 
@@ -37,7 +37,7 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
     total = 0
     con.execute("BEGIN TRANSACTION")
     try:
-        for rs in rulesets.NAMES:
+        for rs in rulesets.names():
             part = sizes.filter(pl.col("ruleset") == rs)
             # a chunk closes when adding the next event would pass the limit
             chunk_no = ((pl.col("hands").cum_sum() - pl.col("hands")) // max(1, limit)).alias("_chunk")

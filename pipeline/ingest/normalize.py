@@ -1,16 +1,16 @@
 """Turn text cells into typed hand rows, reporting every cell that cannot be read.
 
-Input: the frame of :func:`pipeline.io.read.read_file` (text cells, ``_file``, ``_line``).
+Input: the frame of :func:`pipeline.ingest.read.read_file` (text cells, ``_file``, ``_line``).
 Output: one typed row per hand and the problems found, all computed with polars
 expressions over whole columns. Ruleset-independent: what a value *means* under a
-rulebook is checked in :mod:`pipeline.validate`.
+rulebook is checked in :mod:`pipeline.ingest.checks`.
 """
 
 import polars as pl
 
 from pipeline import problems
-from pipeline.io.columns import CHAIRS
-from pipeline.tiles import canonical, is_date_text, parse_column
+from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.tiles import canonical, is_date_text, parse_column
 
 ENDING_ALIASES = {
     "palang": "apollo",

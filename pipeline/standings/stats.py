@@ -15,15 +15,18 @@ from pipeline import rulesets
 
 #: Categories that win a hand (unhas: the catcher wins too; pepet: first place).
 WINNING = ("apollo", "ceki", "kandang", "biasa", "tangkap", "jawara1", "gaple")
-#: Categories in the order the rulebooks list them.
-CATEGORY_ORDER = {
-    "unhas": ["apollo", "ceki", "kandang", "tangkap", "biasa", "above", "caught", "-"],
-    "pepet": ["jawara1", "gaple", "jawara2", "jawara3", "ambyar", "ambyar1", "ambyar2", "kado"],
-}
-ENDING_ORDER = {
-    "unhas": ["apollo", "ceki", "biasa", "kandang", "all_doubles", "wo"],
-    "pepet": ["out", "locked", "tutup"],
-}
+
+
+def category_order(ruleset: str) -> list[str]:
+    """A ruleset's hand categories in the order its rulebook lists them."""
+    return rulesets.load(ruleset).categories
+
+
+def ending_order(ruleset: str) -> list[str]:
+    """A ruleset's endings in the order its rulebook lists them."""
+    return rulesets.load(ruleset).endings
+
+
 _WIN_LIST = "(" + ", ".join(f"'{c}'" for c in WINNING) + ")"
 
 _CURRENT_HANDS = 'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) WHERE v.current'

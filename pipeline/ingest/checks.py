@@ -8,13 +8,10 @@ out; warnings are reported and the match loads.
 import polars as pl
 
 from pipeline import problems
-from pipeline.io.columns import CHAIRS
+from pipeline.ingest.columns import CHAIRS
 from pipeline.problems import WARNING
+from pipeline.rulesets import Ruleset
 
-ENDINGS = {
-    "unhas": ("apollo", "ceki", "biasa", "kandang", "all_doubles", "wo"),
-    "pepet": ("out", "locked", "tutup"),
-}
 MATCH = ["event", "round", "table"]
 CH = [c.upper() for c in CHAIRS]
 
@@ -35,14 +32,15 @@ def _chair_col(prefix: str, chair: pl.Expr) -> pl.Expr:
     return out
 
 
-def row_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.DataFrame:
-    """Per-row checks for hands of ruleset ``rs`` (``df`` holds only that ruleset's rows)."""
+def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
+    """Per-row checks for hands of the ruleset ``book`` (``df`` holds only its rows)."""
+    rs, params = book.name, book.flat
     found: list[pl.DataFrame] = []
 
     def add(bad: pl.DataFrame, column: str | pl.Expr, code: str, message: pl.Expr, severity: str = problems.ERROR) -> None:
         found.append(problems.from_rows(bad, column=column, code=code, message=message, severity=severity))
 
-    endings = ENDINGS[rs]
+    endings = book.endings
     ending_ok = pl.col("ending").is_in(list(endings))
     add(
         df.filter(pl.col("ending").is_not_null() & ~ending_ok),
@@ -50,8 +48,9 @@ def row_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.DataF
         "unknown_ending",
         pl.format(f"{{}} is not an ending of ruleset {rs}; use {', '.join(e for e in endings)}", pl.col("ending")),
     )
-    played = df.filter(ending_ok & (pl.col("ending") != "wo"))
-    wo = df.filter(pl.col("ending") == "wo")
+    walkover = pl.col("ending") == pl.lit(book.walkover, dtype=pl.String)
+    played = df.filter(ending_ok & ~walkover.fill_null(value=False))
+    wo = df.filter(walkover.fill_null(value=False))
     add(played.filter(pl.col("hand").is_null()), "hand", "missing_value", pl.lit("this hand has no hand number"))
     add(played.filter(pl.col("ended_by").is_null()), "ended_by", "missing_value", pl.lit("this hand does not say which chair ended it (ended_by)"))
     ender_name = _chair_col("player", pl.col("ended_by"))
@@ -64,7 +63,7 @@ def row_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.DataF
 
     # Who sits where.
     n = _n_seated()
-    if rs == "unhas":
+    if book.has("regular_hands"):
         regular = int(params["regular_hands"])  # type: ignore[arg-type]
         minimum = int(params["min_players"])  # type: ignore[arg-type]
         add(
@@ -79,19 +78,20 @@ def row_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.DataF
             "too_few_players",
             pl.format("a tie-break hand needs the tied players; this one seats {}", n),
         )
+    if book.has("walkover"):
         add(
             wo.filter((n < 1) | (n > 2)),
             "ending",
             "bad_walkover",
             pl.format("a walkover lists the 1 or 2 players present; this row lists {} (3 players play on)", n),
         )
-    else:
+    if book.has("players_per_table"):
         need = int(params["players_per_table"])  # type: ignore[arg-type]
         add(
             played.filter(n < need),
             "player_a",
             "too_few_players",
-            pl.format(f"a pepet hand needs {need} players; this one seats {{}}", n),
+            pl.format(f"a {rs} hand needs {need} players; this one seats {{}}", n),
         )
     for i, a in enumerate(CHAIRS):
         for b in CHAIRS[i + 1 :]:
@@ -104,7 +104,7 @@ def row_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.DataF
 
     # Values left in hand.
     max_pips = int(params["max_pips"])  # type: ignore[arg-type]
-    tiles_value = "tsum13" if rs == "pepet" else "tsum"
+    tiles_value = "tsum13" if book.zero_zero_alone else "tsum"
     for c in CHAIRS:
         add(
             df.filter(pl.col(f"pips_{c}") > max_pips),
@@ -126,28 +126,23 @@ def row_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.DataF
         )
         value = pl.coalesce(pl.col(f"pips_{c}"), pl.col(f"{tiles_value}_{c}"))
         is_ender = pl.col("ended_by") == c.upper()
-        went_out = pl.col("ending").is_in(["apollo", "ceki", "biasa", "out"])
+        went_out = pl.col("ending").is_in(book.went_out)
         add(
             played.filter(is_ender & went_out & (value > 0)),
             f"pips_{c}",
             "ender_has_pips",
             pl.format(f"chair {c.upper()} went out, so it has no pips left; the row says {{}}", value),
         )
-        if rs == "unhas":
-            needs = pl.col("ending") == "kandang"
-            what = "kandang needs the pips of every seated chair"
-        else:
-            needs = (pl.col("ending") == "locked") | ((pl.col("ending") == "out") & ~is_ender)
-            what = "a locked hand needs the value of every seated chair; after an out, every chair but the one that went out"
+        needs, what = _pips_needed(book, is_ender)
         add(
             played.filter(needs & _seated(c) & value.is_null()),
             f"pips_{c}",
             "missing_pips",
-            pl.format(f"{what}; chair {c.upper()} ({{}}) has none", pl.col(f"player_{c}")),
+            pl.format(f"{{}}; chair {c.upper()} ({{}}) has none", what, pl.col(f"player_{c}")),
         )
 
     # The last tile.
-    if rs == "unhas":
+    if book.has("last_tile_double"):
         double = pl.col("last_hi") == pl.col("last_lo")
         add(
             played.filter((pl.col("ending") == "apollo") & pl.col("last_tile").is_not_null() & ~double),
@@ -164,12 +159,29 @@ def row_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.DataF
     return problems.concat(found)
 
 
-def match_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.DataFrame:
+def _pips_needed(book: Ruleset, is_ender: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """Rows whose ending needs this chair's pips (``[pips_needed]`` of the ruleset), and
+    the sentence that says so."""
+    needs: pl.Expr = pl.lit(value=False)
+    what: pl.Expr = pl.lit(None, dtype=pl.String)
+    for ending, who in book.pips_needed.items():
+        this = pl.col("ending") == ending
+        if who == "all_but_ender":
+            needs = needs | (this & ~is_ender)
+            text = f"after {ending}, every chair but the one that went out needs its pips"
+        else:
+            needs = needs | this
+            text = f"{ending} needs the pips of every seated chair"
+        what = pl.when(this).then(pl.lit(text)).otherwise(what)
+    return needs, what
+
+
+def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     """Checks over the rows of one match: hand numbering, walkovers, seating schedule."""
     found: list[pl.DataFrame] = []
     if df.height == 0:
         return problems.empty()
-    wo = df.filter(pl.col("ending") == "wo")
+    wo = df.filter(pl.col("ending") == pl.lit(book.walkover, dtype=pl.String))
     if wo.height:
         mixed = df.join(wo.select(MATCH).unique(), on=MATCH).filter(
             pl.len().over(MATCH) > 1
@@ -182,7 +194,7 @@ def match_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.Dat
                 message=pl.lit("a walkover row is the whole record of its table; this table also has other rows"),
             )
         )
-    played_all = df.filter(pl.col("ending") != "wo", pl.col("hand").is_not_null())
+    played_all = df.filter(pl.col("ending").ne_missing(pl.lit(book.walkover, dtype=pl.String)), pl.col("hand").is_not_null())
     # Hand numbers: each once, 1, 2, … without gaps. Matches whose numbers are exactly
     # 1..n (nearly all) are cleared by one aggregate; only the others are examined row by row.
     numbering = played_all.group_by(MATCH).agg(
@@ -212,7 +224,7 @@ def match_checks(df: pl.DataFrame, rs: str, params: dict[str, object]) -> pl.Dat
             .otherwise(pl.format("hand {} follows hand {}: hands go 1, 2, … without gaps", pl.col("hand"), pl.col("_prev"))),
         )
     )
-    if rs == "unhas" and params.get("check_swap_schedule", True):
+    if book.has("swap_schedule") and book.flat.get("check_swap_schedule", True):
         found.append(_swap_schedule(played_all))
     return problems.concat(found)
 

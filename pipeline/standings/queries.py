@@ -3,6 +3,8 @@
 import duckdb
 import polars as pl
 
+from pipeline import rulesets
+
 LEVELS = ("table", "round", "event", "group")
 
 #: The contract's columns per view (HANDLOG.md), in order; ruleset-specific ones follow.
@@ -12,15 +14,6 @@ CONTRACT = {
     "round": ["event", "round", "player", "points", "rank", "star"],
     "event": ["event", "player", "points", "rank"],
     "group": ["event", "group", "points", "hands", "players", "rank"],
-}
-EXTRA = {
-    ("table", "unhas"): ["tiebreak_points", "hands", "match_hands", "complete", "walkover"],
-    ("table", "pepet"): ["hands", "wins"],
-    ("round", "pepet"): ["hands", "wins"],
-    ("event", "unhas"): ["round_reached", "table_rank", "qualified"],
-    ("event", "pepet"): ["stars", "jawara_gaple", "hands"],
-    ("hand_points", "unhas"): ["game_points", "sanction_points", "value", "tiebreak"],
-    ("hand_points", "pepet"): ["value"],
 }
 
 
@@ -59,8 +52,9 @@ def standings(
     rs = ruleset_of(con, event)
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
-    if level in ("round", "group") and rs != "pepet":
-        raise ValueError(f"{level} standings belong to the pepet league; {event} is {rs}")
+    book = rulesets.load(rs)
+    if level not in book.levels:
+        raise ValueError(f"ruleset {rs} has no {level} standings (it has {', '.join(book.levels)}); {event} is played under {rs}")
     view = f"{level}_standings"
     where, params = _where(event, round if level in ("table", "round") else None, table if level == "table" else None)
     order = {
@@ -69,7 +63,7 @@ def standings(
         "event": "rank, player",
         "group": 'rank, "group"',
     }[level]
-    cols = CONTRACT[level] + EXTRA.get((level, rs), [])
+    cols = CONTRACT[level] + book.columns(level)
     # The event's rows first, on their own: a lone `event = ?` is answered from the index
     # on table_standings_t (migration 003) instead of a scan of every event's rows (string
     # zone maps cannot tell events with a common prefix apart); round and table filter
@@ -100,7 +94,7 @@ def hand_points(
     con: duckdb.DuckDBPyConnection, event: str, round: str | None = None, table: str | None = None
 ) -> pl.DataFrame:
     rs = ruleset_of(con, event)
-    cols = CONTRACT["hand_points"] + EXTRA.get(("hand_points", rs), [])
+    cols = CONTRACT["hand_points"] + rulesets.load(rs).columns("hand_points")
     where, params = _where(event, round, table)
     df = con.sql(
         f"SELECT {', '.join(_q(c) for c in cols)} FROM hand_points WHERE {' AND '.join(where)} "

@@ -1,0 +1,167 @@
+"""Write a plan: every accepted match whole, in one transaction, with the ingest log."""
+
+import json
+import os
+from dataclasses import asdict
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipeline import rulesets
+from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
+from pipeline.ingest.outcome import Plan
+from pipeline.store.db import insert_frame
+
+
+def begin_ingest(con: duckdb.DuckDBPyConnection, p: Plan) -> int:
+    """Record that a load started, committed on its own: an interrupted load stays visible."""
+    ingest_id = int(con.execute("SELECT nextval('ingest_seq')").fetchall()[0][0])
+    now = datetime.now()
+    for f in p.files:
+        con.execute(
+            "INSERT INTO ingests (ingest_id, file, sha256, rows, loaded_by, started_at, reason, status) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, 'started')",
+            [ingest_id, f["file"], f.get("sha256"), f.get("rows"), p.by, now, p.reason],
+        )
+    p.ingest_id = ingest_id
+    return ingest_id
+
+
+def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
+    """Write a plan: every accepted match whole, in one transaction, with the ingest log."""
+    ingest_id = p.ingest_id if p.ingest_id is not None else begin_ingest(con, p)
+    writes = p.writes
+    if p.versions.height != len(writes):
+        # every match version written needs its content hash from planning
+        raise ValueError("this plan's versions do not match its writes; plan again before committing")
+    if any(o.status == "correction" for o in writes):
+        backup_before_correction(con)
+    now = datetime.now()
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _write_events(con, p, now)
+        if writes:
+            _write_matches(con, p, ingest_id, now)
+        _log_files(con, p, ingest_id)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return p
+
+
+def _write_events(con: duckdb.DuckDBPyConnection, p: Plan, now: datetime) -> None:
+    """Events first loaded by this plan, with the hash of their ruleset's values."""
+    if p.new_events:
+        hashes = {rs: rulesets.load(rs).hash for rs in set(p.new_events.values())}
+        events = pl.DataFrame(
+            {
+                "event": list(p.new_events),
+                "ruleset": list(p.new_events.values()),
+                "params_hash": [hashes[rs] for rs in p.new_events.values()],
+            },
+            schema={"event": pl.String, "ruleset": pl.String, "params_hash": pl.String},
+        ).with_columns(pl.lit(now).alias("created_at"), pl.lit(p.by, dtype=pl.String).alias("created_by"))
+        insert_frame(con, "events", events, on_conflict="ON CONFLICT DO NOTHING")
+
+
+def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now: datetime) -> None:
+    """Supersede the replaced versions, then write every match's rows and its version."""
+    writes = p.writes
+    w = pl.DataFrame(
+        {
+            "event": [o.event for o in writes], "round": [o.round for o in writes],
+            "table": [o.table for o in writes], "version": [o.version for o in writes],
+            "kind": [o.status for o in writes], "file": [o.file for o in writes],
+            "hands": [o.hands for o in writes],
+            "changed_hands": [hands_text(o.changed_hands) or None for o in writes],
+        },
+        schema={"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "kind": pl.String, "file": pl.String, "hands": pl.Int32, "changed_hands": pl.String},
+    )
+    con.register("_w", w)
+    replaced = [{"event": o.event, "round": o.round, "table": o.table} for o in writes if (o.version or 1) > 1]
+    if len(replaced) > FEW:
+        con.execute(
+            'UPDATE match_versions SET current = false, superseded_at = ?, superseded_by = ? '
+            'FROM _w WHERE match_versions.event = _w.event AND match_versions.round = _w.round '
+            'AND match_versions."table" = _w."table" AND match_versions.current',
+            [now, ingest_id],
+        )
+        for t in ("hand_points_t", "table_standings_t"):
+            con.execute(
+                f'DELETE FROM {t} USING _w WHERE {t}.event = _w.event AND {t}.round = _w.round AND {t}."table" = _w."table"'
+            )
+    elif replaced:
+        # constant predicates: zone maps skip the other matches' row groups
+        where, params = match_filter(replaced, MATCH)
+        con.execute(
+            f"UPDATE match_versions SET current = false, superseded_at = ?, superseded_by = ? WHERE current AND ({where})",
+            [now, ingest_id, *params],
+        )
+        for t in ("hand_points_t", "table_standings_t"):
+            con.execute(f"DELETE FROM {t} WHERE {where}", params)
+    con.register("_content", p.versions)
+    con.execute(
+        'INSERT INTO match_versions SELECT _w.event, _w.round, _w."table", _w.version, _w.kind, ?, _w.file, ?, ?, ?, '
+        'c.content_hash, _w.hands, _w.changed_hands, true, NULL, NULL '
+        'FROM _w JOIN _content c USING (event, round, "table")',
+        [ingest_id, p.by, now, p.reason],
+    )
+    insert_frame(con, "hands", p.hands.select(HAND_COLUMNS))
+    insert_frame(con, "hand_points_t", p.hand_points)
+    insert_frame(con, "table_standings_t", p.table_standings)
+    insert_frame(con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING")
+    con.unregister("_w")
+    con.unregister("_content")
+
+
+def _log_files(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int) -> None:
+    """Finish the ingest log: per file, what was written and the report of the rest."""
+    for f in p.files:
+        mine = [o for o in p.outcomes if o.file == f["file"]]
+        report = p.problems.filter(pl.col("file") == f["file"]).to_dicts()
+        con.execute(
+            "UPDATE ingests SET matches_loaded = ?, matches_unchanged = ?, matches_rejected = ?, "
+            "finished_at = ?, status = ?, report = ? WHERE ingest_id = ? AND file = ?",
+            [
+                sum(1 for o in mine if o.status in WRITES),
+                sum(1 for o in mine if o.status == "unchanged"),
+                sum(1 for o in mine if o.status == "rejected"),
+                datetime.now(),
+                "rejected" if f.get("error") else "done",
+                # the matches written are in match_versions with this ingest_id
+                json.dumps({"problems": report, "matches": [asdict(o) for o in mine if o.status not in WRITES]}, default=str),
+                ingest_id, f["file"],
+            ],
+        )
+
+
+def database_file(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """The file behind ``con`` (None in memory)."""
+    path = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()
+    return Path(path[0][0]) if path and path[0][0] else None
+
+
+def same_file(a: str | Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def backup_before_correction(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """Copy the database file aside before a correction (we hold the write lock)."""
+    src = database_file(con)
+    if src is None or not src.exists():
+        return None
+    from pipeline.store.backup import automatic_name, backup_dir, copy_atomically, prune_automatic
+
+    con.execute("CHECKPOINT")
+    # The copy is renamed into place only when whole, so a crash never leaves half a
+    # backup; older automatic copies beyond `backup_keep` go only after the new one is in.
+    dest = backup_dir(src) / automatic_name(src)
+    copy_atomically(src, dest)
+    prune_automatic(src)
+    return dest

@@ -1,0 +1,137 @@
+"""Checks across matches: a player at two tables, rows without a match, tie-break seating, session shape."""
+
+import duckdb
+import polars as pl
+
+from pipeline import problems, rulesets
+from pipeline.ingest.match import FEW, MATCH, match_filter, seats_long
+
+
+def two_tables(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
+    """One player at two tables of one round: both matches out (in one batch), or the new one."""
+    rows = typed.filter(pl.col("event").is_not_null() & pl.col("round").is_not_null() & pl.col("table").is_not_null())
+    if rows.height == 0:
+        return problems.empty()
+    seats = seats_long(rows, [*MATCH, "_file", "_line"])
+    first = seats.unique([*MATCH, "player_key"], keep="first", maintain_order=True)
+    tables = first.group_by("event", "round", "player_key").agg(pl.col("table").unique().sort().alias("tables"))
+    clash = first.join(tables.filter(pl.col("tables").list.len() > 1), on=["event", "round", "player_key"])
+    found = [
+        problems.from_rows(
+            clash, column=pl.col("_col"), code="player_two_tables",
+            message=pl.format("{} plays at tables {} of round {} in this upload; a player sits at one table per round", pl.col("player"), pl.col("tables").list.join(" and "), pl.col("round")),
+        )
+    ]
+    keys = rows.select("event", "round").unique()
+    loaded = loaded_seats(con, keys)
+    if loaded.height:
+        batch_tables = rows.select(MATCH).unique()
+        loaded = loaded.join(batch_tables.rename({"table": "loaded_table"}), on=["event", "round", "loaded_table"], how="anti")
+        clash2 = first.join(loaded, on=["event", "round", "player_key"]).filter(pl.col("table") != pl.col("loaded_table"))
+        found.append(
+            problems.from_rows(
+                clash2, column=pl.col("_col"), code="player_two_tables",
+                message=pl.format("{} already plays at table {} of round {} (loaded earlier); a player sits at one table per round", pl.col("player"), pl.col("loaded_table"), pl.col("round")),
+            )
+        )
+    return problems.concat(found)
+
+
+def keyless_rows(typed: pl.DataFrame) -> pl.DataFrame:
+    """A row that does not say its event, round or table may be a hand of any match of its
+    file that agrees on the rest: those matches stay out too, so none loads without it."""
+    has = [pl.col(c).is_not_null() for c in MATCH]
+    orphans = typed.filter(~pl.all_horizontal(has))
+    if orphans.height == 0:
+        return problems.empty()
+    keyed = typed.filter(pl.all_horizontal(has)).select("_file", *MATCH).unique()
+    hits = (
+        orphans.select("_file", "_line", *[pl.col(c).alias(f"_{c}") for c in MATCH])
+        .join(keyed, on="_file")
+        .filter(pl.all_horizontal(pl.col(f"_{c}").is_null() | (pl.col(f"_{c}") == pl.col(c)) for c in MATCH))
+    )
+    missing = pl.when(pl.col("_event").is_null()).then(pl.lit("event")).when(pl.col("_round").is_null()).then(pl.lit("round")).otherwise(pl.lit("table"))
+    return problems.from_rows(
+        hits, column=missing, code="row_without_match",
+        message=pl.format(
+            "line {} of this file does not say its {}, so it may be a hand of this match (round {}, table {}); the match loads when that row is fixed or removed",
+            pl.col("_line"), missing, pl.col("round"), pl.col("table"),
+        ),
+    )
+
+
+def loaded_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
+    if keys.height <= FEW:
+        where, params = match_filter(keys.rows(named=True), ["event", "round"])
+        return con.sql(
+            'SELECT event, round, "table" AS loaded_table, player_key '
+            f"FROM table_standings_t WHERE {where or 'false'}",
+            params=params,
+        ).pl()
+    con.register("_keys", keys)
+    try:
+        return con.sql(
+            'SELECT t.event, t.round, t."table" AS loaded_table, t.player_key '
+            "FROM table_standings_t t JOIN _keys k ON t.event = k.event AND t.round = k.round"
+        ).pl()
+    finally:
+        con.unregister("_keys")
+
+
+def tiebreak_check(part: pl.DataFrame, hp: pl.DataFrame, book: rulesets.Ruleset) -> pl.DataFrame:
+    """Hands after the regular ones may seat only players tied on their totals."""
+    regular = int(book["regular_hands"])
+    extra = part.filter(pl.col("hand") > regular)
+    if extra.height == 0:
+        return problems.empty()
+    # Ties on the regular total (+ all sanctions), before any tie-break game points.
+    # Tied on the regular hands only: a tie-break hand's own points or sanctions must not
+    # untie the players it was played between.
+    regular_totals = hp.filter(~pl.col("tiebreak")).group_by([*MATCH, "player_key"]).agg(pl.col("points").sum())
+    groups = regular_totals.with_columns(pl.len().over([*MATCH, "points"]).alias("tied"))
+    seats = seats_long(extra, [*MATCH, "hand", "_file", "_line"]).join(groups, on=[*MATCH, "player_key"], how="left")
+    per_hand = seats.group_by([*MATCH, "hand", "_file", "_line"]).agg(
+        (pl.col("tied").fill_null(1) > 1).all().alias("all_tied"),
+        pl.col("points").n_unique().alias("groups"),
+        pl.col("player").str.join(", ").alias("players"),
+        pl.col("tied").max().alias("max_tied"),
+    )
+    regular_count = part.filter(pl.col("hand") <= regular).group_by(MATCH).agg(pl.len().alias("n_regular"))
+    per_hand = per_hand.join(regular_count, on=MATCH, how="left")
+    bad = per_hand.filter(~pl.col("all_tied") | (pl.col("groups") > 1))
+    return problems.from_rows(
+        bad, column="hand", code="tiebreak_not_tied",
+        message=pl.when(pl.col("max_tied").fill_null(1) <= 1)
+        .then(pl.format(f"a match is {regular} regular hands; hand {{}} can only be a tie-break between tied players, and these players ({{}}) are not tied", pl.col("hand"), pl.col("players")))
+        .otherwise(pl.format("tie-break hand {} seats players who were not tied with each other ({})", pl.col("hand"), pl.col("players"))),
+    )
+
+
+def session_shape(con: duckdb.DuckDBPyConnection, part: pl.DataFrame, book: rulesets.Ruleset) -> pl.DataFrame:
+    """Warn when a session has more tables than ``session_tables`` or a table seats other
+    than ``players_per_table`` players (RULES.md, session shape). A session still missing
+    tables is not warned about: it is in progress."""
+    if part.height == 0:
+        return problems.empty()
+    want_p, want_t = int(book["session_players"]), int(book["session_tables"])
+    per_table = int(book["players_per_table"])
+    seats = seats_long(part, MATCH).select(*MATCH, "player_key")
+    keys = part.select("event", "round").unique()
+    loaded = loaded_seats(con, keys).rename({"loaded_table": "table"}).select(*MATCH, "player_key")
+    loaded = loaded.join(part.select(MATCH).unique(), on=MATCH, how="anti")
+    tables = pl.concat([seats, loaded]).group_by(MATCH).agg(pl.col("player_key").n_unique().alias("players"))
+    sessions = tables.group_by("event", "round").agg(pl.len().alias("tables"))
+    first = part.unique(MATCH, keep="first").select(*MATCH, "_file", "_line")
+    shape = f"a session is {want_p} players on {want_t} tables of {per_table}"
+    too_many = first.unique(["event", "round"], keep="first").join(sessions.filter(pl.col("tables") > want_t), on=["event", "round"])
+    odd = first.join(tables.filter(pl.col("players") != per_table), on=MATCH)
+    return problems.concat([
+        problems.from_rows(
+            too_many, column="round", code="session_shape", severity=problems.WARNING,
+            message=pl.format(f"session {{}} has {{}} tables; {shape}", pl.col("round"), pl.col("tables")),
+        ),
+        problems.from_rows(
+            odd, column="table", code="session_shape", severity=problems.WARNING,
+            message=pl.format(f"table {{}} of session {{}} seats {{}} players; {shape}", pl.col("table"), pl.col("round"), pl.col("players")),
+        ),
+    ])

@@ -1,0 +1,50 @@
+"""What names a match, and the small helpers every ingest step shares.
+
+A match is (event, round, table). These constants and helpers are used by planning,
+versioning and writing alike, so they live in one place.
+"""
+
+import polars as pl
+
+from pipeline.ingest.columns import CHAIRS
+
+MATCH = ["event", "round", "table"]
+WRITES = ("new", "update", "correction")  # outcomes that write a match version
+VERSION_SCHEMA = {"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "content_hash": pl.String}
+HAND_COLUMNS = [
+    "event", "round", "table", "version", "hand",
+    *[f"player_{c}" for c in CHAIRS], *[f"key_{c}" for c in CHAIRS],
+    "ended_by", "ending", "last_tile",
+    *[f"pips_{c}" for c in CHAIRS], *[f"tiles_{c}" for c in CHAIRS],
+    *[f"value_{c}" for c in CHAIRS], *[f"sanctions_{c}" for c in CHAIRS],
+    "note", "extra", "file", "line",
+]
+
+
+def match_filter(matches: list[dict[str, object]], cols: list[str]) -> tuple[str, list[object]]:
+    """``(event = ? AND round = ? …) OR …`` over ``cols`` (fixed names), with its values."""
+    one = "(" + " AND ".join(f'"{c}" = ?' for c in cols) + ")"
+    params: list[object] = []
+    for m in matches:
+        params.extend(m[c] for c in cols)
+    return " OR ".join([one] * len(matches)), params
+
+
+FEW = 64  # up to this many matches, statements name them one by one
+
+
+def hands_text(hands: list[int]) -> str:
+    return ", ".join(str(h) for h in hands)
+
+
+def natural(label: str) -> tuple[int, str]:
+    # isdecimal, not isdigit: int() refuses "²"; and at most 18 digits (int() refuses 4,300+).
+    digits = "".join(ch for ch in label if ch.isdecimal())[:18]
+    return (int(digits) if digits else -1, label)
+
+
+def seats_long(df: pl.DataFrame, cols: list[str]) -> pl.DataFrame:
+    """One row per seated chair: ``cols`` + ``player_key, player, _col``."""
+    return pl.concat(
+        [df.select(*cols, pl.col(f"key_{c}").alias("player_key"), pl.col(f"player_{c}").alias("player"), pl.lit(f"player_{c}").alias("_col")) for c in CHAIRS]
+    ).drop_nulls("player_key")

@@ -1,0 +1,217 @@
+"""Plan an upload: read rows → normalise → validate → score → version, writing nothing.
+
+:func:`plan` works on any connection (read-only is enough): the dashboard shows a plan
+as the upload preview, and :func:`pipeline.ingest.commit.commit` writes it. Each step is
+a room of its own, entered once and in this order:
+
+1. :mod:`~pipeline.ingest.normalize` types every cell;
+2. :mod:`~pipeline.ingest.resolve` finds each event's ruleset and each name's player;
+3. :mod:`~pipeline.ingest.checks` (rows and matches, as the ruleset asks) and
+   :mod:`~pipeline.ingest.cross` (across matches) find every problem;
+4. :mod:`pipeline.scoring.models` scores the matches with no error;
+5. :mod:`~pipeline.ingest.versions` compares them with what is loaded.
+
+A match (event, round, table) with an error stays out whole.
+"""
+
+import duckdb
+import polars as pl
+
+from pipeline import problems, rulesets
+from pipeline.ingest import cross
+from pipeline.ingest.checks import match_checks, row_checks
+from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.match import HAND_COLUMNS, MATCH, natural
+from pipeline.ingest.normalize import normalize
+from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
+from pipeline.ingest.read import Sheet
+from pipeline.ingest.resolve import first_spellings, resolve_players, resolve_rulesets
+from pipeline.ingest.versions import classify
+from pipeline.problems import ERROR
+from pipeline.scoring.models import (
+    HAND_POINTS_COLUMNS,
+    TABLE_STANDINGS_COLUMNS,
+    empty_results,
+    score,
+)
+
+
+def plan(
+    con: duckdb.DuckDBPyConnection,
+    sheets: list[Sheet],
+    files: list[dict[str, object]] | None = None,
+    *,
+    event: str | None = None,
+    ruleset: str | None = None,
+    reason: str | None = None,
+    by: str | None = None,
+) -> Plan:
+    """Work out what loading ``sheets`` would do, without writing anything."""
+    files = files if files is not None else [
+        {"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets
+    ]
+    reason = (reason or "").strip() or None
+    by = by or default_user()
+    found: list[pl.DataFrame] = [f["error"].frame() for f in files if isinstance(f.get("error"), problems.FileRejected)]  # type: ignore[union-attr]
+    if not sheets:
+        return _empty_plan(files, found, reason, by)
+    frame = pl.concat([s.frame for s in sheets], how="vertical_relaxed")
+    if event:
+        frame = frame.with_columns(pl.col("event").fill_null(event.strip()))
+    if ruleset:
+        frame = frame.with_columns(pl.col("ruleset").fill_null(ruleset.strip().lower()))
+    typed, cell_problems = normalize(frame)
+    found.append(cell_problems)
+    typed, rs_problems, new_events = resolve_rulesets(con, typed)
+    found.append(rs_problems)
+    typed, key_problems = resolve_players(con, typed)
+    found.append(key_problems)
+    found += _checks(con, typed)
+
+    candidates = _candidates(typed, problems.concat(found))
+    candidates, hand_points, table_standings = _score(con, candidates, found)
+    scored = candidates.select(MATCH).n_unique() if candidates.height else 0
+    outcomes, candidates, previous, versions, class_problems = classify(con, candidates, reason)
+    found.append(class_problems)
+    found += [cross.session_shape(con, candidates.filter(pl.col("rs") == rs), rulesets.load(rs)) for rs in _rulesets_in(candidates) if rulesets.load(rs).has("session_shape")]
+    all_problems = problems.concat(found).with_columns(_readable(pl.col("message")))
+    hand_points, table_standings = _with_versions(candidates, scored, hand_points, table_standings)
+    outcomes += _rejected(all_problems, typed, outcomes)
+    outcomes.sort(key=lambda o: (o.event, o.round, natural(o.table)))
+
+    hands = candidates.with_columns(pl.col("_file").alias("file"), pl.col("_line").alias("line")).select(HAND_COLUMNS)
+    loaded_events = set(candidates.get_column("event").unique().to_list())
+    return Plan(
+        files=files,
+        problems=all_problems.sort("file", "line", nulls_last=False, maintain_order=True),
+        outcomes=outcomes,
+        hands=hands,
+        hand_points=hand_points.select(HAND_POINTS_COLUMNS),
+        table_standings=table_standings.select(TABLE_STANDINGS_COLUMNS),
+        previous=previous,
+        new_events={e: r for e, r in new_events.items() if e in loaded_events},
+        names=first_spellings(candidates),
+        reason=reason,
+        by=by,
+        versions=versions,
+    )
+
+
+def _rulesets_in(typed: pl.DataFrame) -> list[str]:
+    return sorted(typed.get_column("rs").drop_nulls().unique().to_list()) if typed.height else []
+
+
+def _checks(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> list[pl.DataFrame]:
+    """Every check of the rows, the matches and across matches, as each ruleset asks."""
+    found: list[pl.DataFrame] = []
+    for rs in _rulesets_in(typed):
+        part = typed.filter(pl.col("rs") == rs)
+        book = rulesets.load(rs)
+        found.append(row_checks(part, book))
+        found.append(match_checks(part, book))
+    found.append(cross.two_tables(con, typed))
+    found.append(cross.keyless_rows(typed))
+    return found
+
+
+def _candidates(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
+    """Rows of the matches without an error, with each chair's value left in hand."""
+    bad = found.filter(pl.col("severity") == ERROR).select(MATCH).unique()
+    keyed = pl.all_horizontal(pl.col(c).is_not_null() for c in [*MATCH, "rs"])
+    candidates = typed.join(bad, on=MATCH, how="anti").filter(keyed)
+    parts = []
+    for rs in _rulesets_in(candidates):
+        book = rulesets.load(rs)
+        tiles = "tsum13" if book.zero_zero_alone else "tsum"
+        went_out = pl.col("ending").is_in(book.went_out)
+        parts.append(
+            candidates.filter(pl.col("rs") == rs).with_columns(
+                # the chair that went out has value 0
+                pl.when((pl.col("ended_by") == c.upper()) & went_out)
+                .then(pl.lit(0, dtype=pl.Int64))
+                .otherwise(pl.col(f"pips_{c}").fill_null(pl.col(f"{tiles}_{c}")))
+                .alias(f"value_{c}")
+                for c in CHAIRS
+            )
+        )
+    if not parts:
+        parts = [candidates.with_columns(pl.lit(None, dtype=pl.Int64).alias(f"value_{c}") for c in CHAIRS)]
+    return pl.concat(parts).with_columns(pl.lit(0, dtype=pl.Int32).alias("version"))
+
+
+def _score(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, found: list[pl.DataFrame]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Score what passed, then the checks that need scores (tie-break seating)."""
+    hp_parts, ts_parts = [], []
+    for rs in _rulesets_in(candidates):
+        book = rulesets.load(rs)
+        part = candidates.filter(pl.col("rs") == rs)
+        hp, ts = score(part, rs)
+        if book.has("tiebreak_seating"):
+            tb = cross.tiebreak_check(part, hp, book)
+            if tb.height:
+                found.append(tb)
+                drop = tb.select(MATCH).unique()
+                hp = hp.join(drop, on=MATCH, how="anti")
+                ts = ts.join(drop, on=MATCH, how="anti")
+                candidates = candidates.join(drop, on=MATCH, how="anti")
+        hp_parts.append(hp)
+        ts_parts.append(ts)
+    if not hp_parts:
+        return candidates, *empty_results()
+    return candidates, pl.concat(hp_parts), pl.concat(ts_parts)
+
+
+def _with_versions(candidates: pl.DataFrame, scored: int, hand_points: pl.DataFrame, table_standings: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Scores of the matches to write, with their new version numbers."""
+    keep = candidates.select(*MATCH, "version").unique()
+    if keep.height == scored and keep.get_column("version").n_unique() == 1:
+        # every scored match is written, all under one version (a first load): no join
+        # of the hand points (four rows a hand) on the text key is needed
+        version = pl.lit(keep.get_column("version")[0], dtype=pl.Int32).alias("version")
+        return hand_points.with_columns(version), table_standings.with_columns(version)
+    return hand_points.drop("version").join(keep, on=MATCH), table_standings.drop("version").join(keep, on=MATCH)
+
+
+def _rejected(all_problems: pl.DataFrame, typed: pl.DataFrame, outcomes: list[MatchOutcome]) -> list[MatchOutcome]:
+    """Every match with an error and no outcome yet is rejected; its message sums up its
+    problems (one grouping over all problems, not a filter per match)."""
+    seen = pl.DataFrame(
+        [(o.event, o.round, o.table) for o in outcomes], schema=dict.fromkeys(MATCH, pl.String), orient="row"
+    )
+    summary = (
+        all_problems.filter(pl.col("severity") == ERROR, *[pl.col(c).is_not_null() for c in MATCH])
+        .group_by(MATCH, maintain_order=True)
+        .agg(pl.len().alias("count"), pl.col("message").head(3).str.join("; ").alias("first"))
+        .join(seen, on=MATCH, how="anti")
+        .join(typed.group_by(MATCH).agg(pl.col("_file").first(), pl.len().alias("n")), on=MATCH, how="left")
+    )
+    return [
+        MatchOutcome(
+            event=row["event"], round=row["round"], table=row["table"], status="rejected",
+            file=row["_file"] or "", hands=row["n"] or 0,
+            message=f"{row['count']} problem(s): {row['first']}",
+        )
+        for row in summary.iter_rows(named=True)
+    ]
+
+
+def _readable(message: pl.Expr, limit: int = 400) -> pl.Expr:
+    """A message quoting a huge cell keeps its head and its tail (which says what is wrong)."""
+    return (
+        pl.when(message.str.len_chars() > limit)
+        .then(pl.concat_str([message.str.slice(0, limit - 120), pl.lit(" … "), message.str.slice(-100)]))
+        .otherwise(message)
+        .alias("message")
+    )
+
+
+def _empty_plan(files: list[dict[str, object]], found: list[pl.DataFrame], reason: str | None, by: str) -> Plan:
+    hp, ts = empty_results()
+    return Plan(
+        files=files, problems=problems.concat(found), outcomes=[],
+        hands=pl.DataFrame(schema={c: pl.String for c in HAND_COLUMNS}),
+        hand_points=hp, table_standings=ts,
+        previous=pl.DataFrame(schema={c: pl.String for c in HAND_COLUMNS}),
+        new_events={}, names=pl.DataFrame(schema={"player_key": pl.String, "player": pl.String}),
+        reason=reason, by=by,
+    )

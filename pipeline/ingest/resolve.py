@@ -1,0 +1,136 @@
+"""Which ruleset each event plays under, and which player each name is."""
+
+import difflib
+
+import duckdb
+import polars as pl
+
+from pipeline import problems, rulesets
+from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.match import FEW, MATCH, match_filter
+
+
+def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
+    """Add ``rs`` (the event's ruleset) to every row; returns the rows, the problems and
+    the new events with their rulesets. A loaded event keeps the ruleset it has."""
+    names = list(rulesets.names())
+    uploaded = typed.get_column("event").drop_nulls().unique().to_list()
+    known = known_events(con, uploaded)
+    found: list[pl.DataFrame] = []
+    bad_name = typed.filter(pl.col("ruleset").is_not_null() & ~pl.col("ruleset").is_in(names))
+    found.append(
+        problems.from_rows(
+            bad_name, column="ruleset", code="unknown_ruleset",
+            message=pl.format(f"{{}} is not a ruleset; use {' or '.join(names)}", pl.col("ruleset")),
+        )
+    )
+    declared = (
+        typed.filter(pl.col("ruleset").is_in(names))
+        .group_by("event", maintain_order=True)
+        .agg(pl.col("ruleset").first().alias("declared"))
+    )
+    event_rs: dict[str, str] = {}
+    new_events: dict[str, str] = {}
+    for ev in typed.get_column("event").drop_nulls().unique(maintain_order=True).to_list():
+        if ev in known:
+            event_rs[ev] = known[ev]
+    for row in declared.iter_rows(named=True):
+        if row["event"] is not None and row["event"] not in event_rs:
+            event_rs[row["event"]] = row["declared"]
+            new_events[row["event"]] = row["declared"]
+    mapping = pl.DataFrame({"event": list(event_rs), "rs": list(event_rs.values())}, schema={"event": pl.String, "rs": pl.String})
+    typed = typed.join(mapping, on="event", how="left")
+    changed = typed.filter(pl.col("rs").is_not_null() & pl.col("ruleset").is_in(names) & (pl.col("ruleset") != pl.col("rs")))
+    found.append(
+        problems.from_rows(
+            changed, column="ruleset", code="ruleset_changed",
+            message=pl.format("event {} is played under ruleset {}; this row says {} (an event's ruleset is fixed)", pl.col("event"), pl.col("rs"), pl.col("ruleset")),
+        )
+    )
+    missing = typed.filter(pl.col("rs").is_null() & pl.col("event").is_not_null())
+    first = missing.unique("event", keep="first", maintain_order=True)
+    found.append(
+        problems.from_rows(
+            missing.join(first.select("_row"), on="_row"), column="ruleset", code="missing_ruleset",
+            message=pl.format("event {} is new, so its first file must name the ruleset (column ruleset, or --ruleset {})", pl.col("event"), pl.lit("|".join(names))),
+        )
+    )
+    # the other rows of such an event are kept out by their match; say so once per match
+    rest = missing.join(first.select("_row"), on="_row", how="anti").unique(MATCH, keep="first")
+    found.append(
+        problems.from_rows(
+            rest, column="ruleset", code="missing_ruleset",
+            message=pl.format("event {} has no ruleset yet (see the first row of this event)", pl.col("event")),
+        )
+    )
+    return typed, problems.concat(found), new_events
+
+
+def known_events(con: duckdb.DuckDBPyConnection, uploaded: list[str]) -> dict[str, str]:
+    """``event → ruleset`` of the loaded events among ``uploaded`` (not of every event)."""
+    if not uploaded:
+        return {}
+    if len(uploaded) <= FEW:
+        # the events table's primary key answers these without reading the whole table
+        where, params = match_filter([{"event": e} for e in uploaded], ["event"])
+        return dict(con.execute(f"SELECT event, ruleset FROM events WHERE {where}", params).fetchall())
+    known = con.sql("SELECT event, ruleset FROM events").pl()
+    return dict(known.filter(pl.col("event").is_in(uploaded)).iter_rows())
+
+
+def alias_map(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    return dict(con.execute("SELECT alias_key, player_key FROM aliases").fetchall())
+
+
+def player_key(name: pl.Expr, aliases: dict[str, str]) -> pl.Expr:
+    """A player's identity: the name folded to lower case, then through the registry's aliases."""
+    key = name.str.to_lowercase()
+    return key.replace(aliases) if aliases else key
+
+
+def resolve_players(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Add ``key_a`` … ``key_d`` (the player each name is); names outside the registry are
+    problems for rulesets that require registered players."""
+    aliases = alias_map(con)
+    typed = typed.with_columns(player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS)
+    registry = con.execute("SELECT player_key, player FROM registry").fetchall()
+    if not registry:
+        return typed, problems.empty()
+    found = []
+    known = {k for k, _ in registry}
+    names = [n for _, n in registry]
+    need = [rs for rs in rulesets.names() if rulesets.load(rs).flat.get("require_registered")]
+    scope = typed.filter(pl.col("rs").is_in(need))
+    for c in CHAIRS:
+        bad = scope.filter(pl.col(f"key_{c}").is_not_null() & ~pl.col(f"key_{c}").is_in(list(known)))
+        if not bad.height:
+            continue
+        suggestions = {
+            n: ", ".join(difflib.get_close_matches(n, names, n=3, cutoff=0.5)) or "none close"
+            for n in bad.get_column(f"player_{c}").unique().to_list()
+        }
+        bad = bad.with_columns(pl.col(f"player_{c}").replace_strict(suggestions, default="").alias("_sugg"))
+        found.append(
+            problems.from_rows(
+                bad, column=f"player_{c}", code="unregistered_player",
+                message=pl.format("{} is not in the player registry; closest registered names: {}", pl.col(f"player_{c}"), pl.col("_sugg")),
+            )
+        )
+    return typed, problems.concat(found)
+
+
+def first_spellings(hands: pl.DataFrame) -> pl.DataFrame:
+    """``player_key, player``: how each player was first written in these hand rows."""
+    indexed = hands.with_row_index("_first_row")
+    per_chair = [
+        indexed.select("_first_row", pl.lit(i).alias("_chair"), pl.col(f"key_{c}").alias("player_key"), pl.col(f"player_{c}").alias("player"))
+        .drop_nulls("player_key")
+        .unique("player_key", keep="first", maintain_order=True)
+        for i, c in enumerate(CHAIRS)
+    ]
+    return (
+        pl.concat(per_chair)
+        .sort("_first_row", "_chair")
+        .unique("player_key", keep="first", maintain_order=True)
+        .select("player_key", "player")
+    )

@@ -1,0 +1,250 @@
+"""One ingest service: the CLI and the dashboard load files through these functions.
+
+A *source* is a file on disk (the CLI) or an uploaded file's name and bytes (the
+dashboard). :func:`preview` plans an upload on any connection and writes nothing;
+:func:`load` is the one way anything reaches the database: it re-applies changed ruleset
+files, reads the sources in batches, checks the uploader's rights against the database
+(when an identity is given), refuses a plan that differs from the one previewed, and
+commits each batch whole.
+"""
+
+import hashlib
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from pipeline import auth, problems, settings
+from pipeline.ingest.commit import begin_ingest, commit, database_file, same_file
+from pipeline.ingest.match import MATCH
+from pipeline.ingest.outcome import Plan
+from pipeline.ingest.plan import plan
+from pipeline.ingest.read import Sheet, display_name, read_bytes, read_file
+from pipeline.problems import FileRejected
+from pipeline.scoring.rescore import rescore_stale
+from pipeline.standings import stats
+
+#: An uploaded file: its name as the browser sent it, and its bytes.
+Upload = tuple[str, bytes]
+Source = str | Path | Upload
+#: Stands in for a reason only to show what a correction would change.
+PREVIEW_REASON = "(preview)"
+
+
+class PlanChanged(RuntimeError):
+    """The database changed between the preview and the confirmation."""
+
+
+def read_one(source: Source, *, held: Path | None = None) -> tuple[list[Sheet], list[dict[str, object]]]:
+    """Read one file on disk or one upload; a file that is no hand log is reported, not raised.
+
+    ``held`` is the database this process holds, which is never opened here (closing it
+    would drop DuckDB's lock on it while we write).
+    """
+    try:
+        if isinstance(source, tuple):
+            name, blob = source
+            sheet = read_bytes(blob, name)
+        else:
+            if held is not None and same_file(source, held):
+                raise FileRejected(display_name(Path(source).name), "not_a_hand_log", "this is the results database itself, not a hand log")
+            sheet = read_file(source)
+    except FileRejected as exc:
+        digest = hashlib.sha256(source[1]).hexdigest() if isinstance(source, tuple) else None
+        return [], [{"file": exc.file, "sha256": digest, "rows": 0, "error": exc}]
+    return [sheet], [{"file": sheet.file, "sha256": sheet.sha256, "rows": sheet.rows, "error": None}]
+
+
+def read_all(sources: Iterable[Source], *, held: Path | None = None) -> tuple[list[Sheet], list[dict[str, object]]]:
+    """Read every source (see :func:`read_one`)."""
+    sheets: list[Sheet] = []
+    files: list[dict[str, object]] = []
+    for source in sources:
+        s, f = read_one(source, held=held)
+        sheets += s
+        files += f
+    return sheets, files
+
+
+def batches(sources: Iterable[Source], *, limit: int, held: Path | None = None) -> Iterator[tuple[list[Sheet], list[dict[str, object]]]]:
+    """Sources read and grouped into batches of about ``limit`` rows, so memory follows
+    the batch and not the whole corpus."""
+    sheets: list[Sheet] = []
+    files: list[dict[str, object]] = []
+    for source in sources:
+        s, f = read_one(source, held=held)
+        if sheets and sum(x.rows for x in sheets) + sum(x.rows for x in s) > limit:
+            yield sheets, files
+            sheets, files = [], []
+        sheets += s
+        files += f
+    if files:
+        yield sheets, files
+
+
+def signature(p: Plan) -> tuple[Any, ...]:
+    """What a plan would do, match by match: a preview and its commit must agree."""
+    return tuple(sorted((o.event, o.round, o.table, o.status, o.version or 0) for o in p.outcomes))
+
+
+def plan_events(p: Plan) -> set[str]:
+    """Every event an upload touches: matches, new events, rows, and rows with problems."""
+    evs = {o.event for o in p.outcomes} | set(p.new_events)
+    if p.hands.height:
+        evs |= set(p.hands.get_column("event").drop_nulls().to_list())
+    if p.problems.height:
+        evs |= set(p.problems.get_column("event").drop_nulls().to_list())
+    return {e for e in evs if e}
+
+
+def load(
+    con: duckdb.DuckDBPyConnection,
+    sources: Iterable[Source],
+    *,
+    event: str | None = None,
+    ruleset: str | None = None,
+    reason: str | None = None,
+    by: str | None = None,
+    identity: object = None,
+    expected: tuple[Any, ...] | None = None,
+    batch_rows: int | None = None,
+) -> Plan:
+    """Load ``sources`` on a write connection: every match whole or not at all.
+
+    With ``identity`` (a dashboard sign-in) the uploader's rights are re-read from the
+    database and an upload touching any event that is not theirs is refused whole
+    (:class:`pipeline.auth.NotAllowed`); with ``expected`` (the previewed
+    :func:`signature`) a plan that differs raises :class:`PlanChanged` and writes nothing.
+    Checks across files (one player at two tables of a round) hold within a batch and
+    against everything already loaded, so a clash across batches keeps the later match out.
+    """
+    if identity is not None:
+        by = auth.check_rights(con, identity, []).name
+    rescore_stale(con)
+    limit = batch_rows or int(settings.get("batch_rows"))  # type: ignore[arg-type]
+    if expected is not None:
+        limit = sys.maxsize  # a previewed upload is confirmed whole, as it was previewed
+    plans: list[Plan] = []
+    for sheets, files in batches(sources, limit=limit, held=database_file(con)):
+        p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
+        if identity is not None:
+            auth.check_rights(con, identity, plan_events(p))
+        if expected is not None and signature(p) != expected:
+            raise PlanChanged("the plan changed since the preview")
+        if expected is not None and not p.writes:
+            plans.append(p)
+            continue
+        begin_ingest(con, p)
+        # keep the report, not the rows: memory follows one batch, not the corpus
+        plans.append(commit(con, p).release())
+    return merge(plans) if plans else plan(con, [], [], reason=reason, by=by)
+
+
+def ingest(
+    con: duckdb.DuckDBPyConnection,
+    paths: list[str | Path] | None = None,
+    *,
+    sheets: list[Sheet] | None = None,
+    files: list[dict[str, object]] | None = None,
+    event: str | None = None,
+    ruleset: str | None = None,
+    reason: str | None = None,
+    by: str | None = None,
+) -> Plan:
+    """Plan and commit files already read (or ``paths``) as one batch, on one write connection."""
+    if paths is not None:
+        sheets, files = read_all(paths)
+    p = plan(con, sheets or [], files, event=event, ruleset=ruleset, reason=reason, by=by)
+    begin_ingest(con, p)
+    return commit(con, p)
+
+
+def merge(plans: list[Plan]) -> Plan:
+    """One report for several batches (files, problems and outcomes side by side)."""
+    if len(plans) == 1:
+        return plans[0]
+    first = plans[0]
+    return Plan(
+        files=[f for p in plans for f in p.files],
+        problems=problems.concat([p.problems for p in plans]),
+        outcomes=[o for p in plans for o in p.outcomes],
+        hands=first.hands.head(0),
+        hand_points=first.hand_points.head(0),
+        table_standings=first.table_standings.head(0),
+        previous=first.previous.head(0),
+        new_events={k: v for p in plans for k, v in p.new_events.items()},
+        names=first.names.head(0),
+        versions=first.versions.head(0),
+        reason=first.reason,
+        by=first.by,
+        ingest_id=plans[-1].ingest_id,
+    )
+
+
+# --- the preview an uploader confirms ---------------------------------------------------
+
+
+@dataclass
+class Preview:
+    """What an upload would do, for the uploader to confirm; nothing is written."""
+
+    plan: Plan
+    sheets: list[Sheet]
+    files: list[dict[str, object]]
+    allowed: set[str] | None
+    forbidden: list[str]
+    names: pl.DataFrame | None = None  # player_key -> name as already shown
+    diffs: list[dict[str, Any]] = field(default_factory=list)  # corrections: match + diff
+    needs_reason: bool = False
+
+    @property
+    def signature(self) -> tuple[Any, ...]:
+        return signature(self.plan)
+
+
+def preview(
+    con: duckdb.DuckDBPyConnection,
+    sources: list[Source],
+    *,
+    event: str | None = None,
+    ruleset: str | None = None,
+    reason: str | None = None,
+    by: str | None = None,
+) -> Preview:
+    """Read and plan an upload on a (read-only) connection; nothing is written.
+
+    A correction without a reason is planned once more with a stand-in reason, only to
+    show hand by hand what it would change.
+    """
+    sheets, infos = read_all(sources)
+    p = plan(con, sheets, infos, event=event or None, ruleset=ruleset or None, reason=reason or None, by=by)
+    allowed = auth.user_events(con, by) if by else None
+    pv = Preview(
+        plan=p,
+        sheets=sheets,
+        files=infos,
+        allowed=allowed,
+        forbidden=auth.forbidden_events(allowed, plan_events(p)),
+        names=stats.display_names(con, p.names),
+    )
+    pv.needs_reason = bool(p.problems.filter(pl.col("code") == "correction_needs_reason").height)
+    shown = p
+    if pv.needs_reason:
+        shown = plan(con, sheets, infos, event=event or None, ruleset=ruleset or None, reason=PREVIEW_REASON, by=by)
+    for o in shown.outcomes:
+        if o.status != "correction":
+            continue
+        match = pl.all_horizontal(pl.col(c) == v for c, v in zip(MATCH, (o.event, o.round, o.table), strict=True))
+        old = shown.previous.filter(match)
+        pv.diffs.append(
+            {
+                "event": o.event, "round": o.round, "table": o.table,
+                "version": int(old.get_column("version").max() or 0) if old.height else 0,  # type: ignore[arg-type]
+                "diff": stats.hand_diff(old, shown.hands.filter(match)),
+            }
+        )
+    return pv

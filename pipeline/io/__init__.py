@@ -1,1 +1,0 @@
-"""Reading hand-log files (CSV and XLSX) into frames of text cells."""
