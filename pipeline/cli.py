@@ -255,8 +255,8 @@ def players() -> None:
 @db_option
 def players_import(file, db) -> None:
     """Import a registry (CSV/XLSX: player, group, optional city, optional aliases)."""
+    from pipeline.players import import_registry, read_registry
     from pipeline.problems import FileRejected
-    from pipeline.registry import import_registry, read_registry
     from pipeline.rescore import rescore as do
 
     try:

@@ -12,7 +12,7 @@ import pytest
 
 from dashboard import batches, data
 from pipeline import queries, stats
-from pipeline.registry import import_registry, read_registry
+from pipeline.players import import_registry, read_registry
 from pipeline.store.db import DatabaseBusy, connect
 from tests.browser.support import PEPET, SAMPLES, UNHAS, build_samples, sample_file
 

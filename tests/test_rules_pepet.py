@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import problems
-from pipeline.registry import import_registry, read_registry
+from pipeline.players import import_registry, read_registry
 from pipeline.rescore import rescore, stale_events
 from tests.rules_helpers import hand, hand_rows, load, modified, statuses, table_rows
 

@@ -1,4 +1,4 @@
-"""The player registry (``domino players import``): groups (KG), cities and aliases.
+"""Players: the key of a name, aliases and the registry (`domino players import`).
 
 Two spellings of one person are one player everywhere: an alias maps a folded name to
 the registered player's key. Importing re-resolves every loaded hand (a rescore), so a
