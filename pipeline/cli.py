@@ -273,17 +273,23 @@ def players() -> None:
 @db_option
 def players_import(file, db) -> None:
     """Import a registry (CSV/XLSX: player, group, optional city, optional aliases)."""
+    from pipeline.players import RegistryConflict, import_registry, read_registry
     from pipeline.problems import FileRejected
-    from pipeline.registry import import_registry, read_registry
     from pipeline.scoring.rescore import rescore as do
 
     try:
         reg = read_registry(file)
     except FileRejected as exc:
-        err.print(f"[red]✗ {exc.file}[/]: {exc.message}")
+        err.print(f"[red]✗ {escape(exc.file)}[/]: {escape(exc.message)}")
         sys.exit(1)
     with connect(db) as con:
-        counts = import_registry(con, reg)
+        try:
+            counts = import_registry(con, reg)
+        except RegistryConflict as exc:
+            for reason in exc.reasons:
+                err.print(f"[red]✗[/] {escape(reason)}")
+            err.print(f"Nothing was imported: fix {escape(reg['_file'][0])} and import it again.")
+            sys.exit(1)
         do(con)
     out.print(f"imported {counts['players']} players and {counts['aliases']} aliases")
 

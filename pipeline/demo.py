@@ -5,7 +5,7 @@ from pathlib import Path
 from rich.console import Console
 
 from pipeline.ingest import ingest
-from pipeline.registry import import_registry, read_registry
+from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
 from pipeline.store.db import connect
 

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from dashboard import batches, data
-from pipeline.registry import import_registry, read_registry
+from pipeline.players import import_registry, read_registry
 from pipeline.standings import queries, stats
 from pipeline.store.db import DatabaseBusy, connect
 from tests.browser.support import PEPET, SAMPLES, UNHAS, build_samples, sample_file

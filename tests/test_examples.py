@@ -19,7 +19,7 @@ import duckdb
 import pytest
 
 from pipeline.ingest import ingest
-from pipeline.registry import import_registry, read_registry
+from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
 from pipeline.store.db import connect
 

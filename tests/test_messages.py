@@ -19,8 +19,8 @@ from dashboard import messages
 from pipeline import auth
 from pipeline.ingest import ingest, read_all
 from pipeline.ingest.read import read_bytes, read_file
+from pipeline.players import import_registry, read_registry
 from pipeline.problems import FileRejected
-from pipeline.registry import import_registry, read_registry
 from tests.conftest import DATA
 
 ERRORS = DATA / "errors"

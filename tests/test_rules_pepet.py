@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from pipeline import problems
-from pipeline.registry import import_registry, read_registry
+from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore, stale_events
 from tests.rules_helpers import hand, hand_rows, load, modified, statuses, table_rows
 

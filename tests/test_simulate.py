@@ -19,7 +19,7 @@ from pipeline.cli import cli
 from pipeline.demo import sample_files
 from pipeline.ingest import ingest
 from pipeline.ingest.columns import CANONICAL
-from pipeline.registry import import_registry, read_registry
+from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
 from pipeline.simulate import DOUBLE, HI, LO, T33, TEXT
 from pipeline.store.db import connect

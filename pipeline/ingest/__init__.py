@@ -14,22 +14,25 @@ The rooms, in the order an upload passes through them (each imports only rooms b
 - :mod:`~pipeline.ingest.service`: the one service the CLI and the dashboard call.
 """
 
-from pipeline.ingest.commit import begin_ingest, commit
-from pipeline.ingest.outcome import MatchOutcome, Plan
-from pipeline.ingest.plan import plan
-from pipeline.ingest.service import (
-    PlanChanged,
-    Preview,
-    ingest,
-    load,
-    merge,
-    plan_events,
-    preview,
-    read_all,
-    signature,
-)
+from typing import Any
 
-__all__ = [
-    "MatchOutcome", "Plan", "PlanChanged", "Preview", "begin_ingest", "commit", "ingest",
-    "load", "merge", "plan", "plan_events", "preview", "read_all", "signature",
-]
+#: The public names and the room each lives in; imported when first asked for, so that a
+#: room (or :mod:`pipeline.players`) can import another room without the whole package.
+_ROOMS = {
+    "begin_ingest": "commit", "commit": "commit",
+    "MatchOutcome": "outcome", "Plan": "outcome",
+    "plan": "plan",
+    "PlanChanged": "service", "Preview": "service", "ingest": "service", "load": "service",
+    "merge": "service", "plan_events": "service", "preview": "service", "read_all": "service",
+    "signature": "service",
+}
+__all__ = sorted(_ROOMS)
+
+
+def __getattr__(name: str) -> Any:
+    room = _ROOMS.get(name)
+    if room is None:
+        raise AttributeError(f"module 'pipeline.ingest' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"pipeline.ingest.{room}"), name)

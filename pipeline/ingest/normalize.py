@@ -36,9 +36,23 @@ def _label(col: str) -> pl.Expr:
     return pl.when(c.str.contains(r"^\d+\.0+$")).then(c.str.replace(r"\.0+$", "")).otherwise(c)
 
 
-def name_expr(col: str) -> pl.Expr:
-    """Player names: trimmed, inner white space collapsed."""
-    return pl.col(col).str.replace_all(r"\s+", " ").str.strip_chars().replace("", None)
+# Characters that show nothing: format characters (zero-width space and joiners, word
+# joiner, byte-order mark, direction marks, soft hyphen), other default-ignorable ones and
+# control characters; white space (tab, NBSP, …) is not among them, it becomes one space.
+INVISIBLE = r"[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}--\s]"
+
+
+def name_expr(col: str | pl.Expr) -> pl.Expr:
+    """Player names as one spelling: invisible characters removed, any white space (NBSP
+    too) as one space, trimmed, Unicode NFC (``Andi`` + combining acute is ``Andí``)."""
+    e = pl.col(col) if isinstance(col, str) else col
+    return (
+        e.str.replace_all(INVISIBLE, "")
+        .str.replace_all(r"\s+", " ")
+        .str.strip_chars()
+        .str.normalize("NFC")
+        .replace("", None)
+    )
 
 
 def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -25,8 +25,9 @@ from pipeline.ingest.match import HAND_COLUMNS, MATCH, natural
 from pipeline.ingest.normalize import normalize
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.read import Sheet
-from pipeline.ingest.resolve import first_spellings, resolve_players, resolve_rulesets
+from pipeline.ingest.resolve import resolve_players, resolve_rulesets
 from pipeline.ingest.versions import classify
+from pipeline.players import first_spellings
 from pipeline.problems import ERROR
 from pipeline.scoring.models import (
     HAND_POINTS_COLUMNS,

@@ -8,6 +8,7 @@ import polars as pl
 from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import FEW, MATCH, match_filter
+from pipeline.players import alias_map, player_key
 
 
 def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
@@ -78,16 +79,6 @@ def known_events(con: duckdb.DuckDBPyConnection, uploaded: list[str]) -> dict[st
     return dict(known.filter(pl.col("event").is_in(uploaded)).iter_rows())
 
 
-def alias_map(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
-    return dict(con.execute("SELECT alias_key, player_key FROM aliases").fetchall())
-
-
-def player_key(name: pl.Expr, aliases: dict[str, str]) -> pl.Expr:
-    """A player's identity: the name folded to lower case, then through the registry's aliases."""
-    key = name.str.to_lowercase()
-    return key.replace(aliases) if aliases else key
-
-
 def resolve_players(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Add ``key_a`` … ``key_d`` (the player each name is); names outside the registry are
     problems for rulesets that require registered players."""
@@ -117,20 +108,3 @@ def resolve_players(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tupl
             )
         )
     return typed, problems.concat(found)
-
-
-def first_spellings(hands: pl.DataFrame) -> pl.DataFrame:
-    """``player_key, player``: how each player was first written in these hand rows."""
-    indexed = hands.with_row_index("_first_row")
-    per_chair = [
-        indexed.select("_first_row", pl.lit(i).alias("_chair"), pl.col(f"key_{c}").alias("player_key"), pl.col(f"player_{c}").alias("player"))
-        .drop_nulls("player_key")
-        .unique("player_key", keep="first", maintain_order=True)
-        for i, c in enumerate(CHAIRS)
-    ]
-    return (
-        pl.concat(per_chair)
-        .sort("_first_row", "_chair")
-        .unique("player_key", keep="first", maintain_order=True)
-        .select("player_key", "player")
-    )

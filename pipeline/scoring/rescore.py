@@ -10,7 +10,7 @@ import polars as pl
 
 from pipeline import rulesets, settings
 from pipeline.ingest.columns import CHAIRS
-from pipeline.ingest.resolve import alias_map, first_spellings, player_key
+from pipeline.players import alias_map, first_spellings, player_key
 from pipeline.scoring.models import score
 from pipeline.store.db import insert_frame
 

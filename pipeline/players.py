@@ -1,0 +1,315 @@
+"""Players: the key of a name, aliases and the registry (`domino players import`).
+
+Two spellings of one person are one player everywhere: an alias maps a folded name to
+the registered player's key. Importing re-resolves every loaded hand (a rescore), so a
+registry that arrives after the results still merges the spellings.
+"""
+
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipeline.ingest.columns import CHAIRS, header_key
+from pipeline.ingest.normalize import name_expr
+from pipeline.ingest.read import _csv_rows, _xlsx_rows, display_name
+from pipeline.problems import FileRejected
+from pipeline.store.db import insert_frame
+
+_ALIASES = {"pemain": "player", "nama": "player", "kelompok": "group", "kg": "group", "kota": "city", "alias": "aliases"}
+_MAX_REASONS = 20
+# Every seat of the current versions of the rounds where a name about to become an alias
+# (table ``_merging``) has played.
+_MERGED_SEATS = (
+    "WITH cur AS (SELECT h.event, h.round, h.\"table\", h.hand, h.player_a, h.player_b, h.player_c, h.player_d "
+    'FROM hands h JOIN match_versions v USING (event, round, "table", version) WHERE v.current), '
+    "touched AS (SELECT DISTINCT event, round FROM cur WHERE lower(player_a) IN (SELECT alias_key FROM _merging) "
+    "OR lower(player_b) IN (SELECT alias_key FROM _merging) OR lower(player_c) IN (SELECT alias_key FROM _merging) "
+    "OR lower(player_d) IN (SELECT alias_key FROM _merging)) "
+    "SELECT cur.* FROM cur JOIN touched USING (event, round)"
+)
+
+
+def key_expr(expr: pl.Expr) -> pl.Expr:
+    """The player key of a name: its one spelling (:func:`pipeline.ingest.normalize.name_expr`:
+    NFC, invisible characters removed, white space collapsed) in lower case."""
+    return name_expr(expr).str.to_lowercase()
+
+
+class RegistryConflict(Exception):
+    """An import refused whole; ``reasons`` are sentences naming the file's rows."""
+
+    def __init__(self, reasons: list[str]) -> None:
+        super().__init__(" ".join(reasons))
+        self.reasons = reasons
+
+
+def read_registry(path: str | Path) -> pl.DataFrame:
+    """Read a registry file (CSV or XLSX) into ``player, group, city, aliases`` (text) with
+    ``_file`` and ``_line`` (where each row is, for messages)."""
+    path = Path(path)
+    data = path.read_bytes()
+    label = display_name(path.name)
+    header, body, header_line = _xlsx_rows(data, label) if data.startswith(b"PK\x03\x04") else _csv_rows(data, label)
+    names = [_ALIASES.get(header_key(h or ""), header_key(h or "")) for h in header]
+    body.columns = [n or f"column_{i}" for i, n in enumerate(names)]
+    if "player" not in body.columns:
+        raise FileRejected(label, "missing_column", "a player registry needs a column player", column="player")
+    for c in ("group", "city", "aliases"):
+        if c not in body.columns:
+            body = body.with_columns(pl.lit(None, dtype=pl.String).alias(c))
+    out = body.with_row_index("_line", offset=header_line + 1).select(
+        name_expr(pl.col("player").cast(pl.String)).alias("player"),
+        name_expr(pl.col("group").cast(pl.String)).alias("group"),
+        name_expr(pl.col("city").cast(pl.String)).alias("city"),
+        pl.col("aliases").cast(pl.String),
+        pl.lit(label).alias("_file"),
+        pl.col("_line").cast(pl.Int64),
+    ).filter(pl.col("player").is_not_null())
+    if out.height == 0:
+        raise FileRejected(label, "header_only", "the registry has a header but no players")
+    return out
+
+
+def _rows(reg: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The file's players (one row per file row, keyed) and its aliases (one per alias)."""
+    if "_line" not in reg.columns:
+        reg = reg.with_row_index("_line", offset=2).with_columns(pl.col("_line").cast(pl.Int64))
+    if "_file" not in reg.columns:
+        reg = reg.with_columns(pl.lit("registry").alias("_file"))
+    rows = reg.with_columns(
+        pl.format("{}:{}", pl.col("_file"), pl.col("_line")).alias("_at"),
+        key_expr(pl.col("player")).alias("player_key"),
+    )
+    aliases = (
+        rows.select("_at", "_line", "player", "player_key", pl.col("aliases").str.split(";").alias("alias"))
+        .explode("alias")
+        .with_columns(name_expr(pl.col("alias")).alias("alias"))
+        .with_columns(pl.col("alias").str.to_lowercase().alias("alias_key"))
+        .filter(pl.col("alias_key").is_not_null() & (pl.col("alias_key") != pl.col("player_key")))
+    )
+    return rows, aliases
+
+
+def _rows_text(ats: list[str]) -> str:
+    ats = sorted(set(ats), key=lambda a: (a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])))
+    return ats[0] if len(ats) == 1 else ", ".join(ats[:-1]) + " and " + ats[-1]
+
+
+def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
+    """Why the import of ``reg`` must be refused (empty when it may go in), one sentence each."""
+    rows, aliases = _rows(reg)
+    known = con.sql("SELECT player_key, player FROM registry").pl()
+    known_aliases = con.sql("SELECT a.alias_key, a.player_key, coalesce(r.player, a.player_key) AS player FROM aliases a LEFT JOIN registry r USING (player_key)").pl()
+    found: list[str] = []
+
+    # the same player (one key) in two groups
+    for r in (
+        rows.filter(pl.col("group").is_not_null())
+        .group_by("player_key")
+        .agg(pl.col("_at"), pl.col("player").first(), pl.col("group").unique(maintain_order=True), pl.col("group").str.to_lowercase().n_unique().alias("n"))
+        .filter(pl.col("n") > 1)
+        .sort("player_key")
+        .iter_rows(named=True)
+    ):
+        found.append(f"{_rows_text(r['_at'])} put {r['player']} in {len(r['group'])} groups ({_join(r['group'])}); list each player in one group.")
+
+    # one alias for two players, in the file
+    for r in (
+        aliases.group_by("alias_key")
+        .agg(pl.col("_at"), pl.col("alias").first(), pl.col("player").unique(maintain_order=True), pl.col("player_key").n_unique().alias("n"))
+        .filter(pl.col("n") > 1)
+        .sort("alias_key")
+        .iter_rows(named=True)
+    ):
+        found.append(f"{_rows_text(r['_at'])} give the alias {r['alias']} to {len(r['player'])} players ({_join(r['player'])}); an alias names one player.")
+    # ... and against the registry
+    for r in (
+        aliases.join(known_aliases.rename({"player_key": "reg_key", "player": "reg_player"}), on="alias_key")
+        .filter(pl.col("reg_key") != pl.col("player_key"))
+        .unique(["_at", "alias_key"], maintain_order=True)
+        .iter_rows(named=True)
+    ):
+        found.append(
+            f"{r['_at']} gives the alias {r['alias']} to {r['player']}, but the registry already has it as an alias of {r['reg_player']}; an alias names one player."
+        )
+
+    # a name both an alias and a player: in the file …
+    for r in (
+        aliases.join(rows.select(pl.col("_at").alias("_at_p"), "player_key", pl.col("player").alias("as_player")), left_on="alias_key", right_on="player_key")
+        .unique(["_at", "_at_p", "alias_key"], maintain_order=True)
+        .iter_rows(named=True)
+    ):
+        found.append(
+            f"{r['_at_p']} lists {r['as_player']} as a player and {r['_at']} as an alias of {r['player']}; a name is either a player or an alias, not both."
+        )
+    # … an alias of the file that is a registered player …
+    file_players = rows.get_column("player_key").unique()
+    for r in (
+        aliases.filter(~pl.col("alias_key").is_in(file_players.implode()))
+        .join(known.rename({"player_key": "alias_key", "player": "reg_player"}), on="alias_key")
+        .unique(["_at", "alias_key"], maintain_order=True)
+        .iter_rows(named=True)
+    ):
+        found.append(
+            f"{r['_at']} makes {r['alias']} an alias of {r['player']}, but {r['reg_player']} is a registered player; a name is either a player or an alias, not both."
+        )
+    # … a player of the file that is an alias in the registry
+    for r in (
+        rows.join(known_aliases.rename({"player_key": "reg_key", "player": "reg_player"}), left_on="player_key", right_on="alias_key")
+        .unique(["_at", "player_key"], maintain_order=True)
+        .iter_rows(named=True)
+    ):
+        found.append(
+            f"{r['_at']} lists {r['player']} as a player, but the registry has it as an alias of {r['reg_player']}; a name is either a player or an alias, not both."
+        )
+    # the seat checks need each alias to name one player: they leave out the aliases above
+    unclear = (
+        aliases.group_by("alias_key").agg(pl.col("player_key").n_unique().alias("n")).filter(pl.col("n") > 1).get_column("alias_key")
+    )
+    unclear = pl.concat([unclear, known.get_column("player_key"), file_players, known_aliases.get_column("alias_key")])
+    return found + _seat_conflicts(con, aliases.filter(~pl.col("alias_key").is_in(unclear.implode())), known_aliases)
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _seat_conflicts(con: duckdb.DuckDBPyConnection, aliases: pl.DataFrame, known_aliases: pl.DataFrame) -> list[str]:
+    """Merges that would seat one person twice in one hand, or at two tables of one round,
+    in the loaded matches (their current versions)."""
+    new = aliases.unique("alias_key")
+    old_map = dict(known_aliases.select("alias_key", "player_key").iter_rows())
+    changes = new.filter(
+        pl.col("player_key") != pl.col("alias_key").replace_strict(old_map, default=pl.col("alias_key"))
+    )
+    if changes.height == 0:
+        return []
+    new_map = {**old_map, **dict(changes.select("alias_key", "player_key").iter_rows())}
+    con.register("_merging", changes.select("alias_key"))
+    try:
+        seats = con.sql(_MERGED_SEATS).pl()
+    finally:
+        con.unregister("_merging")
+    if seats.height == 0:
+        return []
+    long = pl.concat(
+        [
+            seats.select("event", "round", "table", "hand", pl.lit(c.upper()).alias("chair"), pl.col(f"player_{c}").alias("name"))
+            for c in CHAIRS
+        ]
+    ).drop_nulls("name")
+    folded = key_expr(pl.col("name"))
+    long = long.with_columns(
+        folded.replace(old_map).alias("old_key"),
+        folded.replace(new_map).alias("new_key"),
+        folded.alias("name_key"),
+    )
+    at = changes.group_by("alias_key").agg(pl.col("_at"))
+    who = changes.unique("player_key").select("player_key", pl.col("player").alias("who"))
+    found: list[str] = []
+
+    def rows_of(name_keys: list[str]) -> str:
+        hit = at.filter(pl.col("alias_key").is_in(name_keys)).get_column("_at").explode().to_list()
+        return _rows_text(hit)
+
+    twice = (
+        long.filter(pl.col("hand").is_not_null())
+        .group_by("event", "round", "table", "hand", "new_key")
+        .agg(pl.col("chair").sort(), pl.col("name").unique(maintain_order=True).alias("names"), pl.col("name_key").unique(), pl.col("old_key").n_unique().alias("n"))
+        .filter(pl.col("n") > 1)
+        .sort("event", "round", "table", "hand")
+        .group_by("event", "round", "table", "new_key", maintain_order=True)
+        .agg(pl.all().first(), pl.col("hand").alias("hands"))
+        .join(who, left_on="new_key", right_on="player_key", how="left")
+    )
+    for r in twice.iter_rows(named=True):
+        more = len(r["hands"]) - 1
+        found.append(
+            f"{rows_of(r['name_key'])} would make {_join(r['names'])} one player, {r['who']}, who then sits twice in "
+            f"event {r['event']}, round {r['round']}, table {r['table']}, hand {r['hand']} (chairs {_join(r['chair'])})"
+            + (f" and in {more} more hands of that table" if more else "")
+            + "; a person has one seat per hand."
+        )
+    two_tables = (
+        long.group_by("event", "round", "new_key")
+        .agg(
+            pl.col("table").unique().sort().alias("tables"),
+            pl.col("name").unique(maintain_order=True).alias("names"),
+            pl.col("name_key").unique(),
+            pl.col("old_key").n_unique().alias("n"),
+        )
+        .filter((pl.col("tables").list.len() > 1) & (pl.col("n") > 1))
+        .sort("event", "round", "new_key")
+        .join(who, left_on="new_key", right_on="player_key", how="left")
+    )
+    for r in two_tables.iter_rows(named=True):
+        found.append(
+            f"{rows_of(r['name_key'])} would make {_join(r['names'])} one player, {r['who']}, who then plays at tables "
+            f"{_join(r['tables'])} of event {r['event']}, round {r['round']}; a person sits at one table per round."
+        )
+    return found
+
+
+def import_registry(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> dict[str, int]:
+    """Upsert players and aliases; returns counts. The caller rescores afterwards.
+
+    Raises :class:`RegistryConflict`, changing nothing, when :func:`conflicts` finds any.
+    """
+    found = conflicts(con, reg)
+    if found:
+        if len(found) > _MAX_REASONS:
+            found = [*found[:_MAX_REASONS], f"… and {len(found) - _MAX_REASONS} more conflicts like these."]
+        raise RegistryConflict(found)
+    rows, aliases = _rows(reg)
+    # a player listed on several rows: the last spelling, the group and city given
+    players = rows.group_by("player_key", maintain_order=True).agg(
+        pl.col("player").last(),
+        pl.col("group").drop_nulls().last(),
+        pl.col("city").drop_nulls().last(),
+    )
+    aliases = aliases.unique("alias_key", keep="last").select("alias_key", "player_key")
+    now = datetime.now()
+    new_players = players.select("player_key", "player", "group", "city", pl.lit(now).alias("imported_at"))
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute("DELETE FROM registry WHERE player_key IN (SELECT unnest(?))", [new_players["player_key"].to_list()])
+        con.execute("DELETE FROM aliases WHERE alias_key IN (SELECT unnest(?))", [aliases["alias_key"].to_list()])
+        insert_frame(con, "registry", new_players, 'player_key, player, "group", city, imported_at')
+        insert_frame(con, "aliases", aliases, "alias_key, player_key")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return {"players": new_players.height, "aliases": aliases.height}
+
+
+# --- keys of loaded names ---------------------------------------------------------------
+
+
+def alias_map(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    return dict(con.execute("SELECT alias_key, player_key FROM aliases").fetchall())
+
+
+def player_key(name: pl.Expr, aliases: dict[str, str]) -> pl.Expr:
+    """A player's identity: the name folded to lower case, then through the registry's aliases."""
+    key = key_expr(name)
+    return key.replace(aliases) if aliases else key
+
+
+def first_spellings(hands: pl.DataFrame) -> pl.DataFrame:
+    """``player_key, player``: how each player was first written in these hand rows."""
+    indexed = hands.with_row_index("_first_row")
+    per_chair = [
+        indexed.select("_first_row", pl.lit(i).alias("_chair"), pl.col(f"key_{c}").alias("player_key"), pl.col(f"player_{c}").alias("player"))
+        .drop_nulls("player_key")
+        .unique("player_key", keep="first", maintain_order=True)
+        for i, c in enumerate(CHAIRS)
+    ]
+    return (
+        pl.concat(per_chair)
+        .sort("_first_row", "_chair")
+        .unique("player_key", keep="first", maintain_order=True)
+        .select("player_key", "player")
+    )

@@ -1,0 +1,212 @@
+"""The player registry and the key of a name (issue 13, items 6 and 7).
+
+Names that look the same are one player (NFC, invisible characters, NBSP), in hand logs
+and in the registry; an import that would make the registry contradict itself, or seat
+one person twice in a loaded match, is refused whole with the file's rows named.
+"""
+
+import unicodedata
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import cli
+from pipeline.players import RegistryConflict, import_registry, key_expr, read_registry
+from pipeline.scoring.rescore import rescore
+from pipeline.store.db import connect
+from tests.rules_helpers import biasa_match, hand, load, table_rows
+
+ANDI = "Andí"  # NFC: one code point for í
+ANDI_NFD = unicodedata.normalize("NFD", ANDI)  # i + U+0301
+WINNERS = ["Budi", "Cici", "Dedi", "Budi", "Cici", "Dedi", "Budi", "Cici", "Dedi", "Budi"]
+
+
+def two_spellings(first: str, second: str) -> list[dict]:
+    """A full unhas match where chair A's player is written ``first`` in hands 1–5 and
+    ``second`` in hands 6–10 (the swap schedule moves them between chairs A and C)."""
+    rows = biasa_match(WINNERS, start=(first, "Budi", "Cici", "Dedi"))
+    for r in rows[5:]:
+        for c in "abcd":
+            if r[f"player_{c}"] == first:
+                r[f"player_{c}"] = second
+    return rows
+
+
+def test_key_expr_folds_what_looks_the_same():
+    names = [ANDI, ANDI_NFD, "AN\u200bDÍ", " \ufeffAndí\u2060", "An\u200cd\u200dí", "andí\t"]
+    keys = pl.DataFrame({"n": names}).select(key_expr(pl.col("n"))).to_series().to_list()
+    assert keys == ["andí"] * len(names)
+    spaced = pl.DataFrame({"n": ["Eko\u00a0Hamzah", "Eko \u200b Hamzah", "Eko\u3000 Hamzah"]})
+    assert spaced.select(key_expr(pl.col("n"))).to_series().to_list() == ["eko hamzah"] * 3
+
+
+@pytest.mark.parametrize(
+    "second",
+    [ANDI_NFD, "An\u200bdí", "Andí\u200c", "\u200dAndí", "An\u2060dí", "\ufeffAndí", "Andí\u00ad"],
+    ids=["nfd", "zwsp", "zwnj", "zwj", "word-joiner", "bom", "soft-hyphen"],
+)
+def test_a_name_that_looks_the_same_is_one_player_with_one_total(con, tmp_path, second):
+    plan = load(con, tmp_path, two_spellings(ANDI, second))
+    assert plan.errors.height == 0, plan.errors.to_dicts()
+    rows = table_rows(con)
+    # four players, Andí shown as written first (NFC), 10 hands' points in one total
+    assert sorted(rows) == sorted([ANDI, "Budi", "Cici", "Dedi"])
+    hands = con.execute("SELECT count(*) FROM hand_points WHERE player = ?", [ANDI]).fetchone()[0]
+    assert hands == 10
+
+
+def test_nbsp_is_a_space(con, tmp_path):
+    plan = load(con, tmp_path, two_spellings("Eko Hamzah", "Eko\u00a0Hamzah"))
+    assert plan.errors.height == 0, plan.errors.to_dicts()
+    assert sorted(table_rows(con)) == ["Budi", "Cici", "Dedi", "Eko Hamzah"]
+
+
+# --- registry import ------------------------------------------------------------------------
+
+
+def write(tmp_path, text: str, name: str = "players.csv"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_registry_names_and_aliases_are_normalised_like_hand_logs(con, tmp_path):
+    load(con, tmp_path, two_spellings(ANDI, ANDI), name="h.csv")
+    load(con, tmp_path, [hand(1, "A", "biasa", seats=("Budhi", "Eko", "Fitri", "Gita"), round="R2")], name="h2.csv")
+    # the registry spells Andí decomposed, with a zero-width space; Budi's alias has one too
+    reg = write(tmp_path, f"player,group,aliases\n{ANDI_NFD}\u200b,KG A,\nBudi,KG A,Bu\u200bdhi\n")
+    import_registry(con, read_registry(reg))
+    rescore(con)
+    assert con.execute("SELECT player FROM registry ORDER BY player").fetchall() == [(ANDI,), ("Budi",)]
+    assert con.execute("SELECT alias_key, player_key FROM aliases").fetchall() == [("budhi", "budi")]
+    # Andí's and Budi's points (Budhi's included) count for KG A
+    members = con.execute(
+        "SELECT p.player FROM table_standings_t t JOIN players p USING (player_key) "
+        "WHERE p.\"group\" = 'KG A' GROUP BY ALL ORDER BY 1"
+    ).fetchall()
+    assert members == [(ANDI,), ("Budi",)]
+
+
+def snapshot(db_path) -> dict:
+    with connect(db_path, read_only=True) as c:
+        return {
+            t: c.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()  # noqa: S608 - fixed names
+            for t in ("registry", "aliases", "table_standings_t", "player_names")
+        }
+
+
+def import_cli(path):
+    return CliRunner().invoke(cli, ["players", "import", str(path)], catch_exceptions=False)
+
+
+def prepared(db_path, tmp_path, registry: str | None = None, matches: list[list[dict]] = ()):
+    """A database with ``registry`` imported and ``matches`` loaded; closed again."""
+    with connect(db_path) as c:
+        if registry:
+            import_registry(c, read_registry(write(tmp_path, registry, "before.csv")))
+        for i, rows in enumerate(matches):
+            plan = load(c, tmp_path, rows, name=f"m{i}.csv")
+            assert plan.errors.height == 0, plan.errors.to_dicts()
+        rescore(c)
+
+
+BASE = "player,group,aliases\nBudi,KG A,Budhi\nCici,KG B,\n"
+
+CONFLICTS = {
+    "alias_for_two_players_in_file": (
+        None,
+        "player,group,aliases\nBudi,KG A,Bud\nCici,KG B,\nBudiman,KG B,bud\n",
+        ["players.csv:2 and players.csv:4 give the alias Bud to 2 players (Budi and Budiman)"],
+    ),
+    "alias_for_two_players_against_registry": (
+        BASE,
+        "player,group,aliases\nBudiman,KG B,Dedi;BUDHI\n",
+        ["players.csv:2 gives the alias BUDHI to Budiman, but the registry already has it as an alias of Budi"],
+    ),
+    "alias_and_player_in_file": (
+        None,
+        "player,group,aliases\nBudi,KG A,Cici\nDedi,KG B,\nCici,KG B,\n",
+        ["players.csv:4 lists Cici as a player and players.csv:2 as an alias of Budi"],
+    ),
+    "alias_is_a_registered_player": (
+        BASE,
+        "player,group,aliases\nDedi,KG B,cici\n",
+        ["players.csv:2 makes cici an alias of Dedi, but Cici is a registered player"],
+    ),
+    "player_is_a_registered_alias": (
+        BASE,
+        "player,group,aliases\nDedi,KG B,\nbudhi,KG B,\n",
+        ["players.csv:3 lists budhi as a player, but the registry has it as an alias of Budi"],
+    ),
+    "same_player_two_groups": (
+        None,
+        "player,group,aliases\nBudi Santoso,KG A,\nCici,KG B,\nbudi  santoso,KG B,\n",
+        ["players.csv:2 and players.csv:4 put Budi Santoso in 2 groups (KG A and KG B)"],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(CONFLICTS))
+def test_a_contradictory_registry_is_refused_whole(db_path, tmp_path, kind):
+    before_reg, text, expected = CONFLICTS[kind]
+    prepared(db_path, tmp_path, before_reg, [biasa_match(["Cici"] * 10, start=("Budhi", "Budi S", "Cici", "Dedi"))])
+    before = snapshot(db_path)
+    r = import_cli(write(tmp_path, text))
+    assert r.exit_code == 1, r.output
+    said = " ".join(r.output.split())  # the console may wrap long sentences
+    for part in expected:
+        assert part in said, said
+    assert "Traceback" not in r.output
+    assert snapshot(db_path) == before
+
+
+SEATED = ("Eko Hamzah", "Eko H.", "Cici", "Dedi")
+
+
+def test_a_merge_that_seats_one_person_twice_in_a_hand_is_refused(db_path, tmp_path):
+    prepared(db_path, tmp_path, None, [biasa_match(["Cici"] * 10, start=SEATED)])
+    before = snapshot(db_path)
+    r = import_cli(write(tmp_path, "player,group,aliases\nCici,KG B,\nEko Hamzah,KG A,Eko H.\n"))
+    assert r.exit_code == 1, r.output
+    said = " ".join(r.output.split())
+    assert (
+        "players.csv:3 would make Eko Hamzah and Eko H. one player, Eko Hamzah, who then sits twice in "
+        "event ev, round R1, table 1, hand 1 (chairs A and B) and in 9 more hands of that table"
+    ) in said, said
+    assert snapshot(db_path) == before
+
+
+def test_a_merge_that_seats_one_person_at_two_tables_of_a_round_is_refused(db_path, tmp_path):
+    t1 = biasa_match(WINNERS, start=("Eko Hamzah", "Budi", "Cici", "Dedi"))
+    t2 = biasa_match(["Fitri"] * 10, start=("Eko H.", "Fitri", "Gita", "Hadi"), table="2")
+    prepared(db_path, tmp_path, None, [t1, t2])
+    before = snapshot(db_path)
+    r = import_cli(write(tmp_path, "player,group,aliases\nEko Hamzah,KG A,Eko H.\n"))
+    assert r.exit_code == 1, r.output
+    said = " ".join(r.output.split())
+    assert "players.csv:2 would make" in said and "who then plays at tables 1 and 2 of event ev, round R1" in said, said
+    assert snapshot(db_path) == before
+
+
+def test_a_merge_across_rounds_is_imported(db_path, tmp_path):
+    r1 = biasa_match(WINNERS, start=("Eko Hamzah", "Budi", "Cici", "Dedi"))
+    r2 = biasa_match(WINNERS, start=("Eko H.", "Budi", "Cici", "Dedi"), round="R2")
+    prepared(db_path, tmp_path, None, [r1, r2])
+    path = write(tmp_path, "player,group,aliases\nEko Hamzah,KG A,Eko H.\nBudi,KG A,\n")
+    r = import_cli(path)
+    assert r.exit_code == 0, r.output
+    assert "imported 2 players and 1 aliases" in r.output
+    with connect(db_path, read_only=True) as c:
+        eko = c.execute("SELECT count(DISTINCT round) FROM table_standings WHERE player = 'Eko Hamzah'").fetchone()[0]
+        assert eko == 2
+        assert c.execute("SELECT alias_key, player_key FROM aliases").fetchall() == [("eko h.", "eko hamzah")]
+    # importing the same file again is no conflict with itself
+    assert import_cli(path).exit_code == 0
+
+
+def test_conflicts_raise_before_anything_is_written(con, tmp_path):
+    with pytest.raises(RegistryConflict) as exc:
+        import_registry(con, read_registry(write(tmp_path, "player,group,aliases\nA,G1,x\nB,G2,x\n")))
+    assert len(exc.value.reasons) == 1
+    assert con.execute("SELECT count(*) FROM registry").fetchone()[0] == 0
