@@ -106,13 +106,13 @@ def _natural_sort(
     order: list[str] = []
     for c in labels:
         if c == "round":
-            known = {r: i for i, r in enumerate(rounds(con, event))} if con is not None and event else {}
-            if known:
-                keys.append(pl.col(c).replace_strict(known, default=len(known), return_dtype=pl.Int64).alias("_round_no"))
-                order.append("_round_no")
-            parts = [e.alias(f"_round_{i}") for i, e in enumerate(round_order.sort_exprs(c))]
-            keys += parts
-            order += [f"_round_{i}" for i in range(len(parts))]
+            # Ranked on the distinct labels (a handful), then looked up per row.
+            known = rounds(con, event) if con is not None and event else []
+            seen = set(known)
+            rest = round_order.in_order([r for r in df.get_column(c).unique().to_list() if r is not None and r not in seen])
+            place = {r: i for i, r in enumerate(known + rest)}
+            keys.append(pl.col(c).replace_strict(place, default=None, return_dtype=pl.Int64).alias("_round_no"))
+            order.append("_round_no")
             continue
         keys += [
             pl.col(c).str.replace_all(r"\d+", "").alias(f"_{c}_p"),

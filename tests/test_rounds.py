@@ -235,3 +235,8 @@ def test_dashboard_newest_round_is_the_final(db_path, tmp_path):
     tabs = [str(getattr(e.proto, "label", "")) for e in at.get("tab")]
     assert any("Final" in label for label in tabs), tabs
     data.clear()
+
+
+def test_listings_without_a_database_use_the_default_rule():
+    df = pl.DataFrame({"round": ["Final", "R10", None, "R2", "Semifinal"], "table": ["1", "2", "1", "10", "3"]})
+    assert queries._natural_sort(df, ["round", "table"], [])["round"].to_list() == [None, "R2", "R10", "Semifinal", "Final"]
