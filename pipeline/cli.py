@@ -440,6 +440,46 @@ def _serve(db, port: int, host: str = "0.0.0.0") -> None:
     streamlit_main.main(args=args, prog_name="streamlit")
 
 
+# --- event -----------------------------------------------------------------------------
+
+
+@cli.group()
+def event() -> None:
+    """An event's settings."""
+
+
+@event.command("rounds")
+@click.argument("event_id", metavar="EVENT")
+@click.argument("labels", nargs=-1, metavar="[ROUND]...")
+@click.option("--clear", is_flag=True, help="Forget the organiser's order; the default rule orders every round.")
+@db_option
+def event_rounds(event_id, labels, clear, db) -> None:
+    """Set the event's round order (first round first); without rounds, show the order.
+
+    Rounds not listed follow the listed ones by the default rule (RULES.md): natural order
+    (R2 before R10), quarter-finals, semi-finals and finals last.
+    """
+    from pipeline import rounds as round_order
+
+    if clear and labels:
+        raise click.UsageError("give either the rounds in order or --clear, not both")
+    if labels or clear:
+        try:
+            with connect(db) as con:
+                round_order.set_order(con, event_id, list(labels))
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from exc
+    with connect(db, read_only=True) as con:
+        queries.ruleset_of(con, event_id)
+        own = round_order.organiser_order(con, event_id)
+        loaded = queries.rounds(con, event_id)
+    how = "the organiser's order" if own else "the default order"
+    out.print(f"{event_id}, {how}: {' < '.join(loaded) or '(no rounds loaded)'}", markup=False, highlight=False)
+    waiting = [r for r in own if r not in loaded]
+    if waiting:
+        out.print(f"listed, no results yet: {', '.join(waiting)}", markup=False, highlight=False)
+
+
 def main() -> None:
     cli(prog_name="domino")
 

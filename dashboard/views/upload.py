@@ -19,6 +19,7 @@ from dashboard import access, batches, data, ui
 from dashboard.i18n import language, t
 from dashboard.messages import translate, translate_column
 from pipeline import auth, ingest, rulesets, settings
+from pipeline import rounds as round_order
 from pipeline.ingest import PlanChanged, Preview
 from pipeline.ingest.read import Sheet, display_name
 from pipeline.problems import ERROR, WARNING, FileRejected
@@ -258,7 +259,7 @@ def show_preview(pv: Preview) -> None:
                 pv.names if pv.names is not None else p.names, on="player_key", how="left"
             )
             .with_columns(pl.col("player").fill_null(pl.col("player_key")))
-            .sort("event", "round", "table", "rank", "player")
+            .sort(["event", *round_order.sort_exprs("round"), "table", "rank", "player"])
         )
         ui.table(
             pts,

@@ -29,6 +29,7 @@ from pipeline.ingest.resolve import resolve_players, resolve_rulesets
 from pipeline.ingest.versions import classify
 from pipeline.players import first_spellings
 from pipeline.problems import ERROR
+from pipeline.rounds import round_key
 from pipeline.scoring.models import (
     HAND_POINTS_COLUMNS,
     TABLE_STANDINGS_COLUMNS,
@@ -78,7 +79,7 @@ def plan(
     all_problems = problems.concat(found).with_columns(_readable(pl.col("message")))
     hand_points, table_standings = _with_versions(candidates, scored, hand_points, table_standings)
     outcomes += _rejected(all_problems, typed, outcomes)
-    outcomes.sort(key=lambda o: (o.event, o.round, natural(o.table)))
+    outcomes.sort(key=lambda o: (o.event, round_key(o.round), natural(o.table)))
 
     hands = candidates.with_columns(pl.col("_file").alias("file"), pl.col("_line").alias("line")).select(HAND_COLUMNS)
     loaded_events = set(candidates.get_column("event").unique().to_list())

@@ -3,6 +3,7 @@
 import duckdb
 import polars as pl
 
+from pipeline import rounds as round_order
 from pipeline import rulesets
 
 LEVELS = ("table", "round", "event", "group")
@@ -74,20 +75,45 @@ def standings(
         params=params,
     ).pl()
     if level == "table" and df.height:
-        df = _natural_sort(df, ["round", "table"], ["rank", "player"])
+        df = _natural_sort(df, ["round", "table"], ["rank", "player"], con=con, event=event)
+    elif level == "round" and df.height:
+        df = _natural_sort(df, ["round"], ["rank", "player"], con=con, event=event)
     return df
 
 
-def _natural_sort(df: pl.DataFrame, labels: list[str], then: list[str]) -> pl.DataFrame:
-    keys = []
+def _natural_sort(
+    df: pl.DataFrame,
+    labels: list[str],
+    then: list[str],
+    *,
+    con: duckdb.DuckDBPyConnection | None = None,
+    event: str | None = None,
+) -> pl.DataFrame:
+    """Sort on label columns in their natural order (``2`` before ``10``), then ``then``.
+
+    A ``round`` column sorts in the event's round order: the ``rounds`` view's when
+    ``con`` and ``event`` are given (the organiser's order included), else the default rule
+    of :mod:`pipeline.rounds`.
+    """
+    keys: list[pl.Expr] = []
+    order: list[str] = []
     for c in labels:
+        if c == "round":
+            # Ranked on the distinct labels (a handful), then looked up per row.
+            known = rounds(con, event) if con is not None and event else []
+            seen = set(known)
+            rest = round_order.in_order([r for r in df.get_column(c).unique().to_list() if r is not None and r not in seen])
+            place = {r: i for i, r in enumerate(known + rest)}
+            keys.append(pl.col(c).replace_strict(place, default=None, return_dtype=pl.Int64).alias("_round_no"))
+            order.append("_round_no")
+            continue
         keys += [
             pl.col(c).str.replace_all(r"\d+", "").alias(f"_{c}_p"),
             pl.col(c).str.extract(r"(\d+)").cast(pl.Int64, strict=False).alias(f"_{c}_n"),
         ]
+        order += [f"_{c}_p", f"_{c}_n"]
     tmp = df.with_columns(keys)
-    order = [k for c in labels for k in (f"_{c}_p", f"_{c}_n")] + then
-    return tmp.sort(order, nulls_last=False).select(df.columns)
+    return tmp.sort(order + then, nulls_last=False).select(df.columns)
 
 
 def hand_points(
@@ -101,7 +127,7 @@ def hand_points(
         'ORDER BY round, "table", hand, chair',
         params=params,
     ).pl()
-    return _natural_sort(df, ["round", "table"], ["hand", "chair"]) if df.height else df
+    return _natural_sort(df, ["round", "table"], ["hand", "chair"], con=con, event=event) if df.height else df
 
 
 def history(
@@ -114,7 +140,7 @@ def history(
         f"FROM match_versions WHERE {' AND '.join(where)} ORDER BY round, \"table\", version",
         params=params,
     ).pl()
-    return _natural_sort(df, ["round", "table"], ["version"]) if df.height else df
+    return _natural_sort(df, ["round", "table"], ["version"], con=con, event=event) if df.height else df
 
 
 def ingest_log(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
