@@ -362,9 +362,9 @@ def restore(source, yes, db) -> None:
 @click.option("--per-file", type=click.Choice(["table", "round", "one"]), default="table", show_default=True, help="How hands are split into files.")
 def generate(ruleset, seed, event, n_hands, out_dir, per_file) -> None:
     """Simulate real block-domino deals tile by tile and write hand logs."""
-    from pipeline import simulate
+    import simulator
 
-    paths = simulate.write_event(ruleset=ruleset, seed=seed, event=event, hands=n_hands, out_dir=Path(out_dir), per_file=per_file)
+    paths = simulator.write_event(ruleset=ruleset, seed=seed, event=event, hands=n_hands, out_dir=Path(out_dir), per_file=per_file)
     out.print(f"wrote {len(paths)} file(s) to {out_dir}")
 
 

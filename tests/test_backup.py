@@ -21,7 +21,7 @@ from pipeline import queries
 from pipeline.backup import BackupError, backup, restore
 from pipeline.cli import cli
 from pipeline.store.db import connect
-from tests.reliability_helpers import (
+from simulator.stress import (
     FUZZ,
     check_consistent,
     current_content,

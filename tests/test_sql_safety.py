@@ -19,7 +19,7 @@ from pipeline import queries
 from pipeline.backup import backup
 from pipeline.load import ingest
 from pipeline.store.db import connect
-from tests.reliability_helpers import ROOT, check_consistent, domino
+from simulator.stress import ROOT, check_consistent, domino
 
 SCANNED = ["pipeline", "dashboard"]
 SQL_METHODS = {"execute", "executemany", "sql", "query"}

@@ -5,7 +5,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline import rulesets
-from pipeline.simulate.corpus import corpus_chunks, generate_frame
+from simulator.corpus import corpus_chunks, generate_frame
 
 # --- writing hand logs -----------------------------------------------------------------------
 

@@ -10,8 +10,8 @@ import polars as pl
 
 from pipeline import rulesets
 from pipeline.io.columns import CANONICAL
-from pipeline.simulate.events import FRAME_SCHEMA, NAMES, deal, event_frame, play_table_hand
-from pipeline.simulate.play import (
+from simulator.events import FRAME_SCHEMA, NAMES, deal, event_frame, play_table_hand
+from simulator.play import (
     CHAIRS,
     TEXT,
     pepet_value,
