@@ -36,10 +36,10 @@ bench: setup  ## Benchmarks (not part of make test); results in bench/results/
 	$(BIN)/python -m bench.run
 
 lint: setup  ## ruff
-	$(BIN)/ruff check pipeline dashboard tests bench
+	$(BIN)/ruff check pipeline dashboard simulator tests bench
 
 fmt: setup  ## ruff format
-	$(BIN)/ruff format pipeline dashboard tests bench
+	$(BIN)/ruff format pipeline dashboard simulator tests bench
 
 clean:  ## Remove the environment and generated files
 	rm -rf $(VENV) generated bench/corpora tests/artifacts/*.png

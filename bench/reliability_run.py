@@ -4,11 +4,11 @@
 larger scale, with fresh seeds, and counts what happened:
 
 * fuzz: random bytes, generated hand logs and broken example logs through read → ingest
-  (the strategies and the whole-match check of ``tests/test_fuzz.py``);
+  (``simulator.stress.fuzz``: the strategies and the whole-match check ``tests/test_fuzz.py`` uses);
 * kills: ``domino ingest`` killed with SIGKILL while loading and correcting a large file
-  (``tests.reliability_helpers.crash_campaign``);
+  (``simulator.stress.crash.crash_campaign``);
 * races: two or three uploads at once, and a correction racing an update of one match
-  (``tests/test_concurrency.py``).
+  (``simulator.stress.races``, as ``tests/test_concurrency.py`` runs them).
 
 Every check is the suite's own assertion; failures are counted and their messages kept
 (``bench/results/reliability-failures.txt``), never skipped.
@@ -30,9 +30,7 @@ import hypothesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests import test_concurrency as races
-from tests import test_fuzz as fuzz
-from tests.reliability_helpers import crash_campaign
+from simulator.stress import crash_campaign, fuzz, races
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

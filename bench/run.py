@@ -45,7 +45,7 @@ BENCH_ENV = {
 
 def corpus(ruleset: str, size: str, root: Path, seed: int = 1) -> list[Path]:
     """Write (or reuse) the corpus of ``size`` hands as plain CSV files."""
-    from pipeline import simulate
+    import simulator
 
     folder = root / f"{ruleset}-{size}"
     done = folder / ".complete"
@@ -54,7 +54,7 @@ def corpus(ruleset: str, size: str, root: Path, seed: int = 1) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.csv"):
         old.unlink()
-    df = simulate.generate_frame(ruleset, seed, SIZES[size], event=f"bench-{ruleset}-{size}")
+    df = simulator.generate_frame(ruleset, seed, SIZES[size], event=f"bench-{ruleset}-{size}")
     # files hold whole matches: a file boundary never splits one (event, round, table)
     match_no = pl.struct("event", "round", "table").rank("dense") - 1
     per_match = df.height / max(1, df.select(match_no.max()).item() + 1)
@@ -181,14 +181,14 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
 
 def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
     """One new table (a live match, all its hands) into a big database: file to leaderboard."""
-    from pipeline import simulate
+    import simulator
     from pipeline.ingest import ingest
     from pipeline.standings import queries
     from pipeline.store.db import connect
 
     with connect(db, read_only=True) as con:
         event = con.execute("SELECT event FROM events LIMIT 1").fetchall()[0][0]
-    small = simulate.generate_frame(ruleset, 99, 40, event=event)
+    small = simulator.generate_frame(ruleset, 99, 40, event=event)
     times = []
     phases: dict[str, list[float]] = {"open": [], "ingest": [], "query": [], "close": []}
     tmp = db.parent / "incremental"

@@ -16,8 +16,8 @@ PAGE_MODULES = (
 
 def preload() -> None:
     """Import every page's module (and so Streamlit's charts, plotly, polars, DuckDB)
-    before the server starts: ``domino serve`` calls it so the first visitor does not
-    wait for the imports."""
+    before the server starts: ``python -m dashboard`` (what ``domino serve`` runs) calls
+    it so the first visitor does not wait for the imports."""
     import importlib
 
     for name in PAGE_MODULES:

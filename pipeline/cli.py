@@ -386,9 +386,9 @@ def restore(source, yes, db) -> None:
 @click.option("--per-file", type=click.Choice(["table", "round", "one"]), default="table", show_default=True, help="How hands are split into files.")
 def generate(ruleset, seed, event, n_hands, out_dir, per_file) -> None:
     """Simulate real block-domino deals tile by tile and write hand logs."""
-    from pipeline import simulate
+    import simulator
 
-    paths = simulate.write_event(ruleset=ruleset, seed=seed, event=event, hands=n_hands, out_dir=Path(out_dir), per_file=per_file)
+    paths = simulator.write_event(ruleset=ruleset, seed=seed, event=event, hands=n_hands, out_dir=Path(out_dir), per_file=per_file)
     out.print(f"wrote {len(paths)} file(s) to {out_dir}")
 
 
@@ -421,23 +421,21 @@ def serve(port, host, db) -> None:
 
 
 def _serve(db, port: int, host: str = "0.0.0.0") -> None:
-    """Run the Streamlit server in this process, the dashboard's modules imported first.
+    """Hand this process over to ``python -m dashboard``, which imports every page and then
+    starts the Streamlit server (the engine does not import the dashboard).
 
-    Streamlit runs the app in the server's own process, so what is imported here is
-    already loaded when the first spectator opens a page: that page takes well under a
-    second instead of the ~4 s of importing Streamlit's chart stack, pandas and plotly.
+    The process is replaced, not forked: Ctrl+C and a stop signal reach the server itself.
     """
+    cmd = [sys.executable, "-m", "dashboard", "--port", str(port), "--host", host]
     if db:
-        os.environ["DOMINO_DB"] = str(Path(db).resolve())
-    app = settings.ROOT / "dashboard" / "app.py"
+        cmd += ["--db", str(Path(db).resolve())]
     out.print(f"dashboard on http://localhost:{port}  (Ctrl+C stops it)")
-    from streamlit.web.cli import main as streamlit_main
-
-    from dashboard.shell import preload
-
-    preload()
-    args = ["run", str(app), "--server.port", str(port), "--server.address", host, "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    streamlit_main.main(args=args, prog_name="streamlit")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execv(sys.executable, cmd)
+    except OSError as exc:
+        raise click.ClickException(f"could not start the dashboard ({exc.strerror}): run {' '.join(cmd)} to see why") from exc
 
 
 # --- event -----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ The golden tests write a handful of hand rows to a CSV in ``tmp_path``, load it 
 :func:`pipeline.ingest.ingest` into a fresh DuckDB file and read the public views back.
 The hypothesis strategies at the bottom build *valid* hand rows (a seating, an ending
 that fits it, pips where the rulebook needs them) for the property tests; they are
-deliberately independent of ``pipeline/simulate/``.
+deliberately independent of ``simulator/``.
 """
 
 import contextlib

@@ -21,7 +21,7 @@ from pipeline.cli import cli
 from pipeline.standings import queries
 from pipeline.store.backup import BackupError, backup, restore
 from pipeline.store.db import connect
-from tests.reliability_helpers import (
+from simulator.stress import (
     FUZZ,
     check_consistent,
     current_content,

@@ -8,12 +8,12 @@ a clean load. The loads alternate between a large first load and a correction of
 (with ``--reason``, so the automatic backup before a correction is killed too); every
 backup file left with its final name must open and be consistent.
 
-See :func:`tests.reliability_helpers.crash_campaign` for the checks made after each kill.
+See :func:`simulator.stress.crash.crash_campaign` for the checks made after each kill.
 """
 
 import pytest
 
-from tests.reliability_helpers import crash_campaign
+from simulator.stress import crash_campaign
 
 
 def test_a_few_kills_while_loading_leave_every_match_whole(tmp_path):

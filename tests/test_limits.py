@@ -17,7 +17,7 @@ import xlsxwriter
 from pipeline.ingest import ingest
 from pipeline.ingest.read import display_name, read_bytes, read_file
 from pipeline.problems import FileRejected
-from tests.reliability_helpers import FUZZ, current_matches, domino, memory_db
+from simulator.stress import FUZZ, current_matches, domino, memory_db
 
 GOOD = FUZZ / "unhas-2024-e1_R1_meja4.csv"
 HEADER = ["event", "ruleset", "round", "table", "hand", "player_a", "player_b", "player_c", "player_d", "ended_by", "ending"]

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.standings import queries
 from pipeline import rounds as round_order
 from pipeline.cli import cli
+from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.rules_helpers import biasa_match, load
 

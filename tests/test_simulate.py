@@ -1,4 +1,4 @@
-"""The deal simulator (pipeline/simulate/): real hands, and logs the product accepts.
+"""The deal simulator (simulator/): real hands, and logs the product accepts.
 
 The product is the judge of agreement: a generated event or corpus loaded with
 ``pipeline.ingest.ingest`` must report no problem at all, so every ending, last tile, pips
@@ -14,15 +14,15 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from pipeline import simulate
+import simulator
 from pipeline.cli import cli
 from pipeline.demo import sample_files
 from pipeline.ingest import ingest
 from pipeline.ingest.columns import CANONICAL
 from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
-from pipeline.simulate import DOUBLE, HI, LO, T33, TEXT
 from pipeline.store.db import connect
+from simulator import DOUBLE, HI, LO, T33, TEXT
 from tests.conftest import ROOT
 
 SAMPLES = ROOT / "data" / "samples"
@@ -57,7 +57,7 @@ def test_unhas_hands_end_as_the_rulebook_says(players):
     rng = random.Random(players)
     endings: Counter[str] = Counter()
     for dealt in _deals(rng, players, 2000):
-        res = simulate.play_unhas(dealt, rng)
+        res = simulator.play_unhas(dealt, rng)
         endings[res.ending] += 1
         left = [t for h in res.live for t in h]
         assert len(left) == len(set(left))
@@ -79,10 +79,10 @@ def test_unhas_hands_end_as_the_rulebook_says(players):
 
 def test_a_player_dealt_seven_doubles_ends_the_hand_unplayed():
     rng = random.Random(3)
-    dealt = simulate.deal(rng, ["A", "B", "C", "D"], all_doubles="C")
-    assert sorted(dealt["C"]) == list(simulate.DOUBLES)
+    dealt = simulator.deal(rng, ["A", "B", "C", "D"], all_doubles="C")
+    assert sorted(dealt["C"]) == list(simulator.DOUBLES)
     assert sorted(t for h in dealt.values() for t in h) == list(range(28))
-    res = simulate.play_unhas([dealt[c] for c in "ABCD"], rng)
+    res = simulator.play_unhas([dealt[c] for c in "ABCD"], rng)
     assert (res.ending, res.ender, res.last) == ("all_doubles", 2, None)
 
 
@@ -91,7 +91,7 @@ def test_pepet_hands_close_tiles_and_end_as_decided():
     endings: Counter[str] = Counter()
     dead_tiles = sat_out = 0
     for dealt in _deals(rng, 4, 3000):
-        res = simulate.play_pepet(dealt, rng)
+        res = simulator.play_pepet(dealt, rng)
         endings[res.ending] += 1
         charged = [t for q in range(4) for t in res.live[q] + res.dead[q]]
         assert len(charged) == len(set(charged))
@@ -113,19 +113,19 @@ def test_pepet_hands_close_tiles_and_end_as_decided():
 
 
 def test_zero_zero_counts_13_without_a_blank_partner():
-    zz = simulate.zero_zero_alone()
+    zz = simulator.zero_zero_alone()
     assert zz == 13
-    t00, t50, t55 = 0, simulate.TILES.index((5, 0)), simulate.TILES.index((5, 5))
-    assert simulate.pepet_value([t00], zz) == 13
-    assert simulate.pepet_value([t00, t55], zz) == 23
-    assert simulate.pepet_value([t00, t50], zz) == 5
+    t00, t50, t55 = 0, simulator.TILES.index((5, 0)), simulator.TILES.index((5, 5))
+    assert simulator.pepet_value([t00], zz) == 13
+    assert simulator.pepet_value([t00, t55], zz) == 23
+    assert simulator.pepet_value([t00, t50], zz) == 5
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_first_hands_are_led_with_3_3_then_the_winner_leads(ruleset):
-    hands = simulate.default_event(ruleset, 5)
+    hands = simulator.default_event(ruleset, 5)
     regular = 10
-    by_table: dict[tuple[str, str], list[simulate.Hand]] = {}
+    by_table: dict[tuple[str, str], list[simulator.Hand]] = {}
     for h in hands:
         by_table.setdefault((h.round, h.table), []).append(h)
     checked = 0
@@ -147,10 +147,10 @@ def test_first_hands_are_led_with_3_3_then_the_winner_leads(ruleset):
 
 def test_unhas_seating_follows_the_cumulative_swap_schedule():
     start = {"A": "p1", "B": "p2", "C": "p3", "D": "p4"}
-    assert simulate.unhas_seating(start, 2) == start
-    assert simulate.unhas_seating(start, 3) == {"A": "p3", "B": "p2", "C": "p1", "D": "p4"}
-    assert simulate.unhas_seating(start, 7) == {"A": "p3", "B": "p4", "C": "p1", "D": "p2"}
-    three = simulate.unhas_seating({"A": "p1", "B": "p2", "C": "p3"}, 8)
+    assert simulator.unhas_seating(start, 2) == start
+    assert simulator.unhas_seating(start, 3) == {"A": "p3", "B": "p2", "C": "p1", "D": "p4"}
+    assert simulator.unhas_seating(start, 7) == {"A": "p3", "B": "p4", "C": "p1", "D": "p2"}
+    three = simulator.unhas_seating({"A": "p1", "B": "p2", "C": "p3"}, 8)
     assert three == {"A": "p3", "C": "p1", "D": "p2"}
 
 
@@ -159,13 +159,13 @@ def test_unhas_seating_follows_the_cumulative_swap_schedule():
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_same_seed_same_hands(ruleset):
-    a = simulate.generate_frame(ruleset, 5)
-    assert a.equals(simulate.generate_frame(ruleset, 5))
-    assert not a.equals(simulate.generate_frame(ruleset, 6))
-    simulate.deal_pool.cache_clear()  # the pool itself must come out the same, too
-    c = simulate.generate_frame(ruleset, 5, hands=1500)
-    simulate.deal_pool.cache_clear()
-    assert c.equals(simulate.generate_frame(ruleset, 5, hands=1500))
+    a = simulator.generate_frame(ruleset, 5)
+    assert a.equals(simulator.generate_frame(ruleset, 5))
+    assert not a.equals(simulator.generate_frame(ruleset, 6))
+    simulator.deal_pool.cache_clear()  # the pool itself must come out the same, too
+    c = simulator.generate_frame(ruleset, 5, hands=1500)
+    simulator.deal_pool.cache_clear()
+    assert c.equals(simulator.generate_frame(ruleset, 5, hands=1500))
     assert list(c.columns) == list(CANONICAL)
     assert (
         c.schema["hand"] == pl.Int64
@@ -177,18 +177,18 @@ def test_same_seed_same_hands(ruleset):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_generated_event_loads_without_a_single_problem(tmp_path, ruleset, seed):
-    paths = simulate.write_event(ruleset=ruleset, seed=seed, out_dir=tmp_path / "logs")
+    paths = simulator.write_event(ruleset=ruleset, seed=seed, out_dir=tmp_path / "logs")
     with connect(tmp_path / "db.duckdb") as con:
         p = ingest(con, paths, by="test")
     assert p.problems.height == 0, _problems(p)
     assert p.outcomes and all(o.status == "new" for o in p.outcomes)
-    frame = simulate.generate_frame(ruleset, seed)
+    frame = simulator.generate_frame(ruleset, seed)
     assert p.hands.height == frame.height
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_unhas_rounds_seat_the_qualifiers_the_product_computes(tmp_path, seed):
-    paths = simulate.write_event(ruleset="unhas", seed=seed, out_dir=tmp_path / "logs")
+    paths = simulator.write_event(ruleset="unhas", seed=seed, out_dir=tmp_path / "logs")
     with connect(tmp_path / "db.duckdb") as con:
         p = ingest(con, paths, by="test")
         assert p.problems.height == 0, _problems(p)
@@ -205,9 +205,9 @@ def test_unhas_rounds_seat_the_qualifiers_the_product_computes(tmp_path, seed):
         assert quals == seated
     # ties that decide qualification or rank 1 were played off
     assert not ts.get_column("needs_tiebreak").any()
-    hands = simulate.default_event("unhas", seed)
+    hands = simulator.default_event("unhas", seed)
     for (rnd, table), part in _matches(hands).items():
-        mine = {p.lower() for p in simulate.qualifiers(part)}
+        mine = {p.lower() for p in simulator.qualifiers(part)}
         theirs = set(
             ts.filter(
                 (pl.col("round") == rnd) & (pl.col("table") == table) & pl.col("qualified")
@@ -216,8 +216,8 @@ def test_unhas_rounds_seat_the_qualifiers_the_product_computes(tmp_path, seed):
         assert mine == theirs, (rnd, table)
 
 
-def _matches(hands: list[simulate.Hand]) -> dict[tuple[str, str], list[simulate.Hand]]:
-    out: dict[tuple[str, str], list[simulate.Hand]] = {}
+def _matches(hands: list[simulator.Hand]) -> dict[tuple[str, str], list[simulator.Hand]]:
+    out: dict[tuple[str, str], list[simulator.Hand]] = {}
     for h in hands:
         out.setdefault((h.round, h.table), []).append(h)
     return out
@@ -238,7 +238,7 @@ def _lone_zero_zero(cell: str) -> bool:
 
 
 def test_pepet_dead_tiles_appear_and_are_counted(con, tmp_path):
-    frame = simulate.generate_frame("pepet", 21, hands=3000)
+    frame = simulator.generate_frame("pepet", 21, hands=3000)
     long = pl.concat(
         [
             frame.select(
@@ -266,18 +266,18 @@ def test_pepet_dead_tiles_appear_and_are_counted(con, tmp_path):
 
 
 def test_write_event_splits_by_table_round_or_one(tmp_path):
-    frame = simulate.generate_frame("unhas", 8, hands=400)
+    frame = simulator.generate_frame("unhas", 8, hands=400)
     tables = frame.select("event", "round", "table").unique().height
     rounds = frame.select("event", "round").unique().height
     for per_file, count in (("table", tables), ("round", rounds), ("one", 1)):
-        paths = simulate.write_event(
+        paths = simulator.write_event(
             ruleset="unhas", seed=8, hands=400, out_dir=tmp_path / per_file, per_file=per_file
         )
         assert len(paths) == count
         back = pl.concat([pl.read_csv(p, infer_schema=False) for p in paths])
         assert back.height == frame.height
     with pytest.raises(ValueError, match="per_file"):
-        simulate.write_event(ruleset="unhas", seed=8, out_dir=tmp_path, per_file="hand")
+        simulator.write_event(ruleset="unhas", seed=8, out_dir=tmp_path, per_file="hand")
 
 
 def test_cli_generate_writes_logs_that_ingest_cleanly(tmp_path):
@@ -299,7 +299,7 @@ def test_cli_generate_writes_logs_that_ingest_cleanly(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_corpus_of_10k_hands_loads_without_a_single_problem(tmp_path, ruleset):
-    paths = simulate.write_event(
+    paths = simulator.write_event(
         ruleset=ruleset, seed=11, hands=10_000, out_dir=tmp_path, per_file="one"
     )
     assert len(paths) == 1
@@ -344,12 +344,12 @@ def test_a_corpus_of_10k_hands_loads_without_a_single_problem(tmp_path, ruleset)
 
 @pytest.mark.slow
 def test_corpora_exercise_the_all_doubles_deal(tmp_path, monkeypatch):
-    monkeypatch.setattr(simulate.corpus, "POOL_ALL_DOUBLES", 40)
-    simulate.deal_pool.cache_clear()
+    monkeypatch.setattr(simulator.corpus, "POOL_ALL_DOUBLES", 40)
+    simulator.deal_pool.cache_clear()
     try:
-        frame = simulate.generate_frame("unhas", 99, hands=3000)
+        frame = simulator.generate_frame("unhas", 99, hands=3000)
     finally:
-        simulate.deal_pool.cache_clear()
+        simulator.deal_pool.cache_clear()
     doubles = frame.filter(pl.col("ending") == "all_doubles")
     assert doubles.height > 0
     assert doubles.get_column("last_tile").null_count() == doubles.height
@@ -400,7 +400,7 @@ def test_sample_rounds_seat_the_previous_qualifiers(con):
     ts = con.sql(
         'SELECT round, "table", player_key, qualified, needs_tiebreak, walkover, match_hands '
         "FROM table_standings WHERE event = ?",
-        params=[simulate.UNHAS_EVENT],
+        params=[simulator.UNHAS_EVENT],
     ).pl()
     assert sorted(ts.get_column("round").unique()) == ["R1", "R2", "R3"]
     for before, after in (("R1", "R2"), ("R2", "R3")):
@@ -423,14 +423,14 @@ def test_sample_rounds_seat_the_previous_qualifiers(con):
 
 def test_samples_show_what_a_demo_needs(con):
     _load_samples(con)
-    hp = con.sql("SELECT * FROM hand_points WHERE event = ?", params=[simulate.UNHAS_EVENT]).pl()
+    hp = con.sql("SELECT * FROM hand_points WHERE event = ?", params=[simulator.UNHAS_EVENT]).pl()
     assert hp.filter(pl.col("tiebreak")).height > 0
     assert {"apollo", "ceki", "biasa", "kandang", "tangkap", "caught"} <= set(
         hp.get_column("category")
     )
     warns = con.sql(
         'SELECT round, "table", sanctions_a, sanctions_b, sanctions_c, sanctions_d, key_a, key_b, key_c, key_d FROM hands WHERE event = ?',
-        params=[simulate.UNHAS_EVENT],
+        params=[simulator.UNHAS_EVENT],
     ).pl()
     count: Counter[tuple[str, str, str]] = Counter()
     for r in warns.iter_rows(named=True):
@@ -440,13 +440,13 @@ def test_samples_show_what_a_demo_needs(con):
     assert max(count.values()) >= 2, "a player is warned twice in one match"
     assert hp.filter(pl.col("sanction_points") < 0).height > 0
     endings = set(
-        con.sql("SELECT DISTINCT ending FROM hands WHERE event = ?", params=[simulate.UNHAS_EVENT])
+        con.sql("SELECT DISTINCT ending FROM hands WHERE event = ?", params=[simulator.UNHAS_EVENT])
         .pl()
         .get_column("ending")
     )
     assert {"apollo", "ceki", "biasa", "kandang", "all_doubles", "wo"} <= endings
 
-    pepet = con.sql("SELECT * FROM hands WHERE event = ?", params=[simulate.PEPET_EVENT]).pl()
+    pepet = con.sql("SELECT * FROM hands WHERE event = ?", params=[simulator.PEPET_EVENT]).pl()
     assert set(pepet.get_column("ending")) == {"out", "locked", "tutup"}
     assert (
         pepet.select(
@@ -458,7 +458,7 @@ def test_samples_show_what_a_demo_needs(con):
     )
     shape = con.sql(
         'SELECT round, count(DISTINCT "table") AS t, count(DISTINCT player_key) AS p FROM table_standings WHERE event = ? GROUP BY round',
-        params=[simulate.PEPET_EVENT],
+        params=[simulator.PEPET_EVENT],
     ).pl()
     assert shape.get_column("t").to_list() == [3, 3, 3] and shape.get_column("p").to_list() == [
         12,
@@ -466,7 +466,7 @@ def test_samples_show_what_a_demo_needs(con):
         12,
     ]
     groups = con.sql(
-        'SELECT "group" FROM group_standings WHERE event = ?', params=[simulate.PEPET_EVENT]
+        'SELECT "group" FROM group_standings WHERE event = ?', params=[simulator.PEPET_EVENT]
     ).pl()
     assert groups.height == 4
     # aliases written in the logs resolve to registered players
@@ -476,10 +476,10 @@ def test_samples_show_what_a_demo_needs(con):
         .explode()
         .drop_nulls()
     )
-    registered = {p for _, (_, members) in simulate.PEPET_GROUPS.items() for p in members}
+    registered = {p for _, (_, members) in simulator.PEPET_GROUPS.items() for p in members}
     assert written - registered, "some logs use an alias spelling"
     names = set(
-        con.sql("SELECT player FROM event_standings WHERE event = ?", params=[simulate.PEPET_EVENT])
+        con.sql("SELECT player FROM event_standings WHERE event = ?", params=[simulator.PEPET_EVENT])
         .pl()
         .get_column("player")
     )
@@ -502,21 +502,21 @@ def test_sample_files_differ_the_way_real_uploads_do():
 
 
 def test_samples_regenerate_byte_for_byte(tmp_path):
-    simulate.make_samples(tmp_path)
+    simulator.make_samples(tmp_path)
     for rs in RULESETS:
         ours = {p.name: p.read_bytes() for p in (tmp_path / rs).iterdir()}
         bundled = {p.name: p.read_bytes() for p in (SAMPLES / rs).iterdir()}
         assert sorted(ours) == sorted(bundled)
         changed = [name for name in ours if ours[name] != bundled[name]]
         assert not changed, (
-            f"data/samples/{rs} is stale: run python -m pipeline.simulate samples data/samples"
+            f"data/samples/{rs} is stale: run python -m simulator samples data/samples"
         )
 
 
 def test_tile_texts_are_canonical():
     assert TEXT[T33] == "3-3" and len(set(TEXT)) == 28
     assert (
-        simulate.tiles_text([simulate.TILES.index((1, 0)), simulate.TILES.index((6, 5))], [0])
+        simulator.tiles_text([simulator.TILES.index((1, 0)), simulator.TILES.index((6, 5))], [0])
         == "6-5 1-0 0-0*"
     )
 
@@ -527,7 +527,7 @@ def test_rescoring_many_events_in_chunks_gives_the_same_standings(tmp_path, rule
     limit (one or two events per chunk) every view comes out as the load made it."""
     from pipeline.standings import queries
 
-    frame = simulate.generate_frame(ruleset, 3, 4_000, event="many")
+    frame = simulator.generate_frame(ruleset, 3, 4_000, event="many")
     path = tmp_path / "many.csv"
     frame.write_csv(path)
     views = ["hand_points_t", "table_standings_t"]

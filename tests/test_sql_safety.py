@@ -19,7 +19,7 @@ from pipeline.ingest import ingest
 from pipeline.standings import queries
 from pipeline.store.backup import backup
 from pipeline.store.db import connect
-from tests.reliability_helpers import ROOT, check_consistent, domino
+from simulator.stress import ROOT, check_consistent, domino
 
 SCANNED = ["pipeline", "dashboard"]
 SQL_METHODS = {"execute", "executemany", "sql", "query"}

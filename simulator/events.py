@@ -7,7 +7,7 @@ import polars as pl
 
 from pipeline import rulesets
 from pipeline.ingest.columns import CANONICAL
-from pipeline.simulate.play import (
+from simulator.play import (
     CHAIRS,
     DOUBLE,
     DOUBLES,

@@ -14,7 +14,7 @@ import polars as pl
 
 from pipeline import rulesets
 from pipeline.ingest.columns import CANONICAL
-from pipeline.simulate.events import (
+from simulator.events import (
     Hand,
     _occupied,
     pepet_event,
@@ -22,7 +22,7 @@ from pipeline.simulate.events import (
     unhas_event,
     unhas_game_points,
 )
-from pipeline.simulate.play import HI, LO
+from simulator.play import HI, LO
 
 # --- sample events: files as referees upload them ----------------------------------------------
 

@@ -10,8 +10,8 @@ import polars as pl
 
 from pipeline import rulesets
 from pipeline.ingest.columns import CANONICAL
-from pipeline.simulate.events import FRAME_SCHEMA, NAMES, deal, event_frame, play_table_hand
-from pipeline.simulate.play import (
+from simulator.events import FRAME_SCHEMA, NAMES, deal, event_frame, play_table_hand
+from simulator.play import (
     CHAIRS,
     TEXT,
     pepet_value,
@@ -391,8 +391,8 @@ def generate_frame(
     ``<ruleset>-sim-<seed>``). ``hands=N``: a corpus of about N hands, events named
     ``<event>-0001``, … assembled from a pool of real deals.
     """
-    if ruleset not in rulesets.NAMES:
-        raise ValueError(f"unknown ruleset {ruleset!r}; use one of {', '.join(rulesets.NAMES)}")
+    if ruleset not in rulesets.names():
+        raise ValueError(f"unknown ruleset {ruleset!r}; use one of {', '.join(rulesets.names())}")
     if hands is None:
         return event_frame(ruleset, seed, event)
     return pl.concat(list(corpus_chunks(ruleset, seed, hands, event)))

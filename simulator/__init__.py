@@ -13,7 +13,7 @@ Three uses, one engine (``docs/simulator.md`` explains every decision):
   Every row is still a real deal.
 * :func:`make_samples`: the bundled sample events in ``data/samples/`` (files as referees
   upload them: ``;`` or ``,``, Indonesian headers, a BOM, several tile notations, XLSX).
-  ``python -m pipeline.simulate samples data/samples`` regenerates them byte for byte.
+  ``python -m simulator samples data/samples`` regenerates them byte for byte.
 
 Hands are played in *positions*: position 0 leads, then 1, 2, … in playing order (chairs
 A→B→C→D, empty chairs skipped, starting at the leader's chair).
@@ -23,10 +23,10 @@ hand-log rows), ``corpus`` (benchmark corpora from a pool of deals), ``files`` (
 hand logs), ``samples`` (the bundled sample events). The names below are the API.
 """
 
-from pipeline.simulate.corpus import deal_pool, generate_frame
-from pipeline.simulate.events import Hand, deal, default_event, qualifiers, unhas_seating
-from pipeline.simulate.files import write_event
-from pipeline.simulate.play import (
+from simulator.corpus import deal_pool, generate_frame
+from simulator.events import Hand, deal, default_event, qualifiers, unhas_seating
+from simulator.files import write_event
+from simulator.play import (
     DOUBLE,
     DOUBLES,
     HI,
@@ -40,7 +40,7 @@ from pipeline.simulate.play import (
     tiles_text,
     zero_zero_alone,
 )
-from pipeline.simulate.samples import PEPET_EVENT, PEPET_GROUPS, UNHAS_EVENT, make_samples
+from simulator.samples import PEPET_EVENT, PEPET_GROUPS, UNHAS_EVENT, make_samples
 
 __all__ = [
     "DOUBLE", "DOUBLES", "HI", "LO", "PEPET_EVENT", "PEPET_GROUPS", "T33", "TEXT", "TILES",

@@ -5,7 +5,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline import rulesets
-from pipeline.simulate.corpus import corpus_chunks, generate_frame
+from simulator.corpus import corpus_chunks, generate_frame
 
 # --- writing hand logs -----------------------------------------------------------------------
 
@@ -57,8 +57,8 @@ def write_event(
     base = event or f"{ruleset}-sim-{seed}"
     if hands is None:
         return _write_parts(generate_frame(ruleset, seed, None, event), per_file, out_dir, base)
-    if ruleset not in rulesets.NAMES:
-        raise ValueError(f"unknown ruleset {ruleset!r}; use one of {', '.join(rulesets.NAMES)}")
+    if ruleset not in rulesets.names():
+        raise ValueError(f"unknown ruleset {ruleset!r}; use one of {', '.join(rulesets.names())}")
     paths: list[Path] = []
     if per_file == "one":
         path = out_dir / f"{base}.csv"

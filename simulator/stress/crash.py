@@ -1,0 +1,153 @@
+"""Killing a load: ``domino ingest`` stopped with SIGKILL at seeded random moments, and
+what must hold after each kill (no match lost, none partial, the backups readable)."""
+
+import collections
+import random
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.standings import queries
+from pipeline.store.db import connect
+from simulator.stress.checks import MatchKey, check_consistent, current_matches
+from simulator.stress.runs import (
+    correct_frame,
+    current_content,
+    domino,
+    domino_popen,
+    finish,
+    replicated_frame,
+    snapshot,
+    write_csv,
+)
+
+
+def _state(db: Path) -> tuple[dict[MatchKey, str], pl.DataFrame]:
+    """Current content per match and the ingest log, read the way the dashboard reads."""
+    with connect(db, read_only=True) as con:
+        check_consistent(con)
+        return {k: v[2] for k, v in current_matches(con).items()}, queries.ingest_log(con, 100_000)
+
+
+def _check_backups(folder: Path) -> int:
+    """Every backup file that has its final name opens and is consistent; returns how many."""
+    n = 0
+    for copy in sorted(folder.glob("*.duckdb")) if folder.exists() else []:
+        with connect(copy, read_only=True) as con:
+            check_consistent(con)
+        n += 1
+    return n
+
+
+def _watch(proc: subprocess.Popen, stop) -> int:
+    """Poll the bytes ``proc`` has written (``/proc/<pid>/io``) until ``stop(bytes)`` or it exits."""
+    written = 0
+    while proc.poll() is None:
+        try:
+            with open(f"/proc/{proc.pid}/io") as f:
+                written = int(next(line for line in f if line.startswith("wchar:")).split()[1])
+        except (OSError, StopIteration, ValueError):
+            pass
+        if stop(written):
+            break
+        time.sleep(0.002)
+    return written
+
+
+def crash_campaign(work: Path, *, kills: int, seed: int, hands: int, say=print) -> dict[str, object]:
+    """Kill ``domino ingest`` with SIGKILL ``kills`` times at seeded random moments and
+    prove after every kill that the database holds each match whole (old or new), the
+    ingest log says which load never finished, and that loading again completes the work.
+
+    The loads alternate between a large file (``hands`` hands, made by
+    :func:`replicated_frame`) and a correction of it (:func:`correct_frame`, with
+    ``--reason``), so kills land in first loads and in corrections alike. Returns the
+    figures of the campaign.
+    """
+    rng = random.Random(seed)
+    work.mkdir(parents=True, exist_ok=True)
+    frame = replicated_frame(hands)
+    files = {"big": write_csv(frame, work / "big.csv"), "fix": write_csv(correct_frame(frame), work / "fix.csv")}
+    matches = frame.select("event", "round", "table").n_unique()
+
+    # A clean reference: load, then correct, timing each and counting the bytes it writes.
+    ref = work / "reference.duckdb"
+    took: dict[str, float] = {}
+    wrote: dict[str, int] = {}
+    target: dict[str, dict[MatchKey, str]] = {}
+    for name in ("big", "fix"):
+        t = time.monotonic()
+        proc = domino_popen("ingest", files[name], "--reason", "koreksi", "--format", "json", db=ref)
+        wrote[name] = max(_watch(proc, lambda _w: False), 1)
+        took[name] = time.monotonic() - t
+        rc, _out, err = finish(proc)
+        assert rc == 0, err
+        target[name] = current_content(ref)
+    assert len(target["big"]) == matches and target["big"] != target["fix"]
+    want = snapshot(ref)
+
+    db = work / "domino.duckdb"
+    stats = collections.Counter()
+    state: dict[MatchKey, str] = {}
+    for k in range(kills):
+        aim = "big" if state != target["big"] else "fix"  # load, or flip to the other version
+        before_log = _state(db)[1].height if db.exists() else 0
+        proc = domino_popen("ingest", files[aim], "--reason", "koreksi", "--format", "json", db=db)
+        if k % 2 == 0:  # any moment of the run
+            at = rng.uniform(0.05, 1.05) * took[aim]
+            when = f"at {at:.2f}s of {took[aim]:.1f}s"
+            time.sleep(at)
+        else:  # while it writes: after a random share of the bytes the clean load wrote
+            share = rng.random()
+            when = f"after writing {share:.0%} of {wrote[aim]:,} bytes"
+            _watch(proc, lambda w, limit=share * wrote[aim]: w >= limit)
+        finished = proc.poll() is not None
+        if not finished:
+            proc.send_signal(signal.SIGKILL)
+        rc, _out, err = finish(proc, 120)
+        assert "Traceback" not in err, err
+        if not db.exists():
+            stats["killed before the database was created"] += 1
+            stats["kills"] += 1
+            say(f"kill {k + 1}/{kills}: {aim} {when} -> no database yet")
+            continue
+        after, log = _state(db)
+        new_rows = log.head(log.height - before_log)
+        moved = after != state
+        if moved:
+            assert after == target[aim], f"kill {k}: the database holds neither the old nor the new version of every match"
+            assert set(new_rows.get_column("status").to_list()) == {"done"}, new_rows
+            stats["load finished" + (" before the kill" if finished else " (kill came after the commit)")] += 1
+        else:
+            statuses = new_rows.get_column("status").to_list()
+            assert statuses in ([], ["interrupted"]), (k, statuses)
+            stats["killed while writing (log says interrupted)" if statuses else "killed before writing"] += 1
+        assert (finished and rc == 0 and moved) or (not finished and rc == -signal.SIGKILL), (k, rc, finished, moved)
+        stats["kills"] += 0 if finished else 1
+        state = after
+        backups = _check_backups(work / "backups")
+        say(f"kill {k + 1}/{kills}: {aim} {when} -> {'moved' if moved else 'unchanged'}, "
+            f"{len(after)} matches, log {new_rows.get_column('status').to_list()}, {backups} backups")
+
+    # Loading again completes the work: the standings equal the clean reference.
+    for name in ("big", "fix"):
+        r = domino("ingest", files[name], "--reason", "koreksi", "--format", "json", db=db)
+        assert r.returncode == 0, r.stderr
+    final, log = _state(db)
+    assert final == target["fix"]
+    assert snapshot(db) == want
+    lost = sum(1 for key in target["fix"] if key not in final)
+    return {
+        "hands": frame.height,
+        "matches": matches,
+        "kills": stats.pop("kills", 0),
+        "outcomes": dict(stats),
+        "interrupted_in_log": int((log.get_column("status") == "interrupted").sum()),
+        "backups_checked": _check_backups(work / "backups"),
+        "unfinished_backup_copies": len(list((work / "backups").glob(".*.part"))) if (work / "backups").exists() else 0,
+        "matches_lost": lost,
+        "seconds_per_load": {k: round(v, 1) for k, v in took.items()},
+    }

@@ -1,0 +1,95 @@
+"""One-way doors between the top-level packages: the engine (``pipeline/``) imports neither
+the dashboard nor the deal simulator at load time, and the benchmarks share helpers with
+the tests through ``simulator/stress/``, never by importing ``tests``."""
+
+import ast
+import os
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from pipeline.cli import cli
+from tests.conftest import ROOT
+
+
+def _imports(path) -> list[tuple[str, bool]]:
+    """(module, imported at the top level of the file) for every import in ``path``."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(a.name, id(node) in top) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.append((node.module, id(node) in top))
+    return found
+
+
+def _root(module: str) -> str:
+    return module.split(".", 1)[0]
+
+
+def test_the_engine_never_imports_the_dashboard_and_loads_the_simulator_only_when_asked():
+    bad = []
+    for path in sorted((ROOT / "pipeline").rglob("*.py")):
+        for module, at_top in _imports(path):
+            if _root(module) == "dashboard" or (_root(module) == "simulator" and at_top):
+                bad.append(f"{path.relative_to(ROOT)}: {module}")
+    assert not bad, bad
+
+
+def test_importing_the_cli_loads_neither_the_dashboard_nor_the_simulator():
+    code = "import sys, pipeline.cli; print(sorted({m.split('.')[0] for m in sys.modules} & {'dashboard', 'simulator', 'streamlit'}))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert r.stdout.strip() == "[]", r.stdout
+
+
+def test_the_benchmarks_do_not_import_the_tests():
+    bad = [
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in sorted((ROOT / "bench").rglob("*.py"))
+        for module, _ in _imports(path)
+        if _root(module) == "tests"
+    ]
+    assert not bad, bad
+
+
+def test_domino_serve_hands_over_to_python_m_dashboard(monkeypatch, tmp_path):
+    calls = []
+    monkeypatch.setattr(os, "execv", lambda exe, argv: calls.append((exe, argv)))
+    db = tmp_path / "d.duckdb"
+    r = CliRunner().invoke(cli, ["serve", "--port", "8765", "--host", "127.0.0.1", "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    assert calls == [
+        (sys.executable, [sys.executable, "-m", "dashboard", "--port", "8765", "--host", "127.0.0.1", "--db", str(db.resolve())])
+    ]
+
+
+def test_a_dashboard_that_cannot_start_is_one_sentence_and_exit_1(monkeypatch):
+    def fail(exe, argv):
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(os, "execv", fail)
+    r = CliRunner().invoke(cli, ["serve", "--port", "8766"])
+    assert r.exit_code == 1
+    assert "could not start the dashboard" in r.output and "Traceback" not in r.output
+
+
+def test_python_m_dashboard_preloads_every_page_before_serving(monkeypatch, tmp_path):
+    """The server imports every page before it opens its port (the first page then takes
+    well under a second); its Streamlit command line serves dashboard/app.py."""
+    import dashboard.__main__ as entry
+    from dashboard import shell
+
+    order = []
+    monkeypatch.setattr(shell, "preload", lambda: order.append("preload"))
+    from streamlit.web.cli import main as streamlit_main
+
+    monkeypatch.setattr(streamlit_main, "main", lambda args, prog_name: order.append(args))
+    monkeypatch.setenv("DOMINO_DB", "restored after the test")
+    entry.main(["--port", "8767", "--host", "127.0.0.1", "--db", str(tmp_path / "x.duckdb")])
+    assert order[0] == "preload"
+    assert order[1][:2] == ["run", str(ROOT / "dashboard" / "app.py")]
+    assert order[1][2:6] == ["--server.port", "8767", "--server.address", "127.0.0.1"]
+    assert os.environ["DOMINO_DB"] == str((tmp_path / "x.duckdb").resolve())
