@@ -133,7 +133,7 @@ def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
         return _xlsx_sheets(data, label, sha)
     if label.lower().endswith((".xlsx", ".xlsm", ".xls")):
         raise FileRejected(label, "not_xlsx", "the file is named like a workbook but is not an .xlsx file")
-    frame, extras, headers = _to_frame(_csv_rows(data, label), label)
+    frame, extras, headers = _to_frame((*_csv_rows(data, label), []), label)
     return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label)]
 
 
@@ -174,7 +174,7 @@ _Rows = tuple[list[str], pl.DataFrame, int, list[_Mark]]
 _SEP_LINE = re.compile(r'^\s*"?sep=(.)"?\s*$', re.IGNORECASE)
 
 
-def _csv_rows(data: bytes, label: str) -> _Rows:
+def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
     text = _decode(data, label).replace("\r\n", "\n").replace("\r", "\n")
     lines_before = 0
     # Excel's ``sep=;`` first line names the delimiter; it is not the header.
@@ -218,7 +218,7 @@ def _csv_rows(data: bytes, label: str) -> _Rows:
             {f"column_{i + 1}": pl.Series(list(c), dtype=pl.String) for i, c in enumerate(cols)}
         ) if width else pl.DataFrame()
     body.columns = [f"column_{i + 1}" for i in range(body.width)]
-    return header, body, lines_before + 1, []
+    return header, body, lines_before + 1
 
 
 # --- XLSX --------------------------------------------------------------------------------
@@ -408,13 +408,18 @@ def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
         parts = _sheet_parts(zf)
     except Exception as exc:
         raise FileRejected(label, "not_xlsx", f"the workbook cannot be read ({type(exc).__name__})") from exc
+    with zf:
+        return _workbook_sheets(reader, zf, parts, names, label, sha)
+
+
+def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: list[str], label: str, sha: str) -> list[Sheet]:
     if not names:
         raise FileRejected(label, "empty", "the workbook has no sheets")
     hands = next((n for n in names if n.strip().lower() == "hands"), None)
     if hands is not None or len(names) == 1:
         # the sheet named ``hands`` is read alone, as the contract says
         target = hands or names[0]
-        frame, extras, headers = _to_frame(_xlsx_rows(reader, zf, parts.get(target), target, label)[:4], label)
+        frame, extras, headers = _to_frame(_sheet_rows(reader, zf, parts.get(target), target, label)[:4], label)
         notes = []
         for other in names:
             if other != target and _looks_like_hand_log(_peek_header(reader, other)):
@@ -427,7 +432,7 @@ def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
     for name in names:
         where = f"{label} [{_short(name, 40)}]"
         try:
-            rows = _xlsx_rows(reader, zf, parts.get(name), name, where)
+            rows = _sheet_rows(reader, zf, parts.get(name), name, where)
         except FileRejected as exc:
             if exc.code != "empty":
                 raise
@@ -465,6 +470,22 @@ def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
     return sheets
 
 
+def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
+    """Header, body and header line of a workbook's ``hands`` sheet, else its first (the
+    player registry reads one table this way)."""
+    _check_zip(data, label)
+    try:
+        reader = fastexcel.read_excel(data)
+        names = list(reader.sheet_names)
+    except Exception as exc:
+        raise FileRejected(label, "not_xlsx", f"the workbook cannot be read ({type(exc).__name__})") from exc
+    if not names:
+        raise FileRejected(label, "empty", "the workbook has no sheets")
+    target = next((n for n in names if n.strip().lower() == "hands"), names[0])
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return _sheet_rows(reader, zf, _sheet_parts(zf).get(target), target, label)[:3]
+
+
 def _note(where: str, message: str) -> dict[str, object]:
     return {"file": where, "code": "sheet_skipped", "severity": WARNING, "message": message}
 
@@ -486,7 +507,7 @@ def _peek_header(reader, name: str) -> list[str]:
     return []
 
 
-def _xlsx_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label: str):
+def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label: str):
     """The sheet's header, body and marks, and whether it is visible."""
     try:
         sheet = reader.load_sheet(name, header_row=None, dtypes="string")
