@@ -374,7 +374,7 @@ def _scan_part(buf: bytes, raw: bytes, info: _SheetXml) -> None:
             a, b = _ref(top), _ref(bottom or top)
             if a and b:
                 info.merges.append((a[0], a[1], b[0], b[1]))
-    if b"f" not in buf:
+    if b"<" + raw + b"f" not in buf:
         return
     cell_open, cell_close = b"<" + raw + b"c ", b"</" + raw + b"c>"
     done = 0
