@@ -188,3 +188,18 @@ def test_each_sheet_records_how_the_file_spelled_the_contract_columns():
     assert spaced.headers["player_a"] == "Kursi A"
     assert "note" not in spaced.headers
     assert read_sheets(READ / "meja.xlsx")[1].headers["pips_d"] == "biji_d"
+
+
+def test_a_workbook_of_empty_table_sheets_says_which_sheets_and_why():
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    header = BASE.read_text().splitlines()[0].split(",")
+    for title in ("Meja 1", "Meja 2"):
+        wb.add_worksheet(title).write_row(0, 0, header)
+    wb.close()
+    with pytest.raises(FileRejected) as info:
+        read_bytes_sheets(buf.getvalue(), "kosong.xlsx")
+    assert info.value.message == (
+        "no sheet of the workbook holds hands: [Meja 1] skipped: it has a header but no hands; "
+        "[Meja 2] skipped: it has a header but no hands"
+    )

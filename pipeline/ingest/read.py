@@ -115,8 +115,8 @@ def _one(sheets: list[Sheet]) -> Sheet:
     raise FileRejected(
         sheets[0].source,
         "several_sheets",
-        f"the workbook holds {len(sheets)} hand-log sheets ({_short(names)}); load them with "
-        "a reader that takes every sheet, or save each sheet as its own file",
+        f"the workbook holds {len(sheets)} hand-log sheets ({_short(names)}) and only one "
+        "can be read here; save each sheet as its own file, or name the one to load hands",
     )
 
 
@@ -460,8 +460,10 @@ def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: 
     if not sheets:
         if len(refused) == 1:
             raise refused[0]
-        reasons = [e.message for e in refused] + [str(n["message"]) for n in notes]
-        raise FileRejected(label, "not_a_hand_log", f"no sheet of the workbook holds hands ({_short('; '.join(reasons), 300)})")
+        reasons = [f"{str(n['file'])[len(label) + 1 :]} {n['message']}" for n in notes] + [
+            f"{e.file[len(label) + 1 :]} {e.message}" for e in refused
+        ]
+        raise FileRejected(label, "not_a_hand_log", f"no sheet of the workbook holds hands: {_short('; '.join(reasons), 300)}")
     notes += [
         {"file": e.file, "column": e.column, "code": e.code, "severity": problems.ERROR, "message": f"refused: {e.message}"}
         for e in refused
