@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 import xlsxwriter
 
+from dashboard import messages
 from pipeline.ingest import ingest
 from pipeline.ingest.normalize import normalize
 from pipeline.ingest.read import read_bytes, read_bytes_sheets, read_file, read_sheets
@@ -203,3 +204,32 @@ def test_a_workbook_of_empty_table_sheets_says_which_sheets_and_why():
         "no sheet of the workbook holds hands: [Meja 1] skipped: it has a header but no hands; "
         "[Meja 2] skipped: it has a header but no hands"
     )
+
+
+def test_every_sentence_about_sheets_and_spreadsheet_habits_speaks_indonesian(con):
+    found: list[str] = []
+    for name in ("meja.xlsx", "meja_hidden_sheet.xlsx", "totals_row.xlsx"):
+        p, notes = load_sheets(con, READ / name)
+        found += notes["message"].to_list() + p.problems["message"].to_list()
+    for name in ("hidden_row.xlsx", "formula.xlsx"):
+        found += ingest(con, [READ / name]).problems["message"].to_list()
+    for refused in (lambda: read_file(READ / "meja.xlsx"), lambda: read_bytes_sheets(_template_workbook(), "kosong.xlsx")):
+        with pytest.raises(FileRejected) as info:
+            refused()
+        found.append(info.value.message)
+    pips_only = read_bytes(b"round,table,hand,a,b,c,d,ending,pips_b\nR1,1,1,W,X,Y,Z,biasa,\nR1,1,,,,,,,40\n", "x.csv")
+    found += normalize(pips_only.frame)[1]["message"].to_list()
+    for part in ("skipped:", "refused:", "is hidden in the workbook", "formula saved without", "a cell says 'Jumlah'", "numbers in the pips columns", "hand-log sheets", "no sheet of the workbook"):
+        assert any(part in m for m in found if m), part
+    unknown = [m for m in set(found) if not messages.known(m)]
+    assert not unknown, f"not in dashboard/messages_id.toml: {unknown}"
+
+
+def _template_workbook() -> bytes:
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    header = BASE.read_text().splitlines()[0].split(",")
+    for title in ("Meja 1", "Meja 2"):
+        wb.add_worksheet(title).write_row(0, 0, header)
+    wb.close()
+    return buf.getvalue()

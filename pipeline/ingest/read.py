@@ -648,7 +648,7 @@ def _mark_rows(cells: pl.DataFrame, names: list[str], seen: dict[str, str], mark
             found[line] = {"code": code, "column": name, "message": message.replace("{column}", where)}
     for line, said in _totals_rows(cells, names):
         if line not in found:
-            why = f"a cell says {said!r}" if said else "numbers in the pips columns and no players"
+            why = f"a cell says '{said}'" if said else "numbers in the pips columns and no players"
             found[line] = {
                 "code": "totals_row",
                 "column": None,
