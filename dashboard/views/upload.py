@@ -295,7 +295,7 @@ def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:
     """The file's rows with each problem marked on its line and column."""
     with st.expander(t("up.rows", file=sheet.file), expanded=problems.height > 0):
         frame = sheet.frame.drop(
-            [c for c in ("_file", "extra") if c in sheet.frame.columns]
+            [c for c in ("_file", "extra", "_issue") if c in sheet.frame.columns]
         ).rename({"_line": "line"})
         bad_lines = set(problems.get_column("line").drop_nulls().to_list())
         if frame.height > MAX_ROWS_SHOWN:

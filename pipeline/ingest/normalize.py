@@ -22,12 +22,14 @@ ENDING_ALIASES = {
     "walkover": "wo",
 }
 SANCTION_CODES = ("warn", "show", "wrong")
-_INT = r"^[+-]?\d+(?:\.0+)?$"
+#: A whole number, as a spreadsheet may have saved it: ``11``, ``11.0`` or, with a decimal
+#: comma (``;`` files from Indonesian Excel), ``11,0``.
+_INT = r"^[+-]?\d+(?:[.,]0+)?$"
 
 
 def _int(col: str) -> pl.Expr:
     c = pl.col(col)
-    return pl.when(c.str.contains(_INT)).then(c.str.replace(r"\.0+$", "").cast(pl.Int64, strict=False))
+    return pl.when(c.str.contains(_INT)).then(c.str.replace(r"[.,]0+$", "").cast(pl.Int64, strict=False))
 
 
 def _label(col: str) -> pl.Expr:
@@ -211,4 +213,23 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
                 wide = wide.with_columns(pl.lit(None, dtype=pl.String if v == "tiles" else pl.Int64).alias(name))
     wide = wide.rename({f"{v}_{c.upper()}": f"{v}_{c}" for c in CHAIRS for v in ("tiles", "tcount", "tsum", "tsum13")})
     typed = typed.drop([f"tiles_{c}" for c in CHAIRS]).join(wide, on="_row", how="left")
-    return typed, problems.concat(found)
+    return typed, _reader_issues(typed, problems.concat(found))
+
+
+def _reader_issues(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
+    """Rows the reader marked (hidden, a formula without its value, a totals row) are
+    refused for that cause alone: their other cell problems follow from it."""
+    if "_issue" not in typed.columns:
+        return found
+    marked = typed.filter(pl.col("_issue").is_not_null())
+    if marked.height == 0:
+        return found
+    issue = pl.col("_issue").struct
+    own = problems.from_rows(
+        marked.with_columns(issue.field("column").alias("_col"), issue.field("code").alias("_code")),
+        column=pl.col("_col"),
+        code="reader",
+        message=issue.field("message"),
+    ).with_columns(marked.get_column("_issue").struct.field("code").alias("code"))
+    rest = found.join(own.select("file", "line").unique(), on=["file", "line"], how="anti")
+    return problems.concat([own, rest])

@@ -1,37 +1,61 @@
-"""Read a hand-log file into a frame of trimmed text cells with canonical column names.
+"""Read a hand-log file into frames of trimmed text cells with canonical column names.
 
-CSV in UTF-8 (with or without BOM) or Windows-1252, ``,`` or ``;`` detected; ``.xlsx``
-(sheet ``hands``, else the first). Every cell stays text here: turning text into tiles,
-numbers and names is :mod:`pipeline.ingest.normalize`'s job, so that every problem can be
-reported with the cell it came from. Each row keeps ``_file`` and ``_line`` (the
-spreadsheet's row number; blank rows count).
+CSV in UTF-8 (with or without BOM) or Windows-1252, ``,`` or ``;`` detected (Excel's
+``sep=;`` first line is honoured); ``.xlsx``: the sheet ``hands`` alone when there is one,
+else every sheet whose first row is a hand-log header, each read as its own
+:class:`Sheet` (named ``file.xlsx [Meja 2]``); the sheets skipped are reported. Merged
+cells carry their value down; hidden rows, formulas saved without a value and totals
+rows are marked on their row (``_issue``) for :mod:`pipeline.ingest.normalize` to refuse.
+
+Every cell stays text here: turning text into tiles, numbers and names is
+:mod:`pipeline.ingest.normalize`'s job, so that every problem can be reported with the cell it
+came from. Each row keeps ``_file`` and ``_line`` (the spreadsheet's row number; blank
+rows count).
 """
 
 import csv
 import hashlib
+import html
 import io
+import posixpath
+import re
 import struct
 import zipfile
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 import fastexcel
 import polars as pl
 
-from pipeline import settings
-from pipeline.ingest.columns import CANONICAL, REQUIRED, canonical_name
-from pipeline.problems import FileRejected
+from pipeline import problems, settings
+from pipeline.ingest.columns import CANONICAL, CHAIRS, REQUIRED, canonical_name
+from pipeline.problems import WARNING, FileRejected
+
+#: ``_issue`` on a row: something the reader saw that makes the row unsafe to load.
+ISSUE = pl.Struct({"code": pl.String, "column": pl.String, "message": pl.String})
 
 
 @dataclass
 class Sheet:
-    """A file read as a hand log: canonical text columns, ``extra`` (JSON), lineage."""
+    """A file (or one sheet of a workbook) read as a hand log: canonical text columns,
+    ``extra`` (JSON), lineage.
+
+    ``file`` is how messages name it (``meja.xlsx [Meja 2]`` for one sheet of several);
+    ``source`` the file's own name; ``sheet`` the workbook sheet read (None for CSV);
+    ``headers`` how the file spelled each contract column (``{"pips_d": "biji_d"}``);
+    ``notes`` problems about the file as a whole (sheets skipped or refused), carried
+    by the first sheet read from it.
+    """
 
     file: str
     sha256: str
     frame: pl.DataFrame
     extra_columns: list[str]
+    headers: dict[str, str] = field(default_factory=dict)
+    source: str = ""
+    sheet: str | None = None
+    notes: pl.DataFrame = field(default_factory=problems.empty)
 
     @property
     def rows(self) -> int:
@@ -52,8 +76,9 @@ def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else f"{text[: limit - 20]}…{text[-15:]}"
 
 
-def read_file(path: str | Path, name: str | None = None) -> Sheet:
-    """Read ``path``; ``name`` is how the file is called in messages (default: its name)."""
+def read_sheets(path: str | Path, name: str | None = None) -> list[Sheet]:
+    """Every hand log in ``path`` (one for a CSV, one per hand-log sheet of a workbook);
+    ``name`` is how the file is called in messages (default: its name)."""
     path = Path(path)
     label = display_name(name or path.name)
     try:
@@ -65,11 +90,38 @@ def read_file(path: str | Path, name: str | None = None) -> Sheet:
         raise FileRejected(
             label, "too_large", f"the file is {size:,} bytes; the limit is {limit:,} bytes"
         )
-    return read_bytes(path.read_bytes(), label)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FileRejected(label, "unreadable", f"the file cannot be opened ({exc.strerror})") from exc
+    return read_bytes_sheets(data, label)
+
+
+def read_file(path: str | Path, name: str | None = None) -> Sheet:
+    """The one hand log in ``path``; a workbook holding several is refused (whole) with a
+    sentence saying so: :func:`read_sheets` reads them all."""
+    return _one(read_sheets(path, name))
 
 
 def read_bytes(data: bytes, name: str) -> Sheet:
-    """Read a hand log from bytes (an upload); ``name`` labels it in messages."""
+    """Like :func:`read_file`, from bytes (an upload)."""
+    return _one(read_bytes_sheets(data, name))
+
+
+def _one(sheets: list[Sheet]) -> Sheet:
+    if len(sheets) == 1:
+        return sheets[0]
+    names = ", ".join(str(s.sheet) for s in sheets)
+    raise FileRejected(
+        sheets[0].source,
+        "several_sheets",
+        f"the workbook holds {len(sheets)} hand-log sheets ({_short(names)}) and only one "
+        "can be read here; save each sheet as its own file, or name the one to load hands",
+    )
+
+
+def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
+    """Every hand log in ``data`` (an upload); ``name`` labels it in messages."""
     label = display_name(name)
     limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
     if len(data) > limit:
@@ -78,13 +130,11 @@ def read_bytes(data: bytes, name: str) -> Sheet:
         )
     sha = hashlib.sha256(data).hexdigest()
     if data.startswith(b"PK\x03\x04"):
-        rows = _xlsx_rows(data, label)
-    elif label.lower().endswith((".xlsx", ".xlsm", ".xls")):
+        return _xlsx_sheets(data, label, sha)
+    if label.lower().endswith((".xlsx", ".xlsm", ".xls")):
         raise FileRejected(label, "not_xlsx", "the file is named like a workbook but is not an .xlsx file")
-    else:
-        rows = _csv_rows(data, label)
-    frame, extras = _to_frame(rows, label)
-    return Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras)
+    frame, extras, headers = _to_frame((*_csv_rows(data, label), []), label)
+    return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label)]
 
 
 # --- CSV ---------------------------------------------------------------------------------
@@ -116,19 +166,30 @@ def _delimiter(header_line: str) -> str:
     return ";" if header_line.count(";") > header_line.count(",") else ","
 
 
-_Rows = tuple[list[str], pl.DataFrame, int]  # header cells, body as text columns, header's line
+#: A mark on one row: its line, the body column it concerns (None: the whole row), a code
+#: and a sentence (``{column}`` in it is replaced by the column's name).
+_Mark = tuple[int, int | None, str, str]
+#: header cells, body as text columns, the header's line, marks on rows
+_Rows = tuple[list[str], pl.DataFrame, int, list[_Mark]]
+_SEP_LINE = re.compile(r'^\s*"?sep=(.)"?\s*$', re.IGNORECASE)
 
 
-def _csv_rows(data: bytes, label: str) -> _Rows:
+def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
     text = _decode(data, label).replace("\r\n", "\n").replace("\r", "\n")
     lines_before = 0
+    # Excel's ``sep=;`` first line names the delimiter; it is not the header.
+    first_line = text.split("\n", 1)[0]
+    given = _SEP_LINE.match(first_line)
+    if given and given.group(1) not in ('"', "\n"):
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+        lines_before = 1
     while text.startswith("\n") or (text.split("\n", 1)[0].strip() == "" and "\n" in text):
         text = text.split("\n", 1)[1]
         lines_before += 1
     if not text.strip():
         raise FileRejected(label, "empty", "the file is empty")
     header_line = text.split("\n", 1)[0]
-    sep = _delimiter(header_line)
+    sep = given.group(1) if given and given.group(1) not in ('"', "\n") else _delimiter(header_line)
     body: pl.DataFrame | None = None
     if '"' not in text:
         # Fast path: no quoting at all, so polars' reader sees exactly the records a
@@ -209,16 +270,254 @@ def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
     return size
 
 
-def _xlsx_rows(data: bytes, label: str) -> _Rows:
+_SHEET_TAG = re.compile(rb"<(?:[\w.-]+:)?sheet\b([^>]*)>")
+_REL_TAG = re.compile(rb"<(?:[\w.-]+:)?Relationship\b([^>]*)>")
+_ATTR = re.compile(rb'([\w.:-]+)\s*=\s*"([^"]*)"')
+_CELL_REF = re.compile(rb"^([A-Z]{1,3})(\d+)$")
+_CHUNK = 1 << 23
+
+
+def _attrs(tag: bytes) -> dict[str, str]:
+    return {k.decode("ascii", "replace"): html.unescape(v.decode("utf-8", "replace")) for k, v in _ATTR.findall(tag)}
+
+
+def _sheet_parts(zf: zipfile.ZipFile) -> dict[str, str]:
+    """Sheet name → its part in the zip (``xl/worksheets/sheet1.xml``); {} if unclear."""
+    try:
+        book = zf.read("xl/workbook.xml")
+        rels = zf.read("xl/_rels/workbook.xml.rels")
+    except KeyError:
+        return {}
+    targets = {}
+    for m in _REL_TAG.finditer(rels):
+        a = _attrs(m.group(1))
+        if "Id" in a and "Target" in a:
+            t = a["Target"].replace("\\", "/")
+            targets[a["Id"]] = t.lstrip("/") if t.startswith("/") else posixpath.normpath(posixpath.join("xl", t))
+    parts = {}
+    for m in _SHEET_TAG.finditer(book):
+        a = _attrs(m.group(1))
+        rid = next((v for k, v in a.items() if k == "id" or k.endswith(":id")), None)
+        if "name" in a and rid in targets:
+            parts[a["name"]] = targets[rid]
+    return parts
+
+
+def _col_number(letters: bytes) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ch - 64
+    return n
+
+
+def _ref(ref: str) -> tuple[int, int] | None:
+    m = _CELL_REF.match(ref.encode("ascii", "replace"))
+    return (int(m.group(2)), _col_number(m.group(1))) if m else None
+
+
+@dataclass
+class _SheetXml:
+    """What the sheet's XML says beyond its values (fastexcel does not tell)."""
+
+    first_row: int | None = None  # the first row holding a value (where fastexcel starts)
+    hidden: set[int] = field(default_factory=set)
+    merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # r1, c1, r2, c2
+    formulas: list[tuple[int, int, str]] = field(default_factory=list)  # row, col, formula
+
+
+def _scan_sheet(zf: zipfile.ZipFile, part: str) -> _SheetXml:
+    """Hidden rows, merged ranges and formulas without a saved value, read from the sheet's
+    XML a few MB at a time (cut on row starts, so no row is split)."""
+    info = _SheetXml()
+    prefix = b""
+    tail = b""
+    with zf.open(part) as fh:
+        first = True
+        while True:
+            chunk = fh.read(_CHUNK)
+            buf = tail + chunk
+            if first:
+                m = re.search(rb"<([\w.-]+:)?sheetData\b", buf)
+                prefix = (m.group(1) or b"") if m else b""
+                first = False
+            if chunk:
+                cut = buf.rfind(b"<" + prefix + b"row")
+                if cut <= 0:
+                    tail = buf
+                    continue
+                buf, tail = buf[:cut], buf[cut:]
+            else:
+                tail = b""
+            _scan_part(buf, prefix, info)
+            if not chunk:
+                break
+    return info
+
+
+def _scan_part(buf: bytes, raw: bytes, info: _SheetXml) -> None:
+    p = re.escape(raw)
+    if info.first_row is None:
+        for m in re.finditer(rb"<%sc\b([^>]*?)(?:/>|>(.*?)</%sc>)" % (p, p), buf, re.S):
+            body = m.group(2) or b""
+            if re.search(rb"<%sv>[^<]|<%sis\b" % (p, p), body):
+                where = _ref(_attrs(m.group(1)).get("r", ""))
+                info.first_row = where[0] if where else None
+                break
+    if b"hidden=" in buf:
+        for m in re.finditer(rb"<%srow\b([^>]*)>" % p, buf):
+            a = _attrs(m.group(1))
+            if a.get("hidden") in ("1", "true") and a.get("r", "").isdigit():
+                info.hidden.add(int(a["r"]))
+    if b"mergeCell" in buf:
+        for m in re.finditer(rb"<%smergeCell\b([^>]*)>" % p, buf):
+            top, _, bottom = _attrs(m.group(1)).get("ref", "").replace("$", "").partition(":")
+            a, b = _ref(top), _ref(bottom or top)
+            if a and b:
+                info.merges.append((a[0], a[1], b[0], b[1]))
+    if b"<" + raw + b"f" not in buf:
+        return
+    cell_open, cell_close = b"<" + raw + b"c ", b"</" + raw + b"c>"
+    done = 0
+    for f in re.finditer(rb"<%sf[\s>/]" % p, buf):
+        at = f.start()
+        if at < done:
+            continue
+        start, end = buf.rfind(cell_open, done, at), buf.find(cell_close, at)
+        if start == -1 or end == -1 or buf.find(cell_close, start, at) != -1:
+            continue  # not inside a cell (a filter or a conditional format)
+        done = end
+        cell = buf[start:end]
+        head = re.match(rb"<[^>]*>", cell)
+        a = _attrs(head.group(0)) if head else {}
+        has_value = re.search(rb"<%sv>[^<]" % p, cell) is not None or (
+            a.get("t") == "str" and re.search(rb"<%sv>\s*</%sv>" % (p, p), cell) is not None
+        )
+        where = _ref(a.get("r", ""))
+        if not has_value and where:
+            text = re.search(rb"<%sf\b[^>]*>([^<]*)</%sf>" % (p, p), cell)
+            formula = html.unescape(text.group(1).decode("utf-8", "replace")) if text else ""
+            info.formulas.append((where[0], where[1], formula))
+
+
+def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
     _check_zip(data, label)
     try:
         reader = fastexcel.read_excel(data)
-        names = reader.sheet_names
-        target = next((n for n in names if n.strip().lower() == "hands"), names[0] if names else None)
-        if target is None:
-            raise FileRejected(label, "empty", "the workbook has no sheets")
-        sheet = reader.load_sheet(target, header_row=None, dtypes="string")
+        names = list(reader.sheet_names)
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        parts = _sheet_parts(zf)
+    except Exception as exc:
+        raise FileRejected(label, "not_xlsx", f"the workbook cannot be read ({type(exc).__name__})") from exc
+    with zf:
+        return _workbook_sheets(reader, zf, parts, names, label, sha)
+
+
+def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: list[str], label: str, sha: str) -> list[Sheet]:
+    if not names:
+        raise FileRejected(label, "empty", "the workbook has no sheets")
+    hands = next((n for n in names if n.strip().lower() == "hands"), None)
+    if hands is not None or len(names) == 1:
+        # the sheet named ``hands`` is read alone, as the contract says
+        target = hands or names[0]
+        frame, extras, headers = _to_frame(_sheet_rows(reader, zf, parts.get(target), target, label)[:4], label)
+        notes = []
+        for other in names:
+            if other != target and _looks_like_hand_log(_peek_header(reader, other)):
+                notes.append(_note(f"{label} [{_short(other, 40)}]", f"skipped: only the sheet named {target!r} is read in a workbook that has one"))
+        return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=target, notes=problems.frame(notes))]
+    sheets: list[Sheet] = []
+    notes: list[dict[str, object]] = []
+    refused: list[FileRejected] = []
+    max_rows = int(settings.get("max_rows"))  # type: ignore[arg-type]
+    for name in names:
+        where = f"{label} [{_short(name, 40)}]"
+        try:
+            rows = _sheet_rows(reader, zf, parts.get(name), name, where)
+        except FileRejected as exc:
+            if exc.code != "empty":
+                raise
+            notes.append(_note(where, "skipped: the sheet is empty"))
+            continue
+        header = rows[0]
+        if not _looks_like_hand_log(header):
+            missing = [c for c in ("round", "table", "ending") if c not in {canonical_name(h or "") for h in header}]
+            why = f"no {'/'.join(missing)} columns" if missing else "too few of the hand-log columns"
+            notes.append(_note(where, f"skipped: its first row is not a hand-log header ({why})"))
+            continue
+        try:
+            if rows[4] != "visible":
+                raise FileRejected(where, "hidden_sheet", "the sheet is hidden in the workbook; unhide it to load it, or delete it if it is a draft")
+            frame, extras, headers = _to_frame(rows[:4], where)
+        except FileRejected as exc:
+            if exc.code == "header_only":
+                notes.append(_note(where, "skipped: it has a header but no hands"))
+            else:
+                refused.append(exc)
+            continue
+        if sum(s.rows for s in sheets) + frame.height > max_rows:
+            raise FileRejected(label, "too_many_rows", f"the workbook's sheets hold more than {max_rows:,} rows, the limit")
+        sheets.append(Sheet(file=where, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=name))
+    if not sheets:
+        if len(refused) == 1:
+            raise refused[0]
+        reasons = [f"{str(n['file'])[len(label) + 1 :]} {n['message']}" for n in notes] + [
+            f"{e.file[len(label) + 1 :]} {e.message}" for e in refused
+        ]
+        raise FileRejected(label, "not_a_hand_log", f"no sheet of the workbook holds hands: {_short('; '.join(reasons), 300)}")
+    notes += [
+        {"file": e.file, "column": e.column, "code": e.code, "severity": problems.ERROR, "message": f"refused: {e.message}"}
+        for e in refused
+    ]
+    sheets[0].notes = problems.frame(notes)
+    return sheets
+
+
+def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
+    """Header, body and header line of a workbook's ``hands`` sheet, else its first (the
+    player registry reads one table this way)."""
+    _check_zip(data, label)
+    try:
+        reader = fastexcel.read_excel(data)
+        names = list(reader.sheet_names)
+    except Exception as exc:
+        raise FileRejected(label, "not_xlsx", f"the workbook cannot be read ({type(exc).__name__})") from exc
+    if not names:
+        raise FileRejected(label, "empty", "the workbook has no sheets")
+    target = next((n for n in names if n.strip().lower() == "hands"), names[0])
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return _sheet_rows(reader, zf, _sheet_parts(zf).get(target), target, label)[:3]
+
+
+def _note(where: str, message: str) -> dict[str, object]:
+    return {"file": where, "code": "sheet_skipped", "severity": WARNING, "message": message}
+
+
+def _looks_like_hand_log(header: list[str]) -> bool:
+    """A first row naming at least three of the columns every hand log has."""
+    names = {canonical_name(h) for h in header if h}
+    return sum(c in names for c in REQUIRED) >= 3
+
+
+def _peek_header(reader, name: str) -> list[str]:
+    try:
+        raw = reader.load_sheet(name, header_row=None, dtypes="string", n_rows=20).to_polars()
+    except Exception:
+        return []
+    for row in raw.cast(pl.String).iter_rows():
+        if any(v is not None and str(v).strip() for v in row):
+            return [v or "" for v in row]
+    return []
+
+
+def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label: str):
+    """The sheet's header, body and marks, and whether it is visible."""
+    try:
+        sheet = reader.load_sheet(name, header_row=None, dtypes="string")
         raw = sheet.to_polars()
+        visible = sheet.visible
+        columns = sheet.available_columns()
+        first_col = (columns[0].absolute_index + 1) if columns else 1
+        info = _scan_sheet(zf, part) if part and part in zf.namelist() else _SheetXml()
     except FileRejected:
         raise
     except Exception as exc:
@@ -231,17 +530,53 @@ def _xlsx_rows(data: bytes, label: str) -> _Rows:
         first += 1
     if first == raw.height:
         raise FileRejected(label, "empty", "the workbook's sheet is empty")
+    row0 = info.first_row or 1  # the sheet row of fastexcel's first row
+    header_line = row0 + first
+    raw = _carry_merged(raw, info.merges, row0, first_col, header_line)
     header = [v or "" for v in raw.row(first)]
     body = raw.slice(first + 1)
     body.columns = [f"column_{i + 1}" for i in range(body.width)]
-    return header, body, first + 1
+    last = row0 + raw.height - 1
+    marks: list[_Mark] = []
+    for r, c, formula in info.formulas:
+        if header_line < r <= last and 0 <= c - first_col < body.width:
+            marks.append((r, c - first_col, "formula_without_value", f"the cell {{column}} of row {r} holds a formula saved without its value ({_short('=' + formula, 60)}); open the file in Excel or LibreOffice, let it calculate, and save it again"))
+    for r in sorted(info.hidden):
+        if header_line < r <= last:
+            marks.append((r, None, "hidden_row", f"row {r} is hidden in the workbook; unhide it, delete it if it is a draft, and load the file again"))
+    return header, body, header_line, marks, visible
+
+
+def _carry_merged(raw: pl.DataFrame, merges: list[tuple[int, int, int, int]], row0: int, col0: int, header_line: int) -> pl.DataFrame:
+    """A merged range shows its top-left value in every row it spans: carry it down its
+    first column (ranges that start at or above the header are left alone)."""
+    fills: dict[int, list[tuple[int, int]]] = {}
+    for r1, c1, r2, _c2 in merges:
+        j = c1 - col0
+        if r1 <= header_line or r2 <= r1 or not 0 <= j < raw.width:
+            continue
+        fills.setdefault(j, []).append((r1 - row0, min(r2 - row0, raw.height - 1)))
+    if not fills:
+        return raw
+    cols = []
+    for j, spans in fills.items():
+        values = raw.to_series(j).to_list()
+        for top, bottom in spans:
+            if 0 <= top < len(values):
+                for i in range(top + 1, bottom + 1):
+                    values[i] = values[top]
+        cols.append(pl.Series(raw.columns[j], values, dtype=pl.String))
+    return raw.with_columns(cols)
 
 
 # --- shared ------------------------------------------------------------------------------
 
 
-def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
-    header, body, header_line = rows
+_TOTAL_LABEL = r"^(?:grand\s*)?(?:sub\s*)?(?:total|totals|jumlah)\b"
+
+
+def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[str, str]]:
+    header, body, header_line, marks = rows
     max_rows = int(settings.get("max_rows"))  # type: ignore[arg-type]
     if body.height > max_rows:
         raise FileRejected(label, "too_many_rows", f"the file has {body.height:,} rows; the limit is {max_rows:,}")
@@ -273,6 +608,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
             f"the column {missing[0]} is missing (a hand log needs {', '.join(REQUIRED)})",
             column=missing[0],
         )
+    headers = {c: seen[c] for c in CANONICAL if c in seen}
     cells = body.with_columns(
         pl.col(c).cast(pl.String).str.strip_chars().replace("", None) for c in names
     ).with_row_index("_line", offset=header_line + 1)
@@ -282,6 +618,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
     cells = cells.filter(not_blank)
     if cells.height == 0:
         raise FileRejected(label, "header_only", "the file has a header but no hands")
+    cells = _mark_rows(cells, names, seen, marks)
     extra = (
         pl.struct(extras).struct.json_encode() if extras else pl.lit(None, dtype=pl.String)
     )
@@ -293,5 +630,55 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
             for c in CANONICAL
         ],
         extra.alias("extra"),
+        pl.col("_issue"),
     )
-    return frame, extras
+    return frame, extras, headers
+
+
+def _mark_rows(cells: pl.DataFrame, names: list[str], seen: dict[str, str], marks: list[_Mark]) -> pl.DataFrame:
+    """``_issue`` on each row the reader cannot vouch for: hidden in the workbook, a formula
+    saved without its value, or what looks like a totals row (first of these per row)."""
+    found: dict[int, dict[str, str | None]] = {}
+    for line, col, code, message in sorted(marks, key=lambda m: (m[0], m[2] != "hidden_row")):
+        name = names[col] if col is not None and col < len(names) else None
+        if col is not None and name not in CANONICAL:
+            continue  # a formula in a column the hand log does not use changes nothing
+        if line not in found:
+            where = (_short(seen[name], 40) + (f" ({name})" if seen[name] != name else "")) if name else ""
+            found[line] = {"code": code, "column": name, "message": message.replace("{column}", where)}
+    for line, said in _totals_rows(cells, names):
+        if line not in found:
+            why = f"a cell says '{said}'" if said else "numbers in the pips columns and no players"
+            found[line] = {
+                "code": "totals_row",
+                "column": None,
+                "message": f"row {line} looks like a totals row (no hand number and no ending, {why}); "
+                "a hand log holds hands only: delete the row and load the file again",
+            }
+    if not found:
+        return cells.with_columns(pl.lit(None, dtype=ISSUE).alias("_issue"))
+    lines = pl.DataFrame(
+        {"_line": list(found), "_issue": list(found.values())},
+        schema={"_line": pl.Int64, "_issue": ISSUE},
+    )
+    return cells.join(lines, on="_line", how="left", maintain_order="left")
+
+
+def _totals_rows(cells: pl.DataFrame, names: list[str]) -> list[tuple[int, str | None]]:
+    """Rows with no hand number, ending, ender or last tile that say "total"/"jumlah" in a
+    cell, or hold pips but no players: a referee's sums, not a hand."""
+    have = set(names)
+    empty = [c for c in ("hand", "ending", "ended_by", "last_tile") if c in have]
+    rows = cells.filter(pl.all_horizontal(pl.col(c).is_null() for c in empty))
+    if rows.height == 0:
+        return []
+    pips = [f"pips_{c}" for c in CHAIRS if f"pips_{c}" in have]
+    players = [f"player_{c}" for c in CHAIRS if f"player_{c}" in have]
+    said = pl.coalesce(
+        pl.when(pl.col(c).str.to_lowercase().str.contains(_TOTAL_LABEL)).then(pl.col(c).str.slice(0, 40))
+        for c in names
+    )
+    numbers = pl.any_horizontal(pl.col(c).is_not_null() for c in pips) if pips else pl.lit(value=False)
+    no_one = pl.all_horizontal(pl.col(c).is_null() for c in players)
+    hits = rows.filter(said.is_not_null() | (numbers & no_one)).select("_line", said.alias("said"))
+    return [(line, text) for line, text in hits.iter_rows()]

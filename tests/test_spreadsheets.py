@@ -1,0 +1,235 @@
+"""Hand logs as referees really keep them in a spreadsheet: a sheet per table, merged
+cells, hidden rows, formulas, totals rows, Excel's ``sep=;`` line and decimal commas
+(files made by tests/data/read/make_workbooks.py)."""
+
+import io
+
+import polars as pl
+import pytest
+import xlsxwriter
+
+from dashboard import messages
+from pipeline.ingest import ingest
+from pipeline.ingest.normalize import normalize
+from pipeline.ingest.read import read_bytes, read_bytes_sheets, read_file, read_sheets
+from pipeline.problems import FileRejected
+from tests.conftest import DATA
+
+READ = DATA / "read"
+BASE = DATA / "errors" / "base_unhas.csv"
+
+
+def load_sheets(con, path):
+    """Load every sheet of ``path`` the way the loader will once it reads them all; the
+    problems of the whole run, with the notes about skipped sheets."""
+    sheets = read_sheets(path)
+    files = [{"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets]
+    p = ingest(con, sheets=sheets, files=files)
+    notes = pl.concat([s.notes for s in sheets])
+    return p, notes
+
+
+def statuses(p):
+    return {(o.round, o.table): o.status for o in p.outcomes}
+
+
+# --- a sheet per table ------------------------------------------------------------------
+
+
+def test_every_table_sheet_of_a_workbook_loads(con):
+    sheets = read_sheets(READ / "meja.xlsx")
+    assert [s.file for s in sheets] == ["meja.xlsx [Meja 1]", "meja.xlsx [Meja 2]", "meja.xlsx [Meja 3]"]
+    assert [s.sheet for s in sheets] == ["Meja 1", "Meja 2", "Meja 3"]
+    assert {s.source for s in sheets} == {"meja.xlsx"}
+    p, _ = load_sheets(con, READ / "meja.xlsx")
+    assert p.exit_code == 0, p.problems.to_dicts()
+    assert statuses(p) == {("R1", "1"): "new", ("R1", "2"): "new", ("R2", "1"): "new"}
+    rows = con.execute("SELECT file, count(*) FROM hands GROUP BY file ORDER BY file").fetchall()
+    assert rows == [("meja.xlsx [Meja 1]", 10), ("meja.xlsx [Meja 2]", 10), ("meja.xlsx [Meja 3]", 10)]
+
+
+def test_sheets_that_are_not_hand_logs_are_reported_skipped():
+    notes = read_sheets(READ / "meja.xlsx")[0].notes
+    assert notes.select("file", "code", "severity", "message").rows() == [
+        ("meja.xlsx [Catatan]", "sheet_skipped", "warning", "skipped: its first row is not a hand-log header (no round/table/ending columns)"),
+        ("meja.xlsx [Sheet5]", "sheet_skipped", "warning", "skipped: the sheet is empty"),
+    ]
+
+
+def test_a_one_sheet_reader_refuses_a_workbook_of_several_rather_than_drop_them(con):
+    with pytest.raises(FileRejected) as info:
+        read_file(READ / "meja.xlsx")
+    assert info.value.code == "several_sheets"
+    assert "Meja 1, Meja 2, Meja 3" in info.value.message
+    p = ingest(con, [READ / "meja.xlsx"])
+    assert p.exit_code == 1
+    assert con.execute("SELECT count(*) FROM hands").fetchall() == [(0,)]
+
+
+def test_a_hidden_hand_log_sheet_is_refused_and_named(con):
+    p, notes = load_sheets(con, READ / "meja_hidden_sheet.xlsx")
+    assert statuses(p) == {("R1", "1"): "new"}
+    assert notes.select("file", "code", "severity").rows() == [
+        ("meja_hidden_sheet.xlsx [Meja 2 (draf)]", "hidden_sheet", "error")
+    ]
+    assert "hidden in the workbook" in notes["message"][0]
+
+
+def test_a_workbook_with_a_hands_sheet_reads_it_alone_and_says_so():
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    lines = [r.split(",") for r in BASE.read_text().splitlines()]
+    for title in ("hands", "Meja 9"):
+        ws = wb.add_worksheet(title)
+        for i, r in enumerate(lines):
+            ws.write_row(i, 0, r)
+    wb.close()
+    (sheet,) = read_bytes_sheets(buf.getvalue(), "hasil.xlsx")
+    assert sheet.file == "hasil.xlsx" and sheet.sheet == "hands"
+    assert sheet.notes.select("file", "severity").rows() == [("hasil.xlsx [Meja 9]", "warning")]
+    assert "only the sheet named 'hands'" in sheet.notes["message"][0]
+
+
+def test_no_hand_log_sheet_at_all_is_refused_whole():
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    wb.add_worksheet("Catatan").write_row(0, 0, ["wasit", "catatan"])
+    wb.add_worksheet("Rekap").write_row(0, 0, ["babak", "meja", "poin"])
+    wb.close()
+    with pytest.raises(FileRejected) as info:
+        read_bytes_sheets(buf.getvalue(), "rekap.xlsx")
+    assert info.value.code == "not_a_hand_log"
+    assert info.value.file == "rekap.xlsx"
+
+
+# --- spreadsheet habits -----------------------------------------------------------------
+
+
+def test_merged_event_round_table_cells_carry_down(con):
+    s = read_file(READ / "merged.xlsx")
+    assert s.frame["round"].null_count() == 0 and s.frame["table"].null_count() == 0
+    assert s.frame.group_by("table").len().sort("table").rows() == [("1", 10), ("2", 10)]
+    p = ingest(con, [READ / "merged.xlsx"])
+    assert p.exit_code == 0, p.problems.to_dicts()
+    assert statuses(p) == {("R1", "1"): "new", ("R1", "2"): "new"}
+
+
+def test_a_hidden_row_keeps_its_match_out_and_is_named(con):
+    p = ingest(con, [READ / "hidden_row.xlsx"])
+    assert statuses(p) == {("R1", "1"): "new", ("R1", "2"): "rejected"}
+    errors = p.problems.filter(pl.col("severity") == "error")
+    assert errors.select("file", "line", "code").rows() == [("hidden_row.xlsx", 14, "hidden_row")]
+    assert errors["message"][0].startswith("row 14 is hidden in the workbook")
+    assert con.execute("SELECT DISTINCT \"table\" FROM hands").fetchall() == [("1",)]
+
+
+def test_a_formula_saved_without_its_value_keeps_its_match_out(con):
+    p = ingest(con, [READ / "formula.xlsx"])
+    assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "new"}
+    errors = p.problems.filter(pl.col("severity") == "error")
+    assert errors.select("file", "line", "column", "code").rows() == [("formula.xlsx", 2, "pips_d", "formula_without_value")]
+    assert "biji_d (pips_d)" in errors["message"][0] and "=1+1" in errors["message"][0]
+
+
+def test_a_totals_row_keeps_its_match_out_and_names_its_sheet(con):
+    p, _ = load_sheets(con, READ / "totals_row.xlsx")
+    assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "new"}
+    totals = p.problems.filter(pl.col("code") == "totals_row")
+    assert totals.select("file", "line", "severity").rows() == [("totals_row.xlsx [Meja 1]", 12, "error")]
+    assert totals["message"][0].startswith("row 12 looks like a totals row")
+    assert "Jumlah" in totals["message"][0]
+    # the totals row's blank cells are not reported as hands missing values
+    assert p.problems.filter((pl.col("line") == 12) & (pl.col("code") == "missing_value")).height == 0
+
+
+def test_excel_sep_line_sets_the_delimiter_and_rows_keep_their_numbers(con):
+    s = read_file(READ / "sep_line.csv")
+    assert s.frame["_line"].to_list() == list(range(3, 13))  # sep= is row 1, the header row 2
+    assert s.frame["event"][0] == "unhas-2024-e1"
+    p = ingest(con, [READ / "sep_line.csv"])
+    assert p.exit_code == 0, p.problems.to_dicts()
+    assert statuses(p) == {("R1", "1"): "new"}
+    broken = (READ / "sep_line.csv").read_bytes().replace(b";1|4;", b";1|9;", 1)
+    t, probs = normalize(read_bytes(broken, "sep.csv").frame)
+    assert probs.select("line", "column", "code").rows() == [(3, "last_tile", "bad_tile")]
+
+
+def test_decimal_comma_whole_numbers_read_as_numbers():
+    t, probs = normalize(read_file(READ / "sep_line.csv").frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t.sort("hand")["hand"].to_list() == list(range(1, 11))
+    assert t.sort("hand")["pips_d"][0] == 2  # 2,0
+    frac = read_bytes(b"sep=;\nround;table;hand;a;b;c;d;ending;pips_b\nR1;1;1;W;X;Y;Z;biasa;11,5\n", "x.csv")
+    _, probs = normalize(frac.frame)
+    assert probs.filter(pl.col("code") == "not_a_number").select("line", "column").rows() == [(3, "pips_b")]
+
+
+def test_xlsx_rows_keep_their_sheet_numbers_below_blank_rows():
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    ws = wb.add_worksheet("hands")
+    for i, r in enumerate(r.split(",") for r in BASE.read_text().splitlines()[:3]):
+        ws.write_row(i + 3, 1, r)  # header on row 4, from column B
+    wb.close()
+    s = read_bytes(buf.getvalue(), "geser.xlsx")
+    assert s.frame["_line"].to_list() == [5, 6]
+
+
+# --- how the file spelled its columns ---------------------------------------------------
+
+
+def test_each_sheet_records_how_the_file_spelled_the_contract_columns():
+    s = read_file(BASE)
+    assert s.headers["last_tile"] == "kartu_terakhir"
+    assert s.headers["pips_d"] == "biji_d"
+    assert s.headers["ending"] == "akhir"
+    assert read_file(READ / "good.csv").headers["last_tile"] == "last_tile"
+    spaced = read_bytes(b"Babak,Meja,Kursi A,Kursi B,Kursi C,Kursi D,Akhir,Kartu Terakhir\nR1,1,W,X,Y,Z,biasa,1|2\n", "x.csv")
+    assert spaced.headers["last_tile"] == "Kartu Terakhir"
+    assert spaced.headers["player_a"] == "Kursi A"
+    assert "note" not in spaced.headers
+    assert read_sheets(READ / "meja.xlsx")[1].headers["pips_d"] == "biji_d"
+
+
+def test_a_workbook_of_empty_table_sheets_says_which_sheets_and_why():
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    header = BASE.read_text().splitlines()[0].split(",")
+    for title in ("Meja 1", "Meja 2"):
+        wb.add_worksheet(title).write_row(0, 0, header)
+    wb.close()
+    with pytest.raises(FileRejected) as info:
+        read_bytes_sheets(buf.getvalue(), "kosong.xlsx")
+    assert info.value.message == (
+        "no sheet of the workbook holds hands: [Meja 1] skipped: it has a header but no hands; "
+        "[Meja 2] skipped: it has a header but no hands"
+    )
+
+
+def test_every_sentence_about_sheets_and_spreadsheet_habits_speaks_indonesian(con):
+    found: list[str] = []
+    for name in ("meja.xlsx", "meja_hidden_sheet.xlsx", "totals_row.xlsx"):
+        p, notes = load_sheets(con, READ / name)
+        found += notes["message"].to_list() + p.problems["message"].to_list()
+    for name in ("hidden_row.xlsx", "formula.xlsx"):
+        found += ingest(con, [READ / name]).problems["message"].to_list()
+    for refused in (lambda: read_file(READ / "meja.xlsx"), lambda: read_bytes_sheets(_template_workbook(), "kosong.xlsx")):
+        with pytest.raises(FileRejected) as info:
+            refused()
+        found.append(info.value.message)
+    pips_only = read_bytes(b"round,table,hand,a,b,c,d,ending,pips_b\nR1,1,1,W,X,Y,Z,biasa,\nR1,1,,,,,,,40\n", "x.csv")
+    found += normalize(pips_only.frame)[1]["message"].to_list()
+    for part in ("skipped:", "refused:", "is hidden in the workbook", "formula saved without", "a cell says 'Jumlah'", "numbers in the pips columns", "hand-log sheets", "no sheet of the workbook"):
+        assert any(part in m for m in found if m), part
+    unknown = [m for m in set(found) if not messages.known(m)]
+    assert not unknown, f"not in dashboard/messages_id.toml: {unknown}"
+
+
+def _template_workbook() -> bytes:
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    header = BASE.read_text().splitlines()[0].split(",")
+    for title in ("Meja 1", "Meja 2"):
+        wb.add_worksheet(title).write_row(0, 0, header)
+    wb.close()
+    return buf.getvalue()
