@@ -12,6 +12,7 @@ import sys
 
 from tests.rules_helpers import SEATS, biasa_match, write_log
 
+
 def domino(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": str(columns), "TERM": "dumb"}  # DOMINO_DB from the db_path fixture
     return subprocess.run([sys.executable, "-m", "pipeline", *map(str, args)], capture_output=True, text=True, env=env, check=False)
