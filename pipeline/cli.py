@@ -8,19 +8,22 @@ import io
 import json
 import os
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import click
 import polars as pl
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from pipeline import ingest as ingest_service
 from pipeline import problems as problems_mod
 from pipeline import rulesets, settings
-from pipeline.standings import queries
+from pipeline.standings import exports, queries
 from pipeline.standings.queries import NotFound
 from pipeline.store.db import DatabaseBusy, connect
 
@@ -66,18 +69,54 @@ def format_option(f):
 def emit(df: pl.DataFrame, fmt: str, title: str | None = None) -> None:
     """Print a frame as a terminal table, CSV (header row, contract columns first) or JSON."""
     if fmt == "csv":
+        # a spreadsheet opens CSV: text that would start a formula gets a leading ', as in
+        # the dashboard's downloads (JSON is data for programs and stays exactly as stored)
+        df = exports.neutralise(df)
         buf = io.StringIO()
         df.write_csv(buf)
         sys.stdout.write(buf.getvalue())
     elif fmt == "json":
         sys.stdout.write(json.dumps(df.to_dicts(), default=str, ensure_ascii=False, indent=1) + "\n")
     else:
-        t = Table(title=title, show_lines=False, header_style="bold")
+        # readable at 80 columns: headers never cut, long cells wrap, timestamps to the second
+        # a column holding one value for every row (the event) is said in the title instead
+        same = [c for c in df.columns if c == "event" and df.height and df[c].n_unique() == 1]
+        if same:
+            df = df.drop(same)
+        t = Table(title=title, show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
         for c in df.columns:
-            t.add_column(c, justify="right" if df[c].dtype.is_numeric() else "left")
+            t.add_column(Text(c), justify="right" if df[c].dtype.is_numeric() else "left", no_wrap=True)
         for row in df.iter_rows():
-            t.add_row(*["" if v is None else ("✓" if v is True else "" if v is False else str(v)) for v in row])
-        out.print(t)
+            t.add_row(*[Text(_cell(v)) for v in row])
+        with out.capture() as shown:
+            natural = sum(max([len(c), *(len(_cell(v)) for v in df[c].to_list())]) + 2 for c in df.columns)
+            if natural <= out.width:
+                out.print(t)
+            else:
+                _records(df, title)
+        sys.stdout.write("".join(line.rstrip() + "\n" for line in shown.get().splitlines()))
+
+
+def _records(df: pl.DataFrame, title: str | None) -> None:
+    """A table too wide for the terminal, one row at a time (``column  value`` lines),
+    so nothing is cut and every header stays whole (as psql's expanded display)."""
+    if title:
+        out.print(Text(title, style="bold"))
+    width = max((len(c) for c in df.columns), default=0)
+    for i, row in enumerate(df.iter_rows(), start=1):
+        out.print(Text(f"-- {i} --", style="dim"))
+        for c, v in zip(df.columns, row, strict=True):
+            out.print(Text(f"{c.ljust(width)}  {_cell(v)}", overflow="fold"), soft_wrap=False)
+
+
+def _cell(v: object) -> str:
+    if v is None or v is False:
+        return ""
+    if v is True:
+        return "✓"
+    if isinstance(v, datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S")
+    return str(v)
 
 
 class DominoGroup(click.Group):
@@ -153,12 +192,9 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
     if fmt == "csv":
         emit(p.problems, "csv")
         return
-    for f in p.files:
-        if f.get("error"):
-            out.print(f"[red]✗ {f['file']}[/]: {f['error'].message}")
     for pr in p.problems.head(500).to_dicts():
         color = "red" if pr["severity"] == "error" else "yellow"
-        out.print(f"[{color}]{pr['severity']}[/] {problems_mod.describe(pr)}", highlight=False)
+        out.print(f"[{color}]{pr['severity']}[/] {escape(problems_mod.describe(pr))}", highlight=False)
     shown = rows if len(rows) <= 40 else [r for r in rows if r["status"] in ("rejected", "correction")]
     if len(shown) < len(rows):
         out.print(f"({len(rows) - len(shown)} matches loaded or unchanged without remarks are not listed; --format json lists all)", highlight=False)
@@ -166,7 +202,9 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
         mark = {"new": "[green]loaded[/]", "update": "[green]updated[/]", "correction": "[magenta]corrected[/]", "unchanged": "[dim]unchanged[/]", "rejected": "[red]rejected[/]"}[r["status"]]
         extra = f" — {r['message']}" if r["message"] else ""
         v = f" v{r['version']}" if r["version"] else ""
-        out.print(f"{mark} {r['event']} {r['round']} table {r['table']}{v} ({r['hands']} rows, {r['file']}){extra}", highlight=False)
+        rows_text = "1 row" if r["hands"] == 1 else f"{r['hands']} rows"
+        what = f"{r['event']} {r['round']} table {r['table']}{v} ({rows_text}, {r['file']}){extra}"
+        out.print(f"{mark} {escape(what)}", highlight=False)
     if p.problems.height > 500:
         out.print(f"… and {p.problems.height - 500} more problems (--format json or csv lists all)")
     n = {s: p.count(s) for s in ("new", "update", "correction", "unchanged", "rejected")}
@@ -176,6 +214,9 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
         f"({n['new']} new, {n['update']} updated, {n['correction']} corrected), "
         f"{n['unchanged']} unchanged, {n['rejected']} rejected"
     )
+    refused = sum(1 for f in p.files if f.get("error"))
+    if refused:
+        summary += f"; {refused} file(s) refused whole"
     if p.outcomes and n["unchanged"] == len(p.outcomes):
         summary += " — nothing changed: every match in these files is already loaded"
     out.print(summary, highlight=False)

@@ -224,14 +224,51 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             .otherwise(pl.format("hand {} follows hand {}: hands go 1, 2, … without gaps", pl.col("hand"), pl.col("_prev"))),
         )
     )
+    found.append(_seating_changes(played_all, book))
     if book.has("swap_schedule") and book.flat.get("check_swap_schedule", True):
-        found.append(_swap_schedule(played_all))
+        found.append(_swap_schedule(played_all, int(book.flat.get("regular_hands", 10))))
     return problems.concat(found)
 
 
-def _swap_schedule(played: pl.DataFrame) -> pl.DataFrame:
+def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
+    """A table keeps the players of its first hand for the whole match (chairs may swap,
+    as the schedule says): a player who joins later is another match under the same
+    table label, or a mistake, and keeps the match out."""
+    regular = book.flat.get("regular_hands")
+    rows = played.filter(pl.col("hand") <= regular) if regular is not None else played
+    if rows.height == 0:
+        return problems.empty()
+    seats = pl.concat(
+        [rows.select(*MATCH, "hand", "_file", "_line", pl.col(f"key_{c}").alias("_key"), pl.col(f"player_{c}").alias("_player"), pl.lit(f"player_{c}").alias("_col")) for c in CHAIRS]
+    ).drop_nulls("_key")
+    first = seats.filter(pl.col("hand") == pl.col("hand").min().over(MATCH))
+    per_match = seats.group_by(MATCH).agg(pl.col("_key").n_unique().alias("_all"))
+    per_first = first.group_by(MATCH).agg(pl.col("_key").n_unique().alias("_first"))
+    suspect = per_match.join(per_first, on=MATCH).filter(pl.col("_all") > pl.col("_first")).select(MATCH)
+    if suspect.height == 0:
+        return problems.empty()
+    joined = (
+        seats.join(suspect, on=MATCH, how="semi")
+        .join(first.select(*MATCH, "_key").unique(), on=[*MATCH, "_key"], how="anti")
+        .sort("hand", "_col")
+        .unique([*MATCH, "_key"], keep="first", maintain_order=True)
+        .join(per_match, on=MATCH)
+    )
+    return problems.from_rows(
+        joined,
+        column=pl.col("_col"),
+        code="seating_changed",
+        message=pl.format(
+            "{} joins table {} in hand {} but did not play its first hand; a table keeps its players for the whole match "
+            "(chairs swap only as the schedule says), and this table seats {} different players: is this another match under the same table label?",
+            pl.col("_player"), pl.col("table"), pl.col("hand"), pl.col("_all"),
+        ),
+    )
+
+
+def _swap_schedule(played: pl.DataFrame, regular_hands: int) -> pl.DataFrame:
     """Warn where the recorded seating differs from Art. 1.14-1.15 (cumulative swaps)."""
-    regular = played.filter(pl.col("hand") <= 10)
+    regular = played.filter(pl.col("hand") <= regular_hands)
     start = (
         regular.sort("hand")
         .group_by(MATCH, maintain_order=True)

@@ -25,7 +25,7 @@ from pipeline.ingest.match import HAND_COLUMNS, MATCH, natural
 from pipeline.ingest.normalize import normalize
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.read import Sheet
-from pipeline.ingest.resolve import resolve_players, resolve_rulesets
+from pipeline.ingest.resolve import resolve_labels, resolve_players, resolve_rulesets
 from pipeline.ingest.versions import classify
 from pipeline.players import first_spellings
 from pipeline.problems import ERROR
@@ -66,6 +66,8 @@ def plan(
     found.append(cell_problems)
     typed, rs_problems, new_events = resolve_rulesets(con, typed)
     found.append(rs_problems)
+    typed, label_problems = resolve_labels(con, typed)
+    found.append(label_problems)
     typed, key_problems = resolve_players(con, typed)
     found.append(key_problems)
     found += _checks(con, typed)

@@ -108,3 +108,55 @@ def resolve_players(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tupl
             )
         )
     return typed, problems.concat(found)
+
+
+def label_key(label: pl.Expr) -> pl.Expr:
+    """What makes two labels one: case, spaces and leading zeros of a number aside
+    (``R1``, ``r1``, ``R 1`` and ``R01`` are one round)."""
+    return label.str.to_lowercase().str.replace_all(r"\s+", "").str.replace_all(r"(^|\D)0+(\d)", "$1$2")
+
+
+def resolve_labels(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Rounds and tables whose labels differ only in case, spaces or leading zeros are one:
+    each takes the first spelling loaded (or, for a new one, the first in the upload),
+    like player names; a row written differently is reported (a warning) and loads."""
+    found: list[pl.DataFrame] = []
+    for col, scope in (("round", ["event"]), ("table", ["event", "round"])):
+        keyed = typed.with_columns(label_key(pl.col(col)).alias("_label_key"))
+        events = typed.get_column("event").drop_nulls().unique().to_list()
+        loaded = _loaded_labels(con, events, [*scope, col])
+        first = (
+            pl.concat([loaded, keyed.select(*scope, col)], how="vertical_relaxed")
+            .drop_nulls(col)
+            .with_columns(label_key(pl.col(col)).alias("_label_key"))
+            .unique([*scope, "_label_key"], keep="first", maintain_order=True)
+            .rename({col: "_spelling"})
+        )
+        keyed = keyed.join(first, on=[*scope, "_label_key"], how="left", maintain_order="left")
+        differs = keyed.filter(pl.col("_spelling").is_not_null() & (pl.col("_spelling") != pl.col(col)))
+        if differs.height:
+            shown = differs.unique([*MATCH, "_file"], keep="first", maintain_order=True)
+            shown = shown.with_columns(pl.col(col).alias("_written"), pl.col("_spelling").alias(col))
+            found.append(
+                problems.from_rows(
+                    shown, column=col, code="label_spelling", severity=problems.WARNING,
+                    message=pl.format(f"{col} {{}} is read as {col} {{}}: labels that differ only in case, spaces or leading zeros are one {col}", pl.col("_written"), pl.col(col)),
+                )
+            )
+        typed = keyed.with_columns(pl.coalesce("_spelling", col).alias(col)).drop("_label_key", "_spelling")
+    return typed, problems.concat(found)
+
+
+def _loaded_labels(con: duckdb.DuckDBPyConnection, events: list[str], cols: list[str]) -> pl.DataFrame:
+    """Distinct ``cols`` of the loaded matches of ``events``, oldest version first."""
+    select = ", ".join(f'"{c}"' for c in cols)
+    if not events:
+        return pl.DataFrame(schema=dict.fromkeys(cols, pl.String))
+    con.register("_label_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
+    try:
+        return con.sql(
+            f"SELECT {select} FROM (SELECT {select}, min(loaded_at) AS first_at FROM match_versions "  # cols: fixed names
+            "WHERE event IN (SELECT event FROM _label_events) GROUP BY ALL) ORDER BY first_at"
+        ).pl()
+    finally:
+        con.unregister("_label_events")

@@ -74,11 +74,31 @@ def standings(
         f"SELECT {', '.join(_q(c) for c in cols)} FROM scope WHERE {' AND '.join(['true', *where[1:]])} ORDER BY {order}",
         params=params,
     ).pl()
+    if df.height == 0 and (round is not None or table is not None):
+        _known_match(con, event, round, table)
     if level == "table" and df.height:
         df = _natural_sort(df, ["round", "table"], ["rank", "player"], con=con, event=event)
     elif level == "round" and df.height:
         df = _natural_sort(df, ["round"], ["rank", "player"], con=con, event=event)
     return df
+
+
+def _known_match(con: duckdb.DuckDBPyConnection, event: str, round: str | None, table: str | None) -> None:
+    """Raise :class:`NotFound` naming what exists when a round or table asked for does not."""
+    known = rounds(con, event)
+    if round is not None and round not in known:
+        raise NotFound(f"event {event} has no round {round!r}; its rounds are {', '.join(known) or 'none yet'}")
+    if table is not None:
+        if round is None:
+            found = con.execute('SELECT DISTINCT "table" FROM match_versions WHERE current AND event = ? ORDER BY 1', [event])
+        else:
+            found = con.execute(
+                'SELECT DISTINCT "table" FROM match_versions WHERE current AND event = ? AND round = ? ORDER BY 1', [event, round]
+            )
+        tables = [r[0] for r in found.fetchall()]
+        if table not in tables:
+            where = f"round {round} of event {event}" if round is not None else f"event {event}"
+            raise NotFound(f"{where} has no table {table!r}; its tables are {', '.join(tables) or 'none yet'}")
 
 
 def _natural_sort(
