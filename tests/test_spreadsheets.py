@@ -7,12 +7,15 @@ import io
 import polars as pl
 import pytest
 import xlsxwriter
+from click.testing import CliRunner
 
 from dashboard import messages
+from pipeline.cli import cli
 from pipeline.ingest import ingest
 from pipeline.ingest.normalize import normalize
 from pipeline.ingest.read import read_bytes, read_bytes_sheets, read_file, read_sheets
 from pipeline.problems import FileRejected
+from pipeline.store.db import connect
 from tests.conftest import DATA
 
 READ = DATA / "read"
@@ -61,9 +64,17 @@ def test_a_one_sheet_reader_refuses_a_workbook_of_several_rather_than_drop_them(
         read_file(READ / "meja.xlsx")
     assert info.value.code == "several_sheets"
     assert "Meja 1, Meja 2, Meja 3" in info.value.message
-    p = ingest(con, [READ / "meja.xlsx"])
-    assert p.exit_code == 1
-    assert con.execute("SELECT count(*) FROM hands").fetchall() == [(0,)]
+
+
+def test_loading_a_workbook_loads_every_table_sheet_and_reports_the_others(db_path):
+    """Issue "Venue-ready" item 1, through the command a referee runs."""
+    done = CliRunner().invoke(cli, ["ingest", str(READ / "meja.xlsx")], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    assert "loaded 3 match(es) (3 new" in done.output
+    assert "skipped" in done.output
+    with connect(db_path, read_only=True) as con:
+        files = sorted(r[0] for r in con.execute("SELECT DISTINCT file FROM hands").fetchall())
+    assert files == ["meja.xlsx [Meja 1]", "meja.xlsx [Meja 2]", "meja.xlsx [Meja 3]"]
 
 
 def test_a_hidden_hand_log_sheet_is_refused_and_named(con):

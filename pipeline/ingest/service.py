@@ -23,7 +23,7 @@ from pipeline.ingest.commit import begin_ingest, commit, database_file, same_fil
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.plan import plan
-from pipeline.ingest.read import Sheet, display_name, read_bytes, read_file
+from pipeline.ingest.read import Sheet, display_name, read_bytes_sheets, read_sheets
 from pipeline.problems import FileRejected
 from pipeline.scoring.rescore import rescore_stale
 from pipeline.standings import stats
@@ -48,15 +48,16 @@ def read_one(source: Source, *, held: Path | None = None) -> tuple[list[Sheet], 
     try:
         if isinstance(source, tuple):
             name, blob = source
-            sheet = read_bytes(blob, name)
+            sheets = read_bytes_sheets(blob, name)
         else:
             if held is not None and same_file(source, held):
                 raise FileRejected(display_name(Path(source).name), "not_a_hand_log", "this is the results database itself, not a hand log")
-            sheet = read_file(source)
+            sheets = read_sheets(source)
     except FileRejected as exc:
         digest = hashlib.sha256(source[1]).hexdigest() if isinstance(source, tuple) else None
         return [], [{"file": exc.file, "sha256": digest, "rows": 0, "error": exc}]
-    return [sheet], [{"file": sheet.file, "sha256": sheet.sha256, "rows": sheet.rows, "error": None}]
+    # a workbook with a sheet per table is several sheets, each named "file [sheet]"
+    return sheets, [{"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets]
 
 
 def read_all(sources: Iterable[Source], *, held: Path | None = None) -> tuple[list[Sheet], list[dict[str, object]]]:
