@@ -93,7 +93,10 @@ def test_a_third_rulebook_loads_scores_ranks_and_lists(cup3, db_path, tmp_path):
         "Dedi": (-4, 3, False, True),
     }
     assert event.columns[:4] == ["event", "player", "points", "rank"]
-    assert "round_reached" in event.columns  # the extra columns it inherits from unhas
+    # event standings by the unhas models' rule (round reached, table rank, points)
+    assert [(r["player"], r["points"], r["rank"], r["round_reached"], r["table_rank"]) for r in event.to_dicts()] == [
+        ("Budi", 18, 1, "R1", 1), ("Ana", 5, 2, "R1", 2), ("Cici", -4, 3, "R1", 3), ("Dedi", -4, 3, "R1", 3),
+    ]
     listed = domino("standings", "--event", "cup", "--level", "table", "--format", "json")
     assert listed.returncode == 0, listed.stderr
     assert {r["player"]: r["qualified"] for r in json.loads(listed.stdout)} == {

@@ -61,10 +61,11 @@ def _write_events(con: duckdb.DuckDBPyConnection, p: Plan, now: datetime) -> Non
                 "event": list(p.new_events),
                 "ruleset": list(p.new_events.values()),
                 "params_hash": [hashes[rs] for rs in p.new_events.values()],
+                "models": [rulesets.load(rs).models for rs in p.new_events.values()],
             },
-            schema={"event": pl.String, "ruleset": pl.String, "params_hash": pl.String},
+            schema={"event": pl.String, "ruleset": pl.String, "params_hash": pl.String, "models": pl.String},
         ).with_columns(pl.lit(now).alias("created_at"), pl.lit(p.by, dtype=pl.String).alias("created_by"))
-        insert_frame(con, "events", events, on_conflict="ON CONFLICT DO NOTHING")
+        insert_frame(con, "events", events, "event, ruleset, params_hash, created_at, created_by, models", on_conflict="ON CONFLICT DO NOTHING")
 
 
 def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now: datetime) -> None:

@@ -65,8 +65,8 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, events: pl.DataFrame, rs: str
         insert_frame(con, "table_standings_t", ts)
         insert_frame(con, "player_names", first_spellings(hands), "player_key, player", on_conflict="ON CONFLICT DO NOTHING")
         con.execute(
-            "UPDATE events SET params_hash = ? WHERE event IN (SELECT event FROM _rescore_events)",
-            [rulesets.load(rs).hash],
+            "UPDATE events SET params_hash = ?, models = ? WHERE event IN (SELECT event FROM _rescore_events)",
+            [rulesets.load(rs).hash, rulesets.load(rs).models],
         )
     finally:
         con.unregister("_rescore_events")

@@ -6,7 +6,7 @@ with per_round as (
            sum(t.hands)::integer as hands, sum(t.wins)::integer as wins
     from table_standings_t t
     join events e using (event)
-    where e.ruleset = 'pepet'
+    where e.models = 'pepet'
     group by all
 ),
 final as (

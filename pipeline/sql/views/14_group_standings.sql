@@ -8,7 +8,7 @@ with members as (
     from table_standings_t t
     join events e using (event)
     join registry r using (player_key)
-    where e.ruleset = 'pepet' and r."group" is not null
+    where e.models = 'pepet' and r."group" is not null
     group by all
 ),
 final as (
