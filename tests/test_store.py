@@ -271,3 +271,19 @@ def test_the_cli_creates_the_database_owner_only(tmp_path):
     r = _domino("ingest", BASE, db=db)
     assert r.returncode == 0, r.stderr
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
+
+
+def test_the_dashboard_shows_the_sentence_instead_of_an_error_page(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard import data
+    from tests.browser.support import APP
+
+    db = tmp_path / "domino.duckdb"
+    _not_a_database(db, "sqlite")
+    monkeypatch.setenv("DOMINO_DB", str(db))
+    data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("is a SQLite file, not a DuckDB database" in e.value and str(db) in e.value for e in at.error)
