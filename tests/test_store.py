@@ -176,10 +176,15 @@ def test_the_library_raises_store_error_for_such_a_file(tmp_path):
     db = tmp_path / "results.duckdb"
     _not_a_database(db, "sqlite")
     for read_only in (True, False):
-        with pytest.raises(StoreError, match="is a SQLite file"), connect(db, read_only=read_only):
+        with pytest.raises(StoreError, match="is a SQLite file") as caught, connect(db, read_only=read_only):
             pass
+        assert (caught.value.code, caught.value.file) == ("sqlite", db)
     with pytest.raises(StoreError, match="is a SQLite file"), read(db):
         pass
+    _not_a_database(db, "random")
+    with pytest.raises(StoreError) as caught, connect(db):
+        pass
+    assert caught.value.code == "not_duckdb"
 
 
 def _without_root_override() -> list[str]:

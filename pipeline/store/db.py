@@ -35,7 +35,17 @@ class DatabaseBusy(Exception):
 
 class StoreError(Exception):
     """The database file cannot be used as it is; the message is one sentence naming the
-    file and what to do (exit 2 in the CLI). Nothing was changed."""
+    file and what to do (exit 2 in the CLI). Nothing was changed.
+
+    ``code`` says which case (``not_duckdb``, ``sqlite``, ``read_only``,
+    ``read_only_folder``, ``unreadable``, ``cannot_open``) and ``file`` which file, for
+    tests and translations to key on.
+    """
+
+    def __init__(self, message: str, code: str, file: Path) -> None:
+        super().__init__(message)
+        self.code = code
+        self.file = file
 
 
 #: The first bytes of a SQLite file. DuckDB would try to load (download) its SQLite
@@ -53,15 +63,17 @@ def check_file(db: Path, *, write: bool) -> None:
     """
     if db.exists():
         if db.is_dir():
-            raise StoreError(f"{db} is a folder, not a database file; give the path of a .duckdb file with --db or DOMINO_DB")
+            raise StoreError(f"{db} is a folder, not a database file; give the path of a .duckdb file with --db or DOMINO_DB", "not_duckdb", db)
         try:
             with open(db, "rb") as f:
                 head = f.read(16)
         except OSError as exc:
-            raise StoreError(f"the database {db} cannot be read ({exc.strerror or exc}); check its permissions") from exc
+            raise StoreError(f"the database {db} cannot be read ({exc.strerror or exc}); check its permissions", "unreadable", db) from exc
         if head.startswith(SQLITE_MAGIC):
             raise StoreError(
-                f"{db} is a SQLite file, not a DuckDB database; point --db or DOMINO_DB at the results database (a .duckdb file)"
+                f"{db} is a SQLite file, not a DuckDB database; point --db or DOMINO_DB at the results database (a .duckdb file)",
+                "sqlite",
+                db,
             )
         # Shorter than a header: a writer leaves it to DuckDB, as another writer may be
         # creating the file this instant (DuckDB then waits for its lock; a file that
@@ -69,16 +81,20 @@ def check_file(db: Path, *, write: bool) -> None:
         if (len(head) >= 12 or not write) and head[8:12] != DUCKDB_MAGIC:
             raise StoreError(
                 f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, "
-                "or move this file aside"
+                "or move this file aside",
+                "not_duckdb",
+                db,
             )
         if write and not os.access(db, os.W_OK):
-            raise StoreError(f"the database {db} is read-only; make it writable (chmod u+w) or copy it to a folder you can write to")
+            raise StoreError(f"the database {db} is read-only; make it writable (chmod u+w) or copy it to a folder you can write to", "read_only", db)
     if write:
         folder = db.parent if db.parent.exists() else _existing_parent(db)
         if not os.access(folder, os.W_OK | os.X_OK):
             raise StoreError(
                 f"the folder {folder} of the database {db.name} is read-only; "
-                "make it writable or choose a database in a folder you can write to"
+                "make it writable or choose a database in a folder you can write to",
+                "read_only_folder",
+                db,
             )
 
 
@@ -94,11 +110,11 @@ def _open_error(db: Path, exc: Exception) -> StoreError:
     text = str(exc)
     low = text.lower()
     if "permission denied" in low or "read-only file system" in low:
-        return StoreError(f"the database {db} cannot be written (permission denied); make it and its folder writable, or use another file")
+        return StoreError(f"the database {db} cannot be written (permission denied); make it and its folder writable, or use another file", "read_only", db)
     if "not a valid duckdb database" in low:
-        return StoreError(f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, or move this file aside")
+        return StoreError(f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, or move this file aside", "not_duckdb", db)
     first = text.strip().splitlines()[0][:200] if text.strip() else type(exc).__name__
-    return StoreError(f"the database {db} cannot be opened ({first}); check the file, or move it aside and restore a backup")
+    return StoreError(f"the database {db} cannot be opened ({first}); check the file, or move it aside and restore a backup", "cannot_open", db)
 
 
 _umask_lock = threading.Lock()
@@ -189,7 +205,7 @@ def open_connection(
         try:
             db.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"the folder {db.parent} for the database cannot be created ({exc.strerror or exc}); choose another place") from exc
+            raise StoreError(f"the folder {db.parent} for the database cannot be created ({exc.strerror or exc}); choose another place", "read_only_folder", db) from exc
     deadline = time.monotonic() + wait
     delay = 0.02
     while True:
