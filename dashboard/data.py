@@ -17,7 +17,10 @@ even a read-only one — blocks that writer. So the dashboard:
 - keeps its own write connections apart from its read-only ones with a process-wide
   readers-writer lock: inside one process DuckDB refuses a write connection while a
   read-only one to the same file is open (many reads may run at once; a waiting write
-  goes first, and a read that cannot get in quickly is treated as busy).
+  goes first, and a read that cannot get in quickly is treated as busy);
+- when the file cannot be the database (not a DuckDB file, read-only for an upload),
+  shows the one sentence :class:`~pipeline.store.db.StoreError` carries in place of the
+  page, instead of an error page (:func:`refuse`).
 """
 
 import contextlib
@@ -26,13 +29,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import duckdb
 
 from pipeline import settings
 from pipeline.standings import stats
-from pipeline.store.db import DatabaseBusy, connect
+from pipeline.store.db import DatabaseBusy, StoreError, connect
 from pipeline.store.db import read as attach
 
 READ_TIMEOUT = 1.5
@@ -129,6 +132,19 @@ def db_path() -> str:
     return str(settings.db_path())
 
 
+def refuse(exc: StoreError) -> NoReturn:
+    """Inside the dashboard: show the sentence and stop the page; elsewhere: raise it."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx(suppress_warning=True) is None:
+        raise exc
+    import streamlit as st
+
+    st.error(str(exc))
+    st.stop()
+    raise exc  # pragma: no cover - st.stop() does not return
+
+
 def read(batch: Callable[..., Any], *args: Any) -> Result:
     """Run ``batch(con, *args)`` with the file attached read-only for the batch, cached on
     the data stamp. Safe beside this process's own writes: :data:`DB_LOCK` keeps every
@@ -162,6 +178,8 @@ def read(batch: Callable[..., Any], *args: Any) -> Result:
                     _last[last_key] = value
                     return Result(value)
             value = batch(con, *args)
+    except StoreError as exc:
+        refuse(exc)
     except Exception as exc:
         if not is_lock_error(exc):
             raise
@@ -187,6 +205,8 @@ def uncached(batch: Callable[..., Any], *args: Any) -> Any:
             connect(db_path(), read_only=True, timeout=READ_TIMEOUT * 2) as con,
         ):
             return batch(con, *args)
+    except StoreError as exc:
+        refuse(exc)
     except Exception as exc:
         if is_lock_error(exc) and not isinstance(exc, DatabaseBusy):
             raise DatabaseBusy(str(exc)) from exc
@@ -198,6 +218,8 @@ def write(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     try:
         with DB_LOCK.writing(WRITE_TIMEOUT), connect(db_path(), timeout=WRITE_TIMEOUT) as con:
             return fn(con, *args, **kwargs)
+    except StoreError as exc:
+        refuse(exc)
     except Exception as exc:
         if is_lock_error(exc) and not isinstance(exc, DatabaseBusy):
             raise DatabaseBusy(str(exc)) from exc

@@ -1,7 +1,8 @@
 """The ``domino`` command (HANDLOG.md): thin, every piece of logic lives in ``pipeline``.
 
 Exit codes: 0 all good, 1 something was rejected (the report says what and why),
-2 a wrong call (click's usage errors) or a database held too long by another process.
+2 a wrong call (click's usage errors), a database held too long by another process, or a
+database file that cannot be used (not a DuckDB file, read-only for a command that writes).
 """
 
 import io
@@ -25,7 +26,8 @@ from pipeline import problems as problems_mod
 from pipeline import rulesets, settings
 from pipeline.standings import exports, queries
 from pipeline.standings.queries import NotFound
-from pipeline.store.db import DatabaseBusy, connect
+from pipeline.store.backup import BackupError
+from pipeline.store.db import DatabaseBusy, StoreError, check_file, connect
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -125,6 +127,12 @@ class DominoGroup(click.Group):
             return super().invoke(ctx)
         except DatabaseBusy as exc:
             err.print(f"[red]busy:[/] {exc}")
+            sys.exit(2)
+        except BackupError as exc:  # a backup or restore refused: nothing was changed
+            err.print("[red]Error:[/]", escape(str(exc)))
+            sys.exit(1)
+        except StoreError as exc:  # a file that cannot be the database: nothing was changed
+            err.print("[red]Error:[/]", escape(str(exc)))
             sys.exit(2)
         except NotFound as exc:
             err.print(f"[red]not found:[/] {exc}")
@@ -458,6 +466,7 @@ def demo(no_serve, port, db) -> None:
 @db_option
 def serve(port, host, db) -> None:
     """Start the dashboard on the same database."""
+    check_file(settings.db_path(db), write=False)  # a file that cannot be the database: say so now
     _serve(db, port, host)
 
 

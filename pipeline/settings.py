@@ -49,7 +49,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("bigscreen_seconds", 15, "Seconds each table stays on screen in big-screen mode."),
     Setting("login_attempts", 5, "Failed sign-ins allowed per user within the lock-out window."),
     Setting("login_window_seconds", 300, "Length of the sign-in lock-out window, in seconds."),
-    Setting("backup_dir", str(ROOT / "data" / "backups"), "Where automatic backups are written."),
+    Setting(
+        "backup_dir",
+        "",
+        "Folder for every database's backups; empty: a backups folder beside each database file.",
+    ),
     Setting(
         "backup_keep",
         30,

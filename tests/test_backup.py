@@ -229,6 +229,122 @@ def test_only_the_newest_automatic_backups_are_kept(db_path, tmp_path, monkeypat
     assert len(list(folder.glob(f"{db_path.stem}-*-before-correction.duckdb"))) == 3
 
 
+# --- where copies go: beside their database, keyed on its resolved path (issue 13) ---------
+
+
+def correct(db: Path, tmp_path: Path, i: int):
+    """One correction of R1 table 3 in ``db`` (named with --db); returns the result."""
+    fix = corrected(tmp_path, f"fix-{db.parent.name}-{db.stem}-{i}.csv", f"catatan {db.parent.name} {i}")
+    return run("ingest", "--db", db, "--reason", f"koreksi {i}", fix)
+
+
+def automatic(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*-before-correction.duckdb")) if folder.exists() else []
+
+
+def newest_version(copy: Path) -> int:
+    with connect(copy, read_only=True) as c:
+        return c.execute("SELECT max(version) FROM match_versions").fetchall()[0][0]
+
+
+def test_each_database_keeps_its_own_backups_beside_it(tmp_path, monkeypatch):
+    """Two databases in two folders, two with the same file name in different folders and
+    two in one folder: each one's copies land in ``backups/`` beside it, and pruning to
+    ``backup_keep=1`` keeps each database's own newest copy — never another's."""
+    monkeypatch.delenv("DOMINO_BACKUP_DIR", raising=False)
+    monkeypatch.delenv("DOMINO_DB", raising=False)
+    monkeypatch.setenv("DOMINO_BACKUP_KEEP", "1")
+    a, b, c = tmp_path / "a" / "domino.duckdb", tmp_path / "b" / "domino.duckdb", tmp_path / "a" / "cup.duckdb"
+    for db in (a, b, c):
+        assert run("ingest", "--db", db, "--ruleset", "unhas", R1[0]).exit_code == 0
+    corrections = {a: 3, b: 2, c: 1}
+    for i in range(3):  # interleaved, as at a venue
+        for db, n in corrections.items():
+            if i < n:
+                r = correct(db, tmp_path, i)
+                assert r.exit_code == 0, r.output
+    assert not (tmp_path / "backups").exists()
+    for db, n in corrections.items():
+        own = [p for p in automatic(db.parent / "backups") if p.name.startswith(f"{db.stem}-")]
+        assert len(own) == 1, (db, [p.name for p in own])
+        assert newest_version(own[0]) == n, "the newest copy: taken before the last correction"
+    assert len(automatic(tmp_path / "a" / "backups")) == 2 and len(automatic(tmp_path / "b" / "backups")) == 1
+
+
+def test_a_shared_backup_folder_keeps_each_databases_copies_apart(tmp_path, monkeypatch):
+    """``backup_dir`` set: every database's copies in one folder, still one set per
+    database. Before, two databases named domino.duckdb shared a name there and one's
+    correction pruned the other's only copy."""
+    shared = tmp_path / "shared"
+    monkeypatch.setenv("DOMINO_BACKUP_DIR", str(shared))
+    monkeypatch.setenv("DOMINO_BACKUP_KEEP", "1")
+    x, y = tmp_path / "x" / "domino.duckdb", tmp_path / "y" / "domino.duckdb"
+    for db in (x, y):
+        assert run("ingest", "--db", db, "--ruleset", "unhas", R1[0]).exit_code == 0
+    assert correct(x, tmp_path, 0).exit_code == 0
+    assert correct(y, tmp_path, 0).exit_code == 0
+    assert correct(x, tmp_path, 1).exit_code == 0
+    copies = automatic(shared)
+    assert len(copies) == 2, [p.name for p in copies]
+    assert sorted(newest_version(p) for p in copies) == [1, 2]
+    assert len({p.name.rsplit("-", 5)[0] for p in copies}) == 2, "one name prefix per database"
+    assert not (x.parent / "backups").exists() and not (y.parent / "backups").exists()
+
+
+def test_every_way_of_naming_a_database_puts_its_copies_in_one_place(tmp_path, monkeypatch):
+    """DOMINO_DB or --db, a relative or an absolute path, a symbolic link: one database,
+    one folder, one set of copies (pruned together)."""
+    from pipeline.store.backup import backup_dir, copy_prefix
+
+    monkeypatch.delenv("DOMINO_BACKUP_DIR", raising=False)
+    monkeypatch.setenv("DOMINO_BACKUP_KEEP", "2")
+    real = tmp_path / "league" / "domino.duckdb"
+    real.parent.mkdir()
+    link = tmp_path / "current.duckdb"
+    link.symlink_to(real)
+    monkeypatch.chdir(tmp_path)
+    names = [real, Path("league/domino.duckdb"), Path("league/../league/domino.duckdb"), link]
+    assert {backup_dir(n) for n in names} == {real.parent / "backups"}
+    assert len({copy_prefix(n) for n in names}) == 1
+    monkeypatch.setenv("DOMINO_DB", "league/domino.duckdb")
+    assert run("ingest", "--ruleset", "unhas", R1[0]).exit_code == 0
+    made = [run("backup").output]
+    made.append(run("backup", "--db", real).output)
+    made.append(run("backup", "--db", link).output)
+    monkeypatch.delenv("DOMINO_DB")
+    manual = sorted((real.parent / "backups").glob("domino-*.duckdb"))
+    assert len(manual) == 3, made
+    for i, name in enumerate([Path("league/domino.duckdb"), real, link]):
+        if name == real:
+            r = run("ingest", "--db", name, "--reason", f"koreksi {i}", corrected(tmp_path, f"f{i}.csv", f"c{i}"))
+        else:
+            monkeypatch.setenv("DOMINO_DB", str(name))
+            r = run("ingest", "--reason", f"koreksi {i}", corrected(tmp_path, f"f{i}.csv", f"c{i}"))
+            monkeypatch.delenv("DOMINO_DB")
+        assert r.exit_code == 0, r.output
+    auto = automatic(real.parent / "backups")
+    assert [newest_version(p) for p in auto] == [2, 3], [p.name for p in auto]
+    assert not (tmp_path / "backups").exists()
+    assert all(p.name.startswith(copy_prefix(real)) for p in (real.parent / "backups").iterdir())
+
+
+def test_automatic_backup_copies_then_prunes(db_path, monkeypatch):
+    from pipeline.store.backup import automatic_backup, backup_dir
+
+    monkeypatch.setenv("DOMINO_BACKUP_KEEP", "1")
+    run("ingest", "--ruleset", "unhas", R1[0])
+    first = automatic_backup(db_path)
+    second = automatic_backup(db_path)
+    assert second.parent == backup_dir(db_path) and second.exists() and not first.exists()
+    assert snapshot(second) == snapshot(db_path)
+
+
+def test_the_backup_module_is_engine_code_without_click():
+    code = "import sys, pipeline.store.backup as b; print('click' in sys.modules, b.BackupError.__mro__[1].__name__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "Exception"]
+
+
 # --- consistency while other processes work -------------------------------------------------
 
 

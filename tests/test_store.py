@@ -2,6 +2,9 @@
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from pipeline.ingest import ingest
 from pipeline.standings import queries
@@ -110,3 +113,182 @@ def test_the_event_index_exists_and_serves_standings(db_path, tmp_path):
         con.execute("PRAGMA disable_profiling")
     assert rows.height > 0
     assert "Index Scan" in out.read_text()
+
+
+# --- files that cannot be the database: one sentence, exit 2, nothing changed (issue 13) ---
+
+
+def _sha(path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _not_a_database(path, kind: str) -> None:
+    import os
+    import sqlite3
+
+    if kind == "random":
+        path.write_bytes(b"\x00" * 8 + os.urandom(50_000))
+    elif kind == "text":
+        path.write_text("event,round,table\nunhas,R1,1\n")
+    elif kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "sqlite":
+        lite = sqlite3.connect(path)
+        lite.execute("CREATE TABLE users (name TEXT, hash TEXT)")
+        lite.commit()
+        lite.close()
+
+
+def _domino(*args, db, timeout: float = 120, **env):
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *map(str, args)],
+        capture_output=True, text=True, timeout=timeout, cwd=db.parent,
+        env={**os.environ, "DOMINO_DB": str(db), **env},
+    )
+
+
+@pytest.mark.parametrize("kind", ["random", "text", "empty", "sqlite"])
+def test_a_file_that_is_not_a_duckdb_database_gets_one_sentence_and_exit_2(tmp_path, kind):
+    """Not a traceback, and for a SQLite file no attempt to fetch DuckDB's SQLite
+    extension (there is no network at a venue): the file is refused before DuckDB opens it."""
+    db = tmp_path / "domino.duckdb"
+    _not_a_database(db, kind)
+    before = _sha(db)
+    for args in (("standings", "--event", "x"), ("ingest", BASE), ("backup",), ("serve", "--port", "1")):
+        r = _domino(*args, db=db, DOMINO_BACKUP_DIR=str(tmp_path / "backups"))
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert str(db) in lines[0] and "DuckDB database" in lines[0], lines[0]
+        assert ("SQLite file" in lines[0]) == (kind == "sqlite")
+        assert "extension" not in r.stderr
+    assert _sha(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["domino.duckdb"], "nothing written beside it"
+
+
+def test_the_library_raises_store_error_for_such_a_file(tmp_path):
+    from pipeline.store.db import StoreError
+
+    db = tmp_path / "results.duckdb"
+    _not_a_database(db, "sqlite")
+    for read_only in (True, False):
+        with pytest.raises(StoreError, match="is a SQLite file") as caught, connect(db, read_only=read_only):
+            pass
+        assert (caught.value.code, caught.value.file) == ("sqlite", db)
+    with pytest.raises(StoreError, match="is a SQLite file"), read(db):
+        pass
+    _not_a_database(db, "random")
+    with pytest.raises(StoreError) as caught, connect(db):
+        pass
+    assert caught.value.code == "not_duckdb"
+
+
+def _without_root_override() -> list[str]:
+    """A command prefix under which file permissions hold: as root, drop the capabilities
+    that let root write anyone's files (setpriv); as anyone else, nothing."""
+    import os
+    import shutil as sh
+
+    if os.geteuid() != 0:
+        return []
+    if not sh.which("setpriv"):
+        pytest.skip("running as root without setpriv: a read-only file is writable to root")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+@pytest.mark.parametrize("where", ["file", "folder", "new_in_folder"])
+def test_a_read_only_database_gets_one_sentence_and_exit_2_for_a_write(tmp_path, where):
+    import os
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "domino.duckdb"
+    with connect(db) as con:
+        ingest(con, [BASE])
+    before = _sha(db)
+    if where == "file":
+        db.chmod(0o444)
+    else:
+        folder.chmod(0o555)
+    target = folder / "new.duckdb" if where == "new_in_folder" else db
+    prefix = _without_root_override()
+    try:
+        write = subprocess.run(
+            [*prefix, sys.executable, "-m", "pipeline", "ingest", "--db", str(target), str(DATA / "errors" / "swap_schedule_warning.csv"), "--reason", "x"],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path, env={**os.environ},
+        )
+        readonly = subprocess.run(
+            [*prefix, sys.executable, "-m", "pipeline", "standings", "--db", str(db), "--event", "unhas-2024-e1", "--format", "csv"],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path, env={**os.environ},
+        )
+    finally:
+        folder.chmod(0o755)
+        db.chmod(0o600)
+    assert write.returncode == 2, write.stdout + write.stderr
+    lines = write.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in write.stderr, write.stderr
+    assert "read-only" in lines[0] and (str(target) in lines[0] or str(folder) in lines[0]), lines[0]
+    assert _sha(db) == before and not (folder / "new.duckdb").exists()
+    assert not Path(f"{db}.wal").exists()
+    # reading a read-only database is fine
+    assert readonly.returncode == 0, readonly.stderr
+    assert "unhas-2024-e1" in readonly.stdout
+
+
+# --- database files hold password hashes: owner-only (issue 13) ---------------------------
+
+
+def test_database_and_its_log_are_created_readable_by_their_owner_only(tmp_path):
+    import os
+    import stat
+
+    db = tmp_path / "new" / "domino.duckdb"
+    mask = os.umask(0o022)
+    try:
+        with connect(db) as con:
+            con.execute("CREATE TABLE probe (x INTEGER)")
+            con.execute("INSERT INTO probe VALUES (1)")
+            wal = Path(f"{db}.wal")
+            assert wal.exists()
+            assert stat.S_IMODE(wal.stat().st_mode) == 0o600
+            # a checkpoint drops the log; the next write makes a new one, owner-only too
+            con.execute("CHECKPOINT")
+            con.execute("INSERT INTO probe VALUES (2)")
+            assert stat.S_IMODE(wal.stat().st_mode) == 0o600
+        assert stat.S_IMODE(db.stat().st_mode) == 0o600
+        # the process's own umask is back once no writer is open
+        assert os.umask(0o022) == 0o022
+        other = tmp_path / "other.txt"
+        other.write_text("x")
+        assert stat.S_IMODE(other.stat().st_mode) == 0o644
+    finally:
+        os.umask(mask)
+
+
+def test_the_cli_creates_the_database_owner_only(tmp_path):
+    import stat
+
+    db = tmp_path / "domino.duckdb"
+    r = _domino("ingest", BASE, db=db)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+
+
+def test_the_dashboard_shows_the_sentence_instead_of_an_error_page(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard import data
+    from tests.browser.support import APP
+
+    db = tmp_path / "domino.duckdb"
+    _not_a_database(db, "sqlite")
+    monkeypatch.setenv("DOMINO_DB", str(db))
+    data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("is a SQLite file, not a DuckDB database" in e.value and str(db) in e.value for e in at.error)

@@ -153,16 +153,15 @@ def same_file(a: str | Path, b: Path) -> bool:
 
 
 def backup_before_correction(con: duckdb.DuckDBPyConnection) -> Path | None:
-    """Copy the database file aside before a correction (we hold the write lock)."""
+    """Copy the database file aside before a correction (we hold the write lock).
+
+    The copy is renamed into place only when whole, so a crash never leaves half a
+    backup; older automatic copies beyond ``backup_keep`` go only after the new one is in.
+    """
     src = database_file(con)
     if src is None or not src.exists():
         return None
-    from pipeline.store.backup import automatic_name, backup_dir, copy_atomically, prune_automatic
+    from pipeline.store.backup import automatic_backup
 
     con.execute("CHECKPOINT")
-    # The copy is renamed into place only when whole, so a crash never leaves half a
-    # backup; older automatic copies beyond `backup_keep` go only after the new one is in.
-    dest = backup_dir(src) / automatic_name(src)
-    copy_atomically(src, dest)
-    prune_automatic(src)
-    return dest
+    return automatic_backup(src)

@@ -9,10 +9,18 @@ old file or the new one, never half of one.
 
 A restore checks the source first (it must open as a DuckDB database with our tables),
 saves the current database aside, and only then replaces it.
+
+Where copies go: one rule for every way of naming a database (``--db`` or
+``DOMINO_DB``, a relative or absolute path, a symbolic link). The database is taken by
+its resolved path; its copies go to ``backups/`` beside that file, or to the folder
+``backup_dir`` names, and every copy's name starts with the database's name and a short
+hash of its resolved path (:func:`copy_prefix`), so two databases that share a name or a
+backup folder never share — or prune — each other's copies.
 """
 
 import contextlib
 import glob
+import hashlib
 import os
 import re
 import shutil
@@ -23,7 +31,6 @@ from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
-import click
 import duckdb
 
 from pipeline import settings
@@ -36,19 +43,36 @@ REQUIRED_TABLES = (
 )
 
 
-class BackupError(click.ClickException):
+class BackupError(Exception):
     """A backup or restore that cannot be done; the message says why (exit 1 in the CLI)."""
 
 
-def backup_dir(db: Path) -> Path:
-    """``DOMINO_BACKUP_DIR``/``backup_dir`` for the default database, else ``backups/`` beside it.
+def identity(db: str | os.PathLike[str]) -> Path:
+    """The database's full identity: its absolute path with symbolic links resolved."""
+    return Path(db).expanduser().resolve()
 
-    The same rule as the automatic backup before a correction, so every copy of one
-    database lands in one place.
+
+def copy_prefix(db: str | os.PathLike[str]) -> str:
+    """``<name>-<hash>``: how every copy of ``db`` begins; the hash is of its resolved path.
+
+    Two databases named ``domino.duckdb`` in two folders get two prefixes, so a shared
+    backup folder keeps them apart and pruning one never deletes the other's copies.
     """
-    if db.resolve().parent == settings.db_path().resolve().parent:
-        return Path(str(settings.get("backup_dir")))
-    return db.parent / "backups"
+    path = identity(db)
+    return f"{path.stem}-{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
+
+
+def backup_dir(db: str | os.PathLike[str]) -> Path:
+    """Where copies of ``db`` go: ``backup_dir`` (``DOMINO_BACKUP_DIR``) when set, else
+    ``backups/`` beside the database file (its resolved path).
+
+    The same folder for ``domino backup``, the copy taken before a correction and the
+    database a restore saves aside, however the database was named.
+    """
+    explicit = str(settings.get("backup_dir") or "")
+    if explicit:
+        return Path(explicit).expanduser()
+    return identity(db).parent / "backups"
 
 
 def stamp() -> str:
@@ -58,7 +82,7 @@ def stamp() -> str:
 def backup(db: str | os.PathLike[str] | None = None, dest: str | os.PathLike[str] | None = None) -> Path:
     """Copy the database consistently to ``dest`` (a file, or a folder); returns the copy.
 
-    Without ``dest`` the copy goes to :func:`backup_dir` as ``<name>-<time>.duckdb``.
+    Without ``dest`` the copy goes to :func:`backup_dir` as ``<name>-<hash>-<time>.duckdb``.
     """
     path = settings.db_path(db)
     if not path.exists():
@@ -78,7 +102,20 @@ AUTOMATIC = "before-correction"  # the name part of the copies taken before a co
 def automatic_name(db: Path) -> str:
     # Microseconds in the name: two corrections in one second keep two copies, and the
     # names sort in the order they were taken.
-    return f"{db.stem}-{stamp()}-{AUTOMATIC}.duckdb"
+    return f"{copy_prefix(db)}-{stamp()}-{AUTOMATIC}.duckdb"
+
+
+def automatic_backup(src: Path) -> Path:
+    """The copy of ``src`` taken before a correction, then older ones pruned; returns it.
+
+    The caller holds the write lock and has checkpointed. The copy is renamed into place
+    only when whole, so a crash never leaves half a backup; older automatic copies of
+    this database beyond ``backup_keep`` go only after the new one is in.
+    """
+    dest = backup_dir(src) / automatic_name(src)
+    copy_atomically(src, dest)
+    prune_automatic(src)
+    return dest
 
 
 def prune_automatic(db: Path, keep: int | None = None) -> list[Path]:
@@ -87,15 +124,17 @@ def prune_automatic(db: Path, keep: int | None = None) -> list[Path]:
 
     A copy of a 10-million-hand league is about a gigabyte and every correction takes
     one, so without a limit a season of corrections fills the disk. Only copies named
-    by :func:`automatic_name` are touched: ``domino backup`` copies and the database a
-    restore saved aside are the organiser's to delete.
+    by :func:`automatic_name` for this very database (its :func:`copy_prefix`) are
+    touched: ``domino backup`` copies, the database a restore saved aside and every
+    other database's copies are the organiser's to delete.
     """
     keep = int(settings.get("backup_keep")) if keep is None else keep  # type: ignore[arg-type]
     if keep <= 0:
         return []
     folder = backup_dir(db)
-    pattern = re.compile(rf"{re.escape(db.stem)}-\d{{8}}-\d{{6}}-\d{{6}}-{AUTOMATIC}\.duckdb")
-    copies = sorted(p for p in folder.glob(f"{glob.escape(db.stem)}-*-{AUTOMATIC}.duckdb") if pattern.fullmatch(p.name))
+    prefix = copy_prefix(db)
+    pattern = re.compile(rf"{re.escape(prefix)}-\d{{8}}-\d{{6}}-\d{{6}}-{AUTOMATIC}\.duckdb")
+    copies = sorted(p for p in folder.glob(f"{glob.escape(prefix)}-*-{AUTOMATIC}.duckdb") if pattern.fullmatch(p.name))
     gone = copies[: max(0, len(copies) - keep)]
     for old in gone:
         with contextlib.suppress(FileNotFoundError):
@@ -104,7 +143,7 @@ def prune_automatic(db: Path, keep: int | None = None) -> list[Path]:
 
 
 def _target(db: Path, dest: str | os.PathLike[str] | None) -> Path:
-    name = f"{db.stem}-{stamp()}.duckdb"
+    name = f"{copy_prefix(db)}-{stamp()}.duckdb"
     if dest is None:
         return backup_dir(db) / name
     dest = Path(dest)
@@ -119,7 +158,7 @@ def restore(source: str | os.PathLike[str], db: str | os.PathLike[str] | None = 
     ``source`` is never modified. It is copied beside the database, checked there (it
     must open, hold our tables and a schema no newer than this program's), and renamed
     over the database while the write lock is held, after the current database has been
-    saved to :func:`backup_dir` as ``<name>-<time>-before-restore.duckdb``.
+    saved to :func:`backup_dir` as ``<name>-<hash>-<time>-before-restore.duckdb``.
     """
     src = Path(source)
     path = settings.db_path(db)
@@ -132,7 +171,7 @@ def restore(source: str | os.PathLike[str], db: str | os.PathLike[str] | None = 
         _check_restorable(staged, src)
         with connect(path) as con:
             con.execute("CHECKPOINT")
-            saved = backup_dir(path) / f"{path.stem}-{stamp()}-before-restore.duckdb"
+            saved = backup_dir(path) / f"{copy_prefix(path)}-{stamp()}-before-restore.duckdb"
             copy_atomically(path, saved)
             wal = Path(f"{path}.wal")
             if wal.exists() and wal.stat().st_size:

@@ -4,10 +4,16 @@ DuckDB lets one process hold a database file for writing, and an open connection
 another process (even a read-only one) blocks it. Every caller therefore opens late and
 closes early (:func:`connect` is a context manager), and waits, up to
 ``lock_timeout`` seconds, for the other process to finish instead of failing at once.
+
+A file that cannot serve as the database (not a DuckDB file, a SQLite file, read-only
+for a writer) is refused before DuckDB touches it, with :class:`StoreError`: one
+sentence naming the file and what to do. Database files and their write-ahead logs are
+created readable by their owner only (0600): they hold the sign-in password hashes.
 """
 
 import contextlib
 import hashlib
+import os
 import random
 import threading
 import time
@@ -25,6 +31,118 @@ _VIEWS = resources.files("pipeline.sql") / "views"
 
 class DatabaseBusy(Exception):
     """Another process held the database for longer than the lock timeout."""
+
+
+class StoreError(Exception):
+    """The database file cannot be used as it is; the message is one sentence naming the
+    file and what to do (exit 2 in the CLI). Nothing was changed.
+
+    ``code`` says which case (``not_duckdb``, ``sqlite``, ``read_only``,
+    ``read_only_folder``, ``unreadable``, ``cannot_open``) and ``file`` which file, for
+    tests and translations to key on.
+    """
+
+    def __init__(self, message: str, code: str, file: Path) -> None:
+        super().__init__(message)
+        self.code = code
+        self.file = file
+
+
+#: The first bytes of a SQLite file. DuckDB would try to load (download) its SQLite
+#: extension to open one, so such a file is refused before DuckDB sees it.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: DuckDB's own mark, 8 bytes into every database file it writes.
+DUCKDB_MAGIC = b"DUCK"
+
+
+def check_file(db: Path, *, write: bool) -> None:
+    """Refuse, with a :class:`StoreError`, a database file that DuckDB could not use.
+
+    Checked: the file (when it exists) starts like a DuckDB database, and for a writer
+    the file and its folder are writable. A missing file is fine: a writer creates it.
+    """
+    if db.exists():
+        if db.is_dir():
+            raise StoreError(f"{db} is a folder, not a database file; give the path of a .duckdb file with --db or DOMINO_DB", "not_duckdb", db)
+        try:
+            with open(db, "rb") as f:
+                head = f.read(16)
+        except OSError as exc:
+            raise StoreError(f"the database {db} cannot be read ({exc.strerror or exc}); check its permissions", "unreadable", db) from exc
+        if head.startswith(SQLITE_MAGIC):
+            raise StoreError(
+                f"{db} is a SQLite file, not a DuckDB database; point --db or DOMINO_DB at the results database (a .duckdb file)",
+                "sqlite",
+                db,
+            )
+        # Shorter than a header: a writer leaves it to DuckDB, as another writer may be
+        # creating the file this instant (DuckDB then waits for its lock; a file that
+        # stays short is refused by DuckDB, and that error becomes a StoreError too).
+        if (len(head) >= 12 or not write) and head[8:12] != DUCKDB_MAGIC:
+            raise StoreError(
+                f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, "
+                "or move this file aside",
+                "not_duckdb",
+                db,
+            )
+        if write and not os.access(db, os.W_OK):
+            raise StoreError(f"the database {db} is read-only; make it writable (chmod u+w) or copy it to a folder you can write to", "read_only", db)
+    if write:
+        folder = db.parent if db.parent.exists() else _existing_parent(db)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise StoreError(
+                f"the folder {folder} of the database {db.name} is read-only; "
+                "make it writable or choose a database in a folder you can write to",
+                "read_only_folder",
+                db,
+            )
+
+
+def _existing_parent(db: Path) -> Path:
+    folder = db.parent.absolute()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def _open_error(db: Path, exc: Exception) -> StoreError:
+    """DuckDB's (or the file system's) refusal to open ``db``, as one sentence."""
+    text = str(exc)
+    low = text.lower()
+    if "permission denied" in low or "read-only file system" in low:
+        return StoreError(f"the database {db} cannot be written (permission denied); make it and its folder writable, or use another file", "read_only", db)
+    if "not a valid duckdb database" in low:
+        return StoreError(f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, or move this file aside", "not_duckdb", db)
+    first = text.strip().splitlines()[0][:200] if text.strip() else type(exc).__name__
+    return StoreError(f"the database {db} cannot be opened ({first}); check the file, or move it aside and restore a backup", "cannot_open", db)
+
+
+_umask_lock = threading.Lock()
+_umask_users = 0
+_umask_saved = 0
+
+
+@contextlib.contextmanager
+def _private_files() -> Iterator[None]:
+    """New files of this process are readable by their owner only while a writer is open.
+
+    DuckDB creates the database file and, at each first write after a checkpoint, its
+    write-ahead log with the process's umask; both hold password hashes. The umask is
+    the process's, so it is counted: the last writer to close puts the old one back.
+    """
+    global _umask_users, _umask_saved
+    with _umask_lock:
+        if _umask_users == 0:
+            _umask_saved = os.umask(0o077)
+            os.umask(_umask_saved | 0o077)
+        _umask_users += 1
+    try:
+        yield
+    finally:
+        with _umask_lock:
+            _umask_users -= 1
+            if _umask_users == 0:
+                os.umask(_umask_saved)
 
 
 def _migrations() -> list[tuple[int, str, str]]:
@@ -82,8 +200,12 @@ def open_connection(
         con = duckdb.connect(":memory:")
         migrate(con)
         return con
+    check_file(db, write=not read_only)
     if not read_only:
-        db.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"the folder {db.parent} for the database cannot be created ({exc.strerror or exc}); choose another place", "read_only_folder", db) from exc
     deadline = time.monotonic() + wait
     delay = 0.02
     while True:
@@ -92,6 +214,8 @@ def open_connection(
             break
         except duckdb.Error as exc:
             if not _is_lock_error(exc):
+                if isinstance(exc, duckdb.IOException):
+                    raise _open_error(db, exc) from exc
                 raise
             if time.monotonic() >= deadline:
                 raise DatabaseBusy(
@@ -112,12 +236,19 @@ def open_connection(
 def connect(
     path: str | Path | None = None, *, read_only: bool = False, timeout: float | None = None
 ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """``with connect(db) as con:`` — open late, close early, whatever happens inside."""
-    con = open_connection(path, read_only=read_only, timeout=timeout)
-    try:
-        yield con
-    finally:
-        con.close()
+    """``with connect(db) as con:`` — open late, close early, whatever happens inside.
+
+    Raises :class:`StoreError` for a file that cannot be the database (see
+    :func:`check_file`), :class:`DatabaseBusy` when another process holds it too long.
+    """
+    with contextlib.ExitStack() as stack:
+        if not read_only:
+            stack.enter_context(_private_files())
+        con = open_connection(path, read_only=read_only, timeout=timeout)
+        try:
+            yield con
+        finally:
+            con.close()
 
 
 _host: duckdb.DuckDBPyConnection | None = None
@@ -142,6 +273,7 @@ def read(path: str | Path | None = None, *, timeout: float | None = None) -> Ite
         with connect(path, read_only=True) as con:
             yield con
         return
+    check_file(db, write=False)
     global _host
     wait = float(settings.get("lock_timeout")) if timeout is None else timeout  # type: ignore[arg-type]
     with _host_lock:
@@ -156,6 +288,8 @@ def read(path: str | Path | None = None, *, timeout: float | None = None) -> Ite
                 break
             except duckdb.Error as exc:
                 if not _is_lock_error(exc):
+                    if isinstance(exc, duckdb.IOException):
+                        raise _open_error(db, exc) from exc
                     raise
                 if time.monotonic() >= deadline:
                     raise DatabaseBusy(f"the database {db} is in use by another process; try again in a moment") from exc
