@@ -87,20 +87,20 @@ def test_tangkap_kandang_equal_one_catcher_plus2_blocker_minus2(con, tmp_path):
     [
         # lower, 2 catchers (Ana, Budi 7 < 9): halve 4 // 2 = 2 each; blocker -3
         ("halve", (7, 7, 12, 9), "Ana Budi", 2, -3),
-        # even: 4 // 2 catchers = 2 each
+        # even: 4 / 2 catchers = 2 each
         ("even", (7, 7, 12, 9), "Ana Budi", 2, -3),
         # lower, 3 catchers (6, 6, 6 < 9): halve 4 // 2 = 2 each; blocker -3 (not divided)
         ("halve", (6, 6, 6, 9), "Ana Budi Cici", 2, -3),
-        # even: 4 // 3 = 1 each (rounded down)
+        # even: 4 / 3 = 1.33, rounded half up: 1 each
         ("even", (6, 6, 6, 9), "Ana Budi Cici", 1, -3),
         # equal, 2 catchers (8, 8 = 8): halve 2 // 2 = 1 each; blocker -2
         ("halve", (8, 8, 11, 8), "Ana Budi", 1, -2),
-        # even: 2 // 2 = 1 each
+        # even: 2 / 2 = 1 each
         ("even", (8, 8, 11, 8), "Ana Budi", 1, -2),
         # equal, 3 catchers: halve 2 // 2 = 1 each; blocker -2
         ("halve", (8, 8, 8, 8), "Ana Budi Cici", 1, -2),
-        # even: 2 // 3 = 0 each (rounded down); they still are the catchers
-        ("even", (8, 8, 8, 8), "Ana Budi Cici", 0, -2),
+        # even: 2 / 3 = 0.67, rounded half up (and at least 1): 1 each
+        ("even", (8, 8, 8, 8), "Ana Budi Cici", 1, -2),
     ],
     ids=[
         "lower2-halve",

@@ -68,8 +68,10 @@ scored as (
         case
             when category = 'tangkap' and n_lowest >= 2 and catcher_split = 'halve'
                 then win_points // 2
-            -- "even": the catch points shared out evenly, rounded down
-            when category = 'tangkap' and n_lowest >= 2 then win_points // n_lowest
+            -- "even" (RULES.md, decided): the row's points divided by the number of
+            -- catchers, rounded half up, at least 1 (4/3 -> 1, 2/3 -> 1)
+            when category = 'tangkap' and n_lowest >= 2
+                then greatest(1, (2 * win_points + n_lowest) // (2 * n_lowest))
             when category in ('apollo', 'ceki', 'kandang', 'biasa', 'tangkap') then win_points
             when category in ('above', 'caught') then lose_points
             else 0
