@@ -12,6 +12,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 
 import duckdb
@@ -120,8 +121,8 @@ def unhas_game_sum(row: dict, params: dict) -> int:
         share = r["winner"]
     elif params["catcher_split"] == "halve":
         share = r["winner"] // 2
-    else:  # even: the catch points divided by the number of catchers, rounded down
-        share = r["winner"] // n
+    else:  # even (RULES.md): the catch points divided by the catchers, rounded half up, at least 1
+        share = max(1, int(Fraction(r["winner"], n) + Fraction(1, 2)))
     return n * share + r["loser"]
 
 
