@@ -13,7 +13,7 @@ import io
 import struct
 import zipfile
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 import fastexcel
@@ -32,6 +32,8 @@ class Sheet:
     sha256: str
     frame: pl.DataFrame
     extra_columns: list[str]
+    #: contract column → its header as the file spelled it (``last_tile → kartu_terakhir``)
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -59,12 +61,10 @@ def read_file(path: str | Path, name: str | None = None) -> Sheet:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise FileRejected(label, "unreadable", f"the file cannot be opened ({exc.strerror})") from exc
+        raise FileRejected(label, "unreadable", {"why": exc.strerror}) from exc
     limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
     if size > limit:
-        raise FileRejected(
-            label, "too_large", f"the file is {size:,} bytes; the limit is {limit:,} bytes"
-        )
+        raise FileRejected(label, "too_large", {"size": f"{size:,}", "limit": f"{limit:,}"})
     return read_bytes(path.read_bytes(), label)
 
 
@@ -73,18 +73,16 @@ def read_bytes(data: bytes, name: str) -> Sheet:
     label = display_name(name)
     limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
     if len(data) > limit:
-        raise FileRejected(
-            label, "too_large", f"the file is {len(data):,} bytes; the limit is {limit:,} bytes"
-        )
+        raise FileRejected(label, "too_large", {"size": f"{len(data):,}", "limit": f"{limit:,}"})
     sha = hashlib.sha256(data).hexdigest()
     if data.startswith(b"PK\x03\x04"):
         rows = _xlsx_rows(data, label)
     elif label.lower().endswith((".xlsx", ".xlsm", ".xls")):
-        raise FileRejected(label, "not_xlsx", "the file is named like a workbook but is not an .xlsx file")
+        raise FileRejected(label, "not_xlsx", variant="named")
     else:
         rows = _csv_rows(data, label)
-    frame, extras = _to_frame(rows, label)
-    return Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras)
+    frame, extras, headers = _to_frame(rows, label)
+    return Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers)
 
 
 # --- CSV ---------------------------------------------------------------------------------
@@ -92,9 +90,9 @@ def read_bytes(data: bytes, name: str) -> Sheet:
 
 def _decode(data: bytes, label: str) -> str:
     if not data.strip():
-        raise FileRejected(label, "empty", "the file is empty")
+        raise FileRejected(label, "empty")
     if b"\x00" in data[:65536]:
-        raise FileRejected(label, "not_a_hand_log", "this is not a CSV or XLSX file (it holds binary data)")
+        raise FileRejected(label, "not_a_hand_log", variant="binary")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -126,7 +124,7 @@ def _csv_rows(data: bytes, label: str) -> _Rows:
         text = text.split("\n", 1)[1]
         lines_before += 1
     if not text.strip():
-        raise FileRejected(label, "empty", "the file is empty")
+        raise FileRejected(label, "empty")
     header_line = text.split("\n", 1)[0]
     sep = _delimiter(header_line)
     body: pl.DataFrame | None = None
@@ -171,19 +169,19 @@ def _check_zip(data: bytes, label: str) -> None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             if "xl/workbook.xml" not in zf.namelist():
-                raise FileRejected(label, "not_xlsx", "this zip file is not an Excel workbook (.xlsx)")
+                raise FileRejected(label, "not_xlsx", variant="zip")
             total = 0
             for info in zf.infolist():
                 if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-                    raise FileRejected(label, "not_xlsx", f"the workbook part {_short(info.filename)!r} is compressed in a way Excel never writes; save the file again from Excel")
+                    raise FileRejected(label, "not_xlsx", {"part": repr(_short(info.filename))}, variant="compression")
                 size = _expanded_size(data, info, max_total - total + 1)
                 total += size
                 if size > 1_000_000 and size > max_ratio * max(info.compress_size, 1):
-                    raise FileRejected(label, "xlsx_bomb", f"the workbook part {_short(info.filename)!r} expands {size // max(info.compress_size, 1)}× when unzipped; refused as a possible zip bomb")
+                    raise FileRejected(label, "xlsx_bomb", {"part": repr(_short(info.filename)), "ratio": size // max(info.compress_size, 1)}, variant="ratio")
                 if total > max_total:
-                    raise FileRejected(label, "xlsx_bomb", f"the workbook expands to more than {max_total:,} bytes when unzipped (the limit is {max_total:,}); refused as a possible zip bomb")
+                    raise FileRejected(label, "xlsx_bomb", {"limit": f"{max_total:,}"})
     except (zipfile.BadZipFile, zlib.error, struct.error) as exc:
-        raise FileRejected(label, "not_xlsx", "the workbook is damaged and cannot be opened") from exc
+        raise FileRejected(label, "not_xlsx", variant="damaged") from exc
 
 
 def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
@@ -216,21 +214,21 @@ def _xlsx_rows(data: bytes, label: str) -> _Rows:
         names = reader.sheet_names
         target = next((n for n in names if n.strip().lower() == "hands"), names[0] if names else None)
         if target is None:
-            raise FileRejected(label, "empty", "the workbook has no sheets")
+            raise FileRejected(label, "empty", variant="no_sheets")
         sheet = reader.load_sheet(target, header_row=None, dtypes="string")
         raw = sheet.to_polars()
     except FileRejected:
         raise
     except Exception as exc:
-        raise FileRejected(label, "not_xlsx", f"the workbook cannot be read ({type(exc).__name__})") from exc
+        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
     if raw.height == 0:
-        raise FileRejected(label, "empty", "the workbook's sheet is empty")
+        raise FileRejected(label, "empty", variant="sheet")
     raw = raw.cast(pl.String)
     first = 0
     while first < raw.height and all(v is None or str(v).strip() == "" for v in raw.row(first)):
         first += 1
     if first == raw.height:
-        raise FileRejected(label, "empty", "the workbook's sheet is empty")
+        raise FileRejected(label, "empty", variant="sheet")
     header = [v or "" for v in raw.row(first)]
     body = raw.slice(first + 1)
     body.columns = [f"column_{i + 1}" for i in range(body.width)]
@@ -240,11 +238,11 @@ def _xlsx_rows(data: bytes, label: str) -> _Rows:
 # --- shared ------------------------------------------------------------------------------
 
 
-def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
+def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[str, str]]:
     header, body, header_line = rows
     max_rows = int(settings.get("max_rows"))  # type: ignore[arg-type]
     if body.height > max_rows:
-        raise FileRejected(label, "too_many_rows", f"the file has {body.height:,} rows; the limit is {max_rows:,}")
+        raise FileRejected(label, "too_many_rows", {"rows": f"{body.height:,}", "limit": f"{max_rows:,}"})
     names: list[str] = []
     extras: list[str] = []
     seen: dict[str, str] = {}
@@ -253,10 +251,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
         name = canonical_name(raw) if raw else f"column_{i + 1}"
         if name in seen and name in CANONICAL:
             raise FileRejected(
-                label,
-                "duplicate_column",
-                f"the columns {_short(seen[name])!r} and {_short(raw)!r} both mean {name}; keep only one",
-                column=name,
+                label, "duplicate_column", {"a": repr(_short(seen[name])), "b": repr(_short(raw)), "column": name}, column=name
             )
         if name in seen:
             name = f"{name}_{i + 1}"
@@ -267,12 +262,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
     body.columns = names
     missing = [c for c in REQUIRED if c not in names]
     if missing:
-        raise FileRejected(
-            label,
-            "missing_column",
-            f"the column {missing[0]} is missing (a hand log needs {', '.join(REQUIRED)})",
-            column=missing[0],
-        )
+        raise FileRejected(label, "missing_column", {"column": missing[0], "required": ", ".join(REQUIRED)}, column=missing[0])
     cells = body.with_columns(
         pl.col(c).cast(pl.String).str.strip_chars().replace("", None) for c in names
     ).with_row_index("_line", offset=header_line + 1)
@@ -281,7 +271,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
     not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names)
     cells = cells.filter(not_blank)
     if cells.height == 0:
-        raise FileRejected(label, "header_only", "the file has a header but no hands")
+        raise FileRejected(label, "header_only")
     extra = (
         pl.struct(extras).struct.json_encode() if extras else pl.lit(None, dtype=pl.String)
     )
@@ -294,4 +284,5 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
         ],
         extra.alias("extra"),
     )
-    return frame, extras
+    headers = {name: raw for name, raw in seen.items() if name in CANONICAL}
+    return frame, extras, headers
