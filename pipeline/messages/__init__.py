@@ -133,22 +133,29 @@ def render_frame(frame: pl.DataFrame, lang: str, id_col: str = "message_id", par
         rows = indexed.filter(pl.col(id_col) == mid)
         names = fields(tpl)
         if names:
-            decoded = rows.with_columns(pl.col(params_col).str.json_decode(infer_schema_length=None).alias("_p"))
+            decoded = rows.with_columns(rows.get_column(params_col).str.json_decode(infer_schema_length=None).alias("_p"))
             dtype = decoded.schema["_p"]
             have = {f.name: f.dtype for f in dtype.fields} if isinstance(dtype, pl.Struct) else {}
-            cols = {}
+            cols: dict[str, pl.Expr] = {}
             lists = set()
+            nested = False
             for n in names:
                 if n not in have:
                     cols[n] = pl.lit("")
                     continue
                 field = pl.col("_p").struct.field(n)
-                if isinstance(have[n], pl.List):
+                if isinstance(have[n], pl.List) and isinstance(have[n].inner, pl.Struct):
+                    nested = True
+                elif isinstance(have[n], pl.List):
                     cols[n] = field.cast(pl.List(pl.String))
                     lists.add(n)
                 else:
                     cols[n] = field.cast(pl.String)
-            rendered = decoded.select("_i", readable(expr(mid, cols, lang, frozenset(lists))).alias("message"))
+            if nested:  # messages inside the message: one by one (a rejected correction)
+                texts = [short(render(mid, json.loads(p or "{}"), lang)) for p in rows.get_column(params_col).to_list()]
+                rendered = rows.select("_i").with_columns(pl.Series("message", texts, dtype=pl.String))
+            else:
+                rendered = decoded.select("_i", readable(expr(mid, cols, lang, frozenset(lists))).alias("message"))
         else:
             rendered = rows.select("_i", pl.lit(tpl).alias("message"))
         parts.append(rendered)
