@@ -30,7 +30,7 @@ import duckdb
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from pipeline import settings
+from pipeline import messages, settings
 
 ALL_EVENTS = "*"
 MIN_PASSWORD = 8
@@ -246,11 +246,18 @@ def sign_out(value: object) -> None:
 
 
 class NotAllowed(PermissionError):
-    """The coordinator may not write (some of) what they tried to load."""
+    """The coordinator may not write (some of) what they tried to load. ``str()`` is the
+    English sentence; :meth:`render` says it in another language (pipeline/messages)."""
 
-    def __init__(self, message: str, events: list[str]):
-        super().__init__(message)
-        self.events = events
+    def __init__(self, code: str, params: dict[str, object] | None = None, events: list[str] | None = None, *, variant: str | None = None):
+        self.code = code
+        self.message_id = messages.message_id(code, variant)
+        self.params = params or {}
+        self.events = events or []
+        super().__init__(messages.render(self.message_id, self.params))
+
+    def render(self, lang: str = "en") -> str:
+        return messages.render(self.message_id, self.params, lang)
 
 
 def check_rights(con: duckdb.DuckDBPyConnection, ident: object, events: Iterable[str]) -> Identity:
@@ -258,14 +265,16 @@ def check_rights(con: duckdb.DuckDBPyConnection, ident: object, events: Iterable
     database says now*, may write to every one of ``events``. Returns the identity."""
     good = identity_ok(ident)
     if good is None:
-        raise NotAllowed("not signed in", [])
+        raise NotAllowed("not_signed_in")
     allowed = user_events(con, good.name)
     if allowed is None:
-        raise NotAllowed(f"the coordinator {good.name!r} no longer exists", [])
+        raise NotAllowed("coordinator_gone", {"name": repr(good.name)})
     bad = forbidden_events(allowed, events)
     if bad:
         raise NotAllowed(
-            f"{good.name} may not write to {', '.join(bad)} (allowed: {', '.join(sorted(allowed)) or 'none'})",
+            "not_allowed",
+            {"name": good.name, "events": ", ".join(bad), "allowed": ", ".join(sorted(allowed))},
             bad,
+            variant=None if allowed else "none",
         )
     return good

@@ -55,7 +55,7 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     names = [_ALIASES.get(header_key(h or ""), header_key(h or "")) for h in header]
     body.columns = [n or f"column_{i}" for i, n in enumerate(names)]
     if "player" not in body.columns:
-        raise FileRejected(label, "missing_column", "a player registry needs a column player", column="player")
+        raise FileRejected(label, "missing_column", variant="registry", column="player")
     for c in ("group", "city", "aliases"):
         if c not in body.columns:
             body = body.with_columns(pl.lit(None, dtype=pl.String).alias(c))
@@ -68,7 +68,7 @@ def read_registry(path: str | Path) -> pl.DataFrame:
         pl.col("_line").cast(pl.Int64),
     ).filter(pl.col("player").is_not_null())
     if out.height == 0:
-        raise FileRejected(label, "header_only", "the registry has a header but no players")
+        raise FileRejected(label, "header_only", variant="registry")
     return out
 
 

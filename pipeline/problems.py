@@ -1,10 +1,17 @@
 """Problems found in a hand log: one row each, with file, line, column, code and a sentence.
 
-Every check in the pipeline produces rows of :data:`SCHEMA`; the ingest report, the CLI
-and the dashboard's upload preview show them as they are.
+Every check in the pipeline produces rows of :data:`SCHEMA`. A problem carries its
+``message_id`` (the code, or ``code.variant``) and its named ``params`` (JSON); the
+English ``message`` is rendered from them through :mod:`pipeline.messages`, as are the
+sentences of other languages (the dashboard). ``spelled`` is the column's header as the
+file wrote it (``kartu_terakhir`` for ``last_tile``).
 """
 
+from typing import Any
+
 import polars as pl
+
+from pipeline import messages
 
 SCHEMA: dict[str, pl.DataType] = {
     "file": pl.String(),
@@ -16,6 +23,9 @@ SCHEMA: dict[str, pl.DataType] = {
     "event": pl.String(),
     "round": pl.String(),
     "table": pl.String(),
+    "message_id": pl.String(),  # the catalogue key: code, or code.variant
+    "params": pl.String(),  # named parameters of the sentence, JSON
+    "spelled": pl.String(),  # the column's header as the file spelled it
 }
 
 ERROR = "error"
@@ -25,12 +35,27 @@ WARNING = "warning"
 class FileRejected(Exception):
     """A file that cannot be read as a hand log at all (empty, header only, not CSV/XLSX…)."""
 
-    def __init__(self, file: str, code: str, message: str, column: str | None = None):
-        super().__init__(f"{file}: {message}")
+    def __init__(
+        self,
+        file: str,
+        code: str,
+        params: dict[str, Any] | None = None,
+        *,
+        variant: str | None = None,
+        column: str | None = None,
+        spelled: str | None = None,
+    ):
         self.file = file
         self.code = code
-        self.message = message
+        self.message_id = messages.message_id(code, variant)
+        self.params = params or {}
+        self.message = messages.render(self.message_id, self.params)
         self.column = column
+        self.spelled = spelled
+        super().__init__(f"{file}: {self.message}")
+
+    def render(self, lang: str = "en") -> str:
+        return messages.render(self.message_id, self.params, lang)
 
     def frame(self) -> pl.DataFrame:
         return frame(
@@ -42,6 +67,9 @@ class FileRejected(Exception):
                     "code": self.code,
                     "severity": ERROR,
                     "message": self.message,
+                    "message_id": self.message_id,
+                    "params": messages.to_json(self.params),
+                    "spelled": self.spelled,
                 }
             ]
         )
@@ -63,18 +91,35 @@ def from_rows(
     *,
     column: str | pl.Expr,
     code: str,
-    message: pl.Expr,
+    params: dict[str, pl.Expr | str | int] | None = None,
+    variant: str | pl.Expr | None = None,
     severity: str = ERROR,
 ) -> pl.DataFrame:
     """Problems for every row of ``rows`` (a hand frame with ``_file`` and ``_line``).
 
-    ``message`` is a string expression evaluated per row, so a check builds all its
-    sentences at once (``pl.format``) rather than looping over rows.
+    ``params`` are expressions evaluated per row (text, or lists of text); the sentence
+    is the catalogue's template of ``code`` (or ``code.variant``; ``variant`` may be an
+    expression, null meaning the plain code) filled with them, for all rows at once.
     """
     if rows.height == 0:
         return empty()
+    exprs = {k: v if isinstance(v, pl.Expr) else pl.lit(v) for k, v in (params or {}).items()}
+    base = rows.with_columns(
+        *[e.alias(f"_m_{k}") for k, e in exprs.items()],
+        (variant if isinstance(variant, pl.Expr) else pl.lit(variant, dtype=pl.String)).cast(pl.String).replace("", None).alias("_m_variant"),
+    )
+    lists = frozenset(k for k in exprs if isinstance(base.schema[f"_m_{k}"], pl.List))
+    cols = {k: pl.col(f"_m_{k}").cast(pl.List(pl.String) if k in lists else pl.String) for k in exprs}
+    variants = base.get_column("_m_variant").unique().to_list()
+    mid = pl.when(pl.col("_m_variant").is_null()).then(pl.lit(code)).otherwise(pl.format(f"{code}.{{}}", pl.col("_m_variant")))
+    message: pl.Expr = pl.lit(None, dtype=pl.String)
+    for v in variants:
+        sentence = messages.expr(messages.message_id(code, v), cols, lists=lists)
+        hit = pl.col("_m_variant").is_null() if v is None else pl.col("_m_variant") == v
+        message = sentence if len(variants) == 1 else pl.when(hit).then(sentence).otherwise(message)
+    encoded = pl.struct([c.alias(k) for k, c in cols.items()]).struct.json_encode() if cols else pl.lit("{}")
     col = pl.lit(column) if isinstance(column, str) else column
-    return rows.select(
+    return base.select(
         pl.col("_file").alias("file"),
         pl.col("_line").cast(pl.Int64).alias("line"),
         col.cast(pl.String).alias("column"),
@@ -84,6 +129,9 @@ def from_rows(
         pl.col("event").cast(pl.String),
         pl.col("round").cast(pl.String),
         pl.col("table").cast(pl.String),
+        mid.alias("message_id"),
+        encoded.alias("params"),
+        pl.lit(None, dtype=pl.String).alias("spelled"),
     )
 
 
@@ -94,11 +142,18 @@ def concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
     return pl.concat([f.select(list(SCHEMA)).cast(SCHEMA) for f in frames], how="vertical")
 
 
+def where(p: dict[str, object]) -> str:
+    """``hands.csv:14 kartu_terakhir (last_tile)``: the file, line and column of a problem,
+    the column as the file spelled it with the contract's name beside it."""
+    out = str(p["file"])
+    if p.get("line") is not None:
+        out += f":{p['line']}"
+    if p.get("column"):
+        spelled = p.get("spelled")
+        out += f" {spelled} ({p['column']})" if spelled and spelled != p["column"] else f" {p['column']}"
+    return out
+
+
 def describe(p: dict[str, object]) -> str:
     """``hands.csv:14 pips_c: kandang needs …`` as HANDLOG.md shows it."""
-    where = str(p["file"])
-    if p.get("line") is not None:
-        where += f":{p['line']}"
-    if p.get("column"):
-        where += f" {p['column']}"
-    return f"{where}: {p['message']} [{p['code']}]"
+    return f"{where(p)}: {p['message']} [{p['code']}]"

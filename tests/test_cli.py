@@ -28,7 +28,8 @@ def test_ingest_exit_codes(db_path):
     assert "nothing changed" in again.output
     bad = run("ingest", DATA / "errors" / "empty_chair.csv")
     assert bad.exit_code == 1
-    assert "empty_chair.csv:13 ended_by: chair D is empty in this hand" in bad.output
+    # the column as the file spelled it (oleh), the contract name beside it
+    assert "empty_chair.csv:13 oleh (ended_by): chair D is empty in this hand" in bad.output
     assert "rejected" in bad.output
     assert run("ingest").exit_code == 2  # wrong call: no file
     assert run("standings", "--event", "x", "--level", "nope").exit_code == 2

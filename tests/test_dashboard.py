@@ -432,8 +432,9 @@ def test_a_bad_file_shows_its_problems_and_changes_nothing(loaded, tmp_path):
     problems = [df for df in frames(at) if "Pesan" in df.columns and "Kolom" in df.columns]
     assert problems
     p = problems[0]
-    assert (p["Kolom"] == "ending").any() and (p["Baris"] == 2).any()
-    # the referee reads the problem in Indonesian (dashboard/messages_id.toml)
+    # the column as the file spelled its header, the contract's name beside it
+    assert (p["Kolom"] == "akhir (ending)").any() and (p["Baris"] == 2).any()
+    # the referee reads the problem in Indonesian (pipeline/messages/id.toml)
     assert "menang bukan akhir kocokan dalam aturan unhas; gunakan apollo" in " ".join(p["Pesan"].astype(str))
     assert any("masalah:" in m for df in frames(at) if "Pesan" in df.columns for m in df["Pesan"].astype(str))
     assert _confirm_button(at).disabled

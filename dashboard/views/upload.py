@@ -17,7 +17,7 @@ import streamlit as st
 
 from dashboard import access, batches, data, ui
 from dashboard.i18n import language, t
-from dashboard.messages import translate, translate_column
+from dashboard.messages import column_label, render_column, render_outcome
 from pipeline import auth, ingest, rulesets, settings
 from pipeline import rounds as round_order
 from pipeline.ingest import PlanChanged, Preview
@@ -179,7 +179,7 @@ def _confirm(
             expected=pv.signature,
         )
     except auth.NotAllowed as exc:
-        st.error(t("up.not_allowed", message=translate(str(exc), language())))
+        st.error(t("up.not_allowed", message=exc.render(language())))
         return
     except PlanChanged:
         st.session_state.pop(_PREVIEW_STATE, None)
@@ -205,13 +205,13 @@ def show_preview(pv: Preview) -> None:
     for info in pv.files:
         if info.get("error"):
             err: FileRejected = info["error"]  # type: ignore[assignment]
-            st.error(t("up.file_rejected", file=err.file, message=translate(err.message, language())))
+            st.error(t("up.file_rejected", file=err.file, message=err.render(language())))
     errors = p.problems.filter(pl.col("severity") == ERROR).height
     warnings = p.problems.height - errors
     st.markdown(f"##### {t('up.problems', errors=errors, warnings=warnings)}")
     if p.problems.height:
         ui.table(
-            translate_column(p.problems, language()).with_columns(
+            column_label(render_column(p.problems, language())).with_columns(
                 pl.col("severity").replace(
                     {sev: t(f"up.severity.{sev}") for sev in (ERROR, WARNING)}
                 )
@@ -232,7 +232,7 @@ def show_preview(pv: Preview) -> None:
                     "round": o.round,
                     "table": o.table,
                     "status": t(f"up.status.{o.status}"),
-                    "message": translate(o.message, language()),
+                    "message": render_outcome(o, language()),
                     "hands": o.hands,
                     "version": o.version,
                     "event": o.event,

@@ -37,8 +37,11 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     rs, params = book.name, book.flat
     found: list[pl.DataFrame] = []
 
-    def add(bad: pl.DataFrame, column: str | pl.Expr, code: str, message: pl.Expr, severity: str = problems.ERROR) -> None:
-        found.append(problems.from_rows(bad, column=column, code=code, message=message, severity=severity))
+    def add(
+        bad: pl.DataFrame, column: str | pl.Expr, code: str, params: dict[str, pl.Expr | str | int] | None = None,
+        variant: str | pl.Expr | None = None, severity: str = problems.ERROR,
+    ) -> None:
+        found.append(problems.from_rows(bad, column=column, code=code, params=params, variant=variant, severity=severity))
 
     endings = book.endings
     ending_ok = pl.col("ending").is_in(list(endings))
@@ -46,19 +49,19 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         df.filter(pl.col("ending").is_not_null() & ~ending_ok),
         "ending",
         "unknown_ending",
-        pl.format(f"{{}} is not an ending of ruleset {rs}; use {', '.join(e for e in endings)}", pl.col("ending")),
+        {"value": pl.col("ending"), "ruleset": rs, "endings": ", ".join(endings)},
     )
     walkover = pl.col("ending") == pl.lit(book.walkover, dtype=pl.String)
     played = df.filter(ending_ok & ~walkover.fill_null(value=False))
     wo = df.filter(walkover.fill_null(value=False))
-    add(played.filter(pl.col("hand").is_null()), "hand", "missing_value", pl.lit("this hand has no hand number"))
-    add(played.filter(pl.col("ended_by").is_null()), "ended_by", "missing_value", pl.lit("this hand does not say which chair ended it (ended_by)"))
+    add(played.filter(pl.col("hand").is_null()), "hand", "missing_value", variant="hand")
+    add(played.filter(pl.col("ended_by").is_null()), "ended_by", "missing_value", variant="ended_by")
     ender_name = _chair_col("player", pl.col("ended_by"))
     add(
         played.filter(pl.col("ended_by").is_in(CH) & ender_name.is_null()),
         "ended_by",
         "empty_chair",
-        pl.format("chair {} is empty in this hand, so it cannot have ended it", pl.col("ended_by")),
+        {"chair": pl.col("ended_by")},
     )
 
     # Who sits where.
@@ -70,20 +73,22 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             played.filter((pl.col("hand") <= regular) & (n < minimum)),
             "player_a",
             "too_few_players",
-            pl.format(f"a regular hand needs at least {minimum} players; this one seats {{}} (2 or fewer is a walkover: ending wo)", n),
+            {"need": minimum, "n": n},
+            "regular",
         )
         add(
             played.filter((pl.col("hand") > regular) & (n < 2)),
             "player_a",
             "too_few_players",
-            pl.format("a tie-break hand needs the tied players; this one seats {}", n),
+            {"n": n},
+            "tiebreak",
         )
     if book.has("walkover"):
         add(
             wo.filter((n < 1) | (n > 2)),
             "ending",
             "bad_walkover",
-            pl.format("a walkover lists the 1 or 2 players present; this row lists {} (3 players play on)", n),
+            {"n": n},
         )
     if book.has("players_per_table"):
         need = int(params["players_per_table"])  # type: ignore[arg-type]
@@ -91,7 +96,8 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             played.filter(n < need),
             "player_a",
             "too_few_players",
-            pl.format(f"a {rs} hand needs {need} players; this one seats {{}}", n),
+            {"ruleset": rs, "need": need, "n": n},
+            "table",
         )
     for i, a in enumerate(CHAIRS):
         for b in CHAIRS[i + 1 :]:
@@ -99,7 +105,7 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
                 df.filter(pl.col(f"key_{a}").is_not_null() & (pl.col(f"key_{a}") == pl.col(f"key_{b}"))),
                 f"player_{b}",
                 "player_twice",
-                pl.format(f"{{}} sits in chair {a.upper()} and chair {b.upper()} of the same hand", pl.col(f"player_{b}")),
+                {"player": pl.col(f"player_{b}"), "a": a.upper(), "b": b.upper()},
             )
 
     # Values left in hand.
@@ -110,19 +116,19 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             df.filter(pl.col(f"pips_{c}") > max_pips),
             f"pips_{c}",
             "pips_too_high",
-            pl.format(f"{{}} pips cannot be left in a hand: no 7 tiles add up to more than {max_pips}", pl.col(f"pips_{c}")),
+            {"value": pl.col(f"pips_{c}"), "max": max_pips},
         )
         add(
             df.filter(pl.col(f"tcount_{c}") > 7),
             f"tiles_{c}",
             "too_many_tiles",
-            pl.format("a player holds at most 7 tiles; this cell lists {}", pl.col(f"tcount_{c}")),
+            {"n": pl.col(f"tcount_{c}")},
         )
         add(
             df.filter(pl.col(f"pips_{c}").is_not_null() & pl.col(f"{tiles_value}_{c}").is_not_null() & (pl.col(f"pips_{c}") != pl.col(f"{tiles_value}_{c}"))),
             f"pips_{c}",
             "pips_tiles_disagree",
-            pl.format(f"pips_{c} says {{}} but tiles_{c} ({{}}) add up to {{}}", pl.col(f"pips_{c}"), pl.col(f"tiles_{c}"), pl.col(f"{tiles_value}_{c}")),
+            {"chair": c, "pips": pl.col(f"pips_{c}"), "tiles": pl.col(f"tiles_{c}"), "sum": pl.col(f"{tiles_value}_{c}")},
         )
         value = pl.coalesce(pl.col(f"pips_{c}"), pl.col(f"{tiles_value}_{c}"))
         is_ender = pl.col("ended_by") == c.upper()
@@ -131,14 +137,15 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             played.filter(is_ender & went_out & (value > 0)),
             f"pips_{c}",
             "ender_has_pips",
-            pl.format(f"chair {c.upper()} went out, so it has no pips left; the row says {{}}", value),
+            {"chair": c.upper(), "value": value},
         )
-        needs, what = _pips_needed(book, is_ender)
+        needs, who = _pips_needed(book, is_ender)
         add(
             played.filter(needs & _seated(c) & value.is_null()),
             f"pips_{c}",
             "missing_pips",
-            pl.format(f"{{}}; chair {c.upper()} ({{}}) has none", what, pl.col(f"player_{c}")),
+            {"ending": pl.col("ending"), "chair": c.upper(), "player": pl.col(f"player_{c}")},
+            who,
         )
 
     # The last tile.
@@ -148,32 +155,31 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             played.filter((pl.col("ending") == "apollo") & pl.col("last_tile").is_not_null() & ~double),
             "last_tile",
             "apollo_not_double",
-            pl.format("apollo means going out with a double, but the last tile is {}", pl.col("last_tile")),
+            {"tile": pl.col("last_tile")},
         )
         add(
             played.filter(pl.col("ending").is_in(["ceki", "biasa"]) & pl.col("last_tile").is_not_null() & double),
             "last_tile",
             "double_not_apollo",
-            pl.format("going out with the double {} is apollo, not {}", pl.col("last_tile"), pl.col("ending")),
+            {"tile": pl.col("last_tile"), "ending": pl.col("ending")},
         )
     return problems.concat(found)
 
 
 def _pips_needed(book: Ruleset, is_ender: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     """Rows whose ending needs this chair's pips (``[pips_needed]`` of the ruleset), and
-    the sentence that says so."""
+    who must give them (``all`` or ``all_but_ender``: the variant of ``missing_pips``)."""
     needs: pl.Expr = pl.lit(value=False)
-    what: pl.Expr = pl.lit(None, dtype=pl.String)
+    which: pl.Expr = pl.lit(None, dtype=pl.String)
     for ending, who in book.pips_needed.items():
         this = pl.col("ending") == ending
         if who == "all_but_ender":
             needs = needs | (this & ~is_ender)
-            text = f"after {ending}, every chair but the one that went out needs its pips"
         else:
             needs = needs | this
-            text = f"{ending} needs the pips of every seated chair"
-        what = pl.when(this).then(pl.lit(text)).otherwise(what)
-    return needs, what
+            who = "all"
+        which = pl.when(this).then(pl.lit(who)).otherwise(which)
+    return needs, which
 
 
 def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
@@ -191,7 +197,6 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
                 mixed,
                 column="ending",
                 code="walkover_with_hands",
-                message=pl.lit("a walkover row is the whole record of its table; this table also has other rows"),
             )
         )
     played_all = df.filter(pl.col("ending").ne_missing(pl.lit(book.walkover, dtype=pl.String)), pl.col("hand").is_not_null())
@@ -208,7 +213,7 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             dup,
             column="hand",
             code="hand_twice",
-            message=pl.format("hand {} appears more than once in this table", pl.col("hand")),
+            params={"hand": pl.col("hand")},
         )
     )
     ordered = played.unique([*MATCH, "hand"]).sort([*MATCH, "hand"])
@@ -219,9 +224,8 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             gap,
             column="hand",
             code="hand_gap",
-            message=pl.when(pl.col("_prev") == 0)
-            .then(pl.format("the first hand of a table is 1, not {}", pl.col("hand")))
-            .otherwise(pl.format("hand {} follows hand {}: hands go 1, 2, … without gaps", pl.col("hand"), pl.col("_prev"))),
+            params={"hand": pl.col("hand"), "prev": pl.col("_prev")},
+            variant=pl.when(pl.col("_prev") == 0).then(pl.lit("first")),
         )
     )
     found.append(_seating_changes(played_all, book))
@@ -258,11 +262,7 @@ def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         joined,
         column=pl.col("_col"),
         code="seating_changed",
-        message=pl.format(
-            "{} joins table {} in hand {} but did not play its first hand; a table keeps its players for the whole match "
-            "(chairs swap only as the schedule says), and this table seats {} different players: is this another match under the same table label?",
-            pl.col("_player"), pl.col("table"), pl.col("hand"), pl.col("_all"),
-        ),
+        params={"player": pl.col("_player"), "table": pl.col("table"), "hand": pl.col("hand"), "players": pl.col("_all")},
     )
 
 
@@ -295,9 +295,5 @@ def _swap_schedule(played: pl.DataFrame, regular_hands: int) -> pl.DataFrame:
         column=pl.format("player_{}", pl.col("_wrong").str.slice(0, 1).str.to_lowercase()),
         code="swap_schedule",
         severity=WARNING,
-        message=pl.format(
-            "hand {}: the seating in chair(s) {} differs from the swap schedule (hands 3-6 swap A and C, hands 7-10 also B and D); loaded as recorded",
-            pl.col("hand"),
-            pl.col("_wrong"),
-        ),
+        params={"hand": pl.col("hand"), "chairs": pl.col("_wrong")},
     )

@@ -19,7 +19,7 @@ def two_tables(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFr
     found = [
         problems.from_rows(
             clash, column=pl.col("_col"), code="player_two_tables",
-            message=pl.format("{} plays at tables {} of round {} in this upload; a player sits at one table per round", pl.col("player"), pl.col("tables").list.join(" and "), pl.col("round")),
+            params={"player": pl.col("player"), "tables": pl.col("tables"), "round": pl.col("round")}, variant="upload",
         )
     ]
     keys = rows.select("event", "round").unique()
@@ -31,7 +31,7 @@ def two_tables(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFr
         found.append(
             problems.from_rows(
                 clash2, column=pl.col("_col"), code="player_two_tables",
-                message=pl.format("{} already plays at table {} of round {} (loaded earlier); a player sits at one table per round", pl.col("player"), pl.col("loaded_table"), pl.col("round")),
+                params={"player": pl.col("player"), "table": pl.col("loaded_table"), "round": pl.col("round")}, variant="loaded",
             )
         )
     return problems.concat(found)
@@ -53,10 +53,7 @@ def keyless_rows(typed: pl.DataFrame) -> pl.DataFrame:
     missing = pl.when(pl.col("_event").is_null()).then(pl.lit("event")).when(pl.col("_round").is_null()).then(pl.lit("round")).otherwise(pl.lit("table"))
     return problems.from_rows(
         hits, column=missing, code="row_without_match",
-        message=pl.format(
-            "line {} of this file does not say its {}, so it may be a hand of this match (round {}, table {}); the match loads when that row is fixed or removed",
-            pl.col("_line"), missing, pl.col("round"), pl.col("table"),
-        ),
+        params={"line": pl.col("_line"), "round": pl.col("round"), "table": pl.col("table")}, variant=missing,
     )
 
 
@@ -101,9 +98,8 @@ def tiebreak_check(part: pl.DataFrame, hp: pl.DataFrame, book: rulesets.Ruleset)
     bad = per_hand.filter(~pl.col("all_tied") | (pl.col("groups") > 1))
     return problems.from_rows(
         bad, column="hand", code="tiebreak_not_tied",
-        message=pl.when(pl.col("max_tied").fill_null(1) <= 1)
-        .then(pl.format(f"a match is {regular} regular hands; hand {{}} can only be a tie-break between tied players, and these players ({{}}) are not tied", pl.col("hand"), pl.col("players")))
-        .otherwise(pl.format("tie-break hand {} seats players who were not tied with each other ({})", pl.col("hand"), pl.col("players"))),
+        params={"regular": regular, "hand": pl.col("hand"), "players": pl.col("players")},
+        variant=pl.when(pl.col("max_tied").fill_null(1) <= 1).then(pl.lit("regular")),
     )
 
 
@@ -122,16 +118,16 @@ def session_shape(con: duckdb.DuckDBPyConnection, part: pl.DataFrame, book: rule
     tables = pl.concat([seats, loaded]).group_by(MATCH).agg(pl.col("player_key").n_unique().alias("players"))
     sessions = tables.group_by("event", "round").agg(pl.len().alias("tables"))
     first = part.unique(MATCH, keep="first").select(*MATCH, "_file", "_line")
-    shape = f"a session is {want_p} players on {want_t} tables of {per_table}"
+    shape = {"want_p": want_p, "want_t": want_t, "per_table": per_table}
     too_many = first.unique(["event", "round"], keep="first").join(sessions.filter(pl.col("tables") > want_t), on=["event", "round"])
     odd = first.join(tables.filter(pl.col("players") != per_table), on=MATCH)
     return problems.concat([
         problems.from_rows(
             too_many, column="round", code="session_shape", severity=problems.WARNING,
-            message=pl.format(f"session {{}} has {{}} tables; {shape}", pl.col("round"), pl.col("tables")),
+            params={"round": pl.col("round"), "tables": pl.col("tables"), **shape}, variant="tables",
         ),
         problems.from_rows(
             odd, column="table", code="session_shape", severity=problems.WARNING,
-            message=pl.format(f"table {{}} of session {{}} seats {{}} players; {shape}", pl.col("table"), pl.col("round"), pl.col("players")),
+            params={"table": pl.col("table"), "round": pl.col("round"), "players": pl.col("players"), **shape}, variant="players",
         ),
     ])

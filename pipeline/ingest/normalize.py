@@ -82,7 +82,7 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
                 bad,
                 column=col,
                 code="not_a_number",
-                message=pl.format("{} is not a whole number", pl.col(col)),
+                params={"value": pl.col(col)},
             )
         )
     for c in CHAIRS:
@@ -92,12 +92,12 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
                 bad,
                 column=f"pips_{c}",
                 code="negative_pips",
-                message=pl.format("pips cannot be negative ({})", pl.col(f"pips_{c}")),
+                params={"value": pl.col(f"pips_{c}")},
             )
         )
     bad = typed.filter(pl.col("hand") < 1)
     found.append(
-        problems.from_rows(bad, column="hand", code="bad_hand_number", message=pl.format("hand numbers start at 1, not {}", pl.col("hand")))
+        problems.from_rows(bad, column="hand", code="bad_hand_number", params={"value": pl.col("hand")})
     )
     bad = typed.filter(pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(["A", "B", "C", "D"]))
     found.append(
@@ -105,12 +105,12 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             bad,
             column="ended_by",
             code="bad_chair",
-            message=pl.format("{} is not a chair; write A, B, C or D", pl.col("ended_by")),
+            params={"value": pl.col("ended_by")},
         )
     )
-    for col, what in (("event", "the event (column event, or --event)"), ("round", "the round"), ("table", "the table"), ("ending", "how the hand ended")):
+    for col in ("event", "round", "table", "ending"):
         bad = typed.filter(pl.col(col).is_null())
-        found.append(problems.from_rows(bad, column=col, code="missing_value", message=pl.lit(f"this hand does not say {what}")))
+        found.append(problems.from_rows(bad, column=col, code="missing_value", variant=col))
 
     # Sanctions: codes separated by ; (or , or spaces).
     sanc_cols = []
@@ -128,7 +128,7 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
                 bad,
                 column=col,
                 code="unknown_sanction",
-                message=pl.format("{} is not a sanction code; use warn, show or wrong", pl.col("_codes")),
+                params={"value": pl.col("_codes")},
             )
         )
     typed = typed.with_columns(sanc_cols)
@@ -136,7 +136,7 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # The last tile.
     typed = parse_column(typed, "last_tile", single=True)
     bad = typed.filter(pl.col("last_tile").is_not_null() & pl.col("err").is_not_null())
-    found.append(problems.from_rows(bad, column="last_tile", code="bad_tile", message=pl.col("err")))
+    found.append(problems.from_rows(bad, column="last_tile", code="bad_tile", variant=pl.col("err"), params={"value": pl.col("last_tile")}))
     typed = typed.rename({"hi": "last_hi", "lo": "last_lo"}).with_columns(
         pl.when(pl.col("last_hi").is_not_null()).then(canonical(pl.col("last_hi"), pl.col("last_lo"))).alias("last_tile")
     ).drop("err")
@@ -168,7 +168,8 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             bad,
             column=pl.format("tiles_{}", pl.col("chair").str.to_lowercase()),
             code="bad_tile",
-            message=pl.col("err"),
+            variant=pl.col("err"),
+            params={"value": pl.col("_t").str.strip_chars()},
         )
     )
     good = long.filter(pl.col("err").is_null())
@@ -176,20 +177,16 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         # only the (rare) repeated tiles are grouped: the check costs a hash, not a sort
         good.filter(pl.struct("_row", "hi", "lo").is_duplicated())
         .group_by("_row", "hi", "lo")
-        .agg(pl.col("chair").unique().sort().str.join(" and ").alias("chairs"), pl.len().alias("n"))
+        .agg(pl.col("chair").unique().sort().alias("chairs"), pl.len().alias("n"))
         .filter(pl.col("n") > 1)
         .join(ctx, on="_row")
     )
     found.append(
         problems.from_rows(
             dup,
-            column=pl.format("tiles_{}", pl.col("chairs").str.slice(0, 1).str.to_lowercase()),
+            column=pl.format("tiles_{}", pl.col("chairs").list.first().str.to_lowercase()),
             code="tile_twice",
-            message=pl.format(
-                "the tile {} is held twice in this hand (chair {}); each tile exists once",
-                canonical(pl.col("hi"), pl.col("lo")),
-                pl.col("chairs"),
-            ),
+            params={"tile": canonical(pl.col("hi"), pl.col("lo")), "chairs": pl.col("chairs")},
         )
     )
     per_chair = (
@@ -224,12 +221,15 @@ def _reader_issues(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
     marked = typed.filter(pl.col("_issue").is_not_null())
     if marked.height == 0:
         return found
+    # the reader rendered each sentence from its message id and parameters (few rows)
     issue = pl.col("_issue").struct
-    own = problems.from_rows(
-        marked.with_columns(issue.field("column").alias("_col"), issue.field("code").alias("_code")),
-        column=pl.col("_col"),
-        code="reader",
-        message=issue.field("message"),
-    ).with_columns(marked.get_column("_issue").struct.field("code").alias("code"))
+    own = marked.select(
+        pl.col("_file").alias("file"), pl.col("_line").cast(pl.Int64).alias("line"),
+        issue.field("column").alias("column"), issue.field("code").alias("code"),
+        pl.lit(problems.ERROR).alias("severity"), issue.field("message").alias("message"),
+        pl.col("event"), pl.col("round"), pl.col("table"),
+        issue.field("message_id").alias("message_id"), issue.field("params").alias("params"),
+        pl.lit(None, dtype=pl.String).alias("spelled"),
+    )
     rest = found.join(own.select("file", "line").unique(), on=["file", "line"], how="anti")
     return problems.concat([own, rest])

@@ -3,9 +3,11 @@
 import getpass
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
+from pipeline import messages
 from pipeline.ingest.match import VERSION_SCHEMA, WRITES
 from pipeline.problems import ERROR
 
@@ -19,8 +21,18 @@ class MatchOutcome:
     file: str
     hands: int = 0
     version: int | None = None
-    message: str = ""
+    message: str = ""  # English, rendered from message_id and params
     changed_hands: list[int] = field(default_factory=list)
+    message_id: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def say(self, mid: str, params: dict[str, Any]) -> None:
+        """Set the outcome's message from its id and parameters."""
+        self.message_id, self.params = mid, params
+        self.message = messages.render(mid, params)
+
+    def render(self, lang: str = "en") -> str:
+        return messages.render(self.message_id, self.params, lang) if self.message_id else self.message
 
 
 @dataclass

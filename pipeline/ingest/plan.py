@@ -14,10 +14,12 @@ a room of its own, entered once and in this order:
 A match (event, round, table) with an error stays out whole.
 """
 
+import json
+
 import duckdb
 import polars as pl
 
-from pipeline import problems, rulesets
+from pipeline import messages, problems, rulesets
 from pipeline.ingest import cross
 from pipeline.ingest.checks import match_checks, row_checks
 from pipeline.ingest.columns import CHAIRS
@@ -79,7 +81,7 @@ def plan(
     outcomes, candidates, previous, versions, class_problems = classify(con, candidates, reason)
     found.append(class_problems)
     found += [cross.session_shape(con, candidates.filter(pl.col("rs") == rs), rulesets.load(rs)) for rs in _rulesets_in(candidates) if rulesets.load(rs).has("session_shape")]
-    all_problems = problems.concat(found).with_columns(_readable(pl.col("message")))
+    all_problems = _spelled(problems.concat(found).with_columns(messages.readable(pl.col("message")).alias("message")), sheets)
     hand_points, table_standings = _with_versions(candidates, scored, hand_points, table_standings)
     outcomes += _rejected(all_problems, typed, outcomes)
     outcomes.sort(key=lambda o: (o.event, round_key(o.round), natural(o.table)))
@@ -186,28 +188,30 @@ def _rejected(all_problems: pl.DataFrame, typed: pl.DataFrame, outcomes: list[Ma
     summary = (
         all_problems.filter(pl.col("severity") == ERROR, *[pl.col(c).is_not_null() for c in MATCH])
         .group_by(MATCH, maintain_order=True)
-        .agg(pl.len().alias("count"), pl.col("message").head(3).str.join("; ").alias("first"))
+        .agg(pl.len().alias("count"), pl.col("message_id").head(3).alias("ids"), pl.col("params").head(3).alias("params"))
         .join(seen, on=MATCH, how="anti")
         .join(typed.group_by(MATCH).agg(pl.col("_file").first(), pl.len().alias("n")), on=MATCH, how="left")
     )
-    return [
-        MatchOutcome(
+    out = []
+    for row in summary.iter_rows(named=True):
+        o = MatchOutcome(
             event=row["event"], round=row["round"], table=row["table"], status="rejected",
             file=row["_file"] or "", hands=row["n"] or 0,
-            message=f"{row['count']} problem(s): {row['first']}",
         )
-        for row in summary.iter_rows(named=True)
-    ]
+        first = [messages.ref(m, json.loads(p or "{}")) for m, p in zip(row["ids"], row["params"], strict=True)]
+        o.say("match.rejected", {"count": row["count"], "problems": first})
+        out.append(o)
+    return out
 
 
-def _readable(message: pl.Expr, limit: int = 400) -> pl.Expr:
-    """A message quoting a huge cell keeps its head and its tail (which says what is wrong)."""
-    return (
-        pl.when(message.str.len_chars() > limit)
-        .then(pl.concat_str([message.str.slice(0, limit - 120), pl.lit(" … "), message.str.slice(-100)]))
-        .otherwise(message)
-        .alias("message")
-    )
+def _spelled(found: pl.DataFrame, sheets: list[Sheet]) -> pl.DataFrame:
+    """Each problem's column as its file spelled the header, where that differs from the
+    contract's name (``kartu_terakhir`` for ``last_tile``)."""
+    spelled = {f"{s.file}\x1f{name}": raw for s in sheets for name, raw in s.headers.items() if raw != name}
+    if not spelled or found.height == 0:
+        return found
+    key = pl.concat_str([pl.col("file"), pl.col("column")], separator="\x1f")
+    return found.with_columns(pl.coalesce(pl.col("spelled"), key.replace_strict(spelled, default=None, return_dtype=pl.String)).alias("spelled"))
 
 
 def _empty_plan(files: list[dict[str, object]], found: list[pl.DataFrame], reason: str | None, by: str) -> Plan:

@@ -17,6 +17,7 @@ import csv
 import hashlib
 import html
 import io
+import json
 import posixpath
 import re
 import struct
@@ -28,12 +29,12 @@ from pathlib import Path, PurePath
 import fastexcel
 import polars as pl
 
-from pipeline import problems, settings
+from pipeline import messages, problems, settings
 from pipeline.ingest.columns import CANONICAL, CHAIRS, REQUIRED, canonical_name
 from pipeline.problems import WARNING, FileRejected
 
 #: ``_issue`` on a row: something the reader saw that makes the row unsafe to load.
-ISSUE = pl.Struct({"code": pl.String, "column": pl.String, "message": pl.String})
+ISSUE = pl.Struct({"code": pl.String, "column": pl.String, "message_id": pl.String, "params": pl.String, "message": pl.String})
 
 
 @dataclass
@@ -84,16 +85,14 @@ def read_sheets(path: str | Path, name: str | None = None) -> list[Sheet]:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise FileRejected(label, "unreadable", f"the file cannot be opened ({exc.strerror})") from exc
+        raise FileRejected(label, "unreadable", {"why": exc.strerror}) from exc
     limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
     if size > limit:
-        raise FileRejected(
-            label, "too_large", f"the file is {size:,} bytes; the limit is {limit:,} bytes"
-        )
+        raise FileRejected(label, "too_large", {"size": f"{size:,}", "limit": f"{limit:,}"})
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise FileRejected(label, "unreadable", f"the file cannot be opened ({exc.strerror})") from exc
+        raise FileRejected(label, "unreadable", {"why": exc.strerror}) from exc
     return read_bytes_sheets(data, label)
 
 
@@ -112,12 +111,7 @@ def _one(sheets: list[Sheet]) -> Sheet:
     if len(sheets) == 1:
         return sheets[0]
     names = ", ".join(str(s.sheet) for s in sheets)
-    raise FileRejected(
-        sheets[0].source,
-        "several_sheets",
-        f"the workbook holds {len(sheets)} hand-log sheets ({_short(names)}) and only one "
-        "can be read here; save each sheet as its own file, or name the one to load hands",
-    )
+    raise FileRejected(sheets[0].source, "several_sheets", {"count": len(sheets), "sheets": _short(names)})
 
 
 def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
@@ -125,14 +119,12 @@ def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
     label = display_name(name)
     limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
     if len(data) > limit:
-        raise FileRejected(
-            label, "too_large", f"the file is {len(data):,} bytes; the limit is {limit:,} bytes"
-        )
+        raise FileRejected(label, "too_large", {"size": f"{len(data):,}", "limit": f"{limit:,}"})
     sha = hashlib.sha256(data).hexdigest()
     if data.startswith(b"PK\x03\x04"):
         return _xlsx_sheets(data, label, sha)
     if label.lower().endswith((".xlsx", ".xlsm", ".xls")):
-        raise FileRejected(label, "not_xlsx", "the file is named like a workbook but is not an .xlsx file")
+        raise FileRejected(label, "not_xlsx", variant="named")
     frame, extras, headers = _to_frame((*_csv_rows(data, label), []), label)
     return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label)]
 
@@ -142,9 +134,9 @@ def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
 
 def _decode(data: bytes, label: str) -> str:
     if not data.strip():
-        raise FileRejected(label, "empty", "the file is empty")
+        raise FileRejected(label, "empty")
     if b"\x00" in data[:65536]:
-        raise FileRejected(label, "not_a_hand_log", "this is not a CSV or XLSX file (it holds binary data)")
+        raise FileRejected(label, "not_a_hand_log", variant="binary")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -168,7 +160,7 @@ def _delimiter(header_line: str) -> str:
 
 #: A mark on one row: its line, the body column it concerns (None: the whole row), a code
 #: and a sentence (``{column}`` in it is replaced by the column's name).
-_Mark = tuple[int, int | None, str, str]
+_Mark = tuple[int, int | None, str, dict[str, object]]  # line, column, code, parameters
 #: header cells, body as text columns, the header's line, marks on rows
 _Rows = tuple[list[str], pl.DataFrame, int, list[_Mark]]
 _SEP_LINE = re.compile(r'^\s*"?sep=(.)"?\s*$', re.IGNORECASE)
@@ -187,7 +179,7 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         text = text.split("\n", 1)[1]
         lines_before += 1
     if not text.strip():
-        raise FileRejected(label, "empty", "the file is empty")
+        raise FileRejected(label, "empty")
     header_line = text.split("\n", 1)[0]
     sep = given.group(1) if given and given.group(1) not in ('"', "\n") else _delimiter(header_line)
     body: pl.DataFrame | None = None
@@ -232,19 +224,19 @@ def _check_zip(data: bytes, label: str) -> None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             if "xl/workbook.xml" not in zf.namelist():
-                raise FileRejected(label, "not_xlsx", "this zip file is not an Excel workbook (.xlsx)")
+                raise FileRejected(label, "not_xlsx", variant="zip")
             total = 0
             for info in zf.infolist():
                 if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-                    raise FileRejected(label, "not_xlsx", f"the workbook part {_short(info.filename)!r} is compressed in a way Excel never writes; save the file again from Excel")
+                    raise FileRejected(label, "not_xlsx", {"part": repr(_short(info.filename))}, variant="compression")
                 size = _expanded_size(data, info, max_total - total + 1)
                 total += size
                 if size > 1_000_000 and size > max_ratio * max(info.compress_size, 1):
-                    raise FileRejected(label, "xlsx_bomb", f"the workbook part {_short(info.filename)!r} expands {size // max(info.compress_size, 1)}× when unzipped; refused as a possible zip bomb")
+                    raise FileRejected(label, "xlsx_bomb", {"part": repr(_short(info.filename)), "ratio": size // max(info.compress_size, 1)}, variant="ratio")
                 if total > max_total:
-                    raise FileRejected(label, "xlsx_bomb", f"the workbook expands to more than {max_total:,} bytes when unzipped (the limit is {max_total:,}); refused as a possible zip bomb")
+                    raise FileRejected(label, "xlsx_bomb", {"limit": f"{max_total:,}"})
     except (zipfile.BadZipFile, zlib.error, struct.error) as exc:
-        raise FileRejected(label, "not_xlsx", "the workbook is damaged and cannot be opened") from exc
+        raise FileRejected(label, "not_xlsx", variant="damaged") from exc
 
 
 def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
@@ -407,14 +399,14 @@ def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
         zf = zipfile.ZipFile(io.BytesIO(data))
         parts = _sheet_parts(zf)
     except Exception as exc:
-        raise FileRejected(label, "not_xlsx", f"the workbook cannot be read ({type(exc).__name__})") from exc
+        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
     with zf:
         return _workbook_sheets(reader, zf, parts, names, label, sha)
 
 
 def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: list[str], label: str, sha: str) -> list[Sheet]:
     if not names:
-        raise FileRejected(label, "empty", "the workbook has no sheets")
+        raise FileRejected(label, "empty", variant="no_sheets")
     hands = next((n for n in names if n.strip().lower() == "hands"), None)
     if hands is not None or len(names) == 1:
         # the sheet named ``hands`` is read alone, as the contract says
@@ -423,7 +415,7 @@ def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: 
         notes = []
         for other in names:
             if other != target and _looks_like_hand_log(_peek_header(reader, other)):
-                notes.append(_note(f"{label} [{_short(other, 40)}]", f"skipped: only the sheet named {target!r} is read in a workbook that has one"))
+                notes.append(_note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)}))
         return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=target, notes=problems.frame(notes))]
     sheets: list[Sheet] = []
     notes: list[dict[str, object]] = []
@@ -436,38 +428,38 @@ def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: 
         except FileRejected as exc:
             if exc.code != "empty":
                 raise
-            notes.append(_note(where, "skipped: the sheet is empty"))
+            notes.append(_note(where, "empty"))
             continue
         header = rows[0]
         if not _looks_like_hand_log(header):
             missing = [c for c in ("round", "table", "ending") if c not in {canonical_name(h or "") for h in header}]
-            why = f"no {'/'.join(missing)} columns" if missing else "too few of the hand-log columns"
-            notes.append(_note(where, f"skipped: its first row is not a hand-log header ({why})"))
+            notes.append(_note(where, "no_columns", {"missing": missing}) if missing else _note(where, "few_columns"))
             continue
         try:
             if rows[4] != "visible":
-                raise FileRejected(where, "hidden_sheet", "the sheet is hidden in the workbook; unhide it to load it, or delete it if it is a draft")
+                raise FileRejected(where, "hidden_sheet")
             frame, extras, headers = _to_frame(rows[:4], where)
         except FileRejected as exc:
             if exc.code == "header_only":
-                notes.append(_note(where, "skipped: it has a header but no hands"))
+                notes.append(_note(where, "header_only"))
             else:
                 refused.append(exc)
             continue
         if sum(s.rows for s in sheets) + frame.height > max_rows:
-            raise FileRejected(label, "too_many_rows", f"the workbook's sheets hold more than {max_rows:,} rows, the limit")
+            raise FileRejected(label, "too_many_rows", {"limit": f"{max_rows:,}"}, variant="workbook")
         sheets.append(Sheet(file=where, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=name))
     if not sheets:
         if len(refused) == 1:
             raise refused[0]
-        reasons = [f"{str(n['file'])[len(label) + 1 :]} {n['message']}" for n in notes] + [
-            f"{e.file[len(label) + 1 :]} {e.message}" for e in refused
+        reasons = [
+            {"id": "sheet_reason", "params": {"sheet": str(n["file"])[len(label) + 1 :], "reason": [{"id": n["message_id"], "params": json.loads(str(n["params"]))}]}}
+            for n in notes
+        ] + [
+            {"id": "sheet_reason", "params": {"sheet": e.file[len(label) + 1 :], "reason": [{"id": e.message_id, "params": e.params}]}}
+            for e in refused
         ]
-        raise FileRejected(label, "not_a_hand_log", f"no sheet of the workbook holds hands: {_short('; '.join(reasons), 300)}")
-    notes += [
-        {"file": e.file, "column": e.column, "code": e.code, "severity": problems.ERROR, "message": f"refused: {e.message}"}
-        for e in refused
-    ]
+        raise FileRejected(label, "not_a_hand_log", {"reasons": reasons}, variant="no_sheet")
+    notes += [_refused_note(e) for e in refused]
     sheets[0].notes = problems.frame(notes)
     return sheets
 
@@ -480,16 +472,30 @@ def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         reader = fastexcel.read_excel(data)
         names = list(reader.sheet_names)
     except Exception as exc:
-        raise FileRejected(label, "not_xlsx", f"the workbook cannot be read ({type(exc).__name__})") from exc
+        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
     if not names:
-        raise FileRejected(label, "empty", "the workbook has no sheets")
+        raise FileRejected(label, "empty", variant="no_sheets")
     target = next((n for n in names if n.strip().lower() == "hands"), names[0])
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         return _sheet_rows(reader, zf, _sheet_parts(zf).get(target), target, label)[:3]
 
 
-def _note(where: str, message: str) -> dict[str, object]:
-    return {"file": where, "code": "sheet_skipped", "severity": WARNING, "message": message}
+def _note(where: str, variant: str, params: dict[str, object] | None = None) -> dict[str, object]:
+    """A sheet of a workbook skipped (a warning naming the file and sheet)."""
+    mid = messages.message_id("sheet_skipped", variant)
+    return {
+        "file": where, "code": "sheet_skipped", "severity": WARNING, "message": messages.render(mid, params),
+        "message_id": mid, "params": messages.to_json(params or {}),
+    }
+
+
+def _refused_note(e: FileRejected) -> dict[str, object]:
+    """A sheet of a workbook refused (an error naming the file and sheet); the others load."""
+    params = {"reason": [{"id": e.message_id, "params": e.params}]}
+    return {
+        "file": e.file, "column": e.column, "code": e.code, "severity": problems.ERROR,
+        "message": messages.render("sheet_refused", params), "message_id": "sheet_refused", "params": messages.to_json(params),
+    }
 
 
 def _looks_like_hand_log(header: list[str]) -> bool:
@@ -521,15 +527,15 @@ def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label:
     except FileRejected:
         raise
     except Exception as exc:
-        raise FileRejected(label, "not_xlsx", f"the workbook cannot be read ({type(exc).__name__})") from exc
+        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
     if raw.height == 0:
-        raise FileRejected(label, "empty", "the workbook's sheet is empty")
+        raise FileRejected(label, "empty", variant="sheet")
     raw = raw.cast(pl.String)
     first = 0
     while first < raw.height and all(v is None or str(v).strip() == "" for v in raw.row(first)):
         first += 1
     if first == raw.height:
-        raise FileRejected(label, "empty", "the workbook's sheet is empty")
+        raise FileRejected(label, "empty", variant="sheet")
     row0 = info.first_row or 1  # the sheet row of fastexcel's first row
     header_line = row0 + first
     raw = _carry_merged(raw, info.merges, row0, first_col, header_line)
@@ -540,10 +546,10 @@ def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label:
     marks: list[_Mark] = []
     for r, c, formula in info.formulas:
         if header_line < r <= last and 0 <= c - first_col < body.width:
-            marks.append((r, c - first_col, "formula_without_value", f"the cell {{column}} of row {r} holds a formula saved without its value ({_short('=' + formula, 60)}); open the file in Excel or LibreOffice, let it calculate, and save it again"))
+            marks.append((r, c - first_col, "formula_without_value", {"row": r, "formula": _short("=" + formula, 60)}))
     for r in sorted(info.hidden):
         if header_line < r <= last:
-            marks.append((r, None, "hidden_row", f"row {r} is hidden in the workbook; unhide it, delete it if it is a draft, and load the file again"))
+            marks.append((r, None, "hidden_row", {"row": r}))
     return header, body, header_line, marks, visible
 
 
@@ -579,7 +585,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     header, body, header_line, marks = rows
     max_rows = int(settings.get("max_rows"))  # type: ignore[arg-type]
     if body.height > max_rows:
-        raise FileRejected(label, "too_many_rows", f"the file has {body.height:,} rows; the limit is {max_rows:,}")
+        raise FileRejected(label, "too_many_rows", {"rows": f"{body.height:,}", "limit": f"{max_rows:,}"})
     names: list[str] = []
     extras: list[str] = []
     seen: dict[str, str] = {}
@@ -590,7 +596,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
             raise FileRejected(
                 label,
                 "duplicate_column",
-                f"the columns {_short(seen[name])!r} and {_short(raw)!r} both mean {name}; keep only one",
+                {"a": repr(_short(seen[name])), "b": repr(_short(raw)), "column": name},
                 column=name,
             )
         if name in seen:
@@ -602,12 +608,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     body.columns = names
     missing = [c for c in REQUIRED if c not in names]
     if missing:
-        raise FileRejected(
-            label,
-            "missing_column",
-            f"the column {missing[0]} is missing (a hand log needs {', '.join(REQUIRED)})",
-            column=missing[0],
-        )
+        raise FileRejected(label, "missing_column", {"column": missing[0], "required": ", ".join(REQUIRED)}, column=missing[0])
     headers = {c: seen[c] for c in CANONICAL if c in seen}
     cells = body.with_columns(
         pl.col(c).cast(pl.String).str.strip_chars().replace("", None) for c in names
@@ -617,7 +618,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names)
     cells = cells.filter(not_blank)
     if cells.height == 0:
-        raise FileRejected(label, "header_only", "the file has a header but no hands")
+        raise FileRejected(label, "header_only")
     cells = _mark_rows(cells, names, seen, marks)
     extra = (
         pl.struct(extras).struct.json_encode() if extras else pl.lit(None, dtype=pl.String)
@@ -635,26 +636,27 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     return frame, extras, headers
 
 
+def _issue(code: str, column: str | None, params: dict[str, object], variant: str | None = None) -> dict[str, str | None]:
+    mid = messages.message_id(code, variant)
+    return {"code": code, "column": column, "message_id": mid, "params": messages.to_json(params), "message": messages.render(mid, params)}
+
+
 def _mark_rows(cells: pl.DataFrame, names: list[str], seen: dict[str, str], marks: list[_Mark]) -> pl.DataFrame:
     """``_issue`` on each row the reader cannot vouch for: hidden in the workbook, a formula
     saved without its value, or what looks like a totals row (first of these per row)."""
     found: dict[int, dict[str, str | None]] = {}
-    for line, col, code, message in sorted(marks, key=lambda m: (m[0], m[2] != "hidden_row")):
+    for line, col, code, params in sorted(marks, key=lambda m: (m[0], m[2] != "hidden_row")):
         name = names[col] if col is not None and col < len(names) else None
         if col is not None and name not in CANONICAL:
             continue  # a formula in a column the hand log does not use changes nothing
         if line not in found:
             where = (_short(seen[name], 40) + (f" ({name})" if seen[name] != name else "")) if name else ""
-            found[line] = {"code": code, "column": name, "message": message.replace("{column}", where)}
+            found[line] = _issue(code, name, {**params, "column": where} if name else params)
     for line, said in _totals_rows(cells, names):
         if line not in found:
-            why = f"a cell says '{said}'" if said else "numbers in the pips columns and no players"
-            found[line] = {
-                "code": "totals_row",
-                "column": None,
-                "message": f"row {line} looks like a totals row (no hand number and no ending, {why}); "
-                "a hand log holds hands only: delete the row and load the file again",
-            }
+            found[line] = (
+                _issue("totals_row", None, {"row": line, "said": said}, "said") if said else _issue("totals_row", None, {"row": line})
+            )
     if not found:
         return cells.with_columns(pl.lit(None, dtype=ISSUE).alias("_issue"))
     lines = pl.DataFrame(

@@ -22,7 +22,7 @@ def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tup
     found.append(
         problems.from_rows(
             bad_name, column="ruleset", code="unknown_ruleset",
-            message=pl.format(f"{{}} is not a ruleset; use {' or '.join(names)}", pl.col("ruleset")),
+            params={"value": pl.col("ruleset"), "rulesets": pl.lit(names, dtype=pl.List(pl.String))},
         )
     )
     declared = (
@@ -45,7 +45,7 @@ def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tup
     found.append(
         problems.from_rows(
             changed, column="ruleset", code="ruleset_changed",
-            message=pl.format("event {} is played under ruleset {}; this row says {} (an event's ruleset is fixed)", pl.col("event"), pl.col("rs"), pl.col("ruleset")),
+            params={"event": pl.col("event"), "rs": pl.col("rs"), "value": pl.col("ruleset")},
         )
     )
     missing = typed.filter(pl.col("rs").is_null() & pl.col("event").is_not_null())
@@ -53,7 +53,7 @@ def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tup
     found.append(
         problems.from_rows(
             missing.join(first.select("_row"), on="_row"), column="ruleset", code="missing_ruleset",
-            message=pl.format("event {} is new, so its first file must name the ruleset (column ruleset, or --ruleset {})", pl.col("event"), pl.lit("|".join(names))),
+            params={"event": pl.col("event"), "choices": "|".join(names)},
         )
     )
     # the other rows of such an event are kept out by their match; say so once per match
@@ -61,7 +61,7 @@ def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tup
     found.append(
         problems.from_rows(
             rest, column="ruleset", code="missing_ruleset",
-            message=pl.format("event {} has no ruleset yet (see the first row of this event)", pl.col("event")),
+            params={"event": pl.col("event")}, variant="rest",
         )
     )
     return typed, problems.concat(found), new_events
@@ -97,14 +97,15 @@ def resolve_players(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tupl
         if not bad.height:
             continue
         suggestions = {
-            n: ", ".join(difflib.get_close_matches(n, names, n=3, cutoff=0.5)) or "none close"
+            n: ", ".join(difflib.get_close_matches(n, names, n=3, cutoff=0.5))
             for n in bad.get_column(f"player_{c}").unique().to_list()
         }
         bad = bad.with_columns(pl.col(f"player_{c}").replace_strict(suggestions, default="").alias("_sugg"))
         found.append(
             problems.from_rows(
                 bad, column=f"player_{c}", code="unregistered_player",
-                message=pl.format("{} is not in the player registry; closest registered names: {}", pl.col(f"player_{c}"), pl.col("_sugg")),
+                params={"player": pl.col(f"player_{c}"), "names": pl.col("_sugg")},
+                variant=pl.when(pl.col("_sugg") == "").then(pl.lit("none")),
             )
         )
     return typed, problems.concat(found)
@@ -140,7 +141,7 @@ def resolve_labels(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple
             found.append(
                 problems.from_rows(
                     shown, column=col, code="label_spelling", severity=problems.WARNING,
-                    message=pl.format(f"{col} {{}} is read as {col} {{}}: labels that differ only in case, spaces or leading zeros are one {col}", pl.col("_written"), pl.col(col)),
+                    variant=col, params={"written": pl.col("_written"), "label": pl.col(col)},
                 )
             )
         typed = keyed.with_columns(pl.coalesce("_spelling", col).alias(col)).drop("_label_key", "_spelling")

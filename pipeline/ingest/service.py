@@ -51,7 +51,7 @@ def read_one(source: Source, *, held: Path | None = None) -> tuple[list[Sheet], 
             sheets = read_bytes_sheets(blob, name)
         else:
             if held is not None and same_file(source, held):
-                raise FileRejected(display_name(Path(source).name), "not_a_hand_log", "this is the results database itself, not a hand log")
+                raise FileRejected(display_name(Path(source).name), "not_a_hand_log", variant="database")
             sheets = read_sheets(source)
     except FileRejected as exc:
         digest = hashlib.sha256(source[1]).hexdigest() if isinstance(source, tuple) else None

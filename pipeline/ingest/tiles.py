@@ -22,7 +22,9 @@ def _ends(a: pl.Expr, b: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
 
 
 def parse_token(token: pl.Expr, *, single: pl.Expr | bool = True) -> pl.Expr:
-    """Parse one tile token into a struct ``{hi, lo, err}``; ``err`` says what is wrong.
+    """Parse one tile token into a struct ``{hi, lo, err}``; ``err`` says what is wrong:
+    the variant of the ``bad_tile`` message (``"date"``, ``"number"``, or ``""`` for the
+    plain sentence), null for a good tile.
 
     ``single`` marks tokens that stand alone in a cell (``last_tile``, or a ``tiles_x``
     holding one tile): only those may be spreadsheet dates or numbers.
@@ -74,20 +76,10 @@ def parse_token(token: pl.Expr, *, single: pl.Expr | bool = True) -> pl.Expr:
         pl.when(a.is_not_null())
         .then(pl.lit(None, dtype=pl.String))
         .when(single_e & d1.is_not_null())
-        .then(
-            pl.format(
-                "a spreadsheet turned this tile into the date {}, which is not a tile (both ends must be 0–6)",
-                t,
-            )
-        )
+        .then(pl.lit("date"))
         .when(single_e & num.is_not_null())
-        .then(
-            pl.format(
-                "a spreadsheet turned this tile into the number {}, which is not a tile (write it like 5-3)",
-                t,
-            )
-        )
-        .otherwise(pl.format("{} is not a tile (write it like 5-3, ends 0–6)", t))
+        .then(pl.lit("number"))
+        .otherwise(pl.lit(""))
     )
     hi, lo = _ends(a.cast(pl.Int8), b.cast(pl.Int8))
     return pl.struct(hi.alias("hi"), lo.alias("lo"), err.alias("err"))

@@ -5,7 +5,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import problems
+from pipeline import messages, problems
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import (
     FEW,
@@ -126,34 +126,30 @@ def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame])
     added = [h for h in row["added"] or [] if h is not None]
     if not dropped and not changed and not added:
         o.status, o.version = "unchanged", row["version"]
-        o.message = f"already loaded as version {row['version']}; nothing changed"
+        o.say("match.unchanged", {"version": row["version"]})
     elif not dropped and not changed:
         o.status, o.version = "update", row["version"] + 1
-        o.message = f"adds hand(s) {hands_text(added)}"
+        o.say("hands.adds", {"hands": hands_text(added)})
     else:
         o.changed_hands = sorted(set(dropped) | set(changed))
-        what = []
-        if changed:
-            what.append(f"changes hand(s) {hands_text(changed)}")
-        if dropped:
-            what.append(f"drops hand(s) {hands_text(dropped)}")
-        if added:
-            what.append(f"adds hand(s) {hands_text(added)}")
+        what = [
+            messages.ref(mid, {"hands": hands_text(hands)})
+            for mid, hands in (("hands.changes", changed), ("hands.drops", dropped), ("hands.adds", added))
+            if hands
+        ]
         if reason:
             o.status, o.version = "correction", row["version"] + 1
-            o.message = " and ".join(what) + f" (reason: {reason})"
+            o.say("match.correction", {"what": what, "reason": reason})
         else:
             o.status = "rejected"
-            o.message = (
-                f"this file {' and '.join(what)} of the loaded version {row['version']}; "
-                "a correction needs a reason (--reason)"
-            )
+            o.say("correction_needs_reason", {"what": what, "version": row["version"]})
             found.append(
                 problems.frame(
                     [{
                         "file": row["_file"], "line": row["changed_line"] or row["_line"], "column": "hand",
                         "code": "correction_needs_reason", "severity": ERROR,
                         "message": o.message, "event": row["event"], "round": row["round"], "table": row["table"],
+                        "message_id": o.message_id, "params": messages.to_json(o.params),
                     }]
                 )
             )

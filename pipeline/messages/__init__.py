@@ -1,0 +1,170 @@
+"""Sentences from a message id and named parameters, through one catalogue per language.
+
+Every problem, refusal and match outcome carries a message id (its code, or
+``code.variant`` where one code has several sentences) and named parameters. The
+sentence in a language is the catalogue's template (``en.toml``, ``id.toml`` beside this
+file) filled with them; nothing parses a sentence. See docs/messages.md.
+
+A parameter is text, a list of texts (joined by the catalogue's ``join.<name>``, else
+``", "``), or a list of messages ``{"id": …, "params": {…}}`` rendered and joined the
+same way. :func:`expr` renders a whole frame column at once (for the checks);
+:func:`render_frame` renders stored ``message_id`` + ``params`` columns (the dashboard);
+:func:`render` renders one sentence.
+"""
+
+import json
+import string
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+HERE = Path(__file__).parent
+LANGUAGES = ("en", "id")
+DEFAULT_JOIN = ", "
+LIMIT = 400  # a sentence quoting a huge cell keeps its head and its tail
+
+
+@cache
+def catalogue(lang: str = "en") -> dict[str, str]:
+    """``message id → template`` of ``lang`` (empty for a language without a catalogue)."""
+    path = HERE / f"{lang}.toml"
+    if lang not in LANGUAGES or not path.exists():
+        return {}
+    with path.open("rb") as f:
+        return dict(tomllib.load(f))
+
+
+def message_id(code: str, variant: str | None = None) -> str:
+    return f"{code}.{variant}" if variant else code
+
+
+def fields(template: str) -> list[str]:
+    """The named placeholders of a template, in order."""
+    return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+def template(mid: str, lang: str = "en") -> str:
+    """The template of ``mid``; English when ``lang`` lacks it; KeyError when none has it."""
+    cat = catalogue(lang)
+    if mid in cat:
+        return cat[mid]
+    return catalogue("en")[mid]
+
+
+def joiner(name: str, lang: str = "en") -> str:
+    return catalogue(lang).get(f"join.{name}", catalogue("en").get(f"join.{name}", DEFAULT_JOIN))
+
+
+def render(mid: str, params: dict[str, Any] | None = None, lang: str = "en") -> str:
+    """One sentence of ``mid`` in ``lang``."""
+    params = params or {}
+    values = {name: _value(name, params.get(name), lang) for name in fields(template(mid, lang))}
+    return template(mid, lang).format(**values)
+
+
+def _value(name: str, value: Any, lang: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        parts = [
+            short(render(v["id"], v.get("params"), lang)) if isinstance(v, dict) else str(v) for v in value
+        ]
+        return joiner(name, lang).join(parts)
+    return str(value)
+
+
+def short(text: str, limit: int = LIMIT) -> str:
+    """:func:`readable` for one sentence."""
+    return text if len(text) <= limit else f"{text[: limit - 120]} … {text[-100:]}"
+
+
+def ref(mid: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A message inside another message's parameter (a list of these is joined)."""
+    return {"id": mid, "params": params or {}}
+
+
+# --- whole columns ---------------------------------------------------------------------
+
+
+def expr(mid: str, params: dict[str, pl.Expr], lang: str = "en", lists: frozenset[str] = frozenset()) -> pl.Expr:
+    """The sentence of ``mid`` for every row: ``pl.format`` over the parameter columns.
+
+    ``params`` are string expressions; those named in ``lists`` are lists of strings,
+    joined as the catalogue says.
+    """
+    tpl = template(mid, lang)
+    pieces: list[pl.Expr] = []
+    for literal, name, _spec, _conv in string.Formatter().parse(tpl):
+        if literal:
+            pieces.append(pl.lit(literal))
+        if name:
+            e = params[name]
+            pieces.append(e.list.join(joiner(name, lang)) if name in lists else e)
+    if not pieces:
+        return pl.lit("")
+    return pl.concat_str(pieces) if len(pieces) > 1 else pieces[0].cast(pl.String)
+
+
+def readable(message: pl.Expr, limit: int = LIMIT) -> pl.Expr:
+    """A sentence quoting a huge cell keeps its head and its tail (which says what is wrong)."""
+    return (
+        pl.when(message.str.len_chars() > limit)
+        .then(pl.concat_str([message.str.slice(0, limit - 120), pl.lit(" … "), message.str.slice(-100)]))
+        .otherwise(message)
+    )
+
+
+def render_frame(frame: pl.DataFrame, lang: str, id_col: str = "message_id", params_col: str = "params") -> pl.Series:
+    """The sentences of ``frame``'s rows in ``lang``, from their message id and JSON
+    parameters: one ``pl.format`` per distinct message id, over all its rows at once."""
+    out = pl.Series("message", [None] * frame.height, dtype=pl.String)
+    if frame.height == 0 or id_col not in frame.columns:
+        return out
+    indexed = frame.select(pl.col(id_col), pl.col(params_col)).with_row_index("_i")
+    parts = []
+    for mid in indexed.get_column(id_col).drop_nulls().unique().to_list():
+        try:
+            tpl = template(mid, lang)
+        except KeyError:
+            continue
+        rows = indexed.filter(pl.col(id_col) == mid)
+        names = fields(tpl)
+        if names:
+            decoded = rows.with_columns(rows.get_column(params_col).str.json_decode(infer_schema_length=None).alias("_p"))
+            dtype = decoded.schema["_p"]
+            have = {f.name: f.dtype for f in dtype.fields} if isinstance(dtype, pl.Struct) else {}
+            cols: dict[str, pl.Expr] = {}
+            lists = set()
+            nested = False
+            for n in names:
+                if n not in have:
+                    cols[n] = pl.lit("")
+                    continue
+                field = pl.col("_p").struct.field(n)
+                if isinstance(have[n], pl.List) and isinstance(have[n].inner, pl.Struct):
+                    nested = True
+                elif isinstance(have[n], pl.List):
+                    cols[n] = field.cast(pl.List(pl.String))
+                    lists.add(n)
+                else:
+                    cols[n] = field.cast(pl.String)
+            if nested:  # messages inside the message: one by one (a rejected correction)
+                texts = [short(render(mid, json.loads(p or "{}"), lang)) for p in rows.get_column(params_col).to_list()]
+                rendered = rows.select("_i").with_columns(pl.Series("message", texts, dtype=pl.String))
+            else:
+                rendered = decoded.select("_i", readable(expr(mid, cols, lang, frozenset(lists))).alias("message"))
+        else:
+            rendered = rows.select("_i", pl.lit(tpl).alias("message"))
+        parts.append(rendered)
+    if not parts:
+        return out
+    got = pl.concat(parts).sort("_i")
+    full = pl.DataFrame({"_i": pl.arange(0, frame.height, eager=True).cast(pl.UInt32)}).join(got, on="_i", how="left")
+    return full.get_column("message")
+
+
+def to_json(params: dict[str, Any]) -> str:
+    return json.dumps(params, ensure_ascii=False, separators=(",", ":"))
