@@ -430,7 +430,7 @@ def test_copying_the_database_we_hold_keeps_others_out(db_path, tmp_path):
     when it closes *any* descriptor of the file: a backup copied in-process while a
     correction held the database let a second writer in, and two loads both wrote
     version 2 of one match — one of them was lost (found by the correction race)."""
-    from pipeline.ingest.commit import backup_before_correction
+    from pipeline.ingest.writer import backup_before_correction
     from pipeline.store.backup import copy_atomically
 
     run("ingest", "--ruleset", "unhas", R1[0])

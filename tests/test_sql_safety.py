@@ -27,8 +27,8 @@ SQL_METHODS = {"execute", "executemany", "sql", "query"}
 #: Text that may be put into SQL, per file: the expression as written, and why it can only
 #: be an identifier or SQL from a fixed set (never a value a user sent).
 ALLOWED: dict[tuple[str, str], str] = {
-    ("pipeline/ingest/commit.py", "t"): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
-    ("pipeline/ingest/commit.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    ("pipeline/ingest/writer.py", "t"): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
+    ("pipeline/ingest/writer.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
     ("pipeline/ingest/resolve.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
     ("pipeline/ingest/versions.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
     ("pipeline/ingest/cross.py", "where or 'false'"): "from match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",

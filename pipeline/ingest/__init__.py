@@ -8,9 +8,9 @@ The rooms, in the order an upload passes through them (each imports only rooms b
 - :mod:`~pipeline.ingest.resolve`: each event's ruleset, each name's player;
 - :mod:`~pipeline.ingest.checks` (rows and matches, as the ruleset asks) and
   :mod:`~pipeline.ingest.cross` (across matches and against what is loaded);
-- :mod:`~pipeline.ingest.plan`: the steps in order, scoring through
+- :mod:`~pipeline.ingest.planner`: the steps in order, scoring through
   :mod:`pipeline.scoring.models`; :mod:`~pipeline.ingest.versions`: new, update or
-  correction; :mod:`~pipeline.ingest.commit`: one transaction per batch;
+  correction; :mod:`~pipeline.ingest.writer`: one transaction per batch;
 - :mod:`~pipeline.ingest.service`: the one service the CLI and the dashboard call.
 """
 
@@ -19,9 +19,9 @@ from typing import Any
 #: The public names and the room each lives in; imported when first asked for, so that a
 #: room (or :mod:`pipeline.players`) can import another room without the whole package.
 _ROOMS = {
-    "begin_ingest": "commit", "commit": "commit",
+    "begin_ingest": "writer", "commit": "writer",
     "MatchOutcome": "outcome", "Plan": "outcome",
-    "plan": "plan",
+    "plan": "planner",
     "PlanChanged": "service", "Preview": "service", "ingest": "service", "load": "service",
     "merge": "service", "plan_events": "service", "preview": "service", "read_all": "service",
     "signature": "service",

@@ -19,10 +19,10 @@ import duckdb
 import polars as pl
 
 from pipeline import auth, problems, settings
-from pipeline.ingest.commit import begin_ingest, commit, database_file, same_file
+from pipeline.ingest.writer import begin_ingest, commit, database_file, same_file
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
-from pipeline.ingest.plan import plan
+from pipeline.ingest.planner import plan
 from pipeline.ingest.read import Sheet, display_name, read_bytes_sheets, read_sheets
 from pipeline.problems import FileRejected
 from pipeline.scoring.rescore import rescore_stale

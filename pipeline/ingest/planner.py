@@ -1,7 +1,7 @@
 """Plan an upload: read rows → normalise → validate → score → version, writing nothing.
 
 :func:`plan` works on any connection (read-only is enough): the dashboard shows a plan
-as the upload preview, and :func:`pipeline.ingest.commit.commit` writes it. Each step is
+as the upload preview, and :func:`pipeline.ingest.writer.commit` writes it. Each step is
 a room of its own, entered once and in this order:
 
 1. :mod:`~pipeline.ingest.normalize` types every cell;
