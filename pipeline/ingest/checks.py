@@ -64,8 +64,8 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     # Who sits where.
     n = _n_seated()
     if book.has("regular_hands"):
-        regular = int(params["regular_hands"])  # type: ignore[arg-type]
-        minimum = int(params["min_players"])  # type: ignore[arg-type]
+        regular = int(params["regular_hands"])
+        minimum = int(params["min_players"])
         add(
             played.filter((pl.col("hand") <= regular) & (n < minimum)),
             "player_a",
@@ -86,7 +86,7 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             pl.format("a walkover lists the 1 or 2 players present; this row lists {} (3 players play on)", n),
         )
     if book.has("players_per_table"):
-        need = int(params["players_per_table"])  # type: ignore[arg-type]
+        need = int(params["players_per_table"])
         add(
             played.filter(n < need),
             "player_a",
@@ -103,7 +103,7 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             )
 
     # Values left in hand.
-    max_pips = int(params["max_pips"])  # type: ignore[arg-type]
+    max_pips = int(params["max_pips"])
     tiles_value = "tsum13" if book.zero_zero_alone else "tsum"
     for c in CHAIRS:
         add(

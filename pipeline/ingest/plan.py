@@ -54,7 +54,7 @@ def plan(
     ]
     reason = (reason or "").strip() or None
     by = by or default_user()
-    found: list[pl.DataFrame] = [f["error"].frame() for f in files if isinstance(f.get("error"), problems.FileRejected)]  # type: ignore[union-attr]
+    found: list[pl.DataFrame] = [e.frame() for f in files if isinstance(e := f.get("error"), problems.FileRejected)]
     if not sheets:
         return _empty_plan(files, found, reason, by)
     frame = pl.concat([s.frame for s in sheets], how="vertical_relaxed")

@@ -60,7 +60,7 @@ def read_file(path: str | Path, name: str | None = None) -> Sheet:
         size = path.stat().st_size
     except OSError as exc:
         raise FileRejected(label, "unreadable", f"the file cannot be opened ({exc.strerror})") from exc
-    limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
+    limit = int(settings.get("max_file_bytes"))
     if size > limit:
         raise FileRejected(
             label, "too_large", f"the file is {size:,} bytes; the limit is {limit:,} bytes"
@@ -71,7 +71,7 @@ def read_file(path: str | Path, name: str | None = None) -> Sheet:
 def read_bytes(data: bytes, name: str) -> Sheet:
     """Read a hand log from bytes (an upload); ``name`` labels it in messages."""
     label = display_name(name)
-    limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
+    limit = int(settings.get("max_file_bytes"))
     if len(data) > limit:
         raise FileRejected(
             label, "too_large", f"the file is {len(data):,} bytes; the limit is {limit:,} bytes"
@@ -166,8 +166,8 @@ def _csv_rows(data: bytes, label: str) -> _Rows:
 def _check_zip(data: bytes, label: str) -> None:
     """Refuse a workbook that would expand too far, judged by what its parts really expand
     to: the sizes a zip declares can lie, and the workbook reader trusts the data."""
-    max_total = int(settings.get("max_xlsx_expanded_bytes"))  # type: ignore[arg-type]
-    max_ratio = int(settings.get("max_xlsx_ratio"))  # type: ignore[arg-type]
+    max_total = int(settings.get("max_xlsx_expanded_bytes"))
+    max_ratio = int(settings.get("max_xlsx_ratio"))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             if "xl/workbook.xml" not in zf.namelist():
@@ -242,7 +242,7 @@ def _xlsx_rows(data: bytes, label: str) -> _Rows:
 
 def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str]]:
     header, body, header_line = rows
-    max_rows = int(settings.get("max_rows"))  # type: ignore[arg-type]
+    max_rows = int(settings.get("max_rows"))
     if body.height > max_rows:
         raise FileRejected(label, "too_many_rows", f"the file has {body.height:,} rows; the limit is {max_rows:,}")
     names: list[str] = []

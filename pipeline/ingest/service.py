@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 import polars as pl
@@ -125,7 +125,7 @@ def load(
     if identity is not None:
         by = auth.check_rights(con, identity, []).name
     rescore_stale(con)
-    limit = batch_rows or int(settings.get("batch_rows"))  # type: ignore[arg-type]
+    limit = batch_rows or int(settings.get("batch_rows"))
     if expected is not None:
         limit = sys.maxsize  # a previewed upload is confirmed whole, as it was previewed
     plans: list[Plan] = []
@@ -243,7 +243,8 @@ def preview(
         pv.diffs.append(
             {
                 "event": o.event, "round": o.round, "table": o.table,
-                "version": int(old.get_column("version").max() or 0) if old.height else 0,  # type: ignore[arg-type]
+                # "version" is an integer column: its max is an int (or None)
+                "version": int(cast(int | None, old.get_column("version").max()) or 0) if old.height else 0,
                 "diff": stats.hand_diff(old, shown.hands.filter(match)),
             }
         )

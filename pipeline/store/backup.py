@@ -90,7 +90,7 @@ def prune_automatic(db: Path, keep: int | None = None) -> list[Path]:
     by :func:`automatic_name` are touched: ``domino backup`` copies and the database a
     restore saved aside are the organiser's to delete.
     """
-    keep = int(settings.get("backup_keep")) if keep is None else keep  # type: ignore[arg-type]
+    keep = int(settings.get("backup_keep")) if keep is None else keep
     if keep <= 0:
         return []
     folder = backup_dir(db)
