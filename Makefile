@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml uv.lock
 	@$(BIN)/uv sync -q --frozen --extra dev
 	@rm -f $(VENV)/.installed-*; touch $@
 
-.PHONY: help setup demo test test-fast bench lint fmt clean serve
+.PHONY: help setup demo test test-fast bench lint typecheck fmt clean serve
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -26,7 +26,7 @@ demo: setup  ## Load the bundled sample events, print standings, start the dashb
 serve: setup  ## Start the dashboard on data/domino.duckdb
 	$(BIN)/domino serve --port $(PORT)
 
-test: setup  ## The whole suite (browser tests included; slow tests too)
+test: setup typecheck  ## mypy, then the whole suite (browser tests included; slow tests too)
 	$(BIN)/pytest
 
 test-fast: setup  ## The suite without slow and browser tests
@@ -37,6 +37,9 @@ bench: setup  ## Benchmarks (not part of make test); results in bench/results/
 
 lint: setup  ## ruff
 	$(BIN)/ruff check pipeline dashboard simulator tests bench
+
+typecheck: setup  ## mypy over pipeline/ and dashboard/ (settings in pyproject.toml)
+	$(BIN)/mypy
 
 fmt: setup  ## ruff format
 	$(BIN)/ruff format pipeline dashboard simulator tests bench

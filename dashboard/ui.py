@@ -2,7 +2,7 @@
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import polars as pl
@@ -44,7 +44,7 @@ def compact_tables_css() -> None:
     )
 
 
-def metrics(items: Sequence[tuple[str, object]]) -> None:
+def metrics(items: Sequence[tuple[str, int | float | str | None]]) -> None:
     """A row of metrics that wraps (two or three a line on a phone) instead of stacking."""
     with st.container(horizontal=True, wrap=True, gap="medium"):
         for label, value in items:
@@ -94,7 +94,7 @@ def table(
     key: str,
     columns: Sequence[str] | None = None,
     style: Callable[[pd.DataFrame], Any] | None = None,
-    height: int | str = "auto",
+    height: int | Literal["auto"] = "auto",
     *,
     static: bool = False,
     labels: dict[str, str] | None = None,

@@ -106,7 +106,7 @@ def user_events(con: duckdb.DuckDBPyConnection, name: str) -> set[str] | None:
 
 
 def may_write(allowed: set[str] | None, event: str) -> bool:
-    return bool(allowed) and (ALL_EVENTS in allowed or event in allowed)  # type: ignore[operator]
+    return allowed is not None and (ALL_EVENTS in allowed or event in allowed)
 
 
 def forbidden_events(allowed: set[str] | None, events: Iterable[str]) -> list[str]:
@@ -134,10 +134,10 @@ class RateLimiter:
     def _limits(self) -> tuple[int, float]:
         attempts = (
             self.attempts if self.attempts is not None else int(settings.get("login_attempts"))
-        )  # type: ignore[arg-type]
+        )
         window = (
             self.window if self.window is not None else float(settings.get("login_window_seconds"))
-        )  # type: ignore[arg-type]
+        )
         return attempts, window
 
     def _recent(self, key: str, now: float, window: float) -> deque[float]:

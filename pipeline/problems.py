@@ -139,7 +139,9 @@ def concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
     frames = [f for f in frames if f.height]
     if not frames:
         return empty()
-    return pl.concat([f.select(list(SCHEMA)).cast(SCHEMA) for f in frames], how="vertical")
+    return pl.concat(
+        [f.select(list(SCHEMA)).cast(pl.Schema(SCHEMA)) for f in frames], how="vertical"
+    )
 
 
 def where(p: dict[str, object]) -> str:

@@ -12,11 +12,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# What a setting holds: its default's type, which an environment override keeps.
+Value = str | int | float | bool
+
 
 @dataclass(frozen=True)
 class Setting:
     name: str
-    default: object
+    default: Value
     help: str
 
 
@@ -65,7 +68,7 @@ SETTINGS: tuple[Setting, ...] = (
 _BY_NAME = {s.name: s for s in SETTINGS}
 
 
-def get(name: str) -> object:
+def get(name: str) -> Value:
     """Return a setting's value: ``DOMINO_<NAME>`` from the environment, else the default."""
     setting = _BY_NAME[name]
     raw = os.environ.get(f"DOMINO_{name.upper()}")

@@ -10,7 +10,7 @@ import html
 import math
 import time
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 import streamlit as st
@@ -25,11 +25,11 @@ RANK_LABEL = {"rank": "\\#"}  # st.table headers are markdown: a bare "#" is an 
 
 
 def refresh_seconds() -> float:
-    return max(1.0, float(settings.get("refresh_seconds")))  # type: ignore[arg-type]
+    return max(1.0, float(settings.get("refresh_seconds")))
 
 
 def bigscreen_seconds() -> float:
-    return max(2.0, float(settings.get("bigscreen_seconds")))  # type: ignore[arg-type]
+    return max(2.0, float(settings.get("bigscreen_seconds")))
 
 
 def render() -> None:
@@ -154,7 +154,8 @@ def table_caption(rows: pl.DataFrame, ruleset: str, regular_hands: int) -> str:
         if rows.get_column("needs_tiebreak").any():
             parts.append(t("lb.tiebreak_needed"))
     else:
-        parts.append(t("lb.hands", done=int(rows.get_column("hands").max() or 0)))
+        # "hands" is an integer column: its max is an int, or None when every value is null
+        parts.append(t("lb.hands", done=int(cast(int | None, rows.get_column("hands").max()) or 0)))
     return " · ".join(parts)
 
 

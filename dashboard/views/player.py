@@ -31,7 +31,7 @@ def render() -> None:
         t("pl.choose"),
         keys,
         key=PLAYER_KEY,
-        format_func=lambda k: labels.get(k, k) + (f" · {groups[k]}" if groups.get(k) else ""),
+        format_func=lambda k: labels.get(k, str(k)) + (f" · {groups[k]}" if groups.get(k) else ""),
         bind="query-params",
     )
     pres = data.read(batches.player, key)

@@ -8,7 +8,7 @@ is not theirs, and commits only when the plan is the one that was previewed.
 """
 
 import hashlib
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 import pandas as pd
@@ -77,7 +77,7 @@ def render() -> None:
             )
         )
     n = st.session_state.get(_ROUND_STATE, 0)
-    limit_mb = max(1, int(settings.get("max_file_bytes")) // (1024 * 1024))  # type: ignore[arg-type]
+    limit_mb = max(1, int(settings.get("max_file_bytes")) // (1024 * 1024))
     uploaded = st.file_uploader(
         t("up.files"),
         type=["csv", "xlsx"],
@@ -203,8 +203,7 @@ STATIC_PROBLEMS = 25  # up to this many problems (or matches): a plain table, wh
 def show_preview(pv: Preview) -> None:
     p = pv.plan
     for info in pv.files:
-        if info.get("error"):
-            err: FileRejected = info["error"]  # type: ignore[assignment]
+        if isinstance(err := info.get("error"), FileRejected):
             st.error(t("up.file_rejected", file=err.file, message=err.render(language())))
     errors = p.problems.filter(pl.col("severity") == ERROR).height
     warnings = p.problems.height - errors
@@ -339,7 +338,8 @@ def mark_cells(frame: pd.DataFrame, problems: pl.DataFrame) -> Any:
         css = pd.DataFrame("", index=df.index, columns=df.columns)
         for (line, col), colour in where.items():
             if line in row_of:
-                css.iat[row_of[line], df.columns.get_loc(col)] = colour
+                # the columns are unique, so get_loc gives one position (not a slice or mask)
+                css.iat[row_of[line], cast(int, df.columns.get_loc(col))] = colour
         return css
 
     return frame.style.apply(paint, axis=None)

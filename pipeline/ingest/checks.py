@@ -67,8 +67,8 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     # Who sits where.
     n = _n_seated()
     if book.has("regular_hands"):
-        regular = int(params["regular_hands"])  # type: ignore[arg-type]
-        minimum = int(params["min_players"])  # type: ignore[arg-type]
+        regular = int(params["regular_hands"])
+        minimum = int(params["min_players"])
         add(
             played.filter((pl.col("hand") <= regular) & (n < minimum)),
             "player_a",
@@ -91,7 +91,7 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             {"n": n},
         )
     if book.has("players_per_table"):
-        need = int(params["players_per_table"])  # type: ignore[arg-type]
+        need = int(params["players_per_table"])
         add(
             played.filter(n < need),
             "player_a",
@@ -109,7 +109,7 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             )
 
     # Values left in hand.
-    max_pips = int(params["max_pips"])  # type: ignore[arg-type]
+    max_pips = int(params["max_pips"])
     tiles_value = "tsum13" if book.zero_zero_alone else "tsum"
     for c in CHAIRS:
         add(

@@ -4,6 +4,8 @@ A match is (event, round, table). These constants and helpers are used by planni
 versioning and writing alike, so they live in one place.
 """
 
+from collections.abc import Mapping, Sequence
+
 import polars as pl
 
 from pipeline.ingest.columns import CHAIRS
@@ -21,7 +23,9 @@ HAND_COLUMNS = [
 ]
 
 
-def match_filter(matches: list[dict[str, object]], cols: list[str]) -> tuple[str, list[object]]:
+def match_filter(
+    matches: Sequence[Mapping[str, object]], cols: list[str]
+) -> tuple[str, list[object]]:
     """``(event = ? AND round = ? …) OR …`` over ``cols`` (fixed names), with its values."""
     one = "(" + " AND ".join(f'"{c}" = ?' for c in cols) + ")"
     params: list[object] = []

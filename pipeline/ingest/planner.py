@@ -56,7 +56,7 @@ def plan(
     ]
     reason = (reason or "").strip() or None
     by = by or default_user()
-    found: list[pl.DataFrame] = [f["error"].frame() for f in files if isinstance(f.get("error"), problems.FileRejected)]  # type: ignore[union-attr]
+    found: list[pl.DataFrame] = [e.frame() for f in files if isinstance(e := f.get("error"), problems.FileRejected)]
     found += [s.notes for s in sheets if s.notes.height]  # sheets of a workbook skipped or refused
     if not sheets:
         return _empty_plan(files, found, reason, by)

@@ -86,7 +86,7 @@ def read_sheets(path: str | Path, name: str | None = None) -> list[Sheet]:
         size = path.stat().st_size
     except OSError as exc:
         raise FileRejected(label, "unreadable", {"why": exc.strerror}) from exc
-    limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
+    limit = int(settings.get("max_file_bytes"))
     if size > limit:
         raise FileRejected(label, "too_large", {"size": f"{size:,}", "limit": f"{limit:,}"})
     try:
@@ -117,7 +117,7 @@ def _one(sheets: list[Sheet]) -> Sheet:
 def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
     """Every hand log in ``data`` (an upload); ``name`` labels it in messages."""
     label = display_name(name)
-    limit = int(settings.get("max_file_bytes"))  # type: ignore[arg-type]
+    limit = int(settings.get("max_file_bytes"))
     if len(data) > limit:
         raise FileRejected(label, "too_large", {"size": f"{len(data):,}", "limit": f"{limit:,}"})
     sha = hashlib.sha256(data).hexdigest()
@@ -219,8 +219,8 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
 def _check_zip(data: bytes, label: str) -> None:
     """Refuse a workbook that would expand too far, judged by what its parts really expand
     to: the sizes a zip declares can lie, and the workbook reader trusts the data."""
-    max_total = int(settings.get("max_xlsx_expanded_bytes"))  # type: ignore[arg-type]
-    max_ratio = int(settings.get("max_xlsx_ratio"))  # type: ignore[arg-type]
+    max_total = int(settings.get("max_xlsx_expanded_bytes"))
+    max_ratio = int(settings.get("max_xlsx_ratio"))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             if "xl/workbook.xml" not in zf.namelist():
@@ -363,9 +363,9 @@ def _scan_part(buf: bytes, raw: bytes, info: _SheetXml) -> None:
     if b"mergeCell" in buf:
         for m in re.finditer(rb"<%smergeCell\b([^>]*)>" % p, buf):
             top, _, bottom = _attrs(m.group(1)).get("ref", "").replace("$", "").partition(":")
-            a, b = _ref(top), _ref(bottom or top)
-            if a and b:
-                info.merges.append((a[0], a[1], b[0], b[1]))
+            first, last = _ref(top), _ref(bottom or top)
+            if first and last:
+                info.merges.append((first[0], first[1], last[0], last[1]))
     if b"<" + raw + b"f" not in buf:
         return
     cell_open, cell_close = b"<" + raw + b"c ", b"</" + raw + b"c>"
@@ -412,15 +412,15 @@ def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: 
         # the sheet named ``hands`` is read alone, as the contract says
         target = hands or names[0]
         frame, extras, headers = _to_frame(_sheet_rows(reader, zf, parts.get(target), target, label)[:4], label)
-        notes = []
+        skipped: list[dict[str, object]] = []
         for other in names:
             if other != target and _looks_like_hand_log(_peek_header(reader, other)):
-                notes.append(_note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)}))
-        return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=target, notes=problems.frame(notes))]
+                skipped.append(_note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)}))
+        return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=target, notes=problems.frame(skipped))]
     sheets: list[Sheet] = []
     notes: list[dict[str, object]] = []
     refused: list[FileRejected] = []
-    max_rows = int(settings.get("max_rows"))  # type: ignore[arg-type]
+    max_rows = int(settings.get("max_rows"))
     for name in names:
         where = f"{label} [{_short(name, 40)}]"
         try:
@@ -583,7 +583,7 @@ _TOTAL_LABEL = r"^(?:grand\s*)?(?:sub\s*)?(?:total|totals|jumlah)\b"
 
 def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[str, str]]:
     header, body, header_line, marks = rows
-    max_rows = int(settings.get("max_rows"))  # type: ignore[arg-type]
+    max_rows = int(settings.get("max_rows"))
     if body.height > max_rows:
         raise FileRejected(label, "too_many_rows", {"rows": f"{body.height:,}", "limit": f"{max_rows:,}"})
     names: list[str] = []

@@ -13,17 +13,17 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 import polars as pl
 
 from pipeline import auth, problems, settings
-from pipeline.ingest.writer import begin_ingest, commit, database_file, same_file
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
 from pipeline.ingest.read import Sheet, display_name, read_bytes_sheets, read_sheets
+from pipeline.ingest.writer import begin_ingest, commit, database_file, same_file
 from pipeline.problems import FileRejected
 from pipeline.scoring.rescore import rescore_stale
 from pipeline.standings import stats
@@ -126,7 +126,7 @@ def load(
     if identity is not None:
         by = auth.check_rights(con, identity, []).name
     rescore_stale(con)
-    limit = batch_rows or int(settings.get("batch_rows"))  # type: ignore[arg-type]
+    limit = batch_rows or int(settings.get("batch_rows"))
     if expected is not None:
         limit = sys.maxsize  # a previewed upload is confirmed whole, as it was previewed
     plans: list[Plan] = []
@@ -244,7 +244,8 @@ def preview(
         pv.diffs.append(
             {
                 "event": o.event, "round": o.round, "table": o.table,
-                "version": int(old.get_column("version").max() or 0) if old.height else 0,  # type: ignore[arg-type]
+                # "version" is an integer column: its max is an int (or None)
+                "version": int(cast(int | None, old.get_column("version").max()) or 0) if old.height else 0,
                 "diff": stats.hand_diff(old, shown.hands.filter(match)),
             }
         )

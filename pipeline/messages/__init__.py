@@ -144,9 +144,10 @@ def render_frame(frame: pl.DataFrame, lang: str, id_col: str = "message_id", par
                     cols[n] = pl.lit("")
                     continue
                 field = pl.col("_p").struct.field(n)
-                if isinstance(have[n], pl.List) and isinstance(have[n].inner, pl.Struct):
+                kind = have[n]
+                if isinstance(kind, pl.List) and isinstance(kind.inner, pl.Struct):
                     nested = True
-                elif isinstance(have[n], pl.List):
+                elif isinstance(kind, pl.List):
                     cols[n] = field.cast(pl.List(pl.String))
                     lists.add(n)
                 else:

@@ -32,7 +32,7 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
     ).pl()
     if events is not None:
         sizes = sizes.filter(pl.col("event").is_in(events))
-    limit = int(settings.get("batch_rows"))  # type: ignore[arg-type]
+    limit = int(settings.get("batch_rows"))
     aliases = alias_map(con)
     total = 0
     con.execute("BEGIN TRANSACTION")

@@ -128,7 +128,7 @@ def prune_automatic(db: Path, keep: int | None = None) -> list[Path]:
     touched: ``domino backup`` copies, the database a restore saved aside and every
     other database's copies are the organiser's to delete.
     """
-    keep = int(settings.get("backup_keep")) if keep is None else keep  # type: ignore[arg-type]
+    keep = int(settings.get("backup_keep")) if keep is None else keep
     if keep <= 0:
         return []
     folder = backup_dir(db)

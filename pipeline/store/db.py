@@ -164,7 +164,7 @@ def views_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def duckdb_config() -> dict[str, object]:
+def duckdb_config() -> dict[str, str | bool | int | float | list[str]]:
     """Settings for every DuckDB instance we start.
 
     Besides the memory limit, DuckDB's allocator is asked to hand freed memory back to the
@@ -194,7 +194,7 @@ def open_connection(
 ) -> duckdb.DuckDBPyConnection:
     """Open (and for writers migrate) the database, retrying while another process holds it."""
     db = settings.db_path(path)
-    wait = float(settings.get("lock_timeout")) if timeout is None else timeout  # type: ignore[arg-type]
+    wait = float(settings.get("lock_timeout")) if timeout is None else timeout
     if read_only and not db.exists():
         # Nothing loaded yet: an empty, fully migrated in-memory database reads the same.
         con = duckdb.connect(":memory:")
@@ -275,7 +275,7 @@ def read(path: str | Path | None = None, *, timeout: float | None = None) -> Ite
         return
     check_file(db, write=False)
     global _host
-    wait = float(settings.get("lock_timeout")) if timeout is None else timeout  # type: ignore[arg-type]
+    wait = float(settings.get("lock_timeout")) if timeout is None else timeout
     with _host_lock:
         if _host is None:
             _host = quiet(duckdb.connect(":memory:", config=duckdb_config()))
