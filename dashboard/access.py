@@ -28,11 +28,14 @@ def sign_out() -> None:
     st.session_state.pop(IDENTITY_KEY, None)
 
 
-def _client() -> str | None:
+def _client() -> str:
+    """The client's address for the sign-in limit (see :func:`pipeline.auth.client_address`)."""
     try:
-        return st.context.ip_address
-    except Exception:
-        return None
+        peer = st.context.ip_address
+        forwarded = st.context.headers.get("X-Forwarded-For")
+    except Exception:  # outside a browser session (tests): the same machine
+        peer, forwarded = None, None
+    return auth.client_address(peer, forwarded)
 
 
 def sign_in_form() -> auth.Identity | None:

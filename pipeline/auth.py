@@ -245,6 +245,28 @@ def sign_out(value: object) -> None:
             _LIVE.pop(value.nonce, None)
 
 
+LOOPBACK = "127.0.0.1"
+
+
+def client_address(peer: str | None, forwarded_for: str | None, trusted: str | None = None) -> str:
+    """The address a sign-in is rate-limited by.
+
+    ``peer`` is the address the connection came from (None: the same machine, as
+    Streamlit reports it). A request from a trusted proxy (``trusted``: comma-separated
+    addresses, the ``trusted_proxies`` setting) names its client in ``X-Forwarded-For``:
+    the right-most address there that is not itself a trusted proxy. From anyone else
+    the header is ignored, since any client can send it.
+    """
+    peer = (peer or LOOPBACK).strip()
+    proxies = {a.strip() for a in (trusted if trusted is not None else str(settings.get("trusted_proxies"))).split(",") if a.strip()}
+    if peer not in proxies or not forwarded_for:
+        return peer
+    for hop in reversed([h.strip() for h in forwarded_for.split(",") if h.strip()]):
+        if hop not in proxies:
+            return hop
+    return peer
+
+
 class NotAllowed(PermissionError):
     """The coordinator may not write (some of) what they tried to load. ``str()`` is the
     English sentence; :meth:`render` says it in another language (pipeline/messages)."""

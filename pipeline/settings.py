@@ -53,6 +53,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("login_attempts", 5, "Failed sign-ins allowed per user within the lock-out window."),
     Setting("login_window_seconds", 300, "Length of the sign-in lock-out window, in seconds."),
     Setting(
+        "trusted_proxies",
+        "",
+        "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client "
+        "(for the per-address sign-in limit); empty: none is trusted.",
+    ),
+    Setting(
         "backup_dir",
         "",
         "Folder for every database's backups; empty: a backups folder beside each database file.",

@@ -196,3 +196,34 @@ def test_rights_are_read_from_the_database_each_time(con, limiter):
     con.execute("DELETE FROM users WHERE name = 'rina'")
     with pytest.raises(auth.NotAllowed, match="no longer exists"):
         auth.check_rights(con, ident, [])
+
+
+# --- the client address behind a reverse proxy (issue "Venue-ready" item 9) ----------------
+
+
+def test_a_connection_from_this_machine_counts_as_loopback_not_as_no_client():
+    """Streamlit reports a local connection without an address; it used to skip the
+    per-address limit, so behind a proxy on the same host only the per-name limit held."""
+    assert auth.client_address(None, None, trusted="") == "127.0.0.1"
+
+
+def test_forwarded_for_is_honoured_only_from_a_trusted_proxy():
+    xff = "203.0.113.9, 198.51.100.7"
+    assert auth.client_address(None, xff, trusted="") == "127.0.0.1"  # nobody trusted
+    assert auth.client_address("192.0.2.1", xff, trusted="127.0.0.1") == "192.0.2.1"  # not the proxy
+    # from the trusted proxy: the right-most address that is not a proxy
+    assert auth.client_address(None, xff, trusted="127.0.0.1") == "198.51.100.7"
+    assert auth.client_address(None, xff, trusted="127.0.0.1, 198.51.100.7") == "203.0.113.9"
+    assert auth.client_address(None, "", trusted="127.0.0.1") == "127.0.0.1"
+
+
+def test_clients_behind_a_trusted_proxy_are_limited_one_by_one(monkeypatch):
+    monkeypatch.setenv("DOMINO_TRUSTED_PROXIES", "127.0.0.1")
+    limiter = auth.RateLimiter()
+    one = f"client:{auth.client_address(None, '203.0.113.9')}"
+    two = f"client:{auth.client_address(None, '203.0.113.10')}"
+    attempts = int(auth.settings.get("login_attempts"))
+    for _ in range(attempts):
+        limiter.fail([one])
+    assert limiter.retry_after([one]) > 0
+    assert limiter.retry_after([two]) == 0
