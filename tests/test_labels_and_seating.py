@@ -70,3 +70,15 @@ def test_chairs_swapped_by_the_schedule_are_no_change_of_players(con, tmp_path):
     plan = load(con, tmp_path, biasa_match(["Ana", "Budi", "Cici", "Dedi"] * 2 + ["Ana", "Budi"]))
     assert statuses(plan) == {"1": "new"}
     assert plan.problems.height == 0
+
+
+def test_a_row_with_an_error_causes_no_second_false_error(con, tmp_path):
+    """Issue "Venue-ready" item 13: a blank ending on hand 5 also produced "hand 6 follows
+    hand 4"; only the real problem is reported, on its own line."""
+    for ruleset in ("unhas", "pepet"):
+        rows = biasa_match(["Ana"] * 8, event=f"ev-{ruleset}")
+        if ruleset == "pepet":
+            rows = [{**r, "ruleset": "pepet", "ending": "tutup", "round": "S1"} for r in rows]
+        rows[4] = {**rows[4], "ending": None}
+        plan = load(con, tmp_path, rows, name=f"{ruleset}.csv")
+        assert [(p["line"], p["code"], p["column"]) for p in plan.errors.to_dicts()] == [(6, "missing_value", "ending")], ruleset

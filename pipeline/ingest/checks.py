@@ -199,7 +199,11 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
                 code="walkover_with_hands",
             )
         )
-    played_all = df.filter(pl.col("ending").ne_missing(pl.lit(book.walkover, dtype=pl.String)), pl.col("hand").is_not_null())
+    # every numbered row but a walkover, also one whose ending is blank or unknown: that
+    # row has its own error, and leaving it out here would add a false "hand 6 follows
+    # hand 4" to it
+    is_walkover = (pl.col("ending") == book.walkover).fill_null(value=False) if book.walkover else pl.lit(value=False)
+    played_all = df.filter(~is_walkover, pl.col("hand").is_not_null())
     # Hand numbers: each once, 1, 2, … without gaps. Matches whose numbers are exactly
     # 1..n (nearly all) are cleared by one aggregate; only the others are examined row by row.
     numbering = played_all.group_by(MATCH).agg(
