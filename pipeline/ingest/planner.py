@@ -66,6 +66,8 @@ def plan(
     if ruleset:
         frame = frame.with_columns(pl.col("ruleset").fill_null(ruleset.strip().lower()))
     typed, cell_problems = normalize(frame)
+    typed, cell_problems, junk = _junk_files(typed, cell_problems, files)
+    found += junk
     found.append(cell_problems)
     typed, rs_problems, new_events = resolve_rulesets(con, typed)
     found.append(rs_problems)
@@ -102,6 +104,38 @@ def plan(
         by=by,
         versions=versions,
     )
+
+
+#: A file is refused whole when at least this many of its rows, and half of them, hold
+#: cells that cannot be read: a wrong or hostile file then costs what reading it costs,
+#: not a report of every cell of every row.
+JUNK_ROWS = 1000
+
+
+def _junk_files(
+    typed: pl.DataFrame, cell_problems: pl.DataFrame, files: list[dict[str, object]]
+) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.DataFrame]]:
+    """Refuse the files most of whose rows cannot be read, and drop their rows."""
+    bad = cell_problems.filter(pl.col("severity") == problems.ERROR).group_by("file").agg(
+        pl.col("line").n_unique().alias("bad"), pl.col("line").min().alias("line"),
+        pl.col("column").sort_by("line").first().alias("column"),
+    )
+    rows = typed.group_by("_file").agg(pl.len().alias("rows")).rename({"_file": "file"})
+    junk = bad.join(rows, on="file").filter((pl.col("bad") >= JUNK_ROWS) & (pl.col("bad") * 2 >= pl.col("rows")))
+    if junk.height == 0:
+        return typed, cell_problems, []
+    refused = []
+    for row in junk.iter_rows(named=True):  # one per refused file
+        exc = problems.FileRejected(
+            str(row["file"]), "too_many_problems",
+            {"bad": f"{row['bad']:,}", "rows": f"{row['rows']:,}", "line": row["line"], "column": row["column"] or ""},
+        )
+        for f in files:
+            if f["file"] == row["file"]:
+                f["error"] = exc
+        refused.append(exc.frame())
+    names = junk.get_column("file")
+    return typed.filter(~pl.col("_file").is_in(names)), cell_problems.filter(~pl.col("file").is_in(names)), refused
 
 
 def _rulesets_in(typed: pl.DataFrame) -> list[str]:
