@@ -13,7 +13,8 @@ import polars as pl
 
 from pipeline.ingest.columns import CHAIRS, header_key
 from pipeline.ingest.normalize import name_expr
-from pipeline.ingest.read import _csv_rows, _xlsx_rows, display_name
+from pipeline.ingest.read import _csv_rows, display_name
+from pipeline.ingest.workbook import _xlsx_rows
 from pipeline.problems import FileRejected
 from pipeline.store.db import insert_frame
 

@@ -5,6 +5,8 @@ line and column (:func:`pipeline.problems.from_rows`). Errors keep their whole m
 out; warnings are reported and the match loads.
 """
 
+from dataclasses import dataclass, field
+
 import polars as pl
 
 from pipeline import problems
@@ -32,51 +34,73 @@ def _chair_col(prefix: str, chair: pl.Expr) -> pl.Expr:
     return out
 
 
-def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
-    """Per-row checks for hands of the ruleset ``book`` (``df`` holds only its rows)."""
-    rs, params = book.name, book.flat
-    found: list[pl.DataFrame] = []
+@dataclass
+class _Found:
+    """Problem frames in the order the checks find them (tests compare the lists)."""
+
+    frames: list[pl.DataFrame] = field(default_factory=list)
 
     def add(
-        bad: pl.DataFrame, column: str | pl.Expr, code: str, params: dict[str, pl.Expr | str | int] | None = None,
+        self, bad: pl.DataFrame, column: str | pl.Expr, code: str, params: dict[str, pl.Expr | str | int] | None = None,
         variant: str | pl.Expr | None = None, severity: str = problems.ERROR,
     ) -> None:
-        found.append(problems.from_rows(bad, column=column, code=code, params=params, variant=variant, severity=severity))
+        self.frames.append(problems.from_rows(bad, column=column, code=code, params=params, variant=variant, severity=severity))
 
+
+def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
+    """Per-row checks for hands of the ruleset ``book`` (``df`` holds only its rows), in
+    this order: the ending and who ended, who sits where, the values left in hand, the
+    last tile."""
+    found = _Found()
+    played, wo = _ending_checks(df, book, found)
+    _seating_checks(df, played, wo, book, found)
+    _value_checks(df, played, book, found)
+    _last_tile_checks(played, book, found)
+    return problems.concat(found.frames)
+
+
+def _ending_checks(df: pl.DataFrame, book: Ruleset, found: _Found) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """An ending the ruleset knows; a played hand's number and ender (a seated chair).
+    Returns the rows played (a known ending, not a walkover) and the walkovers."""
     endings = book.endings
     ending_ok = pl.col("ending").is_in(list(endings))
-    add(
+    found.add(
         df.filter(pl.col("ending").is_not_null() & ~ending_ok),
         "ending",
         "unknown_ending",
-        {"value": pl.col("ending"), "ruleset": rs, "endings": ", ".join(endings)},
+        {"value": pl.col("ending"), "ruleset": book.name, "endings": ", ".join(endings)},
     )
     walkover = pl.col("ending") == pl.lit(book.walkover, dtype=pl.String)
     played = df.filter(ending_ok & ~walkover.fill_null(value=False))
     wo = df.filter(walkover.fill_null(value=False))
-    add(played.filter(pl.col("hand").is_null()), "hand", "missing_value", variant="hand")
-    add(played.filter(pl.col("ended_by").is_null()), "ended_by", "missing_value", variant="ended_by")
+    found.add(played.filter(pl.col("hand").is_null()), "hand", "missing_value", variant="hand")
+    found.add(played.filter(pl.col("ended_by").is_null()), "ended_by", "missing_value", variant="ended_by")
     ender_name = _chair_col("player", pl.col("ended_by"))
-    add(
+    found.add(
         played.filter(pl.col("ended_by").is_in(CH) & ender_name.is_null()),
         "ended_by",
         "empty_chair",
         {"chair": pl.col("ended_by")},
     )
+    return played, wo
 
-    # Who sits where.
+
+def _seating_checks(df: pl.DataFrame, played: pl.DataFrame, wo: pl.DataFrame, book: Ruleset, found: _Found) -> None:
+    """Who sits where: enough players for a regular hand, a tie-break hand or the table,
+    a walkover with one or two, no player in two chairs."""
+    params = book.flat
     n = _n_seated()
     if book.has("regular_hands"):
         regular = int(params["regular_hands"])
         minimum = int(params["min_players"])
-        add(
+        found.add(
             played.filter((pl.col("hand") <= regular) & (n < minimum)),
             "player_a",
             "too_few_players",
             {"need": minimum, "n": n},
             "regular",
         )
-        add(
+        found.add(
             played.filter((pl.col("hand") > regular) & (n < 2)),
             "player_a",
             "too_few_players",
@@ -84,7 +108,7 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             "tiebreak",
         )
     if book.has("walkover"):
-        add(
+        found.add(
             wo.filter((n < 1) | (n > 2)),
             "ending",
             "bad_walkover",
@@ -92,39 +116,42 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         )
     if book.has("players_per_table"):
         need = int(params["players_per_table"])
-        add(
+        found.add(
             played.filter(n < need),
             "player_a",
             "too_few_players",
-            {"ruleset": rs, "need": need, "n": n},
+            {"ruleset": book.name, "need": need, "n": n},
             "table",
         )
     for i, a in enumerate(CHAIRS):
         for b in CHAIRS[i + 1 :]:
-            add(
+            found.add(
                 df.filter(pl.col(f"key_{a}").is_not_null() & (pl.col(f"key_{a}") == pl.col(f"key_{b}"))),
                 f"player_{b}",
                 "player_twice",
                 {"player": pl.col(f"player_{b}"), "a": a.upper(), "b": b.upper()},
             )
 
-    # Values left in hand.
-    max_pips = int(params["max_pips"])
+
+def _value_checks(df: pl.DataFrame, played: pl.DataFrame, book: Ruleset, found: _Found) -> None:
+    """Values left in hand: pips within bounds, at most 7 tiles, pips that agree with the
+    tiles, no pips for a chair that went out, pips where the ending needs them."""
+    max_pips = int(book.flat["max_pips"])
     tiles_value = "tsum13" if book.zero_zero_alone else "tsum"
     for c in CHAIRS:
-        add(
+        found.add(
             df.filter(pl.col(f"pips_{c}") > max_pips),
             f"pips_{c}",
             "pips_too_high",
             {"value": pl.col(f"pips_{c}"), "max": max_pips},
         )
-        add(
+        found.add(
             df.filter(pl.col(f"tcount_{c}") > 7),
             f"tiles_{c}",
             "too_many_tiles",
             {"n": pl.col(f"tcount_{c}")},
         )
-        add(
+        found.add(
             df.filter(pl.col(f"pips_{c}").is_not_null() & pl.col(f"{tiles_value}_{c}").is_not_null() & (pl.col(f"pips_{c}") != pl.col(f"{tiles_value}_{c}"))),
             f"pips_{c}",
             "pips_tiles_disagree",
@@ -133,14 +160,14 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         value = pl.coalesce(pl.col(f"pips_{c}"), pl.col(f"{tiles_value}_{c}"))
         is_ender = pl.col("ended_by") == c.upper()
         went_out = pl.col("ending").is_in(book.went_out)
-        add(
+        found.add(
             played.filter(is_ender & went_out & (value > 0)),
             f"pips_{c}",
             "ender_has_pips",
             {"chair": c.upper(), "value": value},
         )
         needs, who = _pips_needed(book, is_ender)
-        add(
+        found.add(
             played.filter(needs & _seated(c) & value.is_null()),
             f"pips_{c}",
             "missing_pips",
@@ -148,22 +175,23 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             who,
         )
 
-    # The last tile.
+
+def _last_tile_checks(played: pl.DataFrame, book: Ruleset, found: _Found) -> None:
+    """The last tile: a double for ``apollo``, not a double for ``ceki`` or ``biasa``."""
     if book.has("last_tile_double"):
         double = pl.col("last_hi") == pl.col("last_lo")
-        add(
+        found.add(
             played.filter((pl.col("ending") == "apollo") & pl.col("last_tile").is_not_null() & ~double),
             "last_tile",
             "apollo_not_double",
             {"tile": pl.col("last_tile")},
         )
-        add(
+        found.add(
             played.filter(pl.col("ending").is_in(["ceki", "biasa"]) & pl.col("last_tile").is_not_null() & double),
             "last_tile",
             "double_not_apollo",
             {"tile": pl.col("last_tile"), "ending": pl.col("ending")},
         )
-    return problems.concat(found)
 
 
 def _pips_needed(book: Ruleset, is_ender: pl.Expr) -> tuple[pl.Expr, pl.Expr]:

@@ -58,8 +58,23 @@ def name_expr(col: str | pl.Expr) -> pl.Expr:
 
 
 def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Typed hand rows and the problems of reading their cells."""
-    df = cells.with_row_index("_row").with_columns(
+    """Typed hand rows and the problems of reading their cells (in this order: numbers,
+    chairs and missing values, sanctions, the last tile, the tiles left in hand)."""
+    df = _labels_and_names(cells)
+    typed, found = _whole_numbers(df)
+    typed, more = _chairs_endings_sanctions(typed)
+    found += more
+    typed, more = _last_tile(typed)
+    found += more
+    typed, more = _tiles(typed)
+    found += more
+    return typed, _reader_issues(typed, problems.concat(found))
+
+
+def _labels_and_names(cells: pl.DataFrame) -> pl.DataFrame:
+    """Labels as text (``3.0`` is ``3``), ruleset and ending in their spelling, the ender's
+    chair in capitals, player names as one spelling; each row numbered (``_row``)."""
+    return cells.with_row_index("_row").with_columns(
         _label("event").alias("event"),
         pl.col("ruleset").str.to_lowercase(),
         _label("round").alias("round"),
@@ -68,9 +83,12 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.col("ended_by").str.to_uppercase().alias("ended_by"),
         *[name_expr(f"player_{c}").alias(f"player_{c}") for c in CHAIRS],
     )
-    found: list[pl.DataFrame] = []
 
-    # Whole numbers: hand and pips.
+
+def _whole_numbers(df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """Hand and pips as whole numbers; a cell that is not one, negative pips and a hand
+    number below 1 are reported."""
+    found: list[pl.DataFrame] = []
     typed = df.with_columns(
         _int("hand").alias("hand"),
         *[_int(f"pips_{c}").alias(f"pips_{c}") for c in CHAIRS],
@@ -99,6 +117,13 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     found.append(
         problems.from_rows(bad, column="hand", code="bad_hand_number", params={"value": pl.col("hand")})
     )
+    return typed, found
+
+
+def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """The ender's chair (A–D), the labels and ending every row needs, and the sanctions:
+    codes separated by ``;`` (or ``,`` or spaces), joined back with ``;``."""
+    found: list[pl.DataFrame] = []
     bad = typed.filter(pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(["A", "B", "C", "D"]))
     found.append(
         problems.from_rows(
@@ -132,16 +157,61 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             )
         )
     typed = typed.with_columns(sanc_cols)
+    return typed, found
 
-    # The last tile.
+
+def _last_tile(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """The last tile played, as its canonical notation and its two halves (``last_hi``,
+    ``last_lo``)."""
     typed = parse_column(typed, "last_tile", single=True)
     bad = typed.filter(pl.col("last_tile").is_not_null() & pl.col("err").is_not_null())
-    found.append(problems.from_rows(bad, column="last_tile", code="bad_tile", variant=pl.col("err"), params={"value": pl.col("last_tile")}))
+    found = [problems.from_rows(bad, column="last_tile", code="bad_tile", variant=pl.col("err"), params={"value": pl.col("last_tile")})]
     typed = typed.rename({"hi": "last_hi", "lo": "last_lo"}).with_columns(
         pl.when(pl.col("last_hi").is_not_null()).then(canonical(pl.col("last_hi"), pl.col("last_lo"))).alias("last_tile")
     ).drop("err")
+    return typed, found
 
-    # Tiles left in each chair's hand, exploded to one row per tile.
+
+def _tiles(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """Tiles left in each chair's hand, exploded to one row per tile: each one read, a tile
+    held twice reported, then gathered back per chair (``tiles_``, ``tcount_``, ``tsum_``,
+    ``tsum13_`` of each chair)."""
+    long = _tile_tokens(typed)
+    ctx = typed.select("_row", "_file", "_line", "event", "round", "table")
+    bad = long.filter(pl.col("err").is_not_null()).join(ctx, on="_row")
+    found = [
+        problems.from_rows(
+            bad,
+            column=pl.format("tiles_{}", pl.col("chair").str.to_lowercase()),
+            code="bad_tile",
+            variant=pl.col("err"),
+            params={"value": pl.col("_t").str.strip_chars()},
+        )
+    ]
+    good = long.filter(pl.col("err").is_null())
+    dup = (
+        # only the (rare) repeated tiles are grouped: the check costs a hash, not a sort
+        good.filter(pl.struct("_row", "hi", "lo").is_duplicated())
+        .group_by("_row", "hi", "lo")
+        .agg(pl.col("chair").unique().sort().alias("chairs"), pl.len().alias("n"))
+        .filter(pl.col("n") > 1)
+        .join(ctx, on="_row")
+    )
+    found.append(
+        problems.from_rows(
+            dup,
+            column=pl.format("tiles_{}", pl.col("chairs").list.first().str.to_lowercase()),
+            code="tile_twice",
+            params={"tile": canonical(pl.col("hi"), pl.col("lo")), "chairs": pl.col("chairs")},
+        )
+    )
+    wide = _per_chair(good)
+    return typed.drop([f"tiles_{c}" for c in CHAIRS]).join(wide, on="_row", how="left"), found
+
+
+def _tile_tokens(typed: pl.DataFrame) -> pl.DataFrame:
+    """One row per tile written in a ``tiles_`` cell (``dead`` for a tile marked ``*``),
+    parsed (``hi``, ``lo`` or ``err``); a date a spreadsheet made of a tile stays whole."""
     long = pl.concat(
         [
             typed.select(
@@ -161,34 +231,12 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.col("token").str.strip_chars().str.strip_chars_end("*").str.strip_chars().alias("_t"),
     )
     long = parse_column(long, "_t", single=pl.col("_n") == 1)
-    ctx = typed.select("_row", "_file", "_line", "event", "round", "table")
-    bad = long.filter(pl.col("err").is_not_null()).join(ctx, on="_row")
-    found.append(
-        problems.from_rows(
-            bad,
-            column=pl.format("tiles_{}", pl.col("chair").str.to_lowercase()),
-            code="bad_tile",
-            variant=pl.col("err"),
-            params={"value": pl.col("_t").str.strip_chars()},
-        )
-    )
-    good = long.filter(pl.col("err").is_null())
-    dup = (
-        # only the (rare) repeated tiles are grouped: the check costs a hash, not a sort
-        good.filter(pl.struct("_row", "hi", "lo").is_duplicated())
-        .group_by("_row", "hi", "lo")
-        .agg(pl.col("chair").unique().sort().alias("chairs"), pl.len().alias("n"))
-        .filter(pl.col("n") > 1)
-        .join(ctx, on="_row")
-    )
-    found.append(
-        problems.from_rows(
-            dup,
-            column=pl.format("tiles_{}", pl.col("chairs").list.first().str.to_lowercase()),
-            code="tile_twice",
-            params={"tile": canonical(pl.col("hi"), pl.col("lo")), "chairs": pl.col("chairs")},
-        )
-    )
+    return long
+
+
+def _per_chair(good: pl.DataFrame) -> pl.DataFrame:
+    """The tiles read, gathered back to one row per hand with each chair's tiles, count,
+    sum and sum with ``0-0`` counted 13 (when no other blank is held)."""
     per_chair = (
         good.group_by("_row", "chair")
         .agg(
@@ -209,8 +257,7 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             if name not in wide.columns:
                 wide = wide.with_columns(pl.lit(None, dtype=pl.String if v == "tiles" else pl.Int64).alias(name))
     wide = wide.rename({f"{v}_{c.upper()}": f"{v}_{c}" for c in CHAIRS for v in ("tiles", "tcount", "tsum", "tsum13")})
-    typed = typed.drop([f"tiles_{c}" for c in CHAIRS]).join(wide, on="_row", how="left")
-    return typed, _reader_issues(typed, problems.concat(found))
+    return wide
 
 
 def _reader_issues(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:

@@ -1,0 +1,165 @@
+"""The shared end of reading: a header and its body of text cells become a :class:`Sheet`.
+
+:mod:`pipeline.ingest.read` (CSV) and :mod:`pipeline.ingest.workbook` (``.xlsx``) both
+hand their rows here: the header becomes canonical column names (an unknown column is kept
+in ``extra``), blank rows go, each row keeps ``_file`` and ``_line``, and a row the reader
+cannot vouch for (hidden in the workbook, a formula saved without its value, a totals row)
+carries an ``_issue`` for :mod:`pipeline.ingest.normalize` to refuse.
+"""
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from pipeline import messages, problems, settings
+from pipeline.ingest.columns import CANONICAL, CHAIRS, REQUIRED, canonical_name
+from pipeline.problems import FileRejected
+
+#: ``_issue`` on a row: something the reader saw that makes the row unsafe to load.
+ISSUE = pl.Struct({"code": pl.String, "column": pl.String, "message_id": pl.String, "params": pl.String, "message": pl.String})
+
+
+@dataclass
+class Sheet:
+    """A file (or one sheet of a workbook) read as a hand log: canonical text columns,
+    ``extra`` (JSON), lineage.
+
+    ``file`` is how messages name it (``meja.xlsx [Meja 2]`` for one sheet of several);
+    ``source`` the file's own name; ``sheet`` the workbook sheet read (None for CSV);
+    ``headers`` how the file spelled each contract column (``{"pips_d": "biji_d"}``);
+    ``notes`` problems about the file as a whole (sheets skipped or refused), carried
+    by the first sheet read from it.
+    """
+
+    file: str
+    sha256: str
+    frame: pl.DataFrame
+    extra_columns: list[str]
+    headers: dict[str, str] = field(default_factory=dict)
+    source: str = ""
+    sheet: str | None = None
+    notes: pl.DataFrame = field(default_factory=problems.empty)
+
+    @property
+    def rows(self) -> int:
+        return self.frame.height
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """A cell or header quoted in a message: long ones keep their head and tail."""
+    return text if len(text) <= limit else f"{text[: limit - 20]}…{text[-15:]}"
+
+
+#: A mark on one row: its line, the body column it concerns (None: the whole row), a code
+#: and a sentence (``{column}`` in it is replaced by the column's name).
+_Mark = tuple[int, int | None, str, dict[str, object]]  # line, column, code, parameters
+#: header cells, body as text columns, the header's line, marks on rows
+_Rows = tuple[list[str], pl.DataFrame, int, list[_Mark]]
+
+
+_TOTAL_LABEL = r"^(?:grand\s*)?(?:sub\s*)?(?:total|totals|jumlah)\b"
+
+
+def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[str, str]]:
+    header, body, header_line, marks = rows
+    max_rows = int(settings.get("max_rows"))
+    if body.height > max_rows:
+        raise FileRejected(label, "too_many_rows", {"rows": f"{body.height:,}", "limit": f"{max_rows:,}"})
+    names: list[str] = []
+    extras: list[str] = []
+    seen: dict[str, str] = {}
+    for i, raw in enumerate(header):
+        raw = (raw or "").strip()
+        name = canonical_name(raw) if raw else f"column_{i + 1}"
+        if name in seen and name in CANONICAL:
+            raise FileRejected(
+                label,
+                "duplicate_column",
+                {"a": repr(_short(seen[name])), "b": repr(_short(raw)), "column": name},
+                column=name,
+            )
+        if name in seen:
+            name = f"{name}_{i + 1}"
+        seen[name] = raw
+        names.append(name)
+        if name not in CANONICAL:
+            extras.append(name)
+    body.columns = names
+    missing = [c for c in REQUIRED if c not in names]
+    if missing:
+        raise FileRejected(label, "missing_column", {"column": missing[0], "required": ", ".join(REQUIRED)}, column=missing[0])
+    headers = {c: seen[c] for c in CANONICAL if c in seen}
+    cells = body.with_columns(
+        pl.col(c).cast(pl.String).str.strip_chars().replace("", None) for c in names
+    ).with_row_index("_line", offset=header_line + 1)
+    cells = cells.with_columns(pl.col("_line").cast(pl.Int64))
+    extras = [c for c in extras if cells[c].null_count() < cells.height]  # empty unnamed columns
+    not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names)
+    cells = cells.filter(not_blank)
+    if cells.height == 0:
+        raise FileRejected(label, "header_only")
+    cells = _mark_rows(cells, names, seen, marks)
+    extra = (
+        pl.struct(extras).struct.json_encode() if extras else pl.lit(None, dtype=pl.String)
+    )
+    frame = cells.select(
+        pl.lit(label).alias("_file"),
+        "_line",
+        *[
+            (pl.col(c) if c in names else pl.lit(None, dtype=pl.String)).alias(c)
+            for c in CANONICAL
+        ],
+        extra.alias("extra"),
+        pl.col("_issue"),
+    )
+    return frame, extras, headers
+
+
+def _issue(code: str, column: str | None, params: dict[str, object], variant: str | None = None) -> dict[str, str | None]:
+    mid = messages.message_id(code, variant)
+    return {"code": code, "column": column, "message_id": mid, "params": messages.to_json(params), "message": messages.render(mid, params)}
+
+
+def _mark_rows(cells: pl.DataFrame, names: list[str], seen: dict[str, str], marks: list[_Mark]) -> pl.DataFrame:
+    """``_issue`` on each row the reader cannot vouch for: hidden in the workbook, a formula
+    saved without its value, or what looks like a totals row (first of these per row)."""
+    found: dict[int, dict[str, str | None]] = {}
+    for line, col, code, params in sorted(marks, key=lambda m: (m[0], m[2] != "hidden_row")):
+        name = names[col] if col is not None and col < len(names) else None
+        if col is not None and name not in CANONICAL:
+            continue  # a formula in a column the hand log does not use changes nothing
+        if line not in found:
+            where = (_short(seen[name], 40) + (f" ({name})" if seen[name] != name else "")) if name else ""
+            found[line] = _issue(code, name, {**params, "column": where} if name else params)
+    for line, said in _totals_rows(cells, names):
+        if line not in found:
+            found[line] = (
+                _issue("totals_row", None, {"row": line, "said": said}, "said") if said else _issue("totals_row", None, {"row": line})
+            )
+    if not found:
+        return cells.with_columns(pl.lit(None, dtype=ISSUE).alias("_issue"))
+    lines = pl.DataFrame(
+        {"_line": list(found), "_issue": list(found.values())},
+        schema={"_line": pl.Int64, "_issue": ISSUE},
+    )
+    return cells.join(lines, on="_line", how="left", maintain_order="left")
+
+
+def _totals_rows(cells: pl.DataFrame, names: list[str]) -> list[tuple[int, str | None]]:
+    """Rows with no hand number, ending, ender or last tile that say "total"/"jumlah" in a
+    cell, or hold pips but no players: a referee's sums, not a hand."""
+    have = set(names)
+    empty = [c for c in ("hand", "ending", "ended_by", "last_tile") if c in have]
+    rows = cells.filter(pl.all_horizontal(pl.col(c).is_null() for c in empty))
+    if rows.height == 0:
+        return []
+    pips = [f"pips_{c}" for c in CHAIRS if f"pips_{c}" in have]
+    players = [f"player_{c}" for c in CHAIRS if f"player_{c}" in have]
+    said = pl.coalesce(
+        pl.when(pl.col(c).str.to_lowercase().str.contains(_TOTAL_LABEL)).then(pl.col(c).str.slice(0, 40))
+        for c in names
+    )
+    numbers = pl.any_horizontal(pl.col(c).is_not_null() for c in pips) if pips else pl.lit(value=False)
+    no_one = pl.all_horizontal(pl.col(c).is_null() for c in players)
+    hits = rows.filter(said.is_not_null() | (numbers & no_one)).select("_line", said.alias("said"))
+    return [(line, text) for line, text in hits.iter_rows()]

@@ -1,0 +1,386 @@
+"""Read an ``.xlsx`` workbook: its hand-log sheets, each as its own :class:`Sheet`.
+
+The sheet ``hands`` alone when there is one, else every sheet whose first row is a
+hand-log header (named ``file.xlsx [Meja 2]``); the sheets skipped or refused are reported
+as notes on the first sheet read. Before anything is read the zip is checked (parts that
+expand too far are refused); the sheet's XML is then scanned for what the workbook reader
+does not tell: hidden rows, merged ranges (their value is carried down) and formulas saved
+without a value, each marked on its row for :mod:`pipeline.ingest.normalize` to refuse.
+"""
+
+import html
+import io
+import json
+import posixpath
+import re
+import struct
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+
+import fastexcel
+import polars as pl
+
+from pipeline import messages, problems, settings
+from pipeline.ingest.columns import REQUIRED, canonical_name
+from pipeline.ingest.sheet import Sheet, _Mark, _short, _to_frame
+from pipeline.problems import WARNING, FileRejected
+
+
+def _check_zip(data: bytes, label: str) -> None:
+    """Refuse a workbook that would expand too far, judged by what its parts really expand
+    to: the sizes a zip declares can lie, and the workbook reader trusts the data."""
+    max_total = int(settings.get("max_xlsx_expanded_bytes"))
+    max_ratio = int(settings.get("max_xlsx_ratio"))
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            if "xl/workbook.xml" not in zf.namelist():
+                raise FileRejected(label, "not_xlsx", variant="zip")
+            total = 0
+            for info in zf.infolist():
+                if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                    raise FileRejected(label, "not_xlsx", {"part": repr(_short(info.filename))}, variant="compression")
+                size = _expanded_size(data, info, max_total - total + 1)
+                total += size
+                if size > 1_000_000 and size > max_ratio * max(info.compress_size, 1):
+                    raise FileRejected(label, "xlsx_bomb", {"part": repr(_short(info.filename)), "ratio": size // max(info.compress_size, 1)}, variant="ratio")
+                if total > max_total:
+                    raise FileRejected(label, "xlsx_bomb", {"limit": f"{max_total:,}"})
+    except (zipfile.BadZipFile, zlib.error, struct.error) as exc:
+        raise FileRejected(label, "not_xlsx", variant="damaged") from exc
+
+
+def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
+    """Bytes a zip part really expands to, counted by inflating it (stops once over ``cap``)."""
+    start = info.header_offset
+    if data[start : start + 4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"no local header for {info.filename}")
+    name_len, extra_len = struct.unpack_from("<HH", data, start + 26)
+    body = memoryview(data)[start + 30 + name_len + extra_len :]
+    if info.compress_type == zipfile.ZIP_STORED:
+        return min(info.compress_size, len(body))
+    inflate = zlib.decompressobj(-zlib.MAX_WBITS)
+    size, fed, step = 0, 0, 1 << 20
+    pending = b""
+    while size <= cap and not inflate.eof:
+        if not pending:
+            if fed >= len(body):
+                break
+            pending = bytes(body[fed : fed + step])
+            fed += len(pending)
+        size += len(inflate.decompress(pending, step))
+        pending = inflate.unconsumed_tail
+    return size
+
+
+_SHEET_TAG = re.compile(rb"<(?:[\w.-]+:)?sheet\b([^>]*)>")
+_REL_TAG = re.compile(rb"<(?:[\w.-]+:)?Relationship\b([^>]*)>")
+_ATTR = re.compile(rb'([\w.:-]+)\s*=\s*"([^"]*)"')
+_CELL_REF = re.compile(rb"^([A-Z]{1,3})(\d+)$")
+_CHUNK = 1 << 23
+
+
+def _attrs(tag: bytes) -> dict[str, str]:
+    return {k.decode("ascii", "replace"): html.unescape(v.decode("utf-8", "replace")) for k, v in _ATTR.findall(tag)}
+
+
+def _sheet_parts(zf: zipfile.ZipFile) -> dict[str, str]:
+    """Sheet name → its part in the zip (``xl/worksheets/sheet1.xml``); {} if unclear."""
+    try:
+        book = zf.read("xl/workbook.xml")
+        rels = zf.read("xl/_rels/workbook.xml.rels")
+    except KeyError:
+        return {}
+    targets = {}
+    for m in _REL_TAG.finditer(rels):
+        a = _attrs(m.group(1))
+        if "Id" in a and "Target" in a:
+            t = a["Target"].replace("\\", "/")
+            targets[a["Id"]] = t.lstrip("/") if t.startswith("/") else posixpath.normpath(posixpath.join("xl", t))
+    parts = {}
+    for m in _SHEET_TAG.finditer(book):
+        a = _attrs(m.group(1))
+        rid = next((v for k, v in a.items() if k == "id" or k.endswith(":id")), None)
+        if "name" in a and rid in targets:
+            parts[a["name"]] = targets[rid]
+    return parts
+
+
+def _col_number(letters: bytes) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ch - 64
+    return n
+
+
+def _ref(ref: str) -> tuple[int, int] | None:
+    m = _CELL_REF.match(ref.encode("ascii", "replace"))
+    return (int(m.group(2)), _col_number(m.group(1))) if m else None
+
+
+@dataclass
+class _SheetXml:
+    """What the sheet's XML says beyond its values (fastexcel does not tell)."""
+
+    first_row: int | None = None  # the first row holding a value (where fastexcel starts)
+    hidden: set[int] = field(default_factory=set)
+    merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # r1, c1, r2, c2
+    formulas: list[tuple[int, int, str]] = field(default_factory=list)  # row, col, formula
+
+
+def _scan_sheet(zf: zipfile.ZipFile, part: str) -> _SheetXml:
+    """Hidden rows, merged ranges and formulas without a saved value, read from the sheet's
+    XML a few MB at a time (cut on row starts, so no row is split)."""
+    info = _SheetXml()
+    prefix = b""
+    tail = b""
+    with zf.open(part) as fh:
+        first = True
+        while True:
+            chunk = fh.read(_CHUNK)
+            buf = tail + chunk
+            if first:
+                m = re.search(rb"<([\w.-]+:)?sheetData\b", buf)
+                prefix = (m.group(1) or b"") if m else b""
+                first = False
+            if chunk:
+                cut = buf.rfind(b"<" + prefix + b"row")
+                if cut <= 0:
+                    tail = buf
+                    continue
+                buf, tail = buf[:cut], buf[cut:]
+            else:
+                tail = b""
+            _scan_part(buf, prefix, info)
+            if not chunk:
+                break
+    return info
+
+
+def _scan_part(buf: bytes, raw: bytes, info: _SheetXml) -> None:
+    p = re.escape(raw)
+    if info.first_row is None:
+        for m in re.finditer(rb"<%sc\b([^>]*?)(?:/>|>(.*?)</%sc>)" % (p, p), buf, re.S):
+            body = m.group(2) or b""
+            if re.search(rb"<%sv>[^<]|<%sis\b" % (p, p), body):
+                where = _ref(_attrs(m.group(1)).get("r", ""))
+                info.first_row = where[0] if where else None
+                break
+    if b"hidden=" in buf:
+        for m in re.finditer(rb"<%srow\b([^>]*)>" % p, buf):
+            a = _attrs(m.group(1))
+            if a.get("hidden") in ("1", "true") and a.get("r", "").isdigit():
+                info.hidden.add(int(a["r"]))
+    if b"mergeCell" in buf:
+        for m in re.finditer(rb"<%smergeCell\b([^>]*)>" % p, buf):
+            top, _, bottom = _attrs(m.group(1)).get("ref", "").replace("$", "").partition(":")
+            first, last = _ref(top), _ref(bottom or top)
+            if first and last:
+                info.merges.append((first[0], first[1], last[0], last[1]))
+    if b"<" + raw + b"f" not in buf:
+        return
+    cell_open, cell_close = b"<" + raw + b"c ", b"</" + raw + b"c>"
+    done = 0
+    for f in re.finditer(rb"<%sf[\s>/]" % p, buf):
+        at = f.start()
+        if at < done:
+            continue
+        start, end = buf.rfind(cell_open, done, at), buf.find(cell_close, at)
+        if start == -1 or end == -1 or buf.find(cell_close, start, at) != -1:
+            continue  # not inside a cell (a filter or a conditional format)
+        done = end
+        cell = buf[start:end]
+        head = re.match(rb"<[^>]*>", cell)
+        a = _attrs(head.group(0)) if head else {}
+        has_value = re.search(rb"<%sv>[^<]" % p, cell) is not None or (
+            a.get("t") == "str" and re.search(rb"<%sv>\s*</%sv>" % (p, p), cell) is not None
+        )
+        where = _ref(a.get("r", ""))
+        if not has_value and where:
+            text = re.search(rb"<%sf\b[^>]*>([^<]*)</%sf>" % (p, p), cell)
+            formula = html.unescape(text.group(1).decode("utf-8", "replace")) if text else ""
+            info.formulas.append((where[0], where[1], formula))
+
+
+def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
+    _check_zip(data, label)
+    try:
+        reader = fastexcel.read_excel(data)
+        names = list(reader.sheet_names)
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        parts = _sheet_parts(zf)
+    except Exception as exc:
+        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
+    with zf:
+        return _workbook_sheets(reader, zf, parts, names, label, sha)
+
+
+def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: list[str], label: str, sha: str) -> list[Sheet]:
+    if not names:
+        raise FileRejected(label, "empty", variant="no_sheets")
+    hands = next((n for n in names if n.strip().lower() == "hands"), None)
+    if hands is not None or len(names) == 1:
+        # the sheet named ``hands`` is read alone, as the contract says
+        target = hands or names[0]
+        frame, extras, headers = _to_frame(_sheet_rows(reader, zf, parts.get(target), target, label)[:4], label)
+        skipped: list[dict[str, object]] = []
+        for other in names:
+            if other != target and _looks_like_hand_log(_peek_header(reader, other)):
+                skipped.append(_note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)}))
+        return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=target, notes=problems.frame(skipped))]
+    sheets: list[Sheet] = []
+    notes: list[dict[str, object]] = []
+    refused: list[FileRejected] = []
+    max_rows = int(settings.get("max_rows"))
+    for name in names:
+        where = f"{label} [{_short(name, 40)}]"
+        try:
+            rows = _sheet_rows(reader, zf, parts.get(name), name, where)
+        except FileRejected as exc:
+            if exc.code != "empty":
+                raise
+            notes.append(_note(where, "empty"))
+            continue
+        header = rows[0]
+        if not _looks_like_hand_log(header):
+            missing = [c for c in ("round", "table", "ending") if c not in {canonical_name(h or "") for h in header}]
+            notes.append(_note(where, "no_columns", {"missing": missing}) if missing else _note(where, "few_columns"))
+            continue
+        try:
+            if rows[4] != "visible":
+                raise FileRejected(where, "hidden_sheet")
+            frame, extras, headers = _to_frame(rows[:4], where)
+        except FileRejected as exc:
+            if exc.code == "header_only":
+                notes.append(_note(where, "header_only"))
+            else:
+                refused.append(exc)
+            continue
+        if sum(s.rows for s in sheets) + frame.height > max_rows:
+            raise FileRejected(label, "too_many_rows", {"limit": f"{max_rows:,}"}, variant="workbook")
+        sheets.append(Sheet(file=where, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=name))
+    if not sheets:
+        if len(refused) == 1:
+            raise refused[0]
+        reasons = [
+            {"id": "sheet_reason", "params": {"sheet": str(n["file"])[len(label) + 1 :], "reason": [{"id": n["message_id"], "params": json.loads(str(n["params"]))}]}}
+            for n in notes
+        ] + [
+            {"id": "sheet_reason", "params": {"sheet": e.file[len(label) + 1 :], "reason": [{"id": e.message_id, "params": e.params}]}}
+            for e in refused
+        ]
+        raise FileRejected(label, "not_a_hand_log", {"reasons": reasons}, variant="no_sheet")
+    notes += [_refused_note(e) for e in refused]
+    sheets[0].notes = problems.frame(notes)
+    return sheets
+
+
+def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
+    """Header, body and header line of a workbook's ``hands`` sheet, else its first (the
+    player registry reads one table this way)."""
+    _check_zip(data, label)
+    try:
+        reader = fastexcel.read_excel(data)
+        names = list(reader.sheet_names)
+    except Exception as exc:
+        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
+    if not names:
+        raise FileRejected(label, "empty", variant="no_sheets")
+    target = next((n for n in names if n.strip().lower() == "hands"), names[0])
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return _sheet_rows(reader, zf, _sheet_parts(zf).get(target), target, label)[:3]
+
+
+def _note(where: str, variant: str, params: dict[str, object] | None = None) -> dict[str, object]:
+    """A sheet of a workbook skipped (a warning naming the file and sheet)."""
+    mid = messages.message_id("sheet_skipped", variant)
+    return {
+        "file": where, "code": "sheet_skipped", "severity": WARNING, "message": messages.render(mid, params),
+        "message_id": mid, "params": messages.to_json(params or {}),
+    }
+
+
+def _refused_note(e: FileRejected) -> dict[str, object]:
+    """A sheet of a workbook refused (an error naming the file and sheet); the others load."""
+    params = {"reason": [{"id": e.message_id, "params": e.params}]}
+    return {
+        "file": e.file, "column": e.column, "code": e.code, "severity": problems.ERROR,
+        "message": messages.render("sheet_refused", params), "message_id": "sheet_refused", "params": messages.to_json(params),
+    }
+
+
+def _looks_like_hand_log(header: list[str]) -> bool:
+    """A first row naming at least three of the columns every hand log has."""
+    names = {canonical_name(h) for h in header if h}
+    return sum(c in names for c in REQUIRED) >= 3
+
+
+def _peek_header(reader, name: str) -> list[str]:
+    try:
+        raw = reader.load_sheet(name, header_row=None, dtypes="string", n_rows=20).to_polars()
+    except Exception:
+        return []
+    for row in raw.cast(pl.String).iter_rows():
+        if any(v is not None and str(v).strip() for v in row):
+            return [v or "" for v in row]
+    return []
+
+
+def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label: str):
+    """The sheet's header, body and marks, and whether it is visible."""
+    try:
+        sheet = reader.load_sheet(name, header_row=None, dtypes="string")
+        raw = sheet.to_polars()
+        visible = sheet.visible
+        columns = sheet.available_columns()
+        first_col = (columns[0].absolute_index + 1) if columns else 1
+        info = _scan_sheet(zf, part) if part and part in zf.namelist() else _SheetXml()
+    except FileRejected:
+        raise
+    except Exception as exc:
+        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
+    if raw.height == 0:
+        raise FileRejected(label, "empty", variant="sheet")
+    raw = raw.cast(pl.String)
+    first = 0
+    while first < raw.height and all(v is None or str(v).strip() == "" for v in raw.row(first)):
+        first += 1
+    if first == raw.height:
+        raise FileRejected(label, "empty", variant="sheet")
+    row0 = info.first_row or 1  # the sheet row of fastexcel's first row
+    header_line = row0 + first
+    raw = _carry_merged(raw, info.merges, row0, first_col, header_line)
+    header = [v or "" for v in raw.row(first)]
+    body = raw.slice(first + 1)
+    body.columns = [f"column_{i + 1}" for i in range(body.width)]
+    last = row0 + raw.height - 1
+    marks: list[_Mark] = []
+    for r, c, formula in info.formulas:
+        if header_line < r <= last and 0 <= c - first_col < body.width:
+            marks.append((r, c - first_col, "formula_without_value", {"row": r, "formula": _short("=" + formula, 60)}))
+    for r in sorted(info.hidden):
+        if header_line < r <= last:
+            marks.append((r, None, "hidden_row", {"row": r}))
+    return header, body, header_line, marks, visible
+
+
+def _carry_merged(raw: pl.DataFrame, merges: list[tuple[int, int, int, int]], row0: int, col0: int, header_line: int) -> pl.DataFrame:
+    """A merged range shows its top-left value in every row it spans: carry it down its
+    first column (ranges that start at or above the header are left alone)."""
+    fills: dict[int, list[tuple[int, int]]] = {}
+    for r1, c1, r2, _c2 in merges:
+        j = c1 - col0
+        if r1 <= header_line or r2 <= r1 or not 0 <= j < raw.width:
+            continue
+        fills.setdefault(j, []).append((r1 - row0, min(r2 - row0, raw.height - 1)))
+    if not fills:
+        return raw
+    cols = []
+    for j, spans in fills.items():
+        values = raw.to_series(j).to_list()
+        for top, bottom in spans:
+            if 0 <= top < len(values):
+                for i in range(top + 1, bottom + 1):
+                    values[i] = values[top]
+        cols.append(pl.Series(raw.columns[j], values, dtype=pl.String))
+    return raw.with_columns(cols)
