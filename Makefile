@@ -4,6 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed-$(shell cat uv.lock pyproject.toml | cksum | cut -d' ' -f1)
 PORT    ?= 8501
+HOST    ?= 0.0.0.0
 
 .DEFAULT_GOAL := help
 
@@ -20,13 +21,14 @@ help:  ## List the targets
 
 setup: $(STAMP)  ## Create .venv from the lock file (uv)
 
-demo: setup  ## Load the bundled sample events, print standings, start the dashboard
-	$(BIN)/domino demo --port $(PORT)
+demo: setup  ## Load the sample events, print standings, start the dashboard (PORT=8501 HOST=0.0.0.0)
+	$(BIN)/domino demo --port $(PORT) --host $(HOST)
 
 serve: setup  ## Start the dashboard on data/domino.duckdb
-	$(BIN)/domino serve --port $(PORT)
+	$(BIN)/domino serve --port $(PORT) --host $(HOST)
 
-test: setup typecheck  ## mypy, then the whole suite (browser tests included; slow tests too)
+test: setup typecheck  ## mypy, then the whole suite (browser tests need /usr/bin/chromium; slow tests too)
+	@test -x /usr/bin/chromium || echo "*** /usr/bin/chromium is missing: the browser tests (tests/browser/) will be SKIPPED. Install it: sudo apt-get install chromium (or run .ci/run as root) ***" >&2
 	$(BIN)/pytest
 
 test-fast: setup  ## The suite without slow and browser tests

@@ -44,6 +44,16 @@ SETTINGS: tuple[Setting, ...] = (
         "Rows planned and committed together when one command loads many files.",
     ),
     Setting(
+        "batch_files",
+        500,
+        "Most files planned and committed together when one command loads many files.",
+    ),
+    Setting(
+        "progress_files",
+        500,
+        "`domino ingest` away from a terminal prints a progress line on stderr every this many files.",
+    ),
+    Setting(
         "lock_timeout",
         30.0,
         "Seconds a command waits for another process to release the database before giving up.",

@@ -10,7 +10,7 @@ commits each batch whole.
 
 import hashlib
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -31,6 +31,8 @@ from pipeline.standings import stats
 #: An uploaded file: its name as the browser sent it, and its bytes.
 Upload = tuple[str, bytes]
 Source = str | Path | Upload
+#: Told after each batch is committed: files and rows done so far (both only grow).
+Progress = Callable[[int, int], None]
 #: Stands in for a reason only to show what a correction would change.
 PREVIEW_REASON = "(preview)"
 
@@ -71,20 +73,32 @@ def read_all(sources: Iterable[Source], *, held: Path | None = None) -> tuple[li
     return sheets, files
 
 
-def batches(sources: Iterable[Source], *, limit: int, held: Path | None = None) -> Iterator[tuple[list[Sheet], list[dict[str, object]]]]:
-    """Sources read and grouped into batches of about ``limit`` rows, so memory follows
-    the batch and not the whole corpus."""
+def batches(
+    sources: Iterable[Source], *, limit: int, files_limit: int | None = None, held: Path | None = None
+) -> Iterator[tuple[list[Sheet], list[dict[str, object]], int]]:
+    """Sources read and grouped into batches of about ``limit`` rows and at most
+    ``files_limit`` files (sources), so memory follows the batch and not the whole corpus;
+    each batch comes with the number of sources in it.
+
+    The file cap matters for many small files: a batch's cost grows with the files in it
+    (one log entry and one report each), not only with its rows (docs/performance.md).
+    """
+    cap = files_limit or sys.maxsize
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
+    rows = n = 0
     for source in sources:
         s, f = read_one(source, held=held)
-        if sheets and sum(x.rows for x in sheets) + sum(x.rows for x in s) > limit:
-            yield sheets, files
-            sheets, files = [], []
+        more = sum(x.rows for x in s)
+        if n and (rows + more > limit or n + 1 > cap):
+            yield sheets, files, n
+            sheets, files, rows, n = [], [], 0, 0
         sheets += s
         files += f
-    if files:
-        yield sheets, files
+        rows += more
+        n += 1
+    if n:
+        yield sheets, files, n
 
 
 def signature(p: Plan) -> tuple[Any, ...]:
@@ -113,6 +127,7 @@ def load(
     identity: object = None,
     expected: tuple[Any, ...] | None = None,
     batch_rows: int | None = None,
+    progress: Progress | None = None,
 ) -> Plan:
     """Load ``sources`` on a write connection: every match whole or not at all.
 
@@ -122,15 +137,21 @@ def load(
     :func:`signature`) a plan that differs raises :class:`PlanChanged` and writes nothing.
     Checks across files (one player at two tables of a round) hold within a batch and
     against everything already loaded, so a clash across batches keeps the later match out.
+    ``progress``, when given, is called after each batch with the files and rows read so
+    far (a file refused whole counts as done).
     """
     if identity is not None:
         by = auth.check_rights(con, identity, []).name
     rescore_stale(con)
     limit = batch_rows or int(settings.get("batch_rows"))
+    files_limit: int | None = int(settings.get("batch_files"))
     if expected is not None:
-        limit = sys.maxsize  # a previewed upload is confirmed whole, as it was previewed
+        limit, files_limit = sys.maxsize, None  # a previewed upload is confirmed whole
     plans: list[Plan] = []
-    for sheets, files in batches(sources, limit=limit, held=database_file(con)):
+    done_files = done_rows = 0
+    for sheets, files, n in batches(sources, limit=limit, files_limit=files_limit, held=database_file(con)):
+        done_files += n
+        done_rows += sum(s.rows for s in sheets)
         p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
         if identity is not None:
             auth.check_rights(con, identity, plan_events(p))
@@ -138,10 +159,12 @@ def load(
             raise PlanChanged("the plan changed since the preview")
         if expected is not None and not p.writes:
             plans.append(p)
-            continue
-        begin_ingest(con, p)
-        # keep the report, not the rows: memory follows one batch, not the corpus
-        plans.append(commit(con, p).release())
+        else:
+            begin_ingest(con, p)
+            # keep the report, not the rows: memory follows one batch, not the corpus
+            plans.append(commit(con, p).release())
+        if progress is not None:
+            progress(done_files, done_rows)
     return merge(plans) if plans else plan(con, [], [], reason=reason, by=by)
 
 

@@ -11,7 +11,7 @@ import polars as pl
 
 from pipeline import rulesets
 from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
-from pipeline.ingest.outcome import Plan
+from pipeline.ingest.outcome import MatchOutcome, Plan
 from pipeline.store.db import insert_frame
 
 
@@ -19,12 +19,19 @@ def begin_ingest(con: duckdb.DuckDBPyConnection, p: Plan) -> int:
     """Record that a load started, committed on its own: an interrupted load stays visible."""
     ingest_id = int(con.execute("SELECT nextval('ingest_seq')").fetchall()[0][0])
     now = datetime.now()
-    for f in p.files:
-        con.execute(
-            "INSERT INTO ingests (ingest_id, file, sha256, rows, loaded_by, started_at, reason, status) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, 'started')",
-            [ingest_id, f["file"], f.get("sha256"), f.get("rows"), p.by, now, p.reason],
-        )
+    rows = [[ingest_id, f["file"], f.get("sha256"), f.get("rows"), p.by, now, p.reason] for f in p.files]
+    if rows:  # one commit for the batch, not one per file
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.executemany(
+                "INSERT INTO ingests (ingest_id, file, sha256, rows, loaded_by, started_at, reason, status) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'started')",
+                rows,
+            )
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
     p.ingest_id = ingest_id
     return ingest_id
 
@@ -120,9 +127,16 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
 
 def _log_files(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int) -> None:
     """Finish the ingest log: per file, what was written and the report of the rest."""
+    # grouped once: a batch of many small files costs linear time, not files × matches
+    outcomes: dict[object, list[MatchOutcome]] = {}
+    for o in p.outcomes:
+        outcomes.setdefault(o.file, []).append(o)
+    reports: dict[object, list[dict[str, object]]] = {}
+    for pr in p.problems.to_dicts():
+        reports.setdefault(pr["file"], []).append(pr)
     for f in p.files:
-        mine = [o for o in p.outcomes if o.file == f["file"]]
-        report = p.problems.filter(pl.col("file") == f["file"]).to_dicts()
+        mine = outcomes.get(f["file"], [])
+        report = reports.get(f["file"], [])
         con.execute(
             "UPDATE ingests SET matches_loaded = ?, matches_unchanged = ?, matches_rejected = ?, "
             "finished_at = ?, status = ?, report = ? WHERE ingest_id = ? AND file = ?",

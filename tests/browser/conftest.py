@@ -10,7 +10,7 @@ from tests.browser.support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing (apt-get install -y chromium); the browser tests need it"
+        reason = f"browser test skipped: {CHROMIUM} is missing (sudo apt-get install chromium, or .ci/run as root)"
         if os.environ.get("CI"):
             pytest.fail(reason)
         pytest.skip(reason)
@@ -23,6 +23,16 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say loudly, at the end, how many browser tests did not run and why."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "tests/browser/" in str(r.nodeid)]
+    if skipped and not CHROMIUM.exists():
+        terminalreporter.write_sep(
+            "!", f"{len(skipped)} browser tests SKIPPED: {CHROMIUM} is missing (sudo apt-get install chromium)",
+            red=True, bold=True,
+        )
 
 
 @pytest.fixture

@@ -1,0 +1,215 @@
+"""Looking after a venue: coordinators, backups, the demo, the dashboard, simulated
+events and an event's round order."""
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from pipeline import settings
+from pipeline.cli.common import RULESET, db_option, format_option, out
+from pipeline.cli.output import emit
+from pipeline.standings import queries
+from pipeline.store.db import check_file, connect
+
+# --- users -----------------------------------------------------------------------------
+
+
+@click.group()
+def users() -> None:
+    """Coordinators who may upload and correct results on the dashboard."""
+
+
+@users.command("add")
+@click.argument("name")
+@click.option("--event", "events", multiple=True, required=True, help="Event the coordinator may write to (repeatable; '*' for all).")
+@click.option("--password", help="The password; prompted for when omitted. --token makes one instead.")
+@click.option("--token", is_flag=True, help="Generate a random token and print it once.")
+@db_option
+def users_add(name, events, password, token, db) -> None:
+    """Create (or update) a coordinator. Only a salted hash of the password is stored."""
+    from pipeline import auth
+
+    if token:
+        password = auth.new_token()
+    elif not password:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        with connect(db) as con:
+            auth.add_user(con, name, password, list(events))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    out.print(f"coordinator {name!r} may write to: {', '.join(events)}")
+    if token:
+        out.print(f"token (shown once): {password}")
+
+
+@users.command("list")
+@format_option
+@db_option
+def users_list(fmt, db) -> None:
+    """List coordinators and their events (never their passwords)."""
+    with connect(db, read_only=True) as con:
+        df = con.sql("SELECT u.name, string_agg(e.event, ', ' ORDER BY e.event) AS events, u.created_at FROM users u LEFT JOIN user_events e USING (name) GROUP BY ALL ORDER BY u.name").pl()
+    emit(df, fmt, title="coordinators")
+
+
+# --- backup ----------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("dest", type=click.Path(dir_okay=False), required=False)
+@db_option
+def backup(dest, db) -> None:
+    """Copy the database consistently (waits for a running load to finish)."""
+    from pipeline.store.backup import backup as do
+
+    path = do(db, dest)
+    out.print(f"backup written to {path}")
+
+
+@click.command()
+@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@db_option
+def restore(source, yes, db) -> None:
+    """Replace the database with a backup (the current one is backed up first)."""
+    from pipeline.store.backup import restore as do
+
+    if not yes:
+        click.confirm(f"Replace {settings.db_path(db)} with {source}?", abort=True)
+    saved = do(source, db)
+    out.print(f"restored {source}; the previous database was saved as {saved}")
+
+
+# --- generate / demo / serve -----------------------------------------------------------
+
+
+@click.command()
+@click.option("--ruleset", type=RULESET, required=True)
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--event", help="Event id (default: <ruleset>-sim-<seed>).")
+@click.option("--hands", "n_hands", type=int, help="Generate about this many hands (a corpus); default one realistic event.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="generated", show_default=True)
+@click.option("--per-file", type=click.Choice(["table", "round", "one"]), default="table", show_default=True, help="How hands are split into files.")
+def generate(ruleset, seed, event, n_hands, out_dir, per_file) -> None:
+    """Simulate real block-domino deals tile by tile and write hand logs."""
+    import simulator
+
+    paths = simulator.write_event(ruleset=ruleset, seed=seed, event=event, hands=n_hands, out_dir=Path(out_dir), per_file=per_file)
+    out.print(f"wrote {len(paths)} file(s) to {out_dir}")
+
+
+SAMPLES = settings.ROOT / "data" / "samples"
+
+
+@click.command()
+@click.option("--no-serve", is_flag=True, help="Load and print, do not start the dashboard.")
+@click.option("--port", default=8501, show_default=True)
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.")
+@db_option
+def demo(no_serve, port, host, db) -> None:
+    """Load the bundled sample events, print their standings, start the dashboard."""
+    from pipeline.demo import load_samples
+
+    if not no_serve:
+        _check_port(host, port)  # a second demo says so before loading anything
+    events = load_samples(db, SAMPLES, console=out)
+    with connect(db, read_only=True) as con:
+        for ev in events:
+            emit(queries.standings(con, ev, "event").head(10), "table", title=f"{ev} — event standings (top 10)")
+    if not no_serve:
+        _serve(db, port, host)
+
+
+@click.command()
+@click.option("--port", default=8501, show_default=True)
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.")
+@db_option
+def serve(port, host, db) -> None:
+    """Start the dashboard on the same database."""
+    check_file(settings.db_path(db), write=False)  # a file that cannot be the database: say so now
+    _serve(db, port, host)
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse, before any URL is printed, a port that another program (a running dashboard,
+    a second ``make demo``) already listens on."""
+    import errno
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        # as the server will: a port left in TIME_WAIT by a stopped dashboard is free
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise click.ClickException(
+                    f"port {port} is taken (is a dashboard already running?): stop it, or choose "
+                    f"another port with --port (make demo PORT=8600)"
+                ) from exc
+            raise click.ClickException(f"cannot serve on {host}:{port} ({exc.strerror}): check --host and --port") from exc
+
+
+def _serve(db, port: int, host: str = "0.0.0.0") -> None:
+    """Hand this process over to ``python -m dashboard``, which imports every page and then
+    starts the Streamlit server (the engine does not import the dashboard).
+
+    The process is replaced, not forked: Ctrl+C and a stop signal reach the server itself.
+    """
+    cmd = [sys.executable, "-m", "dashboard", "--port", str(port), "--host", host]
+    if db:
+        cmd += ["--db", str(Path(db).resolve())]
+    _check_port(host, port)
+    out.print(f"dashboard on http://localhost:{port}  (Ctrl+C stops it)")
+    if host in ("0.0.0.0", "::"):
+        out.print("served on every network interface: others on this network can open it; --host 127.0.0.1 keeps it on this machine", highlight=False)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execv(sys.executable, cmd)
+    except OSError as exc:
+        raise click.ClickException(f"could not start the dashboard ({exc.strerror}): run {' '.join(cmd)} to see why") from exc
+
+
+# --- event -----------------------------------------------------------------------------
+
+
+@click.group()
+def event() -> None:
+    """An event's settings."""
+
+
+@event.command("rounds")
+@click.argument("event_id", metavar="EVENT")
+@click.argument("labels", nargs=-1, metavar="[ROUND]...")
+@click.option("--clear", is_flag=True, help="Forget the organiser's order; the default rule orders every round.")
+@db_option
+def event_rounds(event_id, labels, clear, db) -> None:
+    """Set the event's round order (first round first); without rounds, show the order.
+
+    Rounds not listed follow the listed ones by the default rule (RULES.md): natural order
+    (R2 before R10), quarter-finals, semi-finals and finals last.
+    """
+    from pipeline import rounds as round_order
+
+    if clear and labels:
+        raise click.UsageError("give either the rounds in order or --clear, not both")
+    if labels or clear:
+        try:
+            with connect(db) as con:
+                round_order.set_order(con, event_id, list(labels))
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from exc
+    with connect(db, read_only=True) as con:
+        queries.ruleset_of(con, event_id)
+        own = round_order.organiser_order(con, event_id)
+        loaded = queries.rounds(con, event_id)
+    how = "the organiser's order" if own else "the default order"
+    out.print(f"{event_id}, {how}: {' < '.join(loaded) or '(no rounds loaded)'}", markup=False, highlight=False)
+    waiting = [r for r in own if r not in loaded]
+    if waiting:
+        out.print(f"listed, no results yet: {', '.join(waiting)}", markup=False, highlight=False)

@@ -1,0 +1,43 @@
+"""What every ``domino`` command shares: the two consoles and the common options."""
+
+import click
+from rich.console import Console
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+FORMATS = click.Choice(["table", "csv", "json"])
+
+
+class RulesetName(click.ParamType):
+    """A ruleset name, checked against the ruleset files found when the command runs."""
+
+    name = "ruleset"
+
+    def convert(self, value, param, ctx):
+        from pipeline import rulesets
+
+        value = str(value).strip().lower()
+        known = rulesets.names()
+        if value not in known:
+            self.fail(f"{value!r} is not a ruleset; use one of {', '.join(known)}", param, ctx)
+        return value
+
+
+RULESET = RulesetName()
+
+
+def db_option(f):
+    return click.option(
+        "--db",
+        "db",
+        envvar="DOMINO_DB",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Database file (default data/domino.duckdb, or DOMINO_DB).",
+    )(f)
+
+
+def format_option(f):
+    return click.option("--format", "fmt", type=FORMATS, default="table", show_default=True, help="Output format.")(f)
+

@@ -1,0 +1,128 @@
+"""Commands that write results: ``ingest``, ``rescore`` and the player registry."""
+
+import sys
+from collections.abc import Callable
+
+import click
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from pipeline import ingest as ingest_service
+from pipeline import settings
+from pipeline.cli.common import RULESET, db_option, err, format_option, out
+from pipeline.cli.output import emit, report
+from pipeline.store.db import connect
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--event", help="Event id for rows whose event column is empty or missing.")
+@click.option("--ruleset", type=RULESET, help="Ruleset for a new event whose file does not name it.")
+@click.option("--reason", help="Why: needed for a correction (a file that changes or drops loaded hands).")
+@click.option("--by", "by", help="Who is loading (default DOMINO_USER or the login name).")
+@click.option("--dry-run", is_flag=True, help="Check and score, write nothing.")
+@format_option
+@db_option
+def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
+    """Load hand-log files (CSV or XLSX). Each match loads whole or not at all."""
+    show = fmt == "table" and sys.stderr.isatty()
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    with Progress(*columns, console=err, disable=not show, transient=True) as bar:
+        task = bar.add_task(f"loading {len(files)} file(s)", total=len(files))
+        progress = _bar(bar, task) if show else _lines(len(files), int(settings.get("progress_files")))
+        with connect(db, read_only=dry_run) as con:
+            if dry_run:
+                p = ingest_service.preview(con, list(files), event=event, ruleset=ruleset, reason=reason, by=by).plan
+            else:
+                p = ingest_service.load(con, list(files), event=event, ruleset=ruleset, reason=reason, by=by, progress=progress)
+    report(p, fmt, dry_run=dry_run)
+    sys.exit(p.exit_code)
+
+
+def _bar(bar: Progress, task: TaskID) -> Callable[[int, int], None]:
+    """Progress on a terminal: the bar moves with the files loaded."""
+
+    def tell(files: int, hands: int) -> None:
+        bar.update(task, completed=files, description=f"loading ({hands:,} hands)")
+
+    return tell
+
+
+def _lines(total: int, every: int) -> Callable[[int, int], None]:
+    """Progress away from a terminal (a log, CI): one line on stderr per ``every`` files,
+    and one at the end of a load long enough to have printed any."""
+    every = max(every, 1)
+    said = 0
+
+    def tell(files: int, hands: int) -> None:
+        nonlocal said
+        if files // every > said or (files == total and said and files != said * every):
+            said = files // every
+            err.print(f"loaded {files:,} of {total:,} files, {hands:,} hands", markup=False, highlight=False)
+
+    return tell
+
+
+@click.command()
+@click.option("--event", "events", multiple=True, help="Only this event (repeatable); default all.")
+@db_option
+def rescore(events, db) -> None:
+    """Re-apply the ruleset files and the registry to every loaded hand."""
+    from pipeline.scoring.rescore import rescore as do
+
+    with connect(db) as con:
+        n = do(con, list(events) or None)
+    out.print(f"rescored {n:,} hand rows")
+
+
+# --- players ---------------------------------------------------------------------------
+
+
+@click.group()
+def players() -> None:
+    """The player registry: groups (KG), cities and aliases."""
+
+
+@players.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@db_option
+def players_import(file, db) -> None:
+    """Import a registry (CSV/XLSX: player, group, optional city, optional aliases)."""
+    from pipeline.players import RegistryConflict, import_registry, read_registry
+    from pipeline.problems import FileRejected
+    from pipeline.scoring.rescore import rescore as do
+
+    try:
+        reg = read_registry(file)
+    except FileRejected as exc:
+        err.print(f"[red]✗ {escape(exc.file)}[/]: {escape(exc.message)}")
+        sys.exit(1)
+    with connect(db) as con:
+        try:
+            counts = import_registry(con, reg)
+        except RegistryConflict as exc:
+            for reason in exc.reasons:
+                err.print(f"[red]✗[/] {escape(reason)}")
+            err.print(f"Nothing was imported: fix {escape(reg['_file'][0])} and import it again.")
+            sys.exit(1)
+        do(con)
+    out.print(f"imported {counts['players']} players and {counts['aliases']} aliases")
+
+
+@players.command("list")
+@format_option
+@db_option
+def players_list(fmt, db) -> None:
+    """List the registry."""
+    with connect(db, read_only=True) as con:
+        df = con.sql('SELECT player, "group", city FROM registry ORDER BY "group", player').pl()
+    emit(df, fmt, title="player registry")
+

@@ -1,0 +1,126 @@
+"""How results are printed: a table readable at 80 columns, CSV or JSON; an ingest report."""
+
+import io
+import json
+import sys
+from datetime import datetime
+
+import polars as pl
+from rich import box
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from pipeline import problems as problems_mod
+from pipeline.cli.common import out
+from pipeline.standings import exports
+
+
+def emit(df: pl.DataFrame, fmt: str, title: str | None = None) -> None:
+    """Print a frame as a terminal table, CSV (header row, contract columns first) or JSON."""
+    if fmt == "csv":
+        # a spreadsheet opens CSV: text that would start a formula gets a leading ', as in
+        # the dashboard's downloads (JSON is data for programs and stays exactly as stored)
+        df = exports.neutralise(df)
+        buf = io.StringIO()
+        df.write_csv(buf)
+        sys.stdout.write(buf.getvalue())
+    elif fmt == "json":
+        sys.stdout.write(json.dumps(df.to_dicts(), default=str, ensure_ascii=False, indent=1) + "\n")
+    else:
+        # readable at 80 columns: headers never cut, long cells wrap, timestamps to the second
+        # a column holding one value for every row (the event) is said in the title instead
+        same = [c for c in df.columns if c == "event" and df.height and df[c].n_unique() == 1]
+        if same:
+            df = df.drop(same)
+        t = Table(title=title, show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+        for c in df.columns:
+            t.add_column(Text(c), justify="right" if df[c].dtype.is_numeric() else "left", no_wrap=True)
+        for row in df.iter_rows():
+            t.add_row(*[Text(_cell(v)) for v in row])
+        with out.capture() as shown:
+            natural = sum(max([len(c), *(len(_cell(v)) for v in df[c].to_list())]) + 2 for c in df.columns)
+            if natural <= out.width:
+                out.print(t)
+            else:
+                _records(df, title)
+        sys.stdout.write("".join(line.rstrip() + "\n" for line in shown.get().splitlines()))
+
+
+def _records(df: pl.DataFrame, title: str | None) -> None:
+    """A table too wide for the terminal, one row at a time (``column  value`` lines),
+    so nothing is cut and every header stays whole (as psql's expanded display)."""
+    if title:
+        out.print(Text(title, style="bold"))
+    width = max((len(c) for c in df.columns), default=0)
+    for i, row in enumerate(df.iter_rows(), start=1):
+        out.print(Text(f"-- {i} --", style="dim"))
+        for c, v in zip(df.columns, row, strict=True):
+            out.print(Text(f"{c.ljust(width)}  {_cell(v)}", overflow="fold"), soft_wrap=False)
+
+
+def _cell(v: object) -> str:
+    if v is None or v is False:
+        return ""
+    if v is True:
+        return "✓"
+    if isinstance(v, datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S")
+    return str(v)
+
+
+def report(p, fmt: str, *, dry_run: bool = False) -> None:
+    rows = [
+        {
+            "file": o.file, "event": o.event, "round": o.round, "table": o.table,
+            "status": o.status, "version": o.version, "hands": o.hands, "message": o.message,
+        }
+        for o in p.outcomes
+    ]
+    if fmt == "json":
+        sys.stdout.write(
+            json.dumps(
+                {
+                    "ingest_id": p.ingest_id,
+                    "dry_run": dry_run,
+                    "files": [{k: (str(v.message) if k == "error" and v else v) for k, v in f.items()} for f in p.files],
+                    "matches": rows,
+                    "problems": p.problems.to_dicts(),
+                },
+                default=str, ensure_ascii=False, indent=1,
+            )
+            + "\n"
+        )
+        return
+    if fmt == "csv":
+        emit(p.problems, "csv")
+        return
+    for pr in p.problems.head(500).to_dicts():
+        color = "red" if pr["severity"] == "error" else "yellow"
+        out.print(f"[{color}]{pr['severity']}[/] {escape(problems_mod.describe(pr))}", highlight=False)
+    shown = rows if len(rows) <= 40 else [r for r in rows if r["status"] in ("rejected", "correction")]
+    if len(shown) < len(rows):
+        out.print(f"({len(rows) - len(shown)} matches loaded or unchanged without remarks are not listed; --format json lists all)", highlight=False)
+    for r in shown[:200]:
+        mark = {"new": "[green]loaded[/]", "update": "[green]updated[/]", "correction": "[magenta]corrected[/]", "unchanged": "[dim]unchanged[/]", "rejected": "[red]rejected[/]"}[r["status"]]
+        extra = f" — {r['message']}" if r["message"] else ""
+        v = f" v{r['version']}" if r["version"] else ""
+        rows_text = "1 row" if r["hands"] == 1 else f"{r['hands']} rows"
+        what = f"{r['event']} {r['round']} table {r['table']}{v} ({rows_text}, {r['file']}){extra}"
+        out.print(f"{mark} {escape(what)}", highlight=False)
+    if p.problems.height > 500:
+        out.print(f"… and {p.problems.height - 500} more problems (--format json or csv lists all)")
+    n = {s: p.count(s) for s in ("new", "update", "correction", "unchanged", "rejected")}
+    prefix = "dry run, nothing written: would load" if dry_run else "loaded"
+    summary = (
+        f"{prefix} {n['new'] + n['update'] + n['correction']} match(es) "
+        f"({n['new']} new, {n['update']} updated, {n['correction']} corrected), "
+        f"{n['unchanged']} unchanged, {n['rejected']} rejected"
+    )
+    refused = sum(1 for f in p.files if f.get("error"))
+    if refused:
+        summary += f"; {refused} file(s) refused whole"
+    if p.outcomes and n["unchanged"] == len(p.outcomes):
+        summary += " — nothing changed: every match in these files is already loaded"
+    out.print(summary, highlight=False)
+

@@ -1,0 +1,72 @@
+"""Commands that only read: ``standings``, ``hands``, ``history`` and ``log``."""
+
+import click
+
+from pipeline.cli.common import db_option, err, format_option
+from pipeline.cli.output import emit
+from pipeline.standings import queries
+from pipeline.store.db import connect
+
+
+@click.command()
+@click.option("--event", required=True, help="Event id.")
+@click.option("--level", type=click.Choice(list(queries.LEVELS)), default="event", show_default=True)
+@click.option("--round", "round_", help="Only this round (table and round levels).")
+@click.option("--table", help="Only this table (table level).")
+@format_option
+@db_option
+def standings(event, level, round_, table, fmt, db) -> None:
+    """Standings of an event at table, round, event or group level."""
+    with connect(db, read_only=True) as con:
+        try:
+            df = queries.standings(con, event, level, round_, table)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from exc
+        stale = _stale(con)
+    if stale:
+        err.print(f"[yellow]note:[/] the ruleset file changed since {', '.join(stale)} was scored; run `domino rescore`")
+    emit(df, fmt, title=f"{event} — {level} standings")
+
+
+def _stale(con) -> list[str]:
+    from pipeline.scoring.rescore import stale_events
+
+    return stale_events(con)
+
+
+@click.command()
+@click.option("--event", required=True, help="Event id.")
+@click.option("--round", "round_", help="Only this round.")
+@click.option("--table", help="Only this table.")
+@format_option
+@db_option
+def hands(event, round_, table, fmt, db) -> None:
+    """The rows of hand_points: every seated player's category and points per hand."""
+    with connect(db, read_only=True) as con:
+        df = queries.hand_points(con, event, round_, table)
+    emit(df, fmt, title=f"{event} — hand points")
+
+
+@click.command()
+@click.option("--event", required=True, help="Event id.")
+@click.option("--round", "round_", help="Only this round.")
+@click.option("--table", help="Only this table.")
+@format_option
+@db_option
+def history(event, round_, table, fmt, db) -> None:
+    """Every version of every match: who loaded it, when, from which file and why."""
+    with connect(db, read_only=True) as con:
+        df = queries.history(con, event, round_, table)
+    if df.height == 0:
+        err.print(f"no versions for {event}")
+    emit(df, fmt, title=f"{event} — match history")
+
+
+@click.command("log")
+@click.option("--limit", default=50, show_default=True)
+@format_option
+@db_option
+def log_cmd(limit, fmt, db) -> None:
+    """The ingest log: every file loaded, by whom, when, with what result."""
+    with connect(db, read_only=True) as con:
+        emit(queries.ingest_log(con, limit), fmt, title="ingest log")
