@@ -55,11 +55,12 @@ def test_standings_csv_has_the_contract_columns_in_order(db_path):
     assert body[0]["qualified"] == "true"
 
 
-def test_round_level_belongs_to_pepet(db_path):
+def test_a_level_the_ruleset_does_not_have_is_a_wrong_call(db_path):
+    """Round (session) standings are declared by the pepet ruleset file, not by unhas."""
     run("ingest", BASE)
     r = run("standings", "--event", "unhas-2024-e1", "--level", "round")
     assert r.exit_code == 2
-    assert "pepet" in r.output
+    assert "ruleset unhas has no round standings (it has table, event)" in r.output
 
 
 def test_unknown_event_is_reported(db_path):

@@ -325,6 +325,67 @@ def test_an_empty_workbook_sheet_speaks_indonesian(tmp_path):
     refused(info.value)
 
 
+def test_workbooks_labels_seating_and_junk_speak_indonesian(con, tmp_path):
+    """The sentences about workbook sheets, spreadsheet habits, labels written differently,
+    a table whose players change, and a file of junk rows."""
+    read = DATA / "read"
+    for name in ("meja.xlsx", "meja_hidden_sheet.xlsx", "totals_row.xlsx", "hidden_row.xlsx", "formula.xlsx"):
+        check_plan(ingest(con, [read / name]), need=False)
+    with pytest.raises(FileRejected) as info:
+        read_file(read / "meja.xlsx")
+    refused(info.value)  # several_sheets
+    import xlsxwriter
+
+    buf = BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    header = LINES[0].split(",")
+    wb.add_worksheet("Meja 1").write_row(0, 0, header)  # header, no hands
+    wb.add_worksheet("Kosong")  # empty
+    wb.add_worksheet("Catatan").write_row(0, 0, ["nama", "nilai", "round"])  # no table/ending
+    wb.close()
+    with pytest.raises(FileRejected) as info:
+        from pipeline.ingest.read import read_bytes_sheets
+
+        read_bytes_sheets(buf.getvalue(), "kosong.xlsx")
+    refused(info.value)  # not_a_hand_log.no_sheet, with every sheet's reason
+    buf = BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    for title in ("hands", "Meja 2"):
+        sheet = wb.add_worksheet(title)
+        for i, line in enumerate(LINES[:12]):
+            sheet.write_row(i, 0, line.split(","))
+    wb.close()
+    check_plan(ingest(con, [write_bytes(tmp_path, "hands.xlsx", buf.getvalue())]), need=False)  # only_hands
+    # labels written differently, a player who joins a table
+    base = write(tmp_path, "r1.csv", LINES)
+    check_plan(ingest(con, [base]), need=False)
+    from pipeline.ingest.columns import canonical_name
+
+    header = [canonical_name(h) for h in LINES[0].split(",")]
+    lower = [LINES[0]] + [",".join("r1" if i == header.index("round") else c for i, c in enumerate(r.split(","))) for r in LINES[1:]]
+    lower = [",".join("01" if i == header.index("table") and c == "1" else c for i, c in enumerate(r.split(","))) for r in lower]
+    check_plan(ingest(con, [write(tmp_path, "lower.csv", lower)]), need=False)
+    joined = [r.split(",") for r in LINES]
+    joined[5][header.index("player_a")] = "Orang Baru"
+    check_plan(ingest(con, [write(tmp_path, "joined.csv", [",".join(r) for r in joined])]), need=False)
+    # a file of junk rows
+    from pipeline.ingest.planner import JUNK_ROWS
+
+    junk = [LINES[0]] + [",".join(f"x{i}" for _ in header) for i in range(JUNK_ROWS + 1)]
+    check_plan(ingest(con, [write(tmp_path, "junk.csv", junk)]), need=False)
+    assert {
+        "several_sheets", "not_a_hand_log.no_sheet", "sheet_reason", "sheet_skipped.header_only",
+        "sheet_skipped.only_hands", "hidden_sheet", "sheet_refused", "hidden_row", "formula_without_value",
+        "totals_row.said", "label_spelling.round", "label_spelling.table", "seating_changed", "too_many_problems",
+    } <= SEEN
+
+
+def write_bytes(tmp_path, name: str, data: bytes):
+    f = tmp_path / name
+    f.write_bytes(data)
+    return f
+
+
 # Messages the scenarios above do not produce (tie-break seating needs a tied match, the
 # others hostile or damaged workbooks): built here from their parameters, as the pipeline
 # builds them, so that every id of the catalogues is covered.
@@ -337,6 +398,13 @@ RARE = {
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
     "empty.no_sheets": {},
     "not_xlsx.unreadable": {"why": "CalamineError"},
+    # a loaded table of other than 4 players (only data loaded before the seating check)
+    "session_shape.players": {"table": "2", "round": "S1", "players": "5", "want_p": "12", "want_t": "3", "per_table": "4"},
+    "too_many_rows.workbook": {"limit": "2,000,000"},
+    "totals_row": {"row": "12"},
+    "sheet_skipped.empty": {},
+    "sheet_skipped.no_columns": {"missing": ["table", "ending"]},
+    "sheet_skipped.few_columns": {},
 }
 
 

@@ -3,13 +3,14 @@ cells, hidden rows, formulas, totals rows, Excel's ``sep=;`` line and decimal co
 (files made by tests/data/read/make_workbooks.py)."""
 
 import io
+import json
 
 import polars as pl
 import pytest
 import xlsxwriter
 from click.testing import CliRunner
 
-from dashboard import messages
+from pipeline import messages
 from pipeline.cli import cli
 from pipeline.ingest import ingest
 from pipeline.ingest.normalize import normalize
@@ -218,22 +219,31 @@ def test_a_workbook_of_empty_table_sheets_says_which_sheets_and_why():
 
 
 def test_every_sentence_about_sheets_and_spreadsheet_habits_speaks_indonesian(con):
-    found: list[str] = []
+    found: list[tuple[str, dict]] = []  # (message id, parameters) of every sentence met
+
+    def take(frame: pl.DataFrame) -> None:
+        found.extend((r["message_id"], json.loads(r["params"] or "{}")) for r in frame.iter_rows(named=True))
+
     for name in ("meja.xlsx", "meja_hidden_sheet.xlsx", "totals_row.xlsx"):
         p, notes = load_sheets(con, READ / name)
-        found += notes["message"].to_list() + p.problems["message"].to_list()
+        take(notes)
+        take(p.problems)
     for name in ("hidden_row.xlsx", "formula.xlsx"):
-        found += ingest(con, [READ / name]).problems["message"].to_list()
+        take(ingest(con, [READ / name]).problems)
     for refused in (lambda: read_file(READ / "meja.xlsx"), lambda: read_bytes_sheets(_template_workbook(), "kosong.xlsx")):
         with pytest.raises(FileRejected) as info:
             refused()
-        found.append(info.value.message)
+        found.append((info.value.message_id, info.value.params))
     pips_only = read_bytes(b"round,table,hand,a,b,c,d,ending,pips_b\nR1,1,1,W,X,Y,Z,biasa,\nR1,1,,,,,,,40\n", "x.csv")
-    found += normalize(pips_only.frame)[1]["message"].to_list()
+    take(normalize(pips_only.frame)[1])
+    english = [messages.render(mid, params) for mid, params in found]
     for part in ("skipped:", "refused:", "is hidden in the workbook", "formula saved without", "a cell says 'Jumlah'", "numbers in the pips columns", "hand-log sheets", "no sheet of the workbook"):
-        assert any(part in m for m in found if m), part
-    unknown = [m for m in set(found) if not messages.known(m)]
-    assert not unknown, f"not in dashboard/messages_id.toml: {unknown}"
+        assert any(part in m for m in english), part
+    indonesian = messages.catalogue("id")
+    for mid, params in found:
+        assert mid in indonesian, mid
+        said = messages.render(mid, params, "id")
+        assert said and said != messages.render(mid, params), mid
 
 
 def _template_workbook() -> bytes:
