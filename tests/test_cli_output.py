@@ -73,3 +73,10 @@ def test_tables_fit_80_columns_without_cut_headers_or_trailing_spaces(db_path, t
         assert all(line == line.rstrip() for line in lines), args
     history = domino("history", "--event", "ev").stdout
     assert re.search(r"\d{2}:\d{2}:\d{2}", history) and not re.search(r"\d{2}:\d{2}:\d{2}\.\d", history)
+
+
+def test_a_lone_dash_and_plain_numbers_are_not_formulas(db_path, tmp_path):
+    """The contract's category ``-`` and negative numbers stay as they are in CSV."""
+    load(tmp_path)
+    text = domino("hands", "--event", "ev", "--format", "csv").stdout
+    assert ",-," in text and ",'-," not in text

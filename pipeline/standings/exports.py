@@ -8,6 +8,7 @@ XLSX writer also writes every text cell as a string, never as a formula.
 """
 
 import io
+import re
 
 import polars as pl
 import xlsxwriter
@@ -21,18 +22,26 @@ TILE_COLUMNS = ("last_tile", *(f"tiles_{c}" for c in CHAIRS))
 TEMPLATE_ROWS = 500  # rows pre-formatted as text in the tile columns
 
 
+#: Text a spreadsheet would read as a formula: it starts with = + - @ or a tab/CR, and is
+#: more than a lone sign and not a plain number (``-``, the unhas "no category", and
+#: ``-4`` stay as they are).
+_FORMULA = r"^[=+\-@\t\r]"
+_HARMLESS = r"^(?:[-+]|[-+]?\d+(?:[.,]\d+)?)$"
+
+
 def neutralise_text(value: str | None) -> str | None:
     """``'=SUM(A1)`` for ``=SUM(A1)``; other text unchanged."""
     if value is None or value == "":
         return value
-    return "'" + value if value.startswith(_TRIGGERS) else value
+    if value.startswith(_TRIGGERS) and not re.fullmatch(_HARMLESS, value):
+        return "'" + value
+    return value
 
 
 def neutralise(df: pl.DataFrame) -> pl.DataFrame:
     """Every text column neutralised (vectorised); numbers, booleans and dates untouched."""
-    pattern = r"^[=+\-@\t\r]"
     return df.with_columns(
-        pl.when(pl.col(c).str.contains(pattern))
+        pl.when(pl.col(c).str.contains(_FORMULA) & ~pl.col(c).str.contains(_HARMLESS))
         .then(pl.lit("'") + pl.col(c))
         .otherwise(pl.col(c))
         .alias(c)
