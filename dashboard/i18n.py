@@ -71,10 +71,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "WO (walkover): the players present advance",
     },
     "lb.tiebreak_needed": {"id": "⚖ perlu kocokan tie-break", "en": "⚖ tie-break hand needed"},
+    "lb.tied": {"id": "= ada yang seri", "en": "= some players tied"},
     "lb.no_tables": {"id": "Belum ada meja di babak ini.", "en": "No tables in this round yet."},
     "lb.zone.legend": {
-        "id": "Zona lolos: {n} teratas tiap meja (hijau). ✓ lolos · ● di zona lolos, pertandingan belum selesai · ⚖ seri, perlu tie-break",
-        "en": "Qualification zone: the top {n} of each table (green). ✓ qualified · ● in the zone, match not finished · ⚖ tied, tie-break needed",
+        "id": "Zona lolos: {n} teratas tiap meja (hijau). ✓ lolos · ● di zona lolos, pertandingan belum selesai · = seri, pertandingan belum selesai · ⚖ seri setelah pertandingan selesai, perlu tie-break",
+        "en": "Qualification zone: the top {n} of each table (green). ✓ qualified · ● in the zone, match not finished · = tied, match not finished · ⚖ tied when the match is complete, tie-break needed",
     },
     "lb.star.legend": {
         "id": "★ Bintang untuk peringkat 1 sesi (yang seri masing-masing mendapat satu).",
@@ -83,6 +84,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lb.mark.qualified": {"id": "✓ lolos", "en": "✓ qualified"},
     "lb.mark.zone": {"id": "● zona lolos", "en": "● in the zone"},
     "lb.mark.tiebreak": {"id": "⚖ tie-break", "en": "⚖ tie-break"},
+    "lb.mark.tied": {"id": "= seri", "en": "= tied"},
     "lb.mark.walkover": {"id": "✓ WO", "en": "✓ WO"},
     "lb.big.table_of": {"id": "Meja {table} · {i} dari {n}", "en": "Table {table} · {i} of {n}"},
     "lb.big.session": {"id": "Klasemen sesi {round}", "en": "Session {round} standings"},

@@ -572,3 +572,47 @@ def test_names_are_inert_in_tables_and_markdown(db_path, tmp_path):
         assert n not in raw, "st.table renders markdown: the raw name must not reach it"
     shown = {unmd(v) for v in raw}
     assert set(names) <= shown
+
+
+# --- venue fixes (issue 13: 16-21) ---------------------------------------------------------------
+
+
+def _load_rows(db_path, tmp_path, name: str, rows: list[str]) -> None:
+    from pipeline.ingest import ingest
+
+    f = tmp_path / name
+    head = "event,ruleset,round,table,hand,player_a,player_b,player_c,player_d,ended_by,ending,last_tile"
+    f.write_text("\n".join([head, *rows]) + "\n")
+    with connect(db_path) as con:
+        assert ingest(con, [f], by="test").count("new") == 1
+
+
+def test_a_tie_in_a_match_in_progress_is_a_tie_not_a_tiebreak(db_path, tmp_path):
+    # 4 of 10 hands, each player won one: all four tied on points
+    _load_rows(
+        db_path,
+        tmp_path,
+        "tie.csv",
+        [f"tie-1,unhas,R1,1,{h},Ani,Budi,Citra,Dedi,{w},biasa,5-3" for h, w in enumerate("ABCD", 1)],
+    )
+    with connect(db_path, read_only=True) as con:
+        rows = queries.standings(con, "tie-1", "table")
+    assert rows.get_column("needs_tiebreak").all() and not rows.get_column("complete").any()
+    at = app(event="tie-1")
+    text = texts(at)
+    assert "4/10 kocokan" in text and "sedang berlangsung" in text
+    assert "perlu kocokan tie-break" not in text and "ada yang seri" in text
+    zone = [df for df in frames(at) if "Zona" in df.columns]
+    assert zone and set(zone[0]["Zona"]) == {"= seri"}
+    at = app(big=True, event="tie-1")
+    body = [str(e.body) for e in at.get("html") if "<table" in str(e.body)][-1]
+    assert "tie-break" not in body and 'class="tie"' not in body and "= seri" in body
+
+
+def test_a_tie_in_a_complete_match_asks_for_a_tiebreak():
+    from dashboard.views import leaderboard
+
+    row = {"rank": 2, "qualified": False, "needs_tiebreak": True, "complete": True}
+    assert leaderboard.mark(row, "unhas", 2).startswith("⚖")
+    assert leaderboard.mark({**row, "complete": False}, "unhas", 2) == "= seri"
+    assert leaderboard.mark_class("= seri") == "" and leaderboard.mark_class("⚖ tie-break") == "tie"

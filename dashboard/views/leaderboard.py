@@ -117,13 +117,16 @@ def _controls(d: dict[str, Any]) -> None:
 
 
 def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:
-    """The zone column of a table row (unhas): qualified, in the zone, tie-break needed."""
+    """The zone column of a table row (unhas): qualified, in the zone, tied (match still
+    being played), tie-break needed (match complete)."""
     if not rulesets.load(ruleset).shows("qualification"):
         return ""
     if row.get("walkover"):
         return t("lb.mark.walkover")
     if row.get("needs_tiebreak"):
-        return t("lb.mark.tiebreak")
+        # a tie-break hand is asked for only once the match is complete; until then a
+        # tie is just a tie (the next hand may break it)
+        return t("lb.mark.tiebreak") if row.get("complete") else t("lb.mark.tied")
     if row.get("qualified"):
         return t("lb.mark.qualified")
     if qualifiers and row.get("rank") is not None and row["rank"] <= qualifiers:
@@ -135,7 +138,10 @@ def _with_marks(df: pl.DataFrame, ruleset: str, qualifiers: int) -> pl.DataFrame
     marks = [
         mark(r, ruleset, qualifiers)
         for r in df.select(
-            "rank", "qualified", "needs_tiebreak", *(c for c in ("walkover",) if c in df.columns)
+            "rank",
+            "qualified",
+            "needs_tiebreak",
+            *(c for c in ("complete", "walkover") if c in df.columns),
         ).iter_rows(named=True)
     ]
     return df.with_columns(pl.Series("mark", marks, dtype=pl.String))
@@ -152,23 +158,32 @@ def table_caption(rows: pl.DataFrame, ruleset: str, regular_hands: int) -> str:
         parts.append(t("lb.hands_of", done=done, total=regular_hands))
         parts.append(t("lb.complete") if first.get("complete") else t("lb.in_progress"))
         if rows.get_column("needs_tiebreak").any():
-            parts.append(t("lb.tiebreak_needed"))
+            parts.append(t("lb.tiebreak_needed") if first.get("complete") else t("lb.tied"))
     else:
         # "hands" is an integer column: its max is an int, or None when every value is null
         parts.append(t("lb.hands", done=int(cast(int | None, rows.get_column("hands").max()) or 0)))
     return " · ".join(parts)
 
 
+def mark_class(m: str) -> str:
+    """How a mark is coloured: ``tie`` (yellow: a tie-break hand is needed), ``zone``
+    (green: qualified or in the zone), or nothing (a tie while the match is played)."""
+    if m.startswith("⚖"):
+        return "tie"
+    if m and not m.startswith("="):
+        return "zone"
+    return ""
+
+
 def _zone_style(marks: list[str]):
+    paint = {
+        "tie": "background-color: rgba(255, 193, 7, 0.25)",
+        "zone": "background-color: rgba(46, 160, 67, 0.18)",
+        "": "",
+    }
+
     def style(frame):
-        colours = []
-        for m in marks:
-            if m.startswith("⚖"):
-                colours.append("background-color: rgba(255, 193, 7, 0.25)")
-            elif m:
-                colours.append("background-color: rgba(46, 160, 67, 0.18)")
-            else:
-                colours.append("")
+        colours = [paint[mark_class(m)] for m in marks]
         return frame.style.apply(lambda col: colours, axis=0)
 
     return style
@@ -353,9 +368,7 @@ def _big_body() -> None:
         if rulesets.load(d["ruleset"]).shows("qualification"):
             cols.append(("mark", column("mark")))
         dicts = rows.to_dicts()
-        classes = [
-            "tie" if r["mark"].startswith("⚖") else "zone" if r["mark"] else "" for r in dicts
-        ]
+        classes = [mark_class(r["mark"]) for r in dicts]
     elif kind == "session":
         sub = t("lb.big.session", round=d["round"])
         dicts = (
