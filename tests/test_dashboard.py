@@ -266,9 +266,7 @@ def test_leaderboard_shows_last_data_when_the_database_is_busy(loaded, monkeypat
 
 
 def test_busy_with_nothing_read_yet_says_so(loaded, monkeypatch):
-    monkeypatch.setattr(
-        data, "attach", lambda *a, **k: (_ for _ in ()).throw(DatabaseBusy("busy"))
-    )
+    monkeypatch.setattr(data, "attach", lambda *a, **k: (_ for _ in ()).throw(DatabaseBusy("busy")))
     at = app()
     assert "Basis data sedang dipakai" in texts(at)
 
@@ -400,7 +398,12 @@ def test_upload_previews_then_saves(db_path):
     assert not at.exception
     assert "Tersimpan: 1 pertandingan" in texts(at)
     # the upload history says what happened in the reader's language
-    statuses = [v for df in frames(at) if "Status" in df.columns and "Pesan" not in df.columns for v in df["Status"].astype(str)]
+    statuses = [
+        v
+        for df in frames(at)
+        if "Status" in df.columns and "Pesan" not in df.columns
+        for v in df["Status"].astype(str)
+    ]
     assert "selesai" in statuses and "done" not in statuses
     with connect(db_path, read_only=True) as con:
         ts = queries.standings(con, UNHAS, "table")
@@ -435,8 +438,15 @@ def test_a_bad_file_shows_its_problems_and_changes_nothing(loaded, tmp_path):
     # the column as the file spelled its header, the contract's name beside it
     assert (p["Kolom"] == "akhir (ending)").any() and (p["Baris"] == 2).any()
     # the referee reads the problem in Indonesian (pipeline/messages/id.toml)
-    assert "menang bukan akhir kocokan dalam aturan unhas; gunakan apollo" in " ".join(p["Pesan"].astype(str))
-    assert any("masalah:" in m for df in frames(at) if "Pesan" in df.columns for m in df["Pesan"].astype(str))
+    assert "menang bukan akhir kocokan dalam aturan unhas; gunakan apollo" in " ".join(
+        p["Pesan"].astype(str)
+    )
+    assert any(
+        "masalah:" in m
+        for df in frames(at)
+        if "Pesan" in df.columns
+        for m in df["Pesan"].astype(str)
+    )
     assert _confirm_button(at).disabled
     with connect(loaded, read_only=True) as con:
         assert queries.data_version(con) == before
@@ -593,7 +603,10 @@ def test_a_tie_in_a_match_in_progress_is_a_tie_not_a_tiebreak(db_path, tmp_path)
         db_path,
         tmp_path,
         "tie.csv",
-        [f"tie-1,unhas,R1,1,{h},Ani,Budi,Citra,Dedi,{w},biasa,5-3" for h, w in enumerate("ABCD", 1)],
+        [
+            f"tie-1,unhas,R1,1,{h},Ani,Budi,Citra,Dedi,{w},biasa,5-3"
+            for h, w in enumerate("ABCD", 1)
+        ],
     )
     with connect(db_path, read_only=True) as con:
         rows = queries.standings(con, "tie-1", "table")
@@ -616,3 +629,55 @@ def test_a_tie_in_a_complete_match_asks_for_a_tiebreak():
     assert leaderboard.mark(row, "unhas", 2).startswith("⚖")
     assert leaderboard.mark({**row, "complete": False}, "unhas", 2) == "= seri"
     assert leaderboard.mark_class("= seri") == "" and leaderboard.mark_class("⚖ tie-break") == "tie"
+
+
+@pytest.mark.parametrize(
+    ("lang", "reached", "place"),
+    [("id", "Babak terjauh", "Peringkat di meja"), ("en", "Round reached", "Place at table")],
+)
+def test_unhas_event_ranking_shows_round_reached_and_table_rank(
+    loaded, monkeypatch, lang, reached, place
+):
+    from dashboard.views import leaderboard
+
+    at = app(event=UNHAS, lang=lang)
+    event = [df for df in frames(at) if reached in df.columns]
+    assert event, "the event standings show the round reached"
+    cols = list(event[0].columns)
+    assert (
+        cols.index(reached) < cols.index(place) < cols.index("Poin" if lang == "id" else "Points")
+    )
+    clock = {"now": 0.0}
+    monkeypatch.setattr(leaderboard.time, "time", lambda: clock["now"])
+    monkeypatch.setenv("DOMINO_BIGSCREEN_SECONDS", "15")
+    at = app(big=True, event=UNHAS, lang=lang)
+    for _ in range(12):  # to the event slide
+        bodies = [str(e.body) for e in at.get("html") if "<table" in str(e.body)]
+        if "10" in bodies[-1] and ("acara" in bodies[-1] or "Event standings" in bodies[-1]):
+            break
+        clock["now"] += 15.0
+        at.run()
+    body = bodies[-1]
+    assert f"<th>{reached}</th>" in body and f"<th>{place}</th>" in body
+    assert body.index(reached) < body.index(place)
+
+
+def test_bigscreen_type_fits_the_rows_to_the_height():
+    from dashboard.views import leaderboard
+
+    html12 = leaderboard.big_table_html([{"rank": i} for i in range(12)], [("rank", "#")])
+    html4 = leaderboard.big_table_html([{"rank": i} for i in range(4)], [("rank", "#")])
+    assert "100vh" in html12 and leaderboard.big_font(12) in html12
+    assert leaderboard.big_font(12) != leaderboard.big_font(4) and leaderboard.big_font(4) in html4
+    d = {
+        "round": "S1",
+        "tables": queries.pl.DataFrame({"table": ["1"]}),
+        "session": queries.pl.DataFrame({"x": range(40)}),
+        "event_standings": None,
+    }
+    assert leaderboard.slides(d) == [
+        ("table", "1"),
+        ("session", "0"),
+        ("session", "1"),
+        ("session", "2"),
+    ]

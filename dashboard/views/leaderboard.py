@@ -89,6 +89,8 @@ def _live_body() -> None:
                 ui.public_columns(d["groups"]),
                 key="lb_groups",
                 columns=["rank", "group", "points", "hands", "players"],
+                static=True,
+                labels=RANK_LABEL,
             )
             ui.downloads(
                 ui.public_columns(d["groups"]),
@@ -252,13 +254,31 @@ def _session(d: dict[str, Any]) -> None:
 
 
 def event_columns(ruleset: str) -> list[str]:
-    """The event standings' columns: the contract's, then the ruleset's own."""
-    return ["rank", "player", "points", *rulesets.load(ruleset).columns("event")]
+    """The event standings' columns: the contract's and the ruleset's own. In a cup
+    (unhas) the rank follows the round reached, then the rank at the table in that round,
+    and only then points, so those two stand right after the player, before the points:
+    a spectator sees why 11 points rank above 40."""
+    book = rulesets.load(ruleset)
+    own = book.columns("event")
+    if book.shows("qualification"):
+        return ["rank", "player", *own, "points"]
+    return ["rank", "player", "points", *own]
+
+
+STATIC_ROWS = 100  # up to this many rows: a plain table (a phone scrolls it sideways)
 
 
 def _event(d: dict[str, Any]) -> None:
     ev: pl.DataFrame = d["event_standings"]
-    ui.table(ev, key="lb_event", columns=event_columns(d["ruleset"]))
+    if rulesets.load(d["ruleset"]).shows("qualification"):
+        st.caption(t("lb.event.order"))
+    ui.table(
+        ev,
+        key="lb_event",
+        columns=event_columns(d["ruleset"]),
+        static=ev.height <= STATIC_ROWS,
+        labels=RANK_LABEL,
+    )
     ui.downloads(ui.public_columns(ev), f"{d['event']}_event", t("lb.what.event"), key="dl_event")
     st.caption(t("lb.all_tables"))
     ui.downloads(
@@ -280,8 +300,17 @@ def _big_tick() -> tuple[float, int]:
     return big / ticks, ticks
 
 
+BIG_PAGE_ROWS = 16  # a longer session standings pages through slides of this many rows
+BIG_EVENT_ROWS = 10  # the event slide: the top 10
+#: Height the big screen keeps for everything but the table's rows: the switch, the
+#: title, the subtitle (two lines when it wraps), the dots, the page's padding.
+BIG_RESERVED = "17rem"
+BIG_ROW_EM = 1.75  # one row's height in ems of its font (line, padding, border)
+
+
 def slides(d: dict[str, Any]) -> list[tuple[str, str | None]]:
-    """What big-screen mode cycles through: every table, the session (pepet), the event."""
+    """What big-screen mode cycles through: every table, the session (pepet) — a page of
+    at most :data:`BIG_PAGE_ROWS` rows per slide — and the event's top 10."""
     out: list[tuple[str, str | None]] = []
     if d.get("round") is not None and d["tables"].height:
         out += [
@@ -289,7 +318,8 @@ def slides(d: dict[str, Any]) -> list[tuple[str, str | None]]:
             for x in d["tables"].get_column("table").unique(maintain_order=True).to_list()
         ]
     if d.get("session") is not None and d["session"].height:
-        out.append(("session", None))
+        pages = math.ceil(d["session"].height / BIG_PAGE_ROWS)
+        out += [("session", str(p)) for p in range(pages)]
     if d.get("event_standings") is not None and d["event_standings"].height:
         out.append(("event", None))
     return out
@@ -301,23 +331,32 @@ def _bigscreen_css() -> None:
         """<style>
         [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"] {display: none;}
         .block-container {padding-top: 1rem; max-width: 100%;}
-        .big-head {font-size: clamp(1.4rem, 3.2vw, 3rem); font-weight: 700; margin: 0 0 .3em 0;}
-        .big-sub {font-size: clamp(1rem, 2.2vw, 2rem); opacity: .8; margin-bottom: .4em;}
+        .big-head {font-size: clamp(1.2rem, min(3.2vw, 5vh), 3rem); font-weight: 700; margin: 0 0 .2em 0; line-height: 1.2;}
+        .big-sub {font-size: clamp(.9rem, min(2.2vw, 3.4vh), 2rem); opacity: .8; margin-bottom: .3em; line-height: 1.2;}
         table.big {width: 100%; border-collapse: collapse; font-size: clamp(1.1rem, 3.4vw, 3.2rem);}
         table.big th {text-align: left; opacity: .7; font-weight: 600; border-bottom: 3px solid rgba(128,128,128,.5); padding: .15em .4em;}
         table.big td {padding: .18em .4em; border-bottom: 1px solid rgba(128,128,128,.3);}
         table.big td.num {text-align: right; font-variant-numeric: tabular-nums;}
         table.big tr.zone td {background: rgba(46,160,67,.22);}
         table.big tr.tie td {background: rgba(255,193,7,.28);}
-        .big-dots {font-size: clamp(1rem, 2vw, 1.8rem); letter-spacing: .3em; opacity: .7;}
+        table.big :is(td, th) {line-height: 1.2;}
+        .big-dots {font-size: clamp(.8rem, min(2vw, 3vh), 1.8rem); letter-spacing: .3em; opacity: .7;}
         </style>"""
     )
+
+
+def big_font(rows: int) -> str:
+    """The big table's font size, so that its header and ``rows`` rows fit the screen's
+    height (``vh``) as well as its width (``vw``): every row reaches the projector."""
+    per_row = f"calc((100vh - {BIG_RESERVED}) / {(int(rows) + 1) * BIG_ROW_EM:.2f})"
+    return f"clamp(.8rem, min(3.4vw, {per_row}), 3.2rem)"
 
 
 def big_table_html(
     rows: list[dict[str, Any]], columns: list[tuple[str, str]], classes: list[str] | None = None
 ) -> str:
-    """An HTML table for the projector; every header and value is ``html.escape``d."""
+    """An HTML table for the projector, its type sized to the number of rows
+    (:func:`big_font`); every header and value is ``html.escape``d."""
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in columns)
     body = []
     for i, r in enumerate(rows):
@@ -330,7 +369,8 @@ def big_table_html(
             cells.append(f"<td{num}>{html.escape(text)}</td>")
         body.append(f'<tr class="{cls}">' + "".join(cells) + "</tr>")
     return (
-        f'<table class="big"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        f'<table class="big" style="font-size: {big_font(len(rows))}">'
+        f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
     )
 
 
@@ -370,13 +410,19 @@ def _big_body() -> None:
         dicts = rows.to_dicts()
         classes = [mark_class(r["mark"]) for r in dicts]
     elif kind == "session":
+        page, n = int(label or 0), d["session"].height
         sub = t("lb.big.session", round=d["round"])
+        if n > BIG_PAGE_ROWS:
+            first = page * BIG_PAGE_ROWS
+            sub += " · " + t(
+                "lb.big.rows", first=first + 1, last=min(n, first + BIG_PAGE_ROWS), n=n
+            )
         dicts = (
             d["session"]
             .with_columns(
                 pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")
             )
-            .head(12)
+            .slice(page * BIG_PAGE_ROWS, BIG_PAGE_ROWS)
             .to_dicts()
         )
         cols = [
@@ -388,11 +434,11 @@ def _big_body() -> None:
         classes = None
     else:
         sub = t("lb.big.event")
-        dicts = d["event_standings"].head(10).to_dicts()
-        cols = [("rank", "#"), ("player", column("player")), ("points", column("points"))]
-        # the ruleset's first own column: stars in a league, the round reached in a cup
-        own = rulesets.load(d["ruleset"]).columns("event")[:1]
-        cols += [(c, column(c)) for c in own]
+        dicts = d["event_standings"].head(BIG_EVENT_ROWS).to_dicts()
+        # the columns of the event tab, less the booleans (qualified) and counts (hands):
+        # in a cup the round reached and the table rank, before the points
+        shown = [c for c in event_columns(d["ruleset"]) if c not in ("qualified", "hands")]
+        cols = [(c, "#" if c == "rank" else column(c)) for c in shown]
         classes = None
     dots = "".join("●" if j == i else "○" for j in range(len(show)))
     st.html(
