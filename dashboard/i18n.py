@@ -131,6 +131,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Berkas log kocokan (CSV atau XLSX, boleh beberapa)",
         "en": "Hand-log files (CSV or XLSX, one or more)",
     },
+    "up.files.limit": {
+        "id": "Seret berkas ke kotak di bawah atau tekan Pilih berkas · CSV atau XLSX, paling besar {mb} MB per berkas.",
+        "en": "Drag files onto the box below or press Choose files · CSV or XLSX, at most {mb} MB per file.",
+    },
+    "up.browse": {"id": "Pilih berkas", "en": "Choose files"},
     "up.event": {
         "id": "Acara (untuk baris tanpa kolom acara)",
         "en": "Event (for rows without an event)",
@@ -172,6 +177,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "up.status.correction": {"id": "koreksi", "en": "correction"},
     "up.status.unchanged": {"id": "tidak berubah", "en": "unchanged"},
     "up.status.rejected": {"id": "ditolak", "en": "rejected"},
+    "up.status.needs_reason": {"id": "koreksi — perlu alasan", "en": "correction — needs a reason"},
+    "up.outcome.needs_reason": {
+        "id": "mengubah kocokan versi {version} yang sudah dimuat; tulis alasan koreksi di bawah, dekat tombol Simpan",
+        "en": "changes hands of the loaded version {version}; write the reason for the correction below, by the Save button",
+    },
     "up.log.done": {"id": "selesai", "en": "done"},
     "up.log.rejected": {"id": "berkas ditolak", "en": "file rejected"},
     "up.log.interrupted": {"id": "terputus", "en": "interrupted"},
@@ -188,11 +198,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Per kocokan: nilai yang dimuat (v{version}) dan nilai baru.",
         "en": "Hand by hand: the loaded value (v{version}) and the new one.",
     },
+    "up.diff.points": {
+        "id": "Poin dan peringkat tiap pemain: versi yang dimuat (v{version}) → setelah koreksi.",
+        "en": "Each player's points and rank: the loaded version (v{version}) → after the correction.",
+    },
     "up.diff.dropped": {"id": "(kocokan dihapus)", "en": "(hand dropped)"},
     "up.diff.added": {"id": "(kocokan baru)", "en": "(new hand)"},
     "up.needs_reason": {
-        "id": "Berkas ini mengoreksi kocokan yang sudah dimuat. Tulis alasannya sebelum menyimpan.",
-        "en": "This file corrects hands already loaded. Write the reason before saving.",
+        "id": "Berkas ini mengoreksi kocokan yang sudah dimuat. Tulis alasannya di kotak Alasan koreksi di bawah ini sebelum menyimpan.",
+        "en": "This file corrects hands already loaded. Write the reason in the Reason for the correction box below before saving.",
     },
     "up.forbidden": {
         "id": "Unggahan ditolak seluruhnya: Anda tidak berhak menulis ke {events}. Tidak ada yang disimpan.",
@@ -339,6 +353,8 @@ COLUMNS: dict[str, dict[str, str]] = {
     "line": {"id": "Baris", "en": "Line"},
     "column": {"id": "Kolom", "en": "Column"},
     "code": {"id": "Kode", "en": "Code"},
+    "points_change": {"id": "Poin", "en": "Points"},
+    "rank_change": {"id": "Peringkat", "en": "Rank"},
     "severity": {"id": "Tingkat", "en": "Severity"},
     "message": {"id": "Pesan", "en": "Message"},
     "status": {"id": "Status", "en": "Status"},

@@ -681,3 +681,68 @@ def test_bigscreen_type_fits_the_rows_to_the_height():
         ("session", "1"),
         ("session", "2"),
     ]
+
+
+def test_integers_with_blanks_show_as_integers():
+    import polars as pl
+
+    from dashboard import ui
+
+    shown = ui.display(pl.DataFrame({"line": [4, None], "version": [1, None]}))
+    assert str(shown["Baris"].dtype) == "Int64" and shown["Baris"].tolist()[0] == 4
+    assert str(shown["Versi"].dtype) == "Int64"
+    assert "4.0" not in shown.to_string() and "1.0" not in shown.to_string()
+
+
+def _correction_file(tmp_path) -> Path:
+    src = (
+        sample_file("unhas", "unhas-2024-e1_R1_meja3.csv")
+        .read_bytes()
+        .decode("utf-8-sig")
+        .splitlines()
+    )
+    header = src[0].split(";")
+    row = src[2].split(";")  # hand 2: another chair ended it
+    by = header.index("oleh")
+    row[by] = "B" if row[by] != "B" else "C"
+    fixed = tmp_path / "unhas-2024-e1_R1_meja3.csv"
+    fixed.write_text("\n".join([src[0], src[1], ";".join(row), *src[3:]]) + "\n", encoding="utf-8")
+    return fixed
+
+
+def test_a_correction_asks_for_its_reason_in_the_pages_words_and_shows_points_before_and_after(
+    loaded, tmp_path
+):
+    with connect(loaded, read_only=True) as con:
+        before = queries.standings(con, UNHAS, "table", "R1", "3")
+    at = _signed_in(loaded, [UNHAS])
+    _upload(at, _correction_file(tmp_path))
+    text = texts(at)
+    cells = " ".join(str(v) for df in frames(at) for col in df.columns for v in df[col])
+    assert "--reason" not in text + cells, "no command-line flag on the page"
+    statuses = [v for df in frames(at) if "Status" in df.columns for v in df["Status"]]
+    assert "koreksi — perlu alasan" in statuses and "ditolak" not in statuses
+    # the reason box comes with the correction, by the confirm button (not at the top)
+    assert [w.key for w in at.text_area] == ["up_reason"]
+    changes = [df for df in frames(at) if "Peringkat" in df.columns and "→" in " ".join(df["Poin"])]
+    assert changes, "each player's points before → after"
+    shown = {r["Pemain"]: r["Poin"] for r in changes[0].to_dict("records")}
+    assert set(shown) == set(before.get_column("player"))
+    for r in before.iter_rows(named=True):
+        assert shown[r["player"]].startswith(f"{r['points']} → ")
+    at.text_area(key="up_reason").input("wasit salah tulis").run()
+    assert not _confirm_button(at).disabled
+    _confirm_button(at).click().run()
+    assert "1 koreksi" in texts(at)
+    with connect(loaded, read_only=True) as con:
+        after = queries.standings(con, UNHAS, "table", "R1", "3")
+    for r in after.iter_rows(named=True):
+        assert shown[r["player"]].split(" → ")[1].split(" ")[0] == str(r["points"])
+
+
+def test_a_new_file_has_no_reason_box(db_path):
+    build_samples(db_path, only="pepet")
+    at = _signed_in(db_path, ["*"])
+    _upload(at, sample_file("unhas", "unhas-2024-e1_R1_meja3.csv"))
+    assert not at.text_area
+    assert "Pilih berkas" in texts(at) or any("Pilih berkas" in str(e.body) for e in at.get("html"))

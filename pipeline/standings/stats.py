@@ -325,6 +325,34 @@ def hand_diff(loaded: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def points_change(
+    con: duckdb.DuckDBPyConnection, event: str, round: str, table: str, new: pl.DataFrame
+) -> pl.DataFrame:
+    """Each player's points in one match before and after a correction:
+    ``player_key, player, rank_before, before, rank_after, after`` — the loaded table
+    standings (``table_standings_t``) beside ``new`` (the correction's table standings of
+    that match: ``player_key, points, rank``). A player only on one side has nulls on the
+    other."""
+    old = con.sql(
+        "SELECT t.player_key, p.player, t.rank AS rank_before, t.points AS before "
+        "FROM table_standings_t t LEFT JOIN players p USING (player_key) "
+        'WHERE t.event = ? AND t.round = ? AND t."table" = ?',
+        params=[event, round, table],
+    ).pl()
+    after = new.select(
+        pl.col("player_key"),
+        pl.col("rank").cast(pl.Int32).alias("rank_after"),
+        pl.col("points").cast(pl.Int32).alias("after"),
+    )
+    return (
+        old.with_columns(pl.col("rank_before").cast(pl.Int32), pl.col("before").cast(pl.Int32))
+        .join(after, on="player_key", how="full", coalesce=True)
+        .with_columns(pl.col("player").fill_null(pl.col("player_key")))
+        .sort(pl.coalesce("rank_after", "rank_before"), "player")
+        .select("player_key", "player", "rank_before", "before", "rank_after", "after")
+    )
+
+
 def display_names(con: duckdb.DuckDBPyConnection, names: pl.DataFrame) -> pl.DataFrame:
     """``player_key, player`` for an upload preview: how each player is already shown
     (registry spelling, else the first spelling loaded), else the spelling in the file."""
