@@ -265,7 +265,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "st.title": {"id": "Statistik acara", "en": "Event statistics"},
     "st.m.rounds": {"id": "Babak/sesi", "en": "Rounds/sessions"},
     "st.m.matches": {"id": "Pertandingan", "en": "Matches"},
-    "st.m.hands": {"id": "Kocokan", "en": "Hands"},
+    "st.m.hands": {"id": "Kocokan dimainkan", "en": "Hands played"},
+    "st.m.walkovers": {"id": "WO", "en": "Walkovers"},
+    "st.m.hands.help": {
+        "id": "Kocokan dimainkan: setiap kocokan pertandingan yang dimuat, termasuk kocokan tie-break. WO (walkover) bukan kocokan; dihitung sendiri. Jumlah ini sama di setiap tabel halaman ini.",
+        "en": "Hands played: every hand of the loaded matches, tie-break hands included. A walkover is not a hand; it is counted apart. Every table on this page adds up to this number.",
+    },
     "st.endings": {"id": "Bagaimana kocokan berakhir", "en": "How hands ended"},
     "st.categories": {"id": "Kategori per kursi", "en": "Categories per seat"},
     "st.pips": {"id": "Sisa biji di tangan", "en": "Pips left in hand"},
@@ -286,20 +291,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "st.point_table": {"id": "Tabel poin ({ruleset})", "en": "Point table ({ruleset})"},
     "st.point_table.organiser": {
-        "id": "Tabel poin ini adalah **pengaturan penyelenggara** dalam berkas aturan, bukan bagian dari buku aturan (tabel aslinya hilang). Nilai saat ini:",
-        "en": "This point table is the **organiser's setting** in the ruleset file, not part of the rulebook (the original's table is missing). Current values:",
+        "id": "Tabel poin ini adalah **pengaturan penyelenggara**, bukan bagian dari buku aturan (tabel aslinya hilang). Nilai saat ini:",
+        "en": "This point table is the **organiser's setting**, not part of the rulebook (the original's table is missing). Current values:",
     },
     "st.point_table.default": {
-        "id": "`points_are_default = true`: penyelenggara belum mengubah nilai bawaan proyek.",
-        "en": "`points_are_default = true`: the organiser has not changed the project's default values.",
+        "id": "Penyelenggara belum mengubah nilai bawaan.",
+        "en": "The organiser has not changed the default values.",
     },
     "st.point_table.custom": {
-        "id": "`points_are_default = false`: nilai ditetapkan oleh penyelenggara.",
-        "en": "`points_are_default = false`: the values were set by the organiser.",
+        "id": "Nilai ditetapkan oleh penyelenggara.",
+        "en": "The values were set by the organiser.",
     },
     "st.point_table.rulebook": {
-        "id": "Nilai dari berkas aturan: {title}.",
-        "en": "Values from the ruleset file: {title}.",
+        "id": "Nilai dari aturan: {title}.",
+        "en": "Values from the ruleset: {title}.",
     },
 }
 
@@ -374,10 +379,37 @@ COLUMNS: dict[str, dict[str, str]] = {
     "sha256": {"id": "SHA-256", "en": "SHA-256"},
 }
 
-#: Category labels: the rulebook's terms stay; the project's own words are translated.
+#: Labels of the codes the rulesets use for categories, endings and point-table rows:
+#: the rulebook's terms stay (Apollo, Ceki, Kandang, Tangkap, Jawara, Gaple, Ambyar, Kado,
+#: Tutup); the project's own words are translated.
 CATEGORIES: dict[str, dict[str, str]] = {
+    # unhas
+    "apollo": {"id": "Apollo", "en": "Apollo"},
+    "ceki": {"id": "Ceki", "en": "Ceki"},
+    "kandang": {"id": "Kandang", "en": "Kandang"},
+    "biasa": {"id": "Menang biasa", "en": "Menang biasa"},
+    "tangkap": {"id": "Tangkap kandang", "en": "Tangkap kandang"},
+    "tangkap_lower": {"id": "Tangkap kandang, lebih rendah", "en": "Tangkap kandang, lower"},
+    "tangkap_equal": {"id": "Tangkap kandang, sama", "en": "Tangkap kandang, equal"},
+    "all_doubles": {
+        "id": "Balak semua (menang biasa)",
+        "en": "All doubles dealt (menang biasa)",
+    },
+    "wo": {"id": "WO (walkover)", "en": "WO (walkover)"},
     "above": {"id": "di atas pemenang", "en": "above the winner"},
     "caught": {"id": "tertangkap (kandang)", "en": "caught (kandang)"},
+    # pepet
+    "out": {"id": "Habis (keluar)", "en": "Out (went out)"},
+    "locked": {"id": "Kunci (terkunci)", "en": "Locked"},
+    "tutup": {"id": "Tutup", "en": "Tutup"},
+    "jawara1": {"id": "Jawara 1", "en": "Jawara 1"},
+    "jawara2": {"id": "Jawara 2", "en": "Jawara 2"},
+    "jawara3": {"id": "Jawara 3", "en": "Jawara 3"},
+    "gaple": {"id": "Gaple", "en": "Gaple"},
+    "ambyar": {"id": "Ambyar", "en": "Ambyar"},
+    "ambyar1": {"id": "Ambyar 1 (mengunci)", "en": "Ambyar 1 (locking)"},
+    "ambyar2": {"id": "Ambyar 2 (menyebabkan tutup)", "en": "Ambyar 2 (causing a tutup)"},
+    "kado": {"id": "Kado", "en": "Kado"},
     "-": {"id": "lainnya", "en": "other"},
 }
 

@@ -292,20 +292,21 @@ def test_player_page_shows_categories_and_whom_they_fed(loaded):
 def test_event_stats_show_the_pepet_point_table_as_the_organisers_setting(loaded):
     at = app("page_scripts/event_stats.py", event=PEPET)
     text = texts(at)
-    assert "pengaturan penyelenggara" in text and "pepet.toml" in text
-    assert "points_are_default = true" in text
+    assert "pengaturan penyelenggara" in text and "belum mengubah nilai bawaan" in text
+    assert "pepet.toml" not in text, "no file path for a visitor"
     tables = [df for df in frames(at) if list(df.columns) == ["Kategori", "Poin"]]
     assert tables
-    assert (
-        dict(zip(tables[0]["Kategori"], tables[0]["Poin"], strict=True))
-        == rulesets.load("pepet").params["points"]
-    )
+    from dashboard.i18n import category
+
+    assert dict(zip(tables[0]["Kategori"], tables[0]["Poin"], strict=True)) == {
+        category(k, "id"): v for k, v in rulesets.load("pepet").params["points"].items()
+    }
 
 
 def test_event_stats_unhas_has_endings_and_per_round_summary(loaded):
     at = app("page_scripts/event_stats.py", event=UNHAS)
     endings = [df for df in frames(at) if "Akhir" in df.columns]
-    assert endings and {"apollo", "ceki", "biasa", "kandang"} <= set(endings[0]["Akhir"])
+    assert endings and {"Apollo", "Ceki", "Menang biasa", "Kandang"} <= set(endings[0]["Akhir"])
     assert abs(sum(endings[0]["Porsi"]) - 100) < 0.5
     assert any("Akhir tersering" in df.columns for df in frames(at))
 
@@ -746,3 +747,36 @@ def test_a_new_file_has_no_reason_box(db_path):
     _upload(at, sample_file("unhas", "unhas-2024-e1_R1_meja3.csv"))
     assert not at.text_area
     assert "Pilih berkas" in texts(at) or any("Pilih berkas" in str(e.body) for e in at.get("html"))
+
+
+@pytest.mark.parametrize("lang", ["id", "en"])
+@pytest.mark.parametrize("event", [UNHAS, PEPET])
+def test_event_stats_speak_the_rulebooks_words_agree_on_hands_and_show_no_paths(
+    loaded, event, lang
+):
+    from pipeline.standings import stats
+
+    at = app("page_scripts/event_stats.py", event=event, lang=lang)
+    text = texts(at)
+    cells = {str(v) for df in frames(at) for col in df.columns for v in df[col]}
+    for code in (
+        "all_doubles",
+        "wo",
+        "tangkap_lower",
+        "tangkap_equal",
+        "jawara1",
+        "ambyar1",
+        "out",
+        "locked",
+        "biasa",
+        "-",
+    ):
+        assert code not in cells, f"internal code {code!r} shown"
+    for leak in ("pipeline/", ".toml", "points_are_default", "rulesets"):
+        assert leak not in text and not any(leak in c for c in cells)
+    played = [m.value for m in at.metric if m.label in ("Kocokan dimainkan", "Hands played")]
+    with connect(loaded, read_only=True) as con:
+        total = int(stats.endings(con, event).get_column("hands").sum())
+    assert played == [str(total)] or played == [total]
+    endings = [df for df in frames(at) if {"Akhir", "Ending"} & set(df.columns)]
+    assert endings and int(endings[0].iloc[:, 1].sum()) == total
