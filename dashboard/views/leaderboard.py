@@ -44,7 +44,26 @@ def render() -> None:
     else:
         head.title(t("lb.title"))
         ui.compact_tables_css()
+        _phone_css()
         st.fragment(_live_body, run_every=refresh_seconds())()
+
+
+def _phone_css() -> None:
+    """Static CSS (no data in it) for a phone: the tab bar wraps onto a second line
+    instead of hiding its last tab behind a scroll arrow; the title, the switch and the
+    controls take a third of the first screen, not most of it."""
+    st.html(
+        """<style>
+        [data-testid="stTabs"] [role="tablist"] {flex-wrap: wrap; row-gap: .25rem; overflow: visible;}
+        [data-testid="stTabs"] [role="tablist"] button[role="tab"] {flex: 0 0 auto;}
+        @media (max-width: 640px) {
+          [data-testid="stMainBlockContainer"] {padding-top: 4rem; padding-left: .75rem; padding-right: .75rem;}
+          [data-testid="stMainBlockContainer"] h1 {font-size: 1.6rem; padding: 0 0 .2rem 0;}
+          [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] {gap: .5rem;}
+          .st-key-lb_controls [data-testid="stWidgetLabel"] {min-height: 0; margin-bottom: 0;}
+        }
+        </style>"""
+    )
 
 
 # --- normal mode ------------------------------------------------------------------------------
@@ -107,9 +126,10 @@ def _controls(d: dict[str, Any]) -> None:
     if ui.bound_value("round") not in options:
         st.session_state["round"] = AUTO
     auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
-    c1, c2 = st.columns(2)
-    c1.selectbox(t("lb.event"), d["events"], key="event", bind="query-params")
-    c2.selectbox(
+    # side by side on a phone too (st.columns would stack them)
+    box = st.container(horizontal=True, wrap=False, key="lb_controls")
+    box.selectbox(t("lb.event"), d["events"], key="event", bind="query-params")
+    box.selectbox(
         t("lb.round"),
         options,
         key="round",
