@@ -233,7 +233,12 @@ def show_preview(pv: Preview) -> None:
     for i, d in enumerate(pv.diffs):
         _diff(i, d, pv)
     for s in pv.sheets:
-        _rows(s, pv.plan.problems.filter(pl.col("file") == s.file))
+        _rows(
+            s,
+            pv.plan.problems.filter(
+                (pl.col("file") == s.file) & ~pl.col("code").is_in(ASKED_BY_THE_PAGE)
+            ),
+        )
 
 
 def _problems(problems: pl.DataFrame) -> None:
@@ -393,9 +398,13 @@ def _readable_table_css(key: str, message_column: int) -> None:
     box = f".st-key-{key}"
     st.html(
         f"<style>{box} [data-testid='stTable'] {{overflow-x: auto;}} "
-        f"{box} [data-testid='stTableStyledTable'] :is(td, th) {{white-space: nowrap;}} "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th), "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th) * {{white-space: nowrap;}} "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}), "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}) * "
+        "{white-space: normal;} "
         f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}) "
-        "{white-space: normal; min-width: 16rem; max-width: 32rem;}</style>"
+        "{min-width: 16rem; max-width: 32rem;}</style>"
     )
 
 
