@@ -101,6 +101,14 @@ def test_a_correction_has_its_reason_box_by_the_button_and_readable_problems(
     srv, tmp = server
     page = new_page(width, height)
     sign_in(page, srv.url, "rina")
+    # Streamlit's own English uploader words are hidden; the page says them in Indonesian
+    wait_idle(page)
+    assert not page.get_by_text("Drag and drop", exact=False).is_visible()
+    assert not page.get_by_text("per file", exact=False).is_visible()
+    page.get_by_text("paling besar", exact=False).wait_for()
+    button = page.locator('[data-testid="stFileUploaderDropzone"] button').first
+    assert button.evaluate("b => getComputedStyle(b, '::after').content") == '"Pilih berkas"'
+    page.screenshot(path=str(ARTIFACTS / f"venue-uploader-{width}x{height}.png"))
     upload(page, _correction(tmp))
     page.get_by_text("Perbedaan dengan versi yang dimuat").wait_for()
     assert page.get_by_text("--reason").count() == 0
@@ -111,9 +119,6 @@ def test_a_correction_has_its_reason_box_by_the_button_and_readable_problems(
     assert warning["y"] < reason["y"] < button["y"] and button["y"] - reason["y"] < 250
     # each player's points before → after
     assert page.get_by_text(re.compile(r"^-?\d+ → -?\d+")).count() >= 3
-    # Streamlit's English uploader text is not shown; the page's own words are
-    assert page.get_by_text("Drag and drop", exact=False).count() == 0
-    assert page.get_by_text("per file", exact=False).count() == 0
     page.screenshot(path=str(ARTIFACTS / f"venue-correction-{width}x{height}.png"), full_page=True)
 
 
