@@ -416,8 +416,11 @@ def _uploader_css(limit_mb: int) -> None:
     label = t("up.browse").replace("\\", "").replace('"', "")
     st.html(
         "<style>[data-testid='stFileUploaderDropzoneInstructions'] {display: none;} "
-        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button "
-        "{font-size: 0;} "
+        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button, "
+        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button * "
+        "{font-size: 0 !important;} "
+        "[data-testid='stFileUploaderDropzone'] button [data-testid='stIconMaterial'] "
+        "{font-size: 1.25rem !important; margin-right: .5rem;} "
         "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button::after "
         f'{{content: "{label}"; font-size: .875rem;}}</style>'
     )

@@ -108,6 +108,11 @@ def test_a_correction_has_its_reason_box_by_the_button_and_readable_problems(
     page.get_by_text("paling besar", exact=False).wait_for()
     button = page.locator('[data-testid="stFileUploaderDropzone"] button').first
     assert button.evaluate("b => getComputedStyle(b, '::after').content") == '"Pilih berkas"'
+    english = button.evaluate(
+        "b => [...b.querySelectorAll('*')].filter(e => e.children.length === 0"
+        " && e.textContent.trim() === 'Upload').map(e => getComputedStyle(e).fontSize)"
+    )
+    assert english and all(size == "0px" for size in english), english
     page.screenshot(path=str(ARTIFACTS / f"venue-uploader-{width}x{height}.png"))
     upload(page, _correction(tmp))
     page.get_by_text("Perbedaan dengan versi yang dimuat").wait_for()
