@@ -71,10 +71,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "WO (walkover): the players present advance",
     },
     "lb.tiebreak_needed": {"id": "⚖ perlu kocokan tie-break", "en": "⚖ tie-break hand needed"},
+    "lb.tied": {"id": "= ada yang seri", "en": "= some players tied"},
     "lb.no_tables": {"id": "Belum ada meja di babak ini.", "en": "No tables in this round yet."},
     "lb.zone.legend": {
-        "id": "Zona lolos: {n} teratas tiap meja (hijau). ✓ lolos · ● di zona lolos, pertandingan belum selesai · ⚖ seri, perlu tie-break",
-        "en": "Qualification zone: the top {n} of each table (green). ✓ qualified · ● in the zone, match not finished · ⚖ tied, tie-break needed",
+        "id": "Zona lolos: {n} teratas tiap meja (hijau). ✓ lolos · ● di zona lolos, pertandingan belum selesai · = seri, pertandingan belum selesai · ⚖ seri setelah pertandingan selesai, perlu tie-break",
+        "en": "Qualification zone: the top {n} of each table (green). ✓ qualified · ● in the zone, match not finished · = tied, match not finished · ⚖ tied when the match is complete, tie-break needed",
     },
     "lb.star.legend": {
         "id": "★ Bintang untuk peringkat 1 sesi (yang seri masing-masing mendapat satu).",
@@ -83,10 +84,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "lb.mark.qualified": {"id": "✓ lolos", "en": "✓ qualified"},
     "lb.mark.zone": {"id": "● zona lolos", "en": "● in the zone"},
     "lb.mark.tiebreak": {"id": "⚖ tie-break", "en": "⚖ tie-break"},
+    "lb.mark.tied": {"id": "= seri", "en": "= tied"},
     "lb.mark.walkover": {"id": "✓ WO", "en": "✓ WO"},
     "lb.big.table_of": {"id": "Meja {table} · {i} dari {n}", "en": "Table {table} · {i} of {n}"},
     "lb.big.session": {"id": "Klasemen sesi {round}", "en": "Session {round} standings"},
     "lb.big.event": {"id": "Klasemen acara (10 besar)", "en": "Event standings (top 10)"},
+    "lb.big.rows": {"id": "{first}–{last} dari {n}", "en": "{first}–{last} of {n}"},
+    "lb.event.order": {
+        "id": "Urutan: babak terjauh yang dicapai, lalu peringkat di meja pada babak itu, lalu total poin.",
+        "en": "Order: the furthest round reached, then the rank at the table in that round, then total points.",
+    },
     "lb.big.exit": {"id": "Keluar dari layar besar", "en": "Leave big screen"},
     "lb.what.tables": {"id": "klasemen meja {round}", "en": "table standings {round}"},
     "lb.what.session": {"id": "klasemen sesi {round}", "en": "session standings {round}"},
@@ -124,6 +131,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Berkas log kocokan (CSV atau XLSX, boleh beberapa)",
         "en": "Hand-log files (CSV or XLSX, one or more)",
     },
+    "up.files.limit": {
+        "id": "Seret berkas ke kotak di bawah atau tekan Pilih berkas · CSV atau XLSX, paling besar {mb} MB per berkas.",
+        "en": "Drag files onto the box below or press Choose files · CSV or XLSX, at most {mb} MB per file.",
+    },
+    "up.browse": {"id": "Pilih berkas", "en": "Choose files"},
     "up.event": {
         "id": "Acara (untuk baris tanpa kolom acara)",
         "en": "Event (for rows without an event)",
@@ -165,6 +177,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "up.status.correction": {"id": "koreksi", "en": "correction"},
     "up.status.unchanged": {"id": "tidak berubah", "en": "unchanged"},
     "up.status.rejected": {"id": "ditolak", "en": "rejected"},
+    "up.status.needs_reason": {"id": "koreksi — perlu alasan", "en": "correction — needs a reason"},
+    "up.outcome.needs_reason": {
+        "id": "mengubah kocokan versi {version} yang sudah dimuat; tulis alasan koreksi di bawah, dekat tombol Simpan",
+        "en": "changes hands of the loaded version {version}; write the reason for the correction below, by the Save button",
+    },
     "up.log.done": {"id": "selesai", "en": "done"},
     "up.log.rejected": {"id": "berkas ditolak", "en": "file rejected"},
     "up.log.interrupted": {"id": "terputus", "en": "interrupted"},
@@ -181,11 +198,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Per kocokan: nilai yang dimuat (v{version}) dan nilai baru.",
         "en": "Hand by hand: the loaded value (v{version}) and the new one.",
     },
+    "up.diff.points": {
+        "id": "Poin dan peringkat tiap pemain: versi yang dimuat (v{version}) → setelah koreksi.",
+        "en": "Each player's points and rank: the loaded version (v{version}) → after the correction.",
+    },
     "up.diff.dropped": {"id": "(kocokan dihapus)", "en": "(hand dropped)"},
     "up.diff.added": {"id": "(kocokan baru)", "en": "(new hand)"},
     "up.needs_reason": {
-        "id": "Berkas ini mengoreksi kocokan yang sudah dimuat. Tulis alasannya sebelum menyimpan.",
-        "en": "This file corrects hands already loaded. Write the reason before saving.",
+        "id": "Berkas ini mengoreksi kocokan yang sudah dimuat. Tulis alasannya di kotak Alasan koreksi di bawah ini sebelum menyimpan.",
+        "en": "This file corrects hands already loaded. Write the reason in the Reason for the correction box below before saving.",
     },
     "up.forbidden": {
         "id": "Unggahan ditolak seluruhnya: Anda tidak berhak menulis ke {events}. Tidak ada yang disimpan.",
@@ -244,7 +265,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "st.title": {"id": "Statistik acara", "en": "Event statistics"},
     "st.m.rounds": {"id": "Babak/sesi", "en": "Rounds/sessions"},
     "st.m.matches": {"id": "Pertandingan", "en": "Matches"},
-    "st.m.hands": {"id": "Kocokan", "en": "Hands"},
+    "st.m.hands": {"id": "Kocokan dimainkan", "en": "Hands played"},
+    "st.m.walkovers": {"id": "WO", "en": "Walkovers"},
+    "st.m.hands.help": {
+        "id": "Kocokan dimainkan: setiap kocokan pertandingan yang dimuat, termasuk kocokan tie-break. WO (walkover) bukan kocokan; dihitung sendiri. Jumlah ini sama di setiap tabel halaman ini.",
+        "en": "Hands played: every hand of the loaded matches, tie-break hands included. A walkover is not a hand; it is counted apart. Every table on this page adds up to this number.",
+    },
     "st.endings": {"id": "Bagaimana kocokan berakhir", "en": "How hands ended"},
     "st.categories": {"id": "Kategori per kursi", "en": "Categories per seat"},
     "st.pips": {"id": "Sisa biji di tangan", "en": "Pips left in hand"},
@@ -265,20 +291,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "st.point_table": {"id": "Tabel poin ({ruleset})", "en": "Point table ({ruleset})"},
     "st.point_table.organiser": {
-        "id": "Tabel poin ini adalah **pengaturan penyelenggara** dalam berkas aturan, bukan bagian dari buku aturan (tabel aslinya hilang). Nilai saat ini:",
-        "en": "This point table is the **organiser's setting** in the ruleset file, not part of the rulebook (the original's table is missing). Current values:",
+        "id": "Tabel poin ini adalah **pengaturan penyelenggara**, bukan bagian dari buku aturan (tabel aslinya hilang). Nilai saat ini:",
+        "en": "This point table is the **organiser's setting**, not part of the rulebook (the original's table is missing). Current values:",
     },
     "st.point_table.default": {
-        "id": "`points_are_default = true`: penyelenggara belum mengubah nilai bawaan proyek.",
-        "en": "`points_are_default = true`: the organiser has not changed the project's default values.",
+        "id": "Penyelenggara belum mengubah nilai bawaan.",
+        "en": "The organiser has not changed the default values.",
     },
     "st.point_table.custom": {
-        "id": "`points_are_default = false`: nilai ditetapkan oleh penyelenggara.",
-        "en": "`points_are_default = false`: the values were set by the organiser.",
+        "id": "Nilai ditetapkan oleh penyelenggara.",
+        "en": "The values were set by the organiser.",
     },
     "st.point_table.rulebook": {
-        "id": "Nilai dari berkas aturan: {title}.",
-        "en": "Values from the ruleset file: {title}.",
+        "id": "Nilai dari aturan: {title}.",
+        "en": "Values from the ruleset: {title}.",
     },
 }
 
@@ -303,8 +329,8 @@ COLUMNS: dict[str, dict[str, str]] = {
     "star": {"id": "Bintang", "en": "Bintang"},
     "stars": {"id": "Bintang", "en": "Bintang"},
     "jawara_gaple": {"id": "Jawara 1 + Gaple", "en": "Jawara 1 + Gaple"},
-    "round_reached": {"id": "Babak tercapai", "en": "Round reached"},
-    "table_rank": {"id": "Peringkat meja", "en": "Table rank"},
+    "round_reached": {"id": "Babak terjauh", "en": "Round reached"},
+    "table_rank": {"id": "Peringkat di meja", "en": "Place at table"},
     "group": {"id": "Kelompok", "en": "Group"},
     "players": {"id": "Pemain", "en": "Players"},
     "mark": {"id": "Zona", "en": "Zone"},
@@ -332,6 +358,8 @@ COLUMNS: dict[str, dict[str, str]] = {
     "line": {"id": "Baris", "en": "Line"},
     "column": {"id": "Kolom", "en": "Column"},
     "code": {"id": "Kode", "en": "Code"},
+    "points_change": {"id": "Poin", "en": "Points"},
+    "rank_change": {"id": "Peringkat", "en": "Rank"},
     "severity": {"id": "Tingkat", "en": "Severity"},
     "message": {"id": "Pesan", "en": "Message"},
     "status": {"id": "Status", "en": "Status"},
@@ -351,10 +379,37 @@ COLUMNS: dict[str, dict[str, str]] = {
     "sha256": {"id": "SHA-256", "en": "SHA-256"},
 }
 
-#: Category labels: the rulebook's terms stay; the project's own words are translated.
+#: Labels of the codes the rulesets use for categories, endings and point-table rows:
+#: the rulebook's terms stay (Apollo, Ceki, Kandang, Tangkap, Jawara, Gaple, Ambyar, Kado,
+#: Tutup); the project's own words are translated.
 CATEGORIES: dict[str, dict[str, str]] = {
+    # unhas
+    "apollo": {"id": "Apollo", "en": "Apollo"},
+    "ceki": {"id": "Ceki", "en": "Ceki"},
+    "kandang": {"id": "Kandang", "en": "Kandang"},
+    "biasa": {"id": "Menang biasa", "en": "Menang biasa"},
+    "tangkap": {"id": "Tangkap kandang", "en": "Tangkap kandang"},
+    "tangkap_lower": {"id": "Tangkap kandang, lebih rendah", "en": "Tangkap kandang, lower"},
+    "tangkap_equal": {"id": "Tangkap kandang, sama", "en": "Tangkap kandang, equal"},
+    "all_doubles": {
+        "id": "Balak semua (menang biasa)",
+        "en": "All doubles dealt (menang biasa)",
+    },
+    "wo": {"id": "WO (walkover)", "en": "WO (walkover)"},
     "above": {"id": "di atas pemenang", "en": "above the winner"},
     "caught": {"id": "tertangkap (kandang)", "en": "caught (kandang)"},
+    # pepet
+    "out": {"id": "Habis (keluar)", "en": "Out (went out)"},
+    "locked": {"id": "Kunci (terkunci)", "en": "Locked"},
+    "tutup": {"id": "Tutup", "en": "Tutup"},
+    "jawara1": {"id": "Jawara 1", "en": "Jawara 1"},
+    "jawara2": {"id": "Jawara 2", "en": "Jawara 2"},
+    "jawara3": {"id": "Jawara 3", "en": "Jawara 3"},
+    "gaple": {"id": "Gaple", "en": "Gaple"},
+    "ambyar": {"id": "Ambyar", "en": "Ambyar"},
+    "ambyar1": {"id": "Ambyar 1 (mengunci)", "en": "Ambyar 1 (locking)"},
+    "ambyar2": {"id": "Ambyar 2 (menyebabkan tutup)", "en": "Ambyar 2 (causing a tutup)"},
+    "kado": {"id": "Kado", "en": "Kado"},
     "-": {"id": "lainnya", "en": "other"},
 }
 

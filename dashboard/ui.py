@@ -69,7 +69,7 @@ def display(
     labels: dict[str, str] | None = None,
 ) -> pd.DataFrame:
     """A frame ready to show: chosen columns, headers in the session's language,
-    booleans as ✓ / blank; with ``markdown`` (``st.table`` renders its cells as
+    booleans as ✓ / blank, integers as integers (also with blanks); with ``markdown`` (``st.table`` renders its cells as
     markdown) every text cell is escaped so a name shows as written and does nothing."""
     if columns is not None:
         df = df.select([c for c in columns if c in df.columns])
@@ -85,6 +85,11 @@ def display(
         if df[c].dtype == pl.Boolean
     )
     out = df.to_pandas()
+    for c in df.columns:
+        # an integer column with a blank becomes floats in pandas (a line number shown as
+        # 4.0000): pandas' nullable integers keep it 4, and the blank blank
+        if df[c].dtype.is_integer() and df[c].null_count():
+            out[c] = out[c].astype("Int64")
     out.columns = [(labels or {}).get(c) or i18n.column(c) for c in df.columns]
     return out
 

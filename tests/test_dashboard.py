@@ -266,9 +266,7 @@ def test_leaderboard_shows_last_data_when_the_database_is_busy(loaded, monkeypat
 
 
 def test_busy_with_nothing_read_yet_says_so(loaded, monkeypatch):
-    monkeypatch.setattr(
-        data, "attach", lambda *a, **k: (_ for _ in ()).throw(DatabaseBusy("busy"))
-    )
+    monkeypatch.setattr(data, "attach", lambda *a, **k: (_ for _ in ()).throw(DatabaseBusy("busy")))
     at = app()
     assert "Basis data sedang dipakai" in texts(at)
 
@@ -294,21 +292,21 @@ def test_player_page_shows_categories_and_whom_they_fed(loaded):
 def test_event_stats_show_the_pepet_point_table_as_the_organisers_setting(loaded):
     at = app("page_scripts/event_stats.py", event=PEPET)
     text = texts(at)
-    # the organiser's setting, said without a file path (visitors see no paths)
-    assert "pengaturan penyelenggara" in text and ".toml" not in text and "pipeline/" not in text
-    assert "points_are_default = true" in text
+    assert "pengaturan penyelenggara" in text and "belum mengubah nilai bawaan" in text
+    assert "pepet.toml" not in text, "no file path for a visitor"
     tables = [df for df in frames(at) if list(df.columns) == ["Kategori", "Poin"]]
     assert tables
-    assert (
-        dict(zip(tables[0]["Kategori"], tables[0]["Poin"], strict=True))
-        == rulesets.load("pepet").params["points"]
-    )
+    from dashboard.i18n import category
+
+    assert dict(zip(tables[0]["Kategori"], tables[0]["Poin"], strict=True)) == {
+        category(k, "id"): v for k, v in rulesets.load("pepet").params["points"].items()
+    }
 
 
 def test_event_stats_unhas_has_endings_and_per_round_summary(loaded):
     at = app("page_scripts/event_stats.py", event=UNHAS)
     endings = [df for df in frames(at) if "Akhir" in df.columns]
-    assert endings and {"apollo", "ceki", "biasa", "kandang"} <= set(endings[0]["Akhir"])
+    assert endings and {"Apollo", "Ceki", "Menang biasa", "Kandang"} <= set(endings[0]["Akhir"])
     assert abs(sum(endings[0]["Porsi"]) - 100) < 0.5
     assert any("Akhir tersering" in df.columns for df in frames(at))
 
@@ -401,7 +399,12 @@ def test_upload_previews_then_saves(db_path):
     assert not at.exception
     assert "Tersimpan: 1 pertandingan" in texts(at)
     # the upload history says what happened in the reader's language
-    statuses = [v for df in frames(at) if "Status" in df.columns and "Pesan" not in df.columns for v in df["Status"].astype(str)]
+    statuses = [
+        v
+        for df in frames(at)
+        if "Status" in df.columns and "Pesan" not in df.columns
+        for v in df["Status"].astype(str)
+    ]
     assert "selesai" in statuses and "done" not in statuses
     with connect(db_path, read_only=True) as con:
         ts = queries.standings(con, UNHAS, "table")
@@ -436,8 +439,15 @@ def test_a_bad_file_shows_its_problems_and_changes_nothing(loaded, tmp_path):
     # the column as the file spelled its header, the contract's name beside it
     assert (p["Kolom"] == "akhir (ending)").any() and (p["Baris"] == 2).any()
     # the referee reads the problem in Indonesian (pipeline/messages/id.toml)
-    assert "menang bukan akhir kocokan dalam aturan unhas; gunakan apollo" in " ".join(p["Pesan"].astype(str))
-    assert any("masalah:" in m for df in frames(at) if "Pesan" in df.columns for m in df["Pesan"].astype(str))
+    assert "menang bukan akhir kocokan dalam aturan unhas; gunakan apollo" in " ".join(
+        p["Pesan"].astype(str)
+    )
+    assert any(
+        "masalah:" in m
+        for df in frames(at)
+        if "Pesan" in df.columns
+        for m in df["Pesan"].astype(str)
+    )
     assert _confirm_button(at).disabled
     with connect(loaded, read_only=True) as con:
         assert queries.data_version(con) == before
@@ -573,3 +583,200 @@ def test_names_are_inert_in_tables_and_markdown(db_path, tmp_path):
         assert n not in raw, "st.table renders markdown: the raw name must not reach it"
     shown = {unmd(v) for v in raw}
     assert set(names) <= shown
+
+
+# --- venue fixes (issue 13: 16-21) ---------------------------------------------------------------
+
+
+def _load_rows(db_path, tmp_path, name: str, rows: list[str]) -> None:
+    from pipeline.ingest import ingest
+
+    f = tmp_path / name
+    head = "event,ruleset,round,table,hand,player_a,player_b,player_c,player_d,ended_by,ending,last_tile"
+    f.write_text("\n".join([head, *rows]) + "\n")
+    with connect(db_path) as con:
+        assert ingest(con, [f], by="test").count("new") == 1
+
+
+def test_a_tie_in_a_match_in_progress_is_a_tie_not_a_tiebreak(db_path, tmp_path):
+    # 4 of 10 hands, each player won one: all four tied on points
+    _load_rows(
+        db_path,
+        tmp_path,
+        "tie.csv",
+        [
+            f"tie-1,unhas,R1,1,{h},Ani,Budi,Citra,Dedi,{w},biasa,5-3"
+            for h, w in enumerate("ABCD", 1)
+        ],
+    )
+    with connect(db_path, read_only=True) as con:
+        rows = queries.standings(con, "tie-1", "table")
+    assert rows.get_column("needs_tiebreak").all() and not rows.get_column("complete").any()
+    at = app(event="tie-1")
+    text = texts(at)
+    assert "4/10 kocokan" in text and "sedang berlangsung" in text
+    assert "perlu kocokan tie-break" not in text and "ada yang seri" in text
+    zone = [df for df in frames(at) if "Zona" in df.columns]
+    assert zone and set(zone[0]["Zona"]) == {"= seri"}
+    at = app(big=True, event="tie-1")
+    body = [str(e.body) for e in at.get("html") if "<table" in str(e.body)][-1]
+    assert "tie-break" not in body and 'class="tie"' not in body and "= seri" in body
+
+
+def test_a_tie_in_a_complete_match_asks_for_a_tiebreak():
+    from dashboard.views import leaderboard
+
+    row = {"rank": 2, "qualified": False, "needs_tiebreak": True, "complete": True}
+    assert leaderboard.mark(row, "unhas", 2).startswith("⚖")
+    assert leaderboard.mark({**row, "complete": False}, "unhas", 2) == "= seri"
+    assert leaderboard.mark_class("= seri") == "" and leaderboard.mark_class("⚖ tie-break") == "tie"
+
+
+@pytest.mark.parametrize(
+    ("lang", "reached", "place"),
+    [("id", "Babak terjauh", "Peringkat di meja"), ("en", "Round reached", "Place at table")],
+)
+def test_unhas_event_ranking_shows_round_reached_and_table_rank(
+    loaded, monkeypatch, lang, reached, place
+):
+    from dashboard.views import leaderboard
+
+    at = app(event=UNHAS, lang=lang)
+    event = [df for df in frames(at) if reached in df.columns]
+    assert event, "the event standings show the round reached"
+    cols = list(event[0].columns)
+    assert (
+        cols.index(reached) < cols.index(place) < cols.index("Poin" if lang == "id" else "Points")
+    )
+    clock = {"now": 0.0}
+    monkeypatch.setattr(leaderboard.time, "time", lambda: clock["now"])
+    monkeypatch.setenv("DOMINO_BIGSCREEN_SECONDS", "15")
+    at = app(big=True, event=UNHAS, lang=lang)
+    for _ in range(12):  # to the event slide
+        bodies = [str(e.body) for e in at.get("html") if "<table" in str(e.body)]
+        if "10" in bodies[-1] and ("acara" in bodies[-1] or "Event standings" in bodies[-1]):
+            break
+        clock["now"] += 15.0
+        at.run()
+    body = bodies[-1]
+    assert f"<th>{reached}</th>" in body and f"<th>{place}</th>" in body
+    assert body.index(reached) < body.index(place)
+
+
+def test_bigscreen_type_fits_the_rows_to_the_height():
+    from dashboard.views import leaderboard
+
+    html12 = leaderboard.big_table_html([{"rank": i} for i in range(12)], [("rank", "#")])
+    html4 = leaderboard.big_table_html([{"rank": i} for i in range(4)], [("rank", "#")])
+    assert "100vh" in html12 and leaderboard.big_font(12) in html12
+    assert leaderboard.big_font(12) != leaderboard.big_font(4) and leaderboard.big_font(4) in html4
+    d = {
+        "round": "S1",
+        "tables": queries.pl.DataFrame({"table": ["1"]}),
+        "session": queries.pl.DataFrame({"x": range(40)}),
+        "event_standings": None,
+    }
+    assert leaderboard.slides(d) == [
+        ("table", "1"),
+        ("session", "0"),
+        ("session", "1"),
+        ("session", "2"),
+    ]
+
+
+def test_integers_with_blanks_show_as_integers():
+    import polars as pl
+
+    from dashboard import ui
+
+    shown = ui.display(pl.DataFrame({"line": [4, None], "version": [1, None]}))
+    assert str(shown["Baris"].dtype) == "Int64" and shown["Baris"].tolist()[0] == 4
+    assert str(shown["Versi"].dtype) == "Int64"
+    assert "4.0" not in shown.to_string() and "1.0" not in shown.to_string()
+
+
+def _correction_file(tmp_path) -> Path:
+    src = (
+        sample_file("unhas", "unhas-2024-e1_R1_meja3.csv")
+        .read_bytes()
+        .decode("utf-8-sig")
+        .splitlines()
+    )
+    header = src[0].split(";")
+    row = src[2].split(";")  # hand 2: another chair ended it
+    by = header.index("oleh")
+    row[by] = "B" if row[by] != "B" else "C"
+    fixed = tmp_path / "unhas-2024-e1_R1_meja3.csv"
+    fixed.write_text("\n".join([src[0], src[1], ";".join(row), *src[3:]]) + "\n", encoding="utf-8")
+    return fixed
+
+
+def test_a_correction_asks_for_its_reason_in_the_pages_words_and_shows_points_before_and_after(
+    loaded, tmp_path
+):
+    with connect(loaded, read_only=True) as con:
+        before = queries.standings(con, UNHAS, "table", "R1", "3")
+    at = _signed_in(loaded, [UNHAS])
+    _upload(at, _correction_file(tmp_path))
+    text = texts(at)
+    cells = " ".join(str(v) for df in frames(at) for col in df.columns for v in df[col])
+    assert "--reason" not in text + cells, "no command-line flag on the page"
+    statuses = [v for df in frames(at) if "Status" in df.columns for v in df["Status"]]
+    assert "koreksi — perlu alasan" in statuses and "ditolak" not in statuses
+    # the reason box comes with the correction, by the confirm button (not at the top)
+    assert [w.key for w in at.text_area] == ["up_reason"]
+    changes = [df for df in frames(at) if "Peringkat" in df.columns and "→" in " ".join(df["Poin"])]
+    assert changes, "each player's points before → after"
+    shown = {r["Pemain"]: r["Poin"] for r in changes[0].to_dict("records")}
+    assert set(shown) == set(before.get_column("player"))
+    for r in before.iter_rows(named=True):
+        assert shown[r["player"]].startswith(f"{r['points']} → ")
+    at.text_area(key="up_reason").input("wasit salah tulis").run()
+    assert not _confirm_button(at).disabled
+    _confirm_button(at).click().run()
+    assert "1 koreksi" in texts(at)
+    with connect(loaded, read_only=True) as con:
+        after = queries.standings(con, UNHAS, "table", "R1", "3")
+    for r in after.iter_rows(named=True):
+        assert shown[r["player"]].split(" → ")[1].split(" ")[0] == str(r["points"])
+
+
+def test_a_new_file_has_no_reason_box(db_path):
+    build_samples(db_path, only="pepet")
+    at = _signed_in(db_path, ["*"])
+    _upload(at, sample_file("unhas", "unhas-2024-e1_R1_meja3.csv"))
+    assert not at.text_area
+    assert "Pilih berkas" in texts(at) or any("Pilih berkas" in str(e.body) for e in at.get("html"))
+
+
+@pytest.mark.parametrize("lang", ["id", "en"])
+@pytest.mark.parametrize("event", [UNHAS, PEPET])
+def test_event_stats_speak_the_rulebooks_words_agree_on_hands_and_show_no_paths(
+    loaded, event, lang
+):
+    from pipeline.standings import stats
+
+    at = app("page_scripts/event_stats.py", event=event, lang=lang)
+    text = texts(at)
+    cells = {str(v) for df in frames(at) for col in df.columns for v in df[col]}
+    for code in (
+        "all_doubles",
+        "wo",
+        "tangkap_lower",
+        "tangkap_equal",
+        "jawara1",
+        "ambyar1",
+        "out",
+        "locked",
+        "biasa",
+        "-",
+    ):
+        assert code not in cells, f"internal code {code!r} shown"
+    for leak in ("pipeline/", ".toml", "points_are_default", "rulesets"):
+        assert leak not in text and not any(leak in c for c in cells)
+    played = [m.value for m in at.metric if m.label in ("Kocokan dimainkan", "Hands played")]
+    with connect(loaded, read_only=True) as con:
+        total = int(stats.endings(con, event).get_column("hands").sum())
+    assert played == [str(total)] or played == [total]
+    endings = [df for df in frames(at) if {"Akhir", "Ending"} & set(df.columns)]
+    assert endings and int(endings[0].iloc[:, 1].sum()) == total

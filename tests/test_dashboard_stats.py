@@ -105,7 +105,8 @@ def test_endings_and_categories_are_shares_of_the_loaded_hands(ro, hp, event):
     end = stats.endings(ro, event)
     assert end.get_column("share").sum() == pytest.approx(1.0, abs=1e-3)
     n_hands = ro.execute(
-        'SELECT count(*) FROM hands h JOIN match_versions v USING (event, round, "table", version) WHERE v.current AND h.event = ?',
+        # hands played: a walkover's row has no hand number and is not a hand
+        'SELECT count(*) FROM hands h JOIN match_versions v USING (event, round, "table", version) WHERE v.current AND h.event = ? AND h.hand IS NOT NULL',
         [event],
     ).fetchall()[0][0]
     assert end.get_column("hands").sum() == n_hands
@@ -115,6 +116,21 @@ def test_endings_and_categories_are_shares_of_the_loaded_hands(ro, hp, event):
     assert set(cats.get_column("category")) <= set(
         stats.category_order(queries.ruleset_of(ro, event))
     )
+
+
+@pytest.mark.parametrize("event", [UNHAS, PEPET])
+def test_every_count_of_hands_is_the_hands_played(ro, event):
+    """One definition on the statistics page: hands played, tie-break hands included,
+    walkovers not (the header, the endings, the per-round and per-table summaries)."""
+    played = ro.execute(
+        'SELECT count(*) FROM hands h JOIN match_versions v USING (event, round, "table", version) '
+        "WHERE v.current AND h.event = ? AND h.hand IS NOT NULL",
+        [event],
+    ).fetchall()[0][0]
+    assert stats.endings(ro, event).get_column("hands").sum() == played
+    assert stats.round_summary(ro, event).get_column("hands").sum() == played
+    assert stats.table_summary(ro, event).get_column("hands").sum() == played
+    assert "wo" not in stats.endings(ro, event).get_column("ending").to_list()
 
 
 def test_table_and_round_summaries(ro):

@@ -1,4 +1,10 @@
-"""Event statistics: how hands ended, pips left, points, per-table and per-round, groups."""
+"""Event statistics: how hands ended, pips left, points, per-table and per-round, groups.
+
+Every count of hands on the page is the same number: the hands played, tie-break hands
+included; a walkover is not a hand played (it is counted as a WO). Endings, categories and
+point-table rows are shown in the rulebook's words (:func:`dashboard.i18n.category`),
+never as the ruleset's codes; no file path is shown to a visitor.
+"""
 
 from typing import Any
 
@@ -30,24 +36,49 @@ def render() -> None:
     show(d)
 
 
+def labelled(df: pl.DataFrame, *names: str) -> pl.DataFrame:
+    """``df`` with the code columns ``names`` (ending, category) in the rulebook's words."""
+    return df.with_columns(
+        pl.col(c).map_elements(category, return_dtype=pl.String).alias(c)
+        for c in names
+        if c in df.columns
+    )
+
+
+def hands_played(d: dict[str, Any]) -> int:
+    """The page's one count of hands: hands played, tie-break hands included, walkovers
+    not — the sum of the per-round summary, which is also the endings table's total."""
+    rounds: pl.DataFrame = d["rounds"]
+    return int(rounds.get_column("hands").sum() or 0) if rounds.height else 0
+
+
 def show(d: dict[str, Any]) -> None:
-    rs = d["ruleset"]
     tables: pl.DataFrame = d["tables"]
+    walkovers = int(tables.get_column("walkover").sum() or 0) if tables.height else 0
     ui.metrics(
         [
             (t("st.m.rounds"), d["rounds"].height),
             (t("st.m.matches"), tables.height),
-            (
-                t("st.m.hands"),
-                int(d["rounds"].get_column("hands").sum() or 0) if d["rounds"].height else 0,
-            ),
+            (t("st.m.hands"), hands_played(d)),
+            (t("st.m.walkovers"), walkovers),
         ]
     )
+    st.caption(t("st.m.hands.help"))
+    _endings_and_categories(d)
+    _pips(d["pips"])
+    _points(d)
+    _summaries(d)
+    book = rulesets.load(d["ruleset"])
+    if "group" in book.levels:
+        _groups(d)
+    _point_table(d, book)
 
+
+def _endings_and_categories(d: dict[str, Any]) -> None:
     left, right = st.columns(2)
     with left:
         st.markdown(f"#### {t('st.endings')}")
-        endings: pl.DataFrame = d["endings"]
+        endings = labelled(d["endings"], "ending")
         if endings.height:
             fig = px.pie(endings.to_pandas(), names="ending", values="hands", hole=0.45)
             fig.update_traces(textinfo="label+percent")
@@ -60,9 +91,8 @@ def show(d: dict[str, Any]) -> None:
         )
     with right:
         st.markdown(f"#### {t('st.categories')}")
-        cats: pl.DataFrame = d["categories"].with_columns(
-            pl.col("category").map_elements(category, return_dtype=pl.String).alias("category"),
-            (pl.col("share") * 100).round(1).alias("share"),
+        cats = labelled(d["categories"], "category").with_columns(
+            (pl.col("share") * 100).round(1).alias("share")
         )
         if cats.height:
             fig = px.bar(
@@ -77,29 +107,30 @@ def show(d: dict[str, Any]) -> None:
             st.plotly_chart(fig, key="st_categories_chart", config=CHART_CONFIG)
         ui.table(cats, key="st_categories", columns=["category", "seats", "share", "points"])
 
-    st.markdown(f"#### {t('st.pips')}")
-    pips: pl.DataFrame = d["pips"]
-    if pips.height:
-        fig = px.histogram(
-            pips.with_columns(
-                pl.col("category").map_elements(category, return_dtype=pl.String)
-            ).to_pandas(),
-            x="value",
-            color="category",
-            nbins=min(40, max(5, pips.get_column("value").n_unique())),
-            labels={"value": t("st.pips.x"), "category": column("category")},
-        )
-        fig.update_layout(
-            margin=_MARGIN,
-            height=300,
-            bargap=0.05,
-            legend={"orientation": "h", "y": -0.3},
-            yaxis_title=column("seats"),
-        )
-        st.plotly_chart(fig, key="st_pips_chart", config=CHART_CONFIG)
-    else:
-        st.caption(t("st.pips.none"))
 
+def _pips(pips: pl.DataFrame) -> None:
+    st.markdown(f"#### {t('st.pips')}")
+    if not pips.height:
+        st.caption(t("st.pips.none"))
+        return
+    fig = px.histogram(
+        labelled(pips, "category").to_pandas(),
+        x="value",
+        color="category",
+        nbins=min(40, max(5, pips.get_column("value").n_unique())),
+        labels={"value": t("st.pips.x"), "category": column("category")},
+    )
+    fig.update_layout(
+        margin=_MARGIN,
+        height=300,
+        bargap=0.05,
+        legend={"orientation": "h", "y": -0.3},
+        yaxis_title=column("seats"),
+    )
+    st.plotly_chart(fig, key="st_pips_chart", config=CHART_CONFIG)
+
+
+def _points(d: dict[str, Any]) -> None:
     st.markdown(f"#### {t('st.points')}")
     left, right = st.columns(2)
     with left:
@@ -124,15 +155,17 @@ def show(d: dict[str, Any]) -> None:
             )
             st.plotly_chart(fig, key="st_match_points_chart", config=CHART_CONFIG)
 
+
+def _summaries(d: dict[str, Any]) -> None:
     st.markdown(f"#### {t('st.rounds')}")
     ui.table(
-        d["rounds"],
+        labelled(d["rounds"], "common_ending"),
         key="st_rounds",
         columns=["round", "tables", "players", "hands", "complete", "walkovers", "common_ending"],
     )
     st.markdown(f"#### {t('st.tables')}")
     ui.table(
-        tables,
+        d["tables"],
         key="st_tables",
         columns=[
             "round",
@@ -149,33 +182,33 @@ def show(d: dict[str, Any]) -> None:
         ],
     )
 
-    book = rulesets.load(rs)
-    if "group" in book.levels:
-        st.markdown(f"#### {t('st.groups')}")
-        groups = d["groups"]
-        if groups is not None and groups.height:
-            fig = px.bar(
-                groups.to_pandas(),
-                x="group",
-                y="points",
-                text="points",
-                labels={"group": column("group"), "points": column("points")},
-            )
-            fig.update_layout(margin=_MARGIN, height=280)
-            st.plotly_chart(fig, key="st_groups_chart", config=CHART_CONFIG)
-            ui.table(
-                groups, key="st_groups", columns=["rank", "group", "points", "hands", "players"]
-            )
-            ui.downloads(
-                ui.public_columns(groups),
-                f"{d['event']}_groups",
-                t("lb.what.groups"),
-                key="st_dl_groups",
-            )
-        else:
-            st.caption(t("st.groups.none"))
 
-    st.markdown(f"#### {t('st.point_table', ruleset=rs)}")
+def _groups(d: dict[str, Any]) -> None:
+    st.markdown(f"#### {t('st.groups')}")
+    groups = d["groups"]
+    if groups is None or not groups.height:
+        st.caption(t("st.groups.none"))
+        return
+    fig = px.bar(
+        groups.to_pandas(),
+        x="group",
+        y="points",
+        text="points",
+        labels={"group": column("group"), "points": column("points")},
+    )
+    fig.update_layout(margin=_MARGIN, height=280)
+    st.plotly_chart(fig, key="st_groups_chart", config=CHART_CONFIG)
+    ui.table(groups, key="st_groups", columns=["rank", "group", "points", "hands", "players"])
+    ui.downloads(
+        ui.public_columns(groups),
+        f"{d['event']}_groups",
+        t("lb.what.groups"),
+        key="st_dl_groups",
+    )
+
+
+def _point_table(d: dict[str, Any], book: rulesets.Ruleset) -> None:
+    st.markdown(f"#### {t('st.point_table', ruleset=d['ruleset'])}")
     if "points_are_default" in book.params:
         st.info(
             t("st.point_table.organiser")
@@ -187,5 +220,5 @@ def show(d: dict[str, Any]) -> None:
             )
         )
     else:
-        st.caption(t("st.point_table.rulebook", title=book.title))
-    ui.table(d["point_table"], key="st_point_table")
+        st.caption(t("st.point_table.rulebook", title=ui.md(book.title)))
+    ui.table(labelled(d["point_table"], "category"), key="st_point_table")

@@ -44,7 +44,26 @@ def render() -> None:
     else:
         head.title(t("lb.title"))
         ui.compact_tables_css()
+        _phone_css()
         st.fragment(_live_body, run_every=refresh_seconds())()
+
+
+def _phone_css() -> None:
+    """Static CSS (no data in it) for a phone: the tab bar wraps onto a second line
+    instead of hiding its last tab behind a scroll arrow; the title, the switch and the
+    controls take a third of the first screen, not most of it."""
+    st.html(
+        """<style>
+        [data-testid="stTabs"] [role="tablist"] {flex-wrap: wrap; row-gap: .25rem; overflow: visible;}
+        [data-testid="stTabs"] [role="tablist"] button[role="tab"] {flex: 0 0 auto;}
+        @media (max-width: 640px) {
+          [data-testid="stMainBlockContainer"] {padding-top: 4rem; padding-left: .75rem; padding-right: .75rem;}
+          [data-testid="stMainBlockContainer"] h1 {font-size: 1.6rem; padding: 0 0 .2rem 0;}
+          [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] {gap: .5rem;}
+          .st-key-lb_controls [data-testid="stWidgetLabel"] {min-height: 0; margin-bottom: 0;}
+        }
+        </style>"""
+    )
 
 
 # --- normal mode ------------------------------------------------------------------------------
@@ -89,6 +108,8 @@ def _live_body() -> None:
                 ui.public_columns(d["groups"]),
                 key="lb_groups",
                 columns=["rank", "group", "points", "hands", "players"],
+                static=True,
+                labels=RANK_LABEL,
             )
             ui.downloads(
                 ui.public_columns(d["groups"]),
@@ -105,9 +126,10 @@ def _controls(d: dict[str, Any]) -> None:
     if ui.bound_value("round") not in options:
         st.session_state["round"] = AUTO
     auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
-    c1, c2 = st.columns(2)
-    c1.selectbox(t("lb.event"), d["events"], key="event", bind="query-params")
-    c2.selectbox(
+    # side by side on a phone too (st.columns would stack them)
+    box = st.container(horizontal=True, wrap=False, key="lb_controls")
+    box.selectbox(t("lb.event"), d["events"], key="event", bind="query-params")
+    box.selectbox(
         t("lb.round"),
         options,
         key="round",
@@ -117,13 +139,16 @@ def _controls(d: dict[str, Any]) -> None:
 
 
 def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:
-    """The zone column of a table row (unhas): qualified, in the zone, tie-break needed."""
+    """The zone column of a table row (unhas): qualified, in the zone, tied (match still
+    being played), tie-break needed (match complete)."""
     if not rulesets.load(ruleset).shows("qualification"):
         return ""
     if row.get("walkover"):
         return t("lb.mark.walkover")
     if row.get("needs_tiebreak"):
-        return t("lb.mark.tiebreak")
+        # a tie-break hand is asked for only once the match is complete; until then a
+        # tie is just a tie (the next hand may break it)
+        return t("lb.mark.tiebreak") if row.get("complete") else t("lb.mark.tied")
     if row.get("qualified"):
         return t("lb.mark.qualified")
     if qualifiers and row.get("rank") is not None and row["rank"] <= qualifiers:
@@ -135,7 +160,10 @@ def _with_marks(df: pl.DataFrame, ruleset: str, qualifiers: int) -> pl.DataFrame
     marks = [
         mark(r, ruleset, qualifiers)
         for r in df.select(
-            "rank", "qualified", "needs_tiebreak", *(c for c in ("walkover",) if c in df.columns)
+            "rank",
+            "qualified",
+            "needs_tiebreak",
+            *(c for c in ("complete", "walkover") if c in df.columns),
         ).iter_rows(named=True)
     ]
     return df.with_columns(pl.Series("mark", marks, dtype=pl.String))
@@ -152,23 +180,32 @@ def table_caption(rows: pl.DataFrame, ruleset: str, regular_hands: int) -> str:
         parts.append(t("lb.hands_of", done=done, total=regular_hands))
         parts.append(t("lb.complete") if first.get("complete") else t("lb.in_progress"))
         if rows.get_column("needs_tiebreak").any():
-            parts.append(t("lb.tiebreak_needed"))
+            parts.append(t("lb.tiebreak_needed") if first.get("complete") else t("lb.tied"))
     else:
         # "hands" is an integer column: its max is an int, or None when every value is null
         parts.append(t("lb.hands", done=int(cast(int | None, rows.get_column("hands").max()) or 0)))
     return " · ".join(parts)
 
 
+def mark_class(m: str) -> str:
+    """How a mark is coloured: ``tie`` (yellow: a tie-break hand is needed), ``zone``
+    (green: qualified or in the zone), or nothing (a tie while the match is played)."""
+    if m.startswith("⚖"):
+        return "tie"
+    if m and not m.startswith("="):
+        return "zone"
+    return ""
+
+
 def _zone_style(marks: list[str]):
+    paint = {
+        "tie": "background-color: rgba(255, 193, 7, 0.25)",
+        "zone": "background-color: rgba(46, 160, 67, 0.18)",
+        "": "",
+    }
+
     def style(frame):
-        colours = []
-        for m in marks:
-            if m.startswith("⚖"):
-                colours.append("background-color: rgba(255, 193, 7, 0.25)")
-            elif m:
-                colours.append("background-color: rgba(46, 160, 67, 0.18)")
-            else:
-                colours.append("")
+        colours = [paint[mark_class(m)] for m in marks]
         return frame.style.apply(lambda col: colours, axis=0)
 
     return style
@@ -237,13 +274,31 @@ def _session(d: dict[str, Any]) -> None:
 
 
 def event_columns(ruleset: str) -> list[str]:
-    """The event standings' columns: the contract's, then the ruleset's own."""
-    return ["rank", "player", "points", *rulesets.load(ruleset).columns("event")]
+    """The event standings' columns: the contract's and the ruleset's own. In a cup
+    (unhas) the rank follows the round reached, then the rank at the table in that round,
+    and only then points, so those two stand right after the player, before the points:
+    a spectator sees why 11 points rank above 40."""
+    book = rulesets.load(ruleset)
+    own = book.columns("event")
+    if book.shows("qualification"):
+        return ["rank", "player", *own, "points"]
+    return ["rank", "player", "points", *own]
+
+
+STATIC_ROWS = 100  # up to this many rows: a plain table (a phone scrolls it sideways)
 
 
 def _event(d: dict[str, Any]) -> None:
     ev: pl.DataFrame = d["event_standings"]
-    ui.table(ev, key="lb_event", columns=event_columns(d["ruleset"]))
+    if rulesets.load(d["ruleset"]).shows("qualification"):
+        st.caption(t("lb.event.order"))
+    ui.table(
+        ev,
+        key="lb_event",
+        columns=event_columns(d["ruleset"]),
+        static=ev.height <= STATIC_ROWS,
+        labels=RANK_LABEL,
+    )
     ui.downloads(ui.public_columns(ev), f"{d['event']}_event", t("lb.what.event"), key="dl_event")
     st.caption(t("lb.all_tables"))
     ui.downloads(
@@ -265,8 +320,17 @@ def _big_tick() -> tuple[float, int]:
     return big / ticks, ticks
 
 
+BIG_PAGE_ROWS = 16  # a longer session standings pages through slides of this many rows
+BIG_EVENT_ROWS = 10  # the event slide: the top 10
+#: Height the big screen keeps for everything but the table's rows: the switch, the
+#: title, the subtitle (two lines when it wraps), the dots, the page's padding.
+BIG_RESERVED = "17rem"
+BIG_ROW_EM = 1.75  # one row's height in ems of its font (line, padding, border)
+
+
 def slides(d: dict[str, Any]) -> list[tuple[str, str | None]]:
-    """What big-screen mode cycles through: every table, the session (pepet), the event."""
+    """What big-screen mode cycles through: every table, the session (pepet) — a page of
+    at most :data:`BIG_PAGE_ROWS` rows per slide — and the event's top 10."""
     out: list[tuple[str, str | None]] = []
     if d.get("round") is not None and d["tables"].height:
         out += [
@@ -274,7 +338,8 @@ def slides(d: dict[str, Any]) -> list[tuple[str, str | None]]:
             for x in d["tables"].get_column("table").unique(maintain_order=True).to_list()
         ]
     if d.get("session") is not None and d["session"].height:
-        out.append(("session", None))
+        pages = math.ceil(d["session"].height / BIG_PAGE_ROWS)
+        out += [("session", str(p)) for p in range(pages)]
     if d.get("event_standings") is not None and d["event_standings"].height:
         out.append(("event", None))
     return out
@@ -286,23 +351,32 @@ def _bigscreen_css() -> None:
         """<style>
         [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"] {display: none;}
         .block-container {padding-top: 1rem; max-width: 100%;}
-        .big-head {font-size: clamp(1.4rem, 3.2vw, 3rem); font-weight: 700; margin: 0 0 .3em 0;}
-        .big-sub {font-size: clamp(1rem, 2.2vw, 2rem); opacity: .8; margin-bottom: .4em;}
+        .big-head {font-size: clamp(1.2rem, min(3.2vw, 5vh), 3rem); font-weight: 700; margin: 0 0 .2em 0; line-height: 1.2;}
+        .big-sub {font-size: clamp(.9rem, min(2.2vw, 3.4vh), 2rem); opacity: .8; margin-bottom: .3em; line-height: 1.2;}
         table.big {width: 100%; border-collapse: collapse; font-size: clamp(1.1rem, 3.4vw, 3.2rem);}
         table.big th {text-align: left; opacity: .7; font-weight: 600; border-bottom: 3px solid rgba(128,128,128,.5); padding: .15em .4em;}
         table.big td {padding: .18em .4em; border-bottom: 1px solid rgba(128,128,128,.3);}
         table.big td.num {text-align: right; font-variant-numeric: tabular-nums;}
         table.big tr.zone td {background: rgba(46,160,67,.22);}
         table.big tr.tie td {background: rgba(255,193,7,.28);}
-        .big-dots {font-size: clamp(1rem, 2vw, 1.8rem); letter-spacing: .3em; opacity: .7;}
+        table.big :is(td, th) {line-height: 1.2;}
+        .big-dots {font-size: clamp(.8rem, min(2vw, 3vh), 1.8rem); letter-spacing: .3em; opacity: .7;}
         </style>"""
     )
+
+
+def big_font(rows: int) -> str:
+    """The big table's font size, so that its header and ``rows`` rows fit the screen's
+    height (``vh``) as well as its width (``vw``): every row reaches the projector."""
+    per_row = f"calc((100vh - {BIG_RESERVED}) / {(int(rows) + 1) * BIG_ROW_EM:.2f})"
+    return f"clamp(.8rem, min(3.4vw, {per_row}), 3.2rem)"
 
 
 def big_table_html(
     rows: list[dict[str, Any]], columns: list[tuple[str, str]], classes: list[str] | None = None
 ) -> str:
-    """An HTML table for the projector; every header and value is ``html.escape``d."""
+    """An HTML table for the projector, its type sized to the number of rows
+    (:func:`big_font`); every header and value is ``html.escape``d."""
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in columns)
     body = []
     for i, r in enumerate(rows):
@@ -315,7 +389,8 @@ def big_table_html(
             cells.append(f"<td{num}>{html.escape(text)}</td>")
         body.append(f'<tr class="{cls}">' + "".join(cells) + "</tr>")
     return (
-        f'<table class="big"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        f'<table class="big" style="font-size: {big_font(len(rows))}">'
+        f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
     )
 
 
@@ -353,17 +428,21 @@ def _big_body() -> None:
         if rulesets.load(d["ruleset"]).shows("qualification"):
             cols.append(("mark", column("mark")))
         dicts = rows.to_dicts()
-        classes = [
-            "tie" if r["mark"].startswith("⚖") else "zone" if r["mark"] else "" for r in dicts
-        ]
+        classes = [mark_class(r["mark"]) for r in dicts]
     elif kind == "session":
+        page, n = int(label or 0), d["session"].height
         sub = t("lb.big.session", round=d["round"])
+        if n > BIG_PAGE_ROWS:
+            first = page * BIG_PAGE_ROWS
+            sub += " · " + t(
+                "lb.big.rows", first=first + 1, last=min(n, first + BIG_PAGE_ROWS), n=n
+            )
         dicts = (
             d["session"]
             .with_columns(
                 pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")
             )
-            .head(12)
+            .slice(page * BIG_PAGE_ROWS, BIG_PAGE_ROWS)
             .to_dicts()
         )
         cols = [
@@ -375,11 +454,11 @@ def _big_body() -> None:
         classes = None
     else:
         sub = t("lb.big.event")
-        dicts = d["event_standings"].head(10).to_dicts()
-        cols = [("rank", "#"), ("player", column("player")), ("points", column("points"))]
-        # the ruleset's first own column: stars in a league, the round reached in a cup
-        own = rulesets.load(d["ruleset"]).columns("event")[:1]
-        cols += [(c, column(c)) for c in own]
+        dicts = d["event_standings"].head(BIG_EVENT_ROWS).to_dicts()
+        # the columns of the event tab, less the booleans (qualified) and counts (hands):
+        # in a cup the round reached and the table rank, before the points
+        shown = [c for c in event_columns(d["ruleset"]) if c not in ("qualified", "hands")]
+        cols = [(c, "#" if c == "rank" else column(c)) for c in shown]
         classes = None
     dots = "".join("●" if j == i else "○" for j in range(len(show)))
     st.html(

@@ -58,6 +58,18 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
         ]
     )
 
+    _events(ev)
+    left, right = st.columns(2)
+    with left:
+        _categories(d["categories"])
+    with right:
+        _chairs(d["chairs"])
+    _fed(d["fed"])
+    _timeline(d["timeline"])
+    _matches(d["matches"])
+
+
+def _events(ev: pl.DataFrame) -> None:
     st.markdown(f"#### {t('pl.events')}")
     ui.table(
         ev,
@@ -74,51 +86,53 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
         ],
     )
 
-    left, right = st.columns(2)
-    with left:
-        st.markdown(f"#### {t('pl.categories')}")
-        cats: pl.DataFrame = d["categories"].with_columns(
-            pl.col("category").map_elements(category, return_dtype=pl.String).alias("category")
-        )
-        if cats.height:
-            fig = px.bar(
-                cats.to_pandas(),
-                x="category",
-                y="hands",
-                color="ruleset",
-                text="hands",
-                labels={
-                    "category": column("category"),
-                    "hands": column("hands"),
-                    "ruleset": column("ruleset"),
-                },
-            )
-            fig.update_layout(
-                margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                height=300,
-                showlegend=cats.get_column("ruleset").n_unique() > 1,
-            )
-            st.plotly_chart(fig, key="pl_cat_chart", config=CHART_CONFIG)
-        ui.table(cats, key="pl_categories", columns=["ruleset", "category", "hands", "points"])
-    with right:
-        st.markdown(f"#### {t('pl.chairs')}")
-        chairs: pl.DataFrame = d["chairs"]
-        if chairs.height:
-            fig = px.bar(
-                chairs.to_pandas(),
-                x="chair",
-                y="points_per_hand",
-                text="points_per_hand",
-                labels={"chair": column("chair"), "points_per_hand": column("points_per_hand")},
-            )
-            fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300)
-            st.plotly_chart(fig, key="pl_chair_chart", config=CHART_CONFIG)
-        ui.table(
-            chairs, key="pl_chairs", columns=["chair", "hands", "wins", "points", "points_per_hand"]
-        )
 
+def _categories(categories: pl.DataFrame) -> None:
+    st.markdown(f"#### {t('pl.categories')}")
+    cats: pl.DataFrame = categories.with_columns(
+        pl.col("category").map_elements(category, return_dtype=pl.String).alias("category")
+    )
+    if cats.height:
+        fig = px.bar(
+            cats.to_pandas(),
+            x="category",
+            y="hands",
+            color="ruleset",
+            text="hands",
+            labels={
+                "category": column("category"),
+                "hands": column("hands"),
+                "ruleset": column("ruleset"),
+            },
+        )
+        fig.update_layout(
+            margin={"l": 10, "r": 10, "t": 10, "b": 10},
+            height=300,
+            showlegend=cats.get_column("ruleset").n_unique() > 1,
+        )
+        st.plotly_chart(fig, key="pl_cat_chart", config=CHART_CONFIG)
+    ui.table(cats, key="pl_categories", columns=["ruleset", "category", "hands", "points"])
+
+
+def _chairs(chairs: pl.DataFrame) -> None:
+    st.markdown(f"#### {t('pl.chairs')}")
+    if chairs.height:
+        fig = px.bar(
+            chairs.to_pandas(),
+            x="chair",
+            y="points_per_hand",
+            text="points_per_hand",
+            labels={"chair": column("chair"), "points_per_hand": column("points_per_hand")},
+        )
+        fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300)
+        st.plotly_chart(fig, key="pl_chair_chart", config=CHART_CONFIG)
+    ui.table(
+        chairs, key="pl_chairs", columns=["chair", "hands", "wins", "points", "points_per_hand"]
+    )
+
+
+def _fed(fed: pl.DataFrame) -> None:
     st.markdown(f"#### {t('pl.fed')}")
-    fed: pl.DataFrame = d["fed"]
     if fed.height:
         top = fed.row(0, named=True)
         st.markdown(
@@ -134,8 +148,9 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
     else:
         st.caption(t("pl.fed.none"))
 
+
+def _timeline(tl: pl.DataFrame) -> None:
     st.markdown(f"#### {t('pl.timeline')}")
-    tl: pl.DataFrame = d["timeline"]
     if tl.height:
         fig = px.line(
             tl.to_pandas(),
@@ -157,9 +172,11 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
         )
         st.plotly_chart(fig, key="pl_timeline", config=CHART_CONFIG)
 
+
+def _matches(matches: pl.DataFrame) -> None:
     st.markdown(f"#### {t('pl.matches')}")
     ui.table(
-        d["matches"],
+        matches,
         key="pl_matches",
         columns=[
             "event",

@@ -30,6 +30,10 @@ MAX_ROWS_SHOWN = 300
 _PREVIEW_STATE = "_upload_preview"
 _DONE_STATE = "_upload_done"
 _ROUND_STATE = "_upload_round"
+REASON_KEY = "up_reason"
+#: Problems the page itself asks about (the reason box by the confirm button), so they
+#: are not listed as errors of the file.
+ASKED_BY_THE_PAGE = ("correction_needs_reason",)
 
 
 def preview_key(
@@ -78,6 +82,7 @@ def render() -> None:
         )
     n = st.session_state.get(_ROUND_STATE, 0)
     limit_mb = max(1, int(settings.get("max_file_bytes")) // (1024 * 1024))
+    _uploader_css(limit_mb)
     uploaded = st.file_uploader(
         t("up.files"),
         type=["csv", "xlsx"],
@@ -95,9 +100,9 @@ def render() -> None:
             key="up_ruleset",
             format_func=lambda r: r or from_file,
         )
-        reason = st.text_area(
-            t("up.reason"), key="up_reason", help=t("up.reason.help"), max_chars=500, height=68
-        ).strip()
+        # the reason box stands by the confirm button (it is only asked for a correction);
+        # its last value is read here so the preview is planned with it
+        reason = str(st.session_state.get(REASON_KEY) or "").strip()
         files = [(display_name(f.name), f.getvalue()) for f in uploaded]
         _preview_and_confirm(files, event, ruleset, reason, ident)
     _history()
@@ -151,18 +156,33 @@ def _preview_and_confirm(
     st.session_state[_PREVIEW_STATE] = (key, pv)
     st.subheader(t("up.preview"))
     show_preview(pv)
+    _confirm_box(files, event, ruleset, reason, pv)
+
+
+def _confirm_box(
+    files: list[tuple[str, bytes]], event: str, ruleset: str, reason: str, pv: Preview
+) -> None:
+    """What stands between the preview and saving: for a correction its reason box, the
+    note that asks for it, and the confirm button, together."""
     n_writes = (
         len(pv.plan.writes) + len(pv.diffs) * pv.needs_reason
     )  # corrections wait for their reason
     blocked = bool(pv.forbidden) or pv.needs_reason or not pv.plan.writes
-    if pv.forbidden:
-        st.error(t("up.forbidden", events=", ".join(pv.forbidden)))
-    elif pv.needs_reason:
-        st.warning(t("up.needs_reason"))
-    elif not pv.plan.writes:
-        st.info(t("up.nothing"))
-    if st.button(t("up.confirm", n=n_writes), key="up_confirm", type="primary", disabled=blocked):
-        _confirm(files, event, ruleset, reason, pv)
+    with st.container(border=bool(pv.diffs), key="up_confirm_box"):
+        if pv.forbidden:
+            st.error(t("up.forbidden", events=", ".join(pv.forbidden)))
+        elif pv.needs_reason:
+            st.warning(t("up.needs_reason"))
+        elif not pv.plan.writes:
+            st.info(t("up.nothing"))
+        if pv.diffs:
+            st.text_area(
+                t("up.reason"), key=REASON_KEY, help=t("up.reason.help"), max_chars=500, height=68
+            )
+        if st.button(
+            t("up.confirm", n=n_writes), key="up_confirm", type="primary", disabled=blocked
+        ):
+            _confirm(files, event, ruleset, reason, pv)
 
 
 def _confirm(
@@ -201,93 +221,210 @@ STATIC_PROBLEMS = 25  # up to this many problems (or matches): a plain table, wh
 
 
 def show_preview(pv: Preview) -> None:
-    p = pv.plan
+    """The preview of an upload: refused files, problems, what happens to each match, the
+    points each would get, and for a correction what changes, hand by hand and player by
+    player."""
     for info in pv.files:
         if isinstance(err := info.get("error"), FileRejected):
             st.error(t("up.file_rejected", file=err.file, message=err.render(language())))
-    errors = p.problems.filter(pl.col("severity") == ERROR).height
-    warnings = p.problems.height - errors
-    st.markdown(f"##### {t('up.problems', errors=errors, warnings=warnings)}")
-    if p.problems.height:
-        ui.table(
-            column_label(render_column(p.problems, language())).with_columns(
-                pl.col("severity").replace(
-                    {sev: t(f"up.severity.{sev}") for sev in (ERROR, WARNING)}
-                )
+    _problems(pv.plan.problems.filter(~pl.col("code").is_in(ASKED_BY_THE_PAGE)))
+    _outcomes(pv)
+    _points(pv)
+    for i, d in enumerate(pv.diffs):
+        _diff(i, d, pv)
+    for s in pv.sheets:
+        _rows(
+            s,
+            pv.plan.problems.filter(
+                (pl.col("file") == s.file) & ~pl.col("code").is_in(ASKED_BY_THE_PAGE)
             ),
+        )
+
+
+def _problems(problems: pl.DataFrame) -> None:
+    errors = problems.filter(pl.col("severity") == ERROR).height
+    st.markdown(f"##### {t('up.problems', errors=errors, warnings=problems.height - errors)}")
+    if not problems.height:
+        st.caption(t("up.no_problems"))
+        return
+    shown = column_label(render_column(problems, language())).with_columns(
+        pl.col("severity").replace({sev: t(f"up.severity.{sev}") for sev in (ERROR, WARNING)})
+    )
+    # a few as a plain table: whole sentences, wrapped in a column wide enough to read on
+    # a phone (the table scrolls sideways); many in the scrolling grid
+    with st.container(key="up_problems_box"):
+        _readable_table_css("up_problems_box", message_column=3)
+        ui.table(
+            shown,
             key="up_problems",
             columns=["line", "column", "message", "severity", "file", "code"],
-            # a few as a plain table: whole sentences, wrapped, readable on a phone;
-            # many in the scrolling grid
-            static=p.problems.height <= STATIC_PROBLEMS,
+            static=problems.height <= STATIC_PROBLEMS,
         )
-    else:
-        st.caption(t("up.no_problems"))
-    if p.outcomes:
-        st.markdown(f"##### {t('up.matches')}")
-        rows = pl.DataFrame(
-            [
-                {
-                    "round": o.round,
-                    "table": o.table,
-                    "status": t(f"up.status.{o.status}"),
-                    "message": render_outcome(o, language()),
-                    "hands": o.hands,
-                    "version": o.version,
-                    "event": o.event,
-                    "file": o.file,
-                }
-                for o in p.outcomes
-            ],
-            schema={
-                "round": pl.String,
-                "table": pl.String,
-                "status": pl.String,
-                "message": pl.String,
-                "hands": pl.Int64,
-                "version": pl.Int64,
-                "event": pl.String,
-                "file": pl.String,
-            },
-        )
+
+
+def outcome_status(o: Any) -> str:
+    """A match's status as the page says it: a correction that waits for its reason is a
+    correction, not a refusal."""
+    if o.status == "rejected" and o.message_id in ASKED_BY_THE_PAGE:
+        return t("up.status.needs_reason")
+    return t(f"up.status.{o.status}")
+
+
+def outcome_message(o: Any) -> str:
+    if o.status == "rejected" and o.message_id in ASKED_BY_THE_PAGE:
+        return t("up.outcome.needs_reason", version=o.params.get("version", ""))
+    return render_outcome(o, language())
+
+
+def _outcomes(pv: Preview) -> None:
+    if not pv.plan.outcomes:
+        return
+    st.markdown(f"##### {t('up.matches')}")
+    rows = pl.DataFrame(
+        [
+            {
+                "round": o.round,
+                "table": o.table,
+                "status": outcome_status(o),
+                "message": outcome_message(o),
+                "hands": o.hands,
+                "version": o.version,
+                "event": o.event,
+                "file": o.file,
+            }
+            for o in pv.plan.outcomes
+        ],
+        schema={
+            "round": pl.String,
+            "table": pl.String,
+            "status": pl.String,
+            "message": pl.String,
+            "hands": pl.Int64,
+            "version": pl.Int64,
+            "event": pl.String,
+            "file": pl.String,
+        },
+    )
+    with st.container(key="up_outcomes_box"):
+        _readable_table_css("up_outcomes_box", message_column=4)
         ui.table(rows, key="up_outcomes", static=rows.height <= STATIC_PROBLEMS)
-    if p.table_standings.height:
-        st.markdown(f"##### {t('up.points')}")
-        pts = (
-            p.table_standings.join(
-                pv.names if pv.names is not None else p.names, on="player_key", how="left"
-            )
-            .with_columns(pl.col("player").fill_null(pl.col("player_key")))
-            .sort(["event", *round_order.sort_exprs("round"), "table", "rank", "player"])
+
+
+def _points(pv: Preview) -> None:
+    p = pv.plan
+    if not p.table_standings.height:
+        return
+    st.markdown(f"##### {t('up.points')}")
+    pts = (
+        p.table_standings.join(
+            pv.names if pv.names is not None else p.names, on="player_key", how="left"
         )
-        ui.table(
-            pts,
-            key="up_points",
-            columns=[
-                "event",
-                "round",
-                "table",
-                "rank",
-                "player",
-                "points",
-                "hands",
-                "qualified",
-                "needs_tiebreak",
-            ],
+        .with_columns(pl.col("player").fill_null(pl.col("player_key")))
+        .sort(["event", *round_order.sort_exprs("round"), "table", "rank", "player"])
+    )
+    ui.table(
+        pts,
+        key="up_points",
+        columns=[
+            "event",
+            "round",
+            "table",
+            "rank",
+            "player",
+            "points",
+            "hands",
+            "qualified",
+            "needs_tiebreak",
+        ],
+    )
+
+
+def _diff(i: int, d: dict[str, Any], pv: Preview) -> None:
+    """One correction: each player's points before → after, then the changed fields."""
+    st.markdown(
+        f"##### {t('up.diff', event=ui.md(d['event']), round=ui.md(d['round']), table=ui.md(d['table']))}"
+    )
+    points: pl.DataFrame | None = d.get("points")
+    if points is not None and points.height:
+        st.caption(t("up.diff.points", version=d["version"]))
+        ui.table(points_shown(points, pv.names), key=f"up_diff_points_{i}", static=True)
+    st.caption(t("up.diff.caption", version=d["version"]))
+    diff = d["diff"].with_columns(
+        pl.col("field").replace(
+            {stats.DROPPED: t("up.diff.dropped"), stats.ADDED: t("up.diff.added")}
         )
-    for i, d in enumerate(pv.diffs):
-        st.markdown(
-            f"##### {t('up.diff', event=ui.md(d['event']), round=ui.md(d['round']), table=ui.md(d['table']))}"
+    )
+    ui.table(diff, key=f"up_diff_{i}", columns=["hand", "field", "loaded", "new"])
+
+
+def points_shown(points: pl.DataFrame, names: pl.DataFrame | None) -> pl.DataFrame:
+    """``player, points: before → after (±change), rank: before → after`` for the page."""
+    if names is not None and names.height:
+        points = points.join(
+            names.select("player_key", pl.col("player").alias("_name")), on="player_key", how="left"
+        ).with_columns(
+            pl.when(pl.col("player") == pl.col("player_key"))
+            .then(pl.coalesce("_name", "player"))
+            .otherwise(pl.col("player"))
+            .alias("player")
         )
-        st.caption(t("up.diff.caption", version=d["version"]))
-        diff = d["diff"].with_columns(
-            pl.col("field").replace(
-                {stats.DROPPED: t("up.diff.dropped"), stats.ADDED: t("up.diff.added")}
-            )
+
+    def arrow(a: str, b: str) -> pl.Expr:
+        return pl.format(
+            "{} → {}",
+            pl.col(a).cast(pl.String).fill_null("–"),
+            pl.col(b).cast(pl.String).fill_null("–"),
         )
-        ui.table(diff, key=f"up_diff_{i}", columns=["hand", "field", "loaded", "new"])
-    for s in pv.sheets:
-        _rows(s, p.problems.filter(pl.col("file") == s.file))
+
+    change = (pl.col("after").fill_null(0) - pl.col("before").fill_null(0)).cast(pl.Int64)
+    return points.select(
+        "player",
+        pl.concat_str(
+            arrow("before", "after"),
+            pl.when(change > 0)
+            .then(pl.format(" (+{})", change))
+            .when(change < 0)
+            .then(pl.format(" ({})", change))
+            .otherwise(pl.lit("")),
+        ).alias("points_change"),
+        arrow("rank_before", "rank_after").alias("rank_change"),
+    )
+
+
+def _readable_table_css(key: str, message_column: int) -> None:
+    """Static CSS (no data): in the plain table inside container ``key`` the message
+    column keeps a readable width and wraps; the other cells stay on one line; the table
+    scrolls sideways on a phone instead of squeezing the sentence a word per line."""
+    box = f".st-key-{key}"
+    st.html(
+        f"<style>{box} [data-testid='stTable'] {{overflow-x: auto;}} "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th), "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th) * {{white-space: nowrap;}} "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}), "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}) * "
+        "{white-space: normal;} "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}) "
+        "{min-width: 16rem; max-width: 32rem;}</style>"
+    )
+
+
+def _uploader_css(limit_mb: int) -> None:
+    """Streamlit's uploader writes its own words in English only ("Drag and drop files
+    here", "Limit 20MB per file", "Upload") and has no setting to translate them: they are
+    hidden and said in the page's language instead — the button's label by static CSS
+    (text from this page's string table only, never from data), the limit in a caption."""
+    label = t("up.browse").replace("\\", "").replace('"', "")
+    st.html(
+        "<style>[data-testid='stFileUploaderDropzoneInstructions'] {display: none;} "
+        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button, "
+        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button * "
+        "{font-size: 0 !important;} "
+        "[data-testid='stFileUploaderDropzone'] button [data-testid='stIconMaterial'] "
+        "{font-size: 1.25rem !important; margin-right: .5rem;} "
+        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button::after "
+        f'{{content: "{label}"; font-size: .875rem;}}</style>'
+    )
+    st.caption(t("up.files.limit", mb=limit_mb))
 
 
 def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:

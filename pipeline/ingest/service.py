@@ -270,6 +270,8 @@ def preview(
                 # "version" is an integer column: its max is an int (or None)
                 "version": int(cast(int | None, old.get_column("version").max()) or 0) if old.height else 0,
                 "diff": stats.hand_diff(old, shown.hands.filter(match)),
+                # each player's points before and after the correction
+                "points": stats.points_change(con, o.event, o.round, o.table, shown.table_standings.filter(match)),
             }
         )
     return pv

@@ -2,9 +2,11 @@
 
 Player names and labels come from referees' files, so a cell may start with ``=``,
 ``+``, ``-``, ``@``, a tab or a carriage return — which Excel, LibreOffice and Google
-Sheets run as a formula (CSV injection). :func:`neutralise` prefixes such *text* cells
-with ``'``; numeric columns are left alone, so ``-3`` points stays the number −3. The
-XLSX writer also writes every text cell as a string, never as a formula.
+Sheets run as a formula (CSV injection). In CSV, which has no cell types,
+:func:`neutralise` prefixes such *text* cells with ``'``; numeric columns are left alone,
+so ``-3`` points stays the number −3. XLSX has cell types: every text cell is written as a
+string cell in a text format (``@``) and never as a formula, so it keeps its text as
+written — no visible ``'`` — and a spreadsheet does not run it.
 """
 
 import io
@@ -70,8 +72,10 @@ def to_csv(df: pl.DataFrame) -> bytes:
 
 
 def to_xlsx(df: pl.DataFrame, sheet: str = "standings") -> bytes:
-    """One sheet, header in bold; numbers as numbers, text as (neutralised) strings."""
-    df = neutralise(_plain(df))
+    """One sheet, header in bold; numbers as numbers, text as string cells in a text
+    format: ``=SUM(A1)`` is the text ``=SUM(A1)``, shown as written and never run (no
+    ``'`` prefix: that is for CSV, which has no cell types)."""
+    df = _plain(df)
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(
         buf,
@@ -84,6 +88,7 @@ def to_xlsx(df: pl.DataFrame, sheet: str = "standings") -> bytes:
     )
     ws = wb.add_worksheet(_sheet_name(sheet))
     bold = wb.add_format({"bold": True})
+    text = wb.add_format({"num_format": "@"})
     for j, name in enumerate(df.columns):
         ws.write_string(0, j, name, bold)
     for j, name in enumerate(df.columns):
@@ -99,7 +104,7 @@ def to_xlsx(df: pl.DataFrame, sheet: str = "standings") -> bytes:
             elif numeric:
                 ws.write_number(i, j, v)
             else:
-                ws.write_string(i, j, v)
+                ws.write_string(i, j, v, text)
         width = max([len(name), *(len(str(v)) for v in values[:200] if v is not None)], default=8)
         ws.set_column(j, j, min(max(width + 2, 6), 40))
     ws.freeze_panes(1, 0)

@@ -145,9 +145,12 @@ def player_timeline(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
 
 
 def endings(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
-    """How the hands of an event ended: hands per ending and their share (walkovers apart)."""
+    """How the hands of an event ended: hands played per ending and their share. A
+    walkover is not a hand played (its row has no hand number): it is counted apart, as
+    the summaries' ``walkover(s)``. Tie-break hands are hands played. The total is the
+    summaries' ``hands``."""
     return con.sql(
-        f"WITH h AS ({_CURRENT_HANDS} AND h.event = ?) "
+        f"WITH h AS ({_CURRENT_HANDS} AND h.event = ? AND h.hand IS NOT NULL) "
         "SELECT ending, count(*)::INTEGER AS hands, "
         "round(count(*) / sum(count(*)) OVER (), 4)::DOUBLE AS share "
         "FROM h GROUP BY ending ORDER BY hands DESC, ending",
@@ -195,9 +198,12 @@ def match_points(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 
 
 def table_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
-    """One row per match: players, hands, complete, walkover, tie-break needed, the leader."""
+    """One row per match: players, hands played (tie-break hands included, a walkover
+    none), complete, walkover, tie-break needed, the leader."""
     return con.sql(
-        'SELECT t.round, t."table", count(*)::INTEGER AS players, max(t.match_hands)::INTEGER AS hands, '
+        f"WITH n AS (SELECT round, \"table\", count(*) AS hands FROM ({_CURRENT_HANDS} AND h.event = ? "
+        'AND h.hand IS NOT NULL) GROUP BY round, "table") '
+        'SELECT t.round, t."table", count(*)::INTEGER AS players, coalesce(any_value(n.hands), 0)::INTEGER AS hands, '
         "bool_and(t.complete) AS complete, bool_or(t.walkover) AS walkover, "
         "bool_or(t.needs_tiebreak) AS needs_tiebreak, "
         "string_agg(p.player, ', ' ORDER BY p.player) FILTER (WHERE t.rank = 1) AS leader, "
@@ -206,25 +212,28 @@ def table_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
         "FROM table_standings_t t JOIN players p USING (player_key) "
         'JOIN match_versions v ON v.event = t.event AND v.round = t.round AND v."table" = t."table" AND v.current '
         "JOIN rounds r ON r.event = t.event AND r.round = t.round "
+        'LEFT JOIN n ON n.round = t.round AND n."table" = t."table" '
         'WHERE t.event = ? GROUP BY t.round, t."table", v.version, v.loaded_at, r.round_no '
         'ORDER BY r.round_no, try_cast(t."table" AS INTEGER) NULLS LAST, t."table"',
-        params=[event],
+        params=[event, event],
     ).pl()
 
 
 def round_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
-    """One row per round (session): tables, players, hands, complete tables, walkovers,
-    and the most frequent ending."""
+    """One row per round (session): tables, players, hands played (tie-break hands
+    included, walkovers not), complete tables, walkovers, and the most frequent ending."""
     return con.sql(
         'WITH m AS (SELECT round, "table", max(match_hands) AS hands, bool_and(complete) AS complete, '
         "  bool_or(walkover) AS walkover, count(*) AS players FROM table_standings_t WHERE event = ? GROUP BY ALL), "
         f"h AS ({_CURRENT_HANDS} AND h.event = ? AND h.hand IS NOT NULL), "
         "e AS (SELECT round, ending AS common_ending, row_number() OVER (PARTITION BY round ORDER BY count(*) DESC, ending) AS k "
-        "  FROM h GROUP BY round, ending) "
+        "  FROM h GROUP BY round, ending), "
+        "n AS (SELECT round, count(*) AS hands FROM h GROUP BY round) "
         "SELECT m.round, count(*)::INTEGER AS tables, sum(m.players)::INTEGER AS players, "
-        "sum(m.hands)::INTEGER AS hands, count(*) FILTER (WHERE m.complete)::INTEGER AS complete, "
+        "coalesce(any_value(n.hands), 0)::INTEGER AS hands, count(*) FILTER (WHERE m.complete)::INTEGER AS complete, "
         "count(*) FILTER (WHERE m.walkover)::INTEGER AS walkovers, any_value(e.common_ending) AS common_ending "
         "FROM m JOIN rounds r ON r.event = ? AND r.round = m.round LEFT JOIN e ON e.round = m.round AND e.k = 1 "
+        "LEFT JOIN n ON n.round = m.round "
         "GROUP BY m.round, r.round_no ORDER BY r.round_no",
         params=[event, event, event],
     ).pl()
@@ -322,6 +331,34 @@ def hand_diff(loaded: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
         )
         .sort("hand", "_o")
         .select(list(schema))
+    )
+
+
+def points_change(
+    con: duckdb.DuckDBPyConnection, event: str, round: str, table: str, new: pl.DataFrame
+) -> pl.DataFrame:
+    """Each player's points in one match before and after a correction:
+    ``player_key, player, rank_before, before, rank_after, after`` — the loaded table
+    standings (``table_standings_t``) beside ``new`` (the correction's table standings of
+    that match: ``player_key, points, rank``). A player only on one side has nulls on the
+    other."""
+    old = con.sql(
+        "SELECT t.player_key, p.player, t.rank AS rank_before, t.points AS before "
+        "FROM table_standings_t t LEFT JOIN players p USING (player_key) "
+        'WHERE t.event = ? AND t.round = ? AND t."table" = ?',
+        params=[event, round, table],
+    ).pl()
+    after = new.select(
+        pl.col("player_key"),
+        pl.col("rank").cast(pl.Int32).alias("rank_after"),
+        pl.col("points").cast(pl.Int32).alias("after"),
+    )
+    return (
+        old.with_columns(pl.col("rank_before").cast(pl.Int32), pl.col("before").cast(pl.Int32))
+        .join(after, on="player_key", how="full", coalesce=True)
+        .with_columns(pl.col("player").fill_null(pl.col("player_key")))
+        .sort(pl.coalesce("rank_after", "rank_before"), "player")
+        .select("player_key", "player", "rank_before", "before", "rank_after", "after")
     )
 
 

@@ -270,7 +270,7 @@ def test_a_correction_shows_its_difference_and_needs_a_reason(tmp_path, new_page
         expect()(page.get_by_text("EN · English")).to_be_visible()
         upload(page, fixed)
         page.get_by_text("Perbedaan dengan versi yang dimuat").wait_for()
-        expect()(page.get_by_text("Tulis alasannya sebelum menyimpan", exact=False)).to_be_visible()
+        expect()(page.get_by_text("Tulis alasannya", exact=False)).to_be_visible()
         expect()(confirm_button(page)).to_be_disabled()
         shot(page, "upload-correction", "desktop")
         page.get_by_role("textbox", name="Alasan koreksi").fill("wasit salah tulis")

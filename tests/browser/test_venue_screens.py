@@ -1,0 +1,149 @@
+"""What only a browser shows (issue 13, 16-20): the big screen fits every row to the
+projector's height, the leaderboard and the upload preview are usable on a phone, and a
+correction's reason box stands by its confirm button. Screenshots go to tests/artifacts/.
+"""
+
+import re
+
+import pytest
+
+from tests.browser.support import ARTIFACTS, PEPET, UNHAS, add_coordinator, build_samples, dashboard
+from tests.browser.test_dashboard_e2e import REFRESH, confirm_button, sign_in, upload, wait_idle
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("venue")
+    db = tmp / "samples.duckdb"
+    build_samples(db)
+    add_coordinator(db, "rina", ["*"])
+    with dashboard(db, tmp, refresh=REFRESH, bigscreen=3) as srv:
+        yield srv, tmp
+
+
+def _rows_inside(page, height: int) -> list[float]:
+    """The bottom edge of every row of the big table (header included)."""
+    boxes = [r.bounding_box() for r in page.locator("table.big tr").all()]
+    assert boxes and all(b is not None for b in boxes)
+    return [b["y"] + b["height"] for b in boxes if b is not None]
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1366, 900)])
+def test_bigscreen_shows_every_row_of_a_12_player_session_and_the_event_top_10(
+    server, new_page, width, height
+):
+    srv, _ = server
+    page = new_page(width, height)
+    page.goto(f"{srv.url}/?big=true&event={PEPET}&round=S2")
+    page.locator(".big-sub", has_text="Klasemen sesi").wait_for(timeout=60_000)
+    page.wait_for_timeout(300)
+    rows = page.locator("table.big tbody tr")
+    assert rows.count() == 12, "all 12 players of the session on one slide"
+    bottoms = _rows_inside(page, height)
+    page.screenshot(path=str(ARTIFACTS / f"venue-big-session-{width}x{height}.png"))
+    assert max(bottoms) <= height, f"a row is below the screen: {max(bottoms)} > {height}"
+    page.locator(".big-sub", has_text="Klasemen acara").wait_for(timeout=60_000)
+    page.wait_for_timeout(300)
+    assert page.locator("table.big tbody tr").count() == 10
+    assert max(_rows_inside(page, height)) <= height
+    page.screenshot(path=str(ARTIFACTS / f"venue-big-event-{width}x{height}.png"))
+
+
+def test_on_a_phone_every_leaderboard_tab_can_be_tapped_and_the_tables_come_early(server, new_page):
+    srv, _ = server
+    page = new_page(390, 844)
+    page.goto(f"{srv.url}/?event={PEPET}&round=S2")
+    page.get_by_text("Meja 1", exact=True).first.wait_for()
+    wait_idle(page)
+    tabs = page.get_by_role("tab")
+    assert tabs.count() == 4
+    for i in range(4):
+        box = tabs.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    # the tab bar starts in the first 40% of the screen: title and controls are compact
+    first = tabs.first.bounding_box()
+    assert first is not None and first["y"] < 0.4 * 844
+    page.screenshot(path=str(ARTIFACTS / "venue-leaderboard-390x844.png"))
+    tabs.nth(3).click()  # groups: a plain table, no grid toolbar over the tab bar
+    page.get_by_role("tab", name=re.compile("Kelompok"), selected=True).wait_for()
+    wait_idle(page)
+    panel = page.locator('[role="tabpanel"]:visible')
+    assert panel.locator('[data-testid="stTableStyledTable"]').count() >= 1
+    assert panel.locator('[data-testid="stDataFrame"]').count() == 0
+    tabs.nth(2).click()  # event standings: every column reachable (a plain table)
+    page.get_by_role("tab", name=re.compile("Klasemen acara"), selected=True).wait_for()
+    wait_idle(page)
+    assert page.locator('[role="tabpanel"]:visible [data-testid="stDataFrame"]').count() == 0
+
+
+def _correction(tmp) -> object:
+    from tests.browser.support import sample_file
+
+    src = sample_file("unhas", "unhas-2024-e1_R1_meja3.csv").read_bytes().decode("utf-8-sig")
+    lines = src.splitlines()
+    header = lines[0].split(";")
+    row = lines[2].split(";")
+    by = header.index("oleh")
+    row[by] = "B" if row[by] != "B" else "C"
+    fixed = tmp / "unhas-2024-e1_R1_meja3.csv"
+    fixed.write_text(
+        "\n".join([lines[0], lines[1], ";".join(row), *lines[3:]]) + "\n", encoding="utf-8"
+    )
+    return fixed
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 900), (390, 844)])
+def test_a_correction_has_its_reason_box_by_the_button_and_readable_problems(
+    server, new_page, width, height
+):
+    srv, tmp = server
+    page = new_page(width, height)
+    sign_in(page, srv.url, "rina")
+    # Streamlit's own English uploader words are hidden; the page says them in Indonesian
+    wait_idle(page)
+    assert not page.get_by_text("Drag and drop", exact=False).is_visible()
+    assert not page.get_by_text("per file", exact=False).is_visible()
+    page.get_by_text("paling besar", exact=False).wait_for()
+    button = page.locator('[data-testid="stFileUploaderDropzone"] button').first
+    assert button.evaluate("b => getComputedStyle(b, '::after').content") == '"Pilih berkas"'
+    english = button.evaluate(
+        "b => [...b.querySelectorAll('*')].filter(e => e.children.length === 0"
+        " && e.textContent.trim() === 'Upload').map(e => getComputedStyle(e).fontSize)"
+    )
+    assert english and all(size == "0px" for size in english), english
+    page.screenshot(path=str(ARTIFACTS / f"venue-uploader-{width}x{height}.png"))
+    upload(page, _correction(tmp))
+    page.get_by_text("Perbedaan dengan versi yang dimuat").wait_for()
+    assert page.get_by_text("--reason").count() == 0
+    warning = page.get_by_text("Tulis alasannya", exact=False).first.bounding_box()
+    reason = page.get_by_role("textbox", name="Alasan koreksi").bounding_box()
+    button = confirm_button(page).bounding_box()
+    assert warning and reason and button
+    assert warning["y"] < reason["y"] < button["y"] and button["y"] - reason["y"] < 250
+    # each player's points before → after
+    assert page.get_by_text(re.compile(r"^-?\d+ → -?\d+")).count() >= 3
+    page.screenshot(path=str(ARTIFACTS / f"venue-correction-{width}x{height}.png"), full_page=True)
+
+
+def test_on_a_phone_a_problem_message_is_not_a_word_per_line(server, new_page):
+    srv, tmp = server
+    from tests.browser.support import sample_file
+
+    src = sample_file("unhas", "unhas-2024-e1_R1_meja3.csv").read_bytes().decode("utf-8-sig")
+    lines = src.splitlines()
+    header = lines[0].split(";")
+    row = lines[4].split(";")
+    row[header.index("akhir")] = "menang"
+    row[header.index("meja")] = "77"
+    bad = tmp / "meja77.csv"
+    bad.write_text(lines[0] + "\n" + ";".join(row) + "\n", encoding="utf-8")
+    page = new_page(390, 844)
+    sign_in(page, srv.url, "rina")
+    upload(page, bad)
+    cell = page.locator(".st-key-up_problems_box tbody tr td:nth-child(3)").first
+    cell.wait_for()
+    box = cell.bounding_box()
+    assert box is not None and box["width"] >= 200, box
+    assert UNHAS  # the sample event the file belongs to
