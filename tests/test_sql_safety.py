@@ -31,6 +31,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("pipeline/ingest/writer.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
     ("pipeline/ingest/resolve.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
     ("pipeline/ingest/versions.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    ("pipeline/ingest/resolve.py", "select"): "quoted column names from the fixed lists of resolve_labels (event, round, table)",
     ("pipeline/ingest/cross.py", "where or 'false'"): "from match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",
     ("pipeline/store/db.py", "table"): "insert_frame: callers pass a literal table name (test_insert_frame_gets_literals)",
     ("pipeline/store/db.py", "columns"): "insert_frame: callers pass a literal column list (test_insert_frame_gets_literals)",
@@ -189,8 +190,10 @@ def test_injection_strings_round_trip_through_the_queries(tmp_path):
         for event in ("%", "_", "x'%", EVENT.upper()):
             with pytest.raises(queries.NotFound):
                 queries.standings(con, event, "event")
-        assert queries.standings(con, EVENT, "table", "R1").height == 0
-        assert queries.standings(con, EVENT, "table", ROUND, "1").height == 0
+        # a round or table that only looks like one loaded is unknown: said, not matched
+        for rnd, table in (("R1", None), (ROUND, "1")):
+            with pytest.raises(queries.NotFound, match="has no (round|table)"):
+                queries.standings(con, EVENT, "table", rnd, table)
         with pytest.raises(ValueError, match="level must be one of"):
             queries.standings(con, EVENT, "event_standings; DROP TABLE hands; --")
         assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
