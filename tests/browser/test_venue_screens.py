@@ -23,11 +23,21 @@ def server(tmp_path_factory):
         yield srv, tmp
 
 
-def _rows_inside(page, height: int) -> list[float]:
-    """The bottom edge of every row of the big table (header included)."""
-    boxes = [r.bounding_box() for r in page.locator("table.big tr").all()]
-    assert boxes and all(b is not None for b in boxes)
-    return [b["y"] + b["height"] for b in boxes if b is not None]
+def _slide(page, sub: str, rows: int) -> float:
+    """Wait until the big-screen slide titled ``sub`` shows ``rows`` rows; the bottom edge
+    of its lowest row (header included), measured in that same frame."""
+    handle = page.wait_for_function(
+        """([sub, rows]) => {
+            const head = document.querySelector('.big-sub');
+            const body = document.querySelectorAll('table.big tbody tr');
+            if (!head || !head.textContent.includes(sub) || body.length !== rows) return null;
+            const all = Array.from(document.querySelectorAll('table.big tr'));
+            return Math.max(...all.map((r) => r.getBoundingClientRect().bottom));
+        }""",
+        arg=[sub, rows],
+        timeout=60_000,
+    )
+    return float(handle.json_value())
 
 
 @pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1366, 900)])
@@ -37,17 +47,12 @@ def test_bigscreen_shows_every_row_of_a_12_player_session_and_the_event_top_10(
     srv, _ = server
     page = new_page(width, height)
     page.goto(f"{srv.url}/?big=true&event={PEPET}&round=S2")
-    page.locator(".big-sub", has_text="Klasemen sesi").wait_for(timeout=60_000)
-    page.wait_for_timeout(300)
-    rows = page.locator("table.big tbody tr")
-    assert rows.count() == 12, "all 12 players of the session on one slide"
-    bottoms = _rows_inside(page, height)
+    # slides follow the clock: wait (on a condition) for each slide with its rows, and
+    # measure it in the same frame, so a slide changing meanwhile cannot fool the test
+    bottom = _slide(page, "Klasemen sesi", 12)
     page.screenshot(path=str(ARTIFACTS / f"venue-big-session-{width}x{height}.png"))
-    assert max(bottoms) <= height, f"a row is below the screen: {max(bottoms)} > {height}"
-    page.locator(".big-sub", has_text="Klasemen acara").wait_for(timeout=60_000)
-    page.wait_for_timeout(300)
-    assert page.locator("table.big tbody tr").count() == 10
-    assert max(_rows_inside(page, height)) <= height
+    assert bottom <= height, f"a row is below the screen: {bottom} > {height}"
+    assert _slide(page, "Klasemen acara", 10) <= height
     page.screenshot(path=str(ARTIFACTS / f"venue-big-event-{width}x{height}.png"))
 
 
