@@ -27,7 +27,7 @@ demo: setup  ## Load the sample events, print standings, start the dashboard (PO
 serve: setup  ## Start the dashboard on data/domino.duckdb
 	$(BIN)/domino serve --port $(PORT) --host $(HOST)
 
-test: setup typecheck  ## mypy, then the whole suite (browser tests need /usr/bin/chromium; slow tests too)
+test: setup lint typecheck  ## ruff (lint + format check), mypy, then the whole suite (browser tests need /usr/bin/chromium; slow tests too)
 	@test -x /usr/bin/chromium || echo "*** /usr/bin/chromium is missing: the browser tests (tests/browser/) will be SKIPPED. Install it: sudo apt-get install chromium (or run .ci/run as root) ***" >&2
 	$(BIN)/pytest
 
@@ -37,8 +37,9 @@ test-fast: setup  ## The suite without slow and browser tests
 bench: setup  ## Benchmarks (not part of make test); results in bench/results/
 	$(BIN)/python -m bench.run
 
-lint: setup  ## ruff
+lint: setup  ## ruff check and ruff format --check
 	$(BIN)/ruff check pipeline dashboard simulator tests bench
+	$(BIN)/ruff format --check pipeline dashboard simulator tests bench
 
 typecheck: setup  ## mypy over pipeline/ and dashboard/ (settings in pyproject.toml)
 	$(BIN)/mypy

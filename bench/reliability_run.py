@@ -60,15 +60,22 @@ def run_fuzz(examples: int, seed: int) -> dict[str, object]:
             _plan, stats = result
             tally["matches written whole"] += stats.get("written", 0)
             tally["matches rejected with a message"] += stats.get("rejected", 0)
+
         return inner
 
     cfg = settings(
-        max_examples=examples, deadline=None, database=None, derandomize=False,
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=False,
         suppress_health_check=list(HealthCheck),
     )
     strategies = {
         "random bytes": (st.binary(max_size=4096), lambda d: fuzz.load(d, "x.csv")),
-        "generated logs": (fuzz.hand_logs(), lambda g: fuzz.load(g[0], g[1], event="fuzz-ev", ruleset=g[2])),
+        "generated logs": (
+            fuzz.hand_logs(),
+            lambda g: fuzz.load(g[0], g[1], event="fuzz-ev", ruleset=g[2]),
+        ),
         "broken example logs": (fuzz.mutated_logs(), lambda m: fuzz.load(m[0], m[1], ruleset=m[2])),
     }
     per: dict[str, int] = {}
@@ -117,7 +124,9 @@ def main() -> None:
     ap.add_argument("--fuzz", type=int, default=500, help="inputs per fuzz strategy")
     ap.add_argument("--kills", type=int, default=30)
     ap.add_argument("--hands", type=int, default=20_000)
-    ap.add_argument("--races", type=int, default=8, help="rounds of concurrent uploads, and of correction races")
+    ap.add_argument(
+        "--races", type=int, default=8, help="rounds of concurrent uploads, and of correction races"
+    )
     ap.add_argument("--seed", type=int, default=int(time.time()) % 100_000)
     args = ap.parse_args()
     out: dict[str, object] = {
@@ -133,7 +142,9 @@ def main() -> None:
         out["fuzz"]["seconds"] = round(time.monotonic() - t)  # type: ignore[index]
         print(json.dumps(out["fuzz"], indent=1), flush=True)
         t = time.monotonic()
-        out["kills"] = crash_campaign(work / "crash", kills=args.kills, seed=args.seed, hands=args.hands)
+        out["kills"] = crash_campaign(
+            work / "crash", kills=args.kills, seed=args.seed, hands=args.hands
+        )
         out["kills"]["seconds"] = round(time.monotonic() - t)  # type: ignore[index]
         print(json.dumps(out["kills"], indent=1), flush=True)
         t = time.monotonic()

@@ -60,7 +60,9 @@ def corpus(ruleset: str, size: str, root: Path, seed: int = 1) -> list[Path]:
     per_match = df.height / max(1, df.select(match_no.max()).item() + 1)
     part = (match_no // max(1, int(FILE_ROWS / per_match))).alias("_part")
     paths = []
-    for (i,), chunk in df.with_columns(part).partition_by("_part", as_dict=True, maintain_order=True).items():
+    for (i,), chunk in (
+        df.with_columns(part).partition_by("_part", as_dict=True, maintain_order=True).items()
+    ):
         p = folder / f"part-{i:03d}.csv"
         chunk.drop("_part").write_csv(p, quote_style="necessary")
         paths.append(p)
@@ -111,19 +113,27 @@ def bounds(paths: list[Path], ruleset: str, scratch: Path) -> dict[str, float]:
         t = time.perf_counter()
         with duckdb.connect(db) as con:
             quiet(con)
-            con.execute("CREATE TABLE hands AS SELECT * FROM read_csv($files, header = true)", {"files": files})
+            con.execute(
+                "CREATE TABLE hands AS SELECT * FROM read_csv($files, header = true)",
+                {"files": files},
+            )
         store.append(time.perf_counter() - t)
     db.unlink(missing_ok=True)
     t = time.perf_counter()
     with duckdb.connect(db) as con:
         quiet(con)
-        con.execute(f"CREATE TABLE hands AS {(ROOT / 'bench' / 'sql' / 'bound_hands.sql').read_text()}", {"files": files})
+        con.execute(
+            f"CREATE TABLE hands AS {(ROOT / 'bench' / 'sql' / 'bound_hands.sql').read_text()}",
+            {"files": files},
+        )
         events = [e for (e,) in con.execute("SELECT DISTINCT event FROM hands").fetchall()]
         con.register("_params_in", rulesets.params_frame(dict.fromkeys(events, ruleset)))
         con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
         con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM hands")
         layer_models(con, ruleset, stored=True)
-        counts = con.execute("SELECT (SELECT count(*) FROM _hand_points), (SELECT count(*) FROM _table_standings)").fetchall()[0]
+        counts = con.execute(
+            "SELECT (SELECT count(*) FROM _hand_points), (SELECT count(*) FROM _table_standings)"
+        ).fetchall()[0]
     bound = time.perf_counter() - t
     db.unlink(missing_ok=True)
     return {
@@ -158,7 +168,14 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
     )
     env = {**os.environ, **BENCH_ENV}
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, str(db), *map(str, paths)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(db), *map(str, paths)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+        text=True,
+    )
     _, status, _usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
     outs, errs = proc.communicate()
@@ -194,7 +211,9 @@ def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
     tmp = db.parent / "incremental"
     tmp.mkdir(exist_ok=True)
     for i in range(repeats):
-        table = small.filter(pl.col("round") == small["round"][0], pl.col("table") == small["table"][0])
+        table = small.filter(
+            pl.col("round") == small["round"][0], pl.col("table") == small["table"][0]
+        )
         table = table.with_columns(pl.lit(f"LIVE{i}").alias("round"))
         f = tmp / f"live-{i}.csv"
         table.write_csv(f)
@@ -208,7 +227,9 @@ def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
             queried = time.perf_counter()
         done = time.perf_counter()
         times.append(done - t)
-        for phase, took in zip(phases, (opened - t, loaded - opened, queried - loaded, done - queried), strict=True):
+        for phase, took in zip(
+            phases, (opened - t, loaded - opened, queried - loaded, done - queried), strict=True
+        ):
             phases[phase].append(took)
     return {
         "incremental_median_ms": statistics.median(times) * 1000,
@@ -236,7 +257,10 @@ def leaderboard_latency(db: Path, n: int = 60) -> dict[str, float]:
             queries.standings(con, event, "table", rounds[i % len(rounds)])
         times.append(time.perf_counter() - t)
     times.sort()
-    return {"leaderboard_p50_ms": times[len(times) // 2] * 1000, "leaderboard_p95_ms": times[int(len(times) * 0.95) - 1] * 1000}
+    return {
+        "leaderboard_p50_ms": times[len(times) // 2] * 1000,
+        "leaderboard_p95_ms": times[int(len(times) * 0.95) - 1] * 1000,
+    }
 
 
 def page_render(db: Path) -> dict[str, float]:
@@ -267,7 +291,14 @@ def page_render(db: Path) -> dict[str, float]:
         "fresh.sort()\n"
         "print('RESULT', first, cached, fresh[len(fresh) // 2], max(fresh), len(at.exception) + len(s.exception))\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "DOMINO_DB": str(db)}, cwd=ROOT, check=False)
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DOMINO_DB": str(db)},
+        cwd=ROOT,
+        check=False,
+    )
     if r.returncode != 0:
         return {"page_render_error": r.stderr[-500:]}
     line = [x for x in r.stdout.splitlines() if x.startswith("RESULT ")][-1]
@@ -281,10 +312,19 @@ def page_render(db: Path) -> dict[str, float]:
         "t = time.perf_counter(); at.run(); first = time.perf_counter() - t\n"
         "print('RESULT', first, len(at.exception))\n"
     )
-    r = subprocess.run([sys.executable, "-c", served], capture_output=True, text=True, env={**os.environ, "DOMINO_DB": str(db)}, cwd=ROOT, check=False)
+    r = subprocess.run(
+        [sys.executable, "-c", served],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DOMINO_DB": str(db)},
+        cwd=ROOT,
+        check=False,
+    )
     if r.returncode != 0:
         return {"page_render_error": r.stderr[-500:]}
-    _, first_served, exc_served = [x for x in r.stdout.splitlines() if x.startswith("RESULT ")][-1].split()
+    _, first_served, exc_served = [x for x in r.stdout.splitlines() if x.startswith("RESULT ")][
+        -1
+    ].split()
     return {
         "page_render_first_served_s": float(first_served),
         "page_render_first_s": float(first),
@@ -319,7 +359,14 @@ def run(sizes: list[str], rulesets: list[str], out: Path, corpora: Path) -> dict
             paths = corpus(rs, size, corpora)
             gen = time.perf_counter() - t
             n = hands_in(paths)
-            row: dict[str, object] = {"ruleset": rs, "size": size, "hands": n, "files": len(paths), "bytes": sum(p.stat().st_size for p in paths), "generate_s": gen}
+            row: dict[str, object] = {
+                "ruleset": rs,
+                "size": size,
+                "hands": n,
+                "files": len(paths),
+                "bytes": sum(p.stat().st_size for p in paths),
+                "generate_s": gen,
+            }
             row.update(floor(paths))
             db = corpora / f"{rs}-{size}.duckdb"
             row.update(rebuild(paths, db))
@@ -356,7 +403,11 @@ def markdown(results: dict[str, object]) -> str:
     ]
     for r in results["runs"]:  # type: ignore[union-attr]
         inc = f"{r['incremental_median_ms']:.0f}" if "incremental_median_ms" in r else ""
-        lat = f"{r['leaderboard_p50_ms']:.1f} / {r['leaderboard_p95_ms']:.1f}" if "leaderboard_p50_ms" in r else ""
+        lat = (
+            f"{r['leaderboard_p50_ms']:.1f} / {r['leaderboard_p95_ms']:.1f}"
+            if "leaderboard_p50_ms" in r
+            else ""
+        )
         page = (
             f"{r['page_render_new_session_s']:.2f} / {r['page_render_cached_s']:.2f} / "
             f"{r['page_render_first_served_s']:.2f} / {r['page_render_first_s']:.2f}"
@@ -373,7 +424,9 @@ def markdown(results: dict[str, object]) -> str:
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="10k,100k,1m,10m", help="comma-separated: " + ", ".join(SIZES))
+    ap.add_argument(
+        "--sizes", default="10k,100k,1m,10m", help="comma-separated: " + ", ".join(SIZES)
+    )
     ap.add_argument("--rulesets", default="unhas,pepet")
     ap.add_argument("--smoke", action="store_true", help="the 10-thousand corpus only")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results")

@@ -17,9 +17,16 @@ APP = Path(__file__).resolve().parent / "app.py"
 def streamlit_args(port: int, host: str) -> list[str]:
     """The ``streamlit`` command line that serves :data:`APP`."""
     return [
-        "run", str(APP),
-        "--server.port", str(port), "--server.address", host,
-        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "run",
+        str(APP),
+        "--server.port",
+        str(port),
+        "--server.address",
+        host,
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
     ]
 
 

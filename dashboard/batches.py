@@ -47,7 +47,9 @@ def leaderboard(
         qualifiers=int(params.get("qualifiers_per_table", 0) or 0),
         regular_hands=int(params.get("regular_hands", 0) or 0),
         tables=queries.standings(con, ev, "table", rnd) if rnd else pl.DataFrame(),
-        session=queries.standings(con, ev, "round", rnd) if rnd and "round" in rulesets.load(rs).levels else None,
+        session=queries.standings(con, ev, "round", rnd)
+        if rnd and "round" in rulesets.load(rs).levels
+        else None,
         event_standings=queries.standings(con, ev, "event"),
         all_tables=queries.standings(con, ev, "table"),
         groups=queries.standings(con, ev, "group") if "group" in rulesets.load(rs).levels else None,

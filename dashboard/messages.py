@@ -13,7 +13,9 @@ import polars as pl
 from pipeline import messages
 
 
-def render(mid: str | None, params: dict[str, Any] | None, lang: str, english: str | None = None) -> str | None:
+def render(
+    mid: str | None, params: dict[str, Any] | None, lang: str, english: str | None = None
+) -> str | None:
     """The sentence of ``mid`` in ``lang``; ``english`` when there is no id."""
     if not mid:
         return english
@@ -42,5 +44,8 @@ def column_label(frame: pl.DataFrame) -> pl.DataFrame:
         return frame
     differs = pl.col("spelled").is_not_null() & (pl.col("spelled") != pl.col("column"))
     return frame.with_columns(
-        pl.when(differs).then(pl.format("{} ({})", pl.col("spelled"), pl.col("column"))).otherwise(pl.col("column")).alias("column")
+        pl.when(differs)
+        .then(pl.format("{} ({})", pl.col("spelled"), pl.col("column")))
+        .otherwise(pl.col("column"))
+        .alias("column")
     )

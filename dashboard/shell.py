@@ -9,8 +9,10 @@ from dashboard.i18n import LANG_KEY, LANGUAGES, default_language, t
 
 HERE = Path(__file__).resolve().parent
 PAGE_MODULES = (
-    "dashboard.views.leaderboard", "dashboard.views.player",
-    "dashboard.views.event_stats", "dashboard.views.upload",
+    "dashboard.views.leaderboard",
+    "dashboard.views.player",
+    "dashboard.views.event_stats",
+    "dashboard.views.upload",
 )
 
 

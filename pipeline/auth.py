@@ -258,7 +258,13 @@ def client_address(peer: str | None, forwarded_for: str | None, trusted: str | N
     the header is ignored, since any client can send it.
     """
     peer = (peer or LOOPBACK).strip()
-    proxies = {a.strip() for a in (trusted if trusted is not None else str(settings.get("trusted_proxies"))).split(",") if a.strip()}
+    proxies = {
+        a.strip()
+        for a in (trusted if trusted is not None else str(settings.get("trusted_proxies"))).split(
+            ","
+        )
+        if a.strip()
+    }
     if peer not in proxies or not forwarded_for:
         return peer
     for hop in reversed([h.strip() for h in forwarded_for.split(",") if h.strip()]):
@@ -271,7 +277,14 @@ class NotAllowed(PermissionError):
     """The coordinator may not write (some of) what they tried to load. ``str()`` is the
     English sentence; :meth:`render` says it in another language (pipeline/messages)."""
 
-    def __init__(self, code: str, params: dict[str, object] | None = None, events: list[str] | None = None, *, variant: str | None = None):
+    def __init__(
+        self,
+        code: str,
+        params: dict[str, object] | None = None,
+        events: list[str] | None = None,
+        *,
+        variant: str | None = None,
+    ):
         self.code = code
         self.message_id = messages.message_id(code, variant)
         self.params = params or {}

@@ -14,7 +14,9 @@ def sample_files(folder: Path) -> list[Path]:
     order = folder / "order.txt"
     if order.exists():
         return [folder / line.strip() for line in order.read_text().splitlines() if line.strip()]
-    return sorted(p for p in folder.glob("*") if p.suffix in (".csv", ".xlsx") and p.name != "players.csv")
+    return sorted(
+        p for p in folder.glob("*") if p.suffix in (".csv", ".xlsx") and p.name != "players.csv"
+    )
 
 
 def load_samples(db: str | Path | None, samples: Path, console: Console | None = None) -> list[str]:

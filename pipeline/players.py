@@ -18,12 +18,19 @@ from pipeline.ingest.workbook import _xlsx_rows
 from pipeline.problems import FileRejected
 from pipeline.store.db import insert_frame
 
-_ALIASES = {"pemain": "player", "nama": "player", "kelompok": "group", "kg": "group", "kota": "city", "alias": "aliases"}
+_ALIASES = {
+    "pemain": "player",
+    "nama": "player",
+    "kelompok": "group",
+    "kg": "group",
+    "kota": "city",
+    "alias": "aliases",
+}
 _MAX_REASONS = 20
 # Every seat of the current versions of the rounds where a name about to become an alias
 # (table ``_merging``) has played.
 _MERGED_SEATS = (
-    "WITH cur AS (SELECT h.event, h.round, h.\"table\", h.hand, h.player_a, h.player_b, h.player_c, h.player_d "
+    'WITH cur AS (SELECT h.event, h.round, h."table", h.hand, h.player_a, h.player_b, h.player_c, h.player_d '
     'FROM hands h JOIN match_versions v USING (event, round, "table", version) WHERE v.current), '
     "touched AS (SELECT DISTINCT event, round FROM cur WHERE lower(player_a) IN (SELECT alias_key FROM _merging) "
     "OR lower(player_b) IN (SELECT alias_key FROM _merging) OR lower(player_c) IN (SELECT alias_key FROM _merging) "
@@ -52,7 +59,9 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     path = Path(path)
     data = path.read_bytes()
     label = display_name(path.name)
-    header, body, header_line = _xlsx_rows(data, label) if data.startswith(b"PK\x03\x04") else _csv_rows(data, label)
+    header, body, header_line = (
+        _xlsx_rows(data, label) if data.startswith(b"PK\x03\x04") else _csv_rows(data, label)
+    )
     names = [_ALIASES.get(header_key(h or ""), header_key(h or "")) for h in header]
     body.columns = [n or f"column_{i}" for i, n in enumerate(names)]
     if "player" not in body.columns:
@@ -60,14 +69,18 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     for c in ("group", "city", "aliases"):
         if c not in body.columns:
             body = body.with_columns(pl.lit(None, dtype=pl.String).alias(c))
-    out = body.with_row_index("_line", offset=header_line + 1).select(
-        name_expr(pl.col("player").cast(pl.String)).alias("player"),
-        name_expr(pl.col("group").cast(pl.String)).alias("group"),
-        name_expr(pl.col("city").cast(pl.String)).alias("city"),
-        pl.col("aliases").cast(pl.String),
-        pl.lit(label).alias("_file"),
-        pl.col("_line").cast(pl.Int64),
-    ).filter(pl.col("player").is_not_null())
+    out = (
+        body.with_row_index("_line", offset=header_line + 1)
+        .select(
+            name_expr(pl.col("player").cast(pl.String)).alias("player"),
+            name_expr(pl.col("group").cast(pl.String)).alias("group"),
+            name_expr(pl.col("city").cast(pl.String)).alias("city"),
+            pl.col("aliases").cast(pl.String),
+            pl.lit(label).alias("_file"),
+            pl.col("_line").cast(pl.Int64),
+        )
+        .filter(pl.col("player").is_not_null())
+    )
     if out.height == 0:
         raise FileRejected(label, "header_only", variant="registry")
     return out
@@ -84,7 +97,9 @@ def _rows(reg: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         key_expr(pl.col("player")).alias("player_key"),
     )
     aliases = (
-        rows.select("_at", "_line", "player", "player_key", pl.col("aliases").str.split(";").alias("alias"))
+        rows.select(
+            "_at", "_line", "player", "player_key", pl.col("aliases").str.split(";").alias("alias")
+        )
         .explode("alias")
         .with_columns(name_expr(pl.col("alias")).alias("alias"))
         .with_columns(pl.col("alias").str.to_lowercase().alias("alias_key"))
@@ -102,32 +117,50 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
     """Why the import of ``reg`` must be refused (empty when it may go in), one sentence each."""
     rows, aliases = _rows(reg)
     known = con.sql("SELECT player_key, player FROM registry").pl()
-    known_aliases = con.sql("SELECT a.alias_key, a.player_key, coalesce(r.player, a.player_key) AS player FROM aliases a LEFT JOIN registry r USING (player_key)").pl()
+    known_aliases = con.sql(
+        "SELECT a.alias_key, a.player_key, coalesce(r.player, a.player_key) AS player FROM aliases a LEFT JOIN registry r USING (player_key)"
+    ).pl()
     found: list[str] = []
 
     # the same player (one key) in two groups
     for r in (
         rows.filter(pl.col("group").is_not_null())
         .group_by("player_key")
-        .agg(pl.col("_at"), pl.col("player").first(), pl.col("group").unique(maintain_order=True), pl.col("group").str.to_lowercase().n_unique().alias("n"))
+        .agg(
+            pl.col("_at"),
+            pl.col("player").first(),
+            pl.col("group").unique(maintain_order=True),
+            pl.col("group").str.to_lowercase().n_unique().alias("n"),
+        )
         .filter(pl.col("n") > 1)
         .sort("player_key")
         .iter_rows(named=True)
     ):
-        found.append(f"{_rows_text(r['_at'])} put {r['player']} in {len(r['group'])} groups ({_join(r['group'])}); list each player in one group.")
+        found.append(
+            f"{_rows_text(r['_at'])} put {r['player']} in {len(r['group'])} groups ({_join(r['group'])}); list each player in one group."
+        )
 
     # one alias for two players, in the file
     for r in (
         aliases.group_by("alias_key")
-        .agg(pl.col("_at"), pl.col("alias").first(), pl.col("player").unique(maintain_order=True), pl.col("player_key").n_unique().alias("n"))
+        .agg(
+            pl.col("_at"),
+            pl.col("alias").first(),
+            pl.col("player").unique(maintain_order=True),
+            pl.col("player_key").n_unique().alias("n"),
+        )
         .filter(pl.col("n") > 1)
         .sort("alias_key")
         .iter_rows(named=True)
     ):
-        found.append(f"{_rows_text(r['_at'])} give the alias {r['alias']} to {len(r['player'])} players ({_join(r['player'])}); an alias names one player.")
+        found.append(
+            f"{_rows_text(r['_at'])} give the alias {r['alias']} to {len(r['player'])} players ({_join(r['player'])}); an alias names one player."
+        )
     # ... and against the registry
     for r in (
-        aliases.join(known_aliases.rename({"player_key": "reg_key", "player": "reg_player"}), on="alias_key")
+        aliases.join(
+            known_aliases.rename({"player_key": "reg_key", "player": "reg_player"}), on="alias_key"
+        )
         .filter(pl.col("reg_key") != pl.col("player_key"))
         .unique(["_at", "alias_key"], maintain_order=True)
         .iter_rows(named=True)
@@ -138,7 +171,13 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
 
     # a name both an alias and a player: in the file …
     for r in (
-        aliases.join(rows.select(pl.col("_at").alias("_at_p"), "player_key", pl.col("player").alias("as_player")), left_on="alias_key", right_on="player_key")
+        aliases.join(
+            rows.select(
+                pl.col("_at").alias("_at_p"), "player_key", pl.col("player").alias("as_player")
+            ),
+            left_on="alias_key",
+            right_on="player_key",
+        )
         .unique(["_at", "_at_p", "alias_key"], maintain_order=True)
         .iter_rows(named=True)
     ):
@@ -158,7 +197,11 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
         )
     # … a player of the file that is an alias in the registry
     for r in (
-        rows.join(known_aliases.rename({"player_key": "reg_key", "player": "reg_player"}), left_on="player_key", right_on="alias_key")
+        rows.join(
+            known_aliases.rename({"player_key": "reg_key", "player": "reg_player"}),
+            left_on="player_key",
+            right_on="alias_key",
+        )
         .unique(["_at", "player_key"], maintain_order=True)
         .iter_rows(named=True)
     ):
@@ -167,23 +210,38 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
         )
     # the seat checks need each alias to name one player: they leave out the aliases above
     unclear = (
-        aliases.group_by("alias_key").agg(pl.col("player_key").n_unique().alias("n")).filter(pl.col("n") > 1).get_column("alias_key")
+        aliases.group_by("alias_key")
+        .agg(pl.col("player_key").n_unique().alias("n"))
+        .filter(pl.col("n") > 1)
+        .get_column("alias_key")
     )
-    unclear = pl.concat([unclear, known.get_column("player_key"), file_players, known_aliases.get_column("alias_key")])
-    return found + _seat_conflicts(con, aliases.filter(~pl.col("alias_key").is_in(unclear.implode())), known_aliases)
+    unclear = pl.concat(
+        [
+            unclear,
+            known.get_column("player_key"),
+            file_players,
+            known_aliases.get_column("alias_key"),
+        ]
+    )
+    return found + _seat_conflicts(
+        con, aliases.filter(~pl.col("alias_key").is_in(unclear.implode())), known_aliases
+    )
 
 
 def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _seat_conflicts(con: duckdb.DuckDBPyConnection, aliases: pl.DataFrame, known_aliases: pl.DataFrame) -> list[str]:
+def _seat_conflicts(
+    con: duckdb.DuckDBPyConnection, aliases: pl.DataFrame, known_aliases: pl.DataFrame
+) -> list[str]:
     """Merges that would seat one person twice in one hand, or at two tables of one round,
     in the loaded matches (their current versions)."""
     new = aliases.unique("alias_key")
     old_map = dict(known_aliases.select("alias_key", "player_key").iter_rows())
     changes = new.filter(
-        pl.col("player_key") != pl.col("alias_key").replace_strict(old_map, default=pl.col("alias_key"))
+        pl.col("player_key")
+        != pl.col("alias_key").replace_strict(old_map, default=pl.col("alias_key"))
     )
     if changes.height == 0:
         return []
@@ -197,7 +255,14 @@ def _seat_conflicts(con: duckdb.DuckDBPyConnection, aliases: pl.DataFrame, known
         return []
     long = pl.concat(
         [
-            seats.select("event", "round", "table", "hand", pl.lit(c.upper()).alias("chair"), pl.col(f"player_{c}").alias("name"))
+            seats.select(
+                "event",
+                "round",
+                "table",
+                "hand",
+                pl.lit(c.upper()).alias("chair"),
+                pl.col(f"player_{c}").alias("name"),
+            )
             for c in CHAIRS
         ]
     ).drop_nulls("name")
@@ -218,7 +283,12 @@ def _seat_conflicts(con: duckdb.DuckDBPyConnection, aliases: pl.DataFrame, known
     twice = (
         long.filter(pl.col("hand").is_not_null())
         .group_by("event", "round", "table", "hand", "new_key")
-        .agg(pl.col("chair").sort(), pl.col("name").unique(maintain_order=True).alias("names"), pl.col("name_key").unique(), pl.col("old_key").n_unique().alias("n"))
+        .agg(
+            pl.col("chair").sort(),
+            pl.col("name").unique(maintain_order=True).alias("names"),
+            pl.col("name_key").unique(),
+            pl.col("old_key").n_unique().alias("n"),
+        )
         .filter(pl.col("n") > 1)
         .sort("event", "round", "table", "hand")
         .group_by("event", "round", "table", "new_key", maintain_order=True)
@@ -261,7 +331,10 @@ def import_registry(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> dict[s
     found = conflicts(con, reg)
     if found:
         if len(found) > _MAX_REASONS:
-            found = [*found[:_MAX_REASONS], f"… and {len(found) - _MAX_REASONS} more conflicts like these."]
+            found = [
+                *found[:_MAX_REASONS],
+                f"… and {len(found) - _MAX_REASONS} more conflicts like these.",
+            ]
         raise RegistryConflict(found)
     rows, aliases = _rows(reg)
     # a player listed on several rows: the last spelling, the group and city given
@@ -272,11 +345,19 @@ def import_registry(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> dict[s
     )
     aliases = aliases.unique("alias_key", keep="last").select("alias_key", "player_key")
     now = datetime.now()
-    new_players = players.select("player_key", "player", "group", "city", pl.lit(now).alias("imported_at"))
+    new_players = players.select(
+        "player_key", "player", "group", "city", pl.lit(now).alias("imported_at")
+    )
     con.execute("BEGIN TRANSACTION")
     try:
-        con.execute("DELETE FROM registry WHERE player_key IN (SELECT unnest(?))", [new_players["player_key"].to_list()])
-        con.execute("DELETE FROM aliases WHERE alias_key IN (SELECT unnest(?))", [aliases["alias_key"].to_list()])
+        con.execute(
+            "DELETE FROM registry WHERE player_key IN (SELECT unnest(?))",
+            [new_players["player_key"].to_list()],
+        )
+        con.execute(
+            "DELETE FROM aliases WHERE alias_key IN (SELECT unnest(?))",
+            [aliases["alias_key"].to_list()],
+        )
         insert_frame(con, "registry", new_players, 'player_key, player, "group", city, imported_at')
         insert_frame(con, "aliases", aliases, "alias_key, player_key")
         con.execute("COMMIT")
@@ -303,7 +384,12 @@ def first_spellings(hands: pl.DataFrame) -> pl.DataFrame:
     """``player_key, player``: how each player was first written in these hand rows."""
     indexed = hands.with_row_index("_first_row")
     per_chair = [
-        indexed.select("_first_row", pl.lit(i).alias("_chair"), pl.col(f"key_{c}").alias("player_key"), pl.col(f"player_{c}").alias("player"))
+        indexed.select(
+            "_first_row",
+            pl.lit(i).alias("_chair"),
+            pl.col(f"key_{c}").alias("player_key"),
+            pl.col(f"player_{c}").alias("player"),
+        )
         .drop_nulls("player_key")
         .unique("player_key", keep="first", maintain_order=True)
         for i, c in enumerate(CHAIRS)

@@ -106,18 +106,31 @@ def from_rows(
     exprs = {k: v if isinstance(v, pl.Expr) else pl.lit(v) for k, v in (params or {}).items()}
     base = rows.with_columns(
         *[e.alias(f"_m_{k}") for k, e in exprs.items()],
-        (variant if isinstance(variant, pl.Expr) else pl.lit(variant, dtype=pl.String)).cast(pl.String).replace("", None).alias("_m_variant"),
+        (variant if isinstance(variant, pl.Expr) else pl.lit(variant, dtype=pl.String))
+        .cast(pl.String)
+        .replace("", None)
+        .alias("_m_variant"),
     )
     lists = frozenset(k for k in exprs if isinstance(base.schema[f"_m_{k}"], pl.List))
-    cols = {k: pl.col(f"_m_{k}").cast(pl.List(pl.String) if k in lists else pl.String) for k in exprs}
+    cols = {
+        k: pl.col(f"_m_{k}").cast(pl.List(pl.String) if k in lists else pl.String) for k in exprs
+    }
     variants = base.get_column("_m_variant").unique().to_list()
-    mid = pl.when(pl.col("_m_variant").is_null()).then(pl.lit(code)).otherwise(pl.format(f"{code}.{{}}", pl.col("_m_variant")))
+    mid = (
+        pl.when(pl.col("_m_variant").is_null())
+        .then(pl.lit(code))
+        .otherwise(pl.format(f"{code}.{{}}", pl.col("_m_variant")))
+    )
     message: pl.Expr = pl.lit(None, dtype=pl.String)
     for v in variants:
         sentence = messages.expr(messages.message_id(code, v), cols, lists=lists)
         hit = pl.col("_m_variant").is_null() if v is None else pl.col("_m_variant") == v
         message = sentence if len(variants) == 1 else pl.when(hit).then(sentence).otherwise(message)
-    encoded = pl.struct([c.alias(k) for k, c in cols.items()]).struct.json_encode() if cols else pl.lit("{}")
+    encoded = (
+        pl.struct([c.alias(k) for k, c in cols.items()]).struct.json_encode()
+        if cols
+        else pl.lit("{}")
+    )
     col = pl.lit(column) if isinstance(column, str) else column
     return base.select(
         pl.col("_file").alias("file"),
@@ -152,7 +165,11 @@ def where(p: dict[str, object]) -> str:
         out += f":{p['line']}"
     if p.get("column"):
         spelled = p.get("spelled")
-        out += f" {spelled} ({p['column']})" if spelled and spelled != p["column"] else f" {p['column']}"
+        out += (
+            f" {spelled} ({p['column']})"
+            if spelled and spelled != p["column"]
+            else f" {p['column']}"
+        )
     return out
 
 

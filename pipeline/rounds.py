@@ -64,9 +64,12 @@ def sort_exprs(column: str = "round") -> list[pl.Expr]:
         return pl.any_horizontal([low.str.contains(w, literal=True) for w in words])
 
     stage_expr = (
-        pl.when(~low.str.contains("final", literal=True)).then(0)
-        .when(has(QUARTER)).then(1)
-        .when(has(SEMI)).then(2)
+        pl.when(~low.str.contains("final", literal=True))
+        .then(0)
+        .when(has(QUARTER))
+        .then(1)
+        .when(has(SEMI))
+        .then(2)
         .otherwise(3)
     )
     number = (
@@ -91,7 +94,9 @@ def _squash(label: str) -> str:
     return _DIGITS.sub(lambda m: str(int(m.group())), low)
 
 
-def set_order(con: duckdb.DuckDBPyConnection, event: str, labels: list[str]) -> dict[str, list[str]]:
+def set_order(
+    con: duckdb.DuckDBPyConnection, event: str, labels: list[str]
+) -> dict[str, list[str]]:
     """Store ``labels`` as ``event``'s round order (an empty list removes it).
 
     A label that is a loaded round of the event spelled differently (``r1`` for ``R1``)
@@ -103,7 +108,12 @@ def set_order(con: duckdb.DuckDBPyConnection, event: str, labels: list[str]) -> 
 
     if not con.execute("SELECT 1 FROM events WHERE event = ?", [event]).fetchall():
         raise NotFound(f"no event {event!r} is loaded")
-    loaded = [r[0] for r in con.execute("SELECT DISTINCT round FROM table_standings_t WHERE event = ?", [event]).fetchall()]
+    loaded = [
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT round FROM table_standings_t WHERE event = ?", [event]
+        ).fetchall()
+    ]
     by_squash: dict[str, str] = {}
     for r in loaded:
         by_squash.setdefault(_squash(r), r)
@@ -121,7 +131,8 @@ def set_order(con: duckdb.DuckDBPyConnection, event: str, labels: list[str]) -> 
         con.execute("DELETE FROM event_rounds WHERE event = ?", [event])
         if order:
             con.executemany(
-                "INSERT INTO event_rounds VALUES (?, ?, ?)", [[event, r, i] for i, r in enumerate(order, start=1)]
+                "INSERT INTO event_rounds VALUES (?, ?, ?)",
+                [[event, r, i] for i, r in enumerate(order, start=1)],
             )
         con.execute("COMMIT")
     except BaseException:
@@ -134,5 +145,7 @@ def organiser_order(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
     """The order the organiser set for ``event`` (empty: none set)."""
     return [
         r[0]
-        for r in con.execute("SELECT round FROM event_rounds WHERE event = ? ORDER BY position", [event]).fetchall()
+        for r in con.execute(
+            "SELECT round FROM event_rounds WHERE event = ? ORDER BY position", [event]
+        ).fetchall()
     ]

@@ -210,7 +210,9 @@ def test_a_connection_from_this_machine_counts_as_loopback_not_as_no_client():
 def test_forwarded_for_is_honoured_only_from_a_trusted_proxy():
     xff = "203.0.113.9, 198.51.100.7"
     assert auth.client_address(None, xff, trusted="") == "127.0.0.1"  # nobody trusted
-    assert auth.client_address("192.0.2.1", xff, trusted="127.0.0.1") == "192.0.2.1"  # not the proxy
+    assert (
+        auth.client_address("192.0.2.1", xff, trusted="127.0.0.1") == "192.0.2.1"
+    )  # not the proxy
     # from the trusted proxy: the right-most address that is not a proxy
     assert auth.client_address(None, xff, trusted="127.0.0.1") == "198.51.100.7"
     assert auth.client_address(None, xff, trusted="127.0.0.1, 198.51.100.7") == "203.0.113.9"

@@ -94,7 +94,9 @@ def test_backup_to_a_named_file_or_folder(db_path, tmp_path):
     assert inside.parent == folder
     for copy in (named, inside):
         assert snapshot(copy) == snapshot(db_path)
-    assert not [p for p in folder.iterdir() if p.name.startswith(".")], "temporary files left behind"
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")], (
+        "temporary files left behind"
+    )
     with pytest.raises(BackupError, match="cannot overwrite the database"):
         backup(db_path, db_path)
 
@@ -105,7 +107,9 @@ def test_backup_of_a_missing_database_says_so(tmp_path, db_path):
     assert "there is no database" in r.output
 
 
-@pytest.mark.parametrize("kind", ["random", "text", "empty", "foreign_duckdb", "newer_schema", "truncated"])
+@pytest.mark.parametrize(
+    "kind", ["random", "text", "empty", "foreign_duckdb", "newer_schema", "truncated"]
+)
 def test_restore_refuses_what_is_not_a_backup_and_changes_nothing(db_path, tmp_path, kind):
     assert run("ingest", "--ruleset", "unhas", *R1).exit_code == 0
     before, before_hash = snapshot(db_path), sha(db_path)
@@ -135,7 +139,11 @@ def test_restore_refuses_what_is_not_a_backup_and_changes_nothing(db_path, tmp_p
     assert "Error:" in r.output and "Traceback" not in r.output
     assert snapshot(db_path) == before and sha(db_path) == before_hash
     assert sha(src) == src_hash, "the source of a restore must never be modified"
-    assert not list((tmp_path / "backups").glob("*-before-restore.duckdb")) if (tmp_path / "backups").exists() else True
+    assert (
+        not list((tmp_path / "backups").glob("*-before-restore.duckdb"))
+        if (tmp_path / "backups").exists()
+        else True
+    )
     assert not [p for p in db_path.parent.iterdir() if p.name.startswith(".restore-")]
 
 
@@ -183,7 +191,9 @@ def test_a_correction_is_preceded_by_a_backup_of_the_version_it_replaces(db_path
     copy = current_content(auto[0])
     assert {k: v for k, v in copy.items() if k in content} == content
     with connect(auto[0], read_only=True) as c:
-        assert c.execute("SELECT count(*) FROM match_versions WHERE version > 1").fetchall() == [(0,)]
+        assert c.execute("SELECT count(*) FROM match_versions WHERE version > 1").fetchall() == [
+            (0,)
+        ]
     # restoring it undoes the correction (and the later load, which the copy predates)
     restore(auto[0], db_path)
     assert snapshot(db_path) != before  # R1_MORE was loaded before the correction
@@ -193,7 +203,9 @@ def test_a_correction_is_preceded_by_a_backup_of_the_version_it_replaces(db_path
 def test_two_corrections_in_one_second_keep_two_backups(db_path, tmp_path):
     assert run("ingest", "--ruleset", "unhas", R1[0]).exit_code == 0
     for i in range(3):
-        r = run("ingest", "--reason", f"koreksi {i}", corrected(tmp_path, f"fix{i}.csv", f"catatan {i}"))
+        r = run(
+            "ingest", "--reason", f"koreksi {i}", corrected(tmp_path, f"fix{i}.csv", f"catatan {i}")
+        )
         assert r.exit_code == 0, r.output
     auto = sorted((tmp_path / "backups").glob("*before-correction*.duckdb"))
     assert len(auto) == 3, [p.name for p in auto]
@@ -216,7 +228,9 @@ def test_only_the_newest_automatic_backups_are_kept(db_path, tmp_path, monkeypat
     other.write_bytes(b"not ours")
     made = []
     for i in range(4):
-        r = run("ingest", "--reason", f"koreksi {i}", corrected(tmp_path, f"fix{i}.csv", f"catatan {i}"))
+        r = run(
+            "ingest", "--reason", f"koreksi {i}", corrected(tmp_path, f"fix{i}.csv", f"catatan {i}")
+        )
         assert r.exit_code == 0, r.output
         made.append(sorted(folder.glob(f"{db_path.stem}-*-before-correction.duckdb"))[-1])
     auto = sorted(folder.glob(f"{db_path.stem}-*-before-correction.duckdb"))
@@ -225,7 +239,12 @@ def test_only_the_newest_automatic_backups_are_kept(db_path, tmp_path, monkeypat
         assert c.execute("SELECT max(version) FROM match_versions").fetchall() == [(4,)]
     assert manual.exists() and other.exists()
     monkeypatch.setenv("DOMINO_BACKUP_KEEP", "0")  # 0 keeps every copy
-    assert run("ingest", "--reason", "koreksi 5", corrected(tmp_path, "fix5.csv", "catatan 5")).exit_code == 0
+    assert (
+        run(
+            "ingest", "--reason", "koreksi 5", corrected(tmp_path, "fix5.csv", "catatan 5")
+        ).exit_code
+        == 0
+    )
     assert len(list(folder.glob(f"{db_path.stem}-*-before-correction.duckdb"))) == 3
 
 
@@ -234,7 +253,9 @@ def test_only_the_newest_automatic_backups_are_kept(db_path, tmp_path, monkeypat
 
 def correct(db: Path, tmp_path: Path, i: int):
     """One correction of R1 table 3 in ``db`` (named with --db); returns the result."""
-    fix = corrected(tmp_path, f"fix-{db.parent.name}-{db.stem}-{i}.csv", f"catatan {db.parent.name} {i}")
+    fix = corrected(
+        tmp_path, f"fix-{db.parent.name}-{db.stem}-{i}.csv", f"catatan {db.parent.name} {i}"
+    )
     return run("ingest", "--db", db, "--reason", f"koreksi {i}", fix)
 
 
@@ -254,7 +275,11 @@ def test_each_database_keeps_its_own_backups_beside_it(tmp_path, monkeypatch):
     monkeypatch.delenv("DOMINO_BACKUP_DIR", raising=False)
     monkeypatch.delenv("DOMINO_DB", raising=False)
     monkeypatch.setenv("DOMINO_BACKUP_KEEP", "1")
-    a, b, c = tmp_path / "a" / "domino.duckdb", tmp_path / "b" / "domino.duckdb", tmp_path / "a" / "cup.duckdb"
+    a, b, c = (
+        tmp_path / "a" / "domino.duckdb",
+        tmp_path / "b" / "domino.duckdb",
+        tmp_path / "a" / "cup.duckdb",
+    )
     for db in (a, b, c):
         assert run("ingest", "--db", db, "--ruleset", "unhas", R1[0]).exit_code == 0
     corrections = {a: 3, b: 2, c: 1}
@@ -268,7 +293,10 @@ def test_each_database_keeps_its_own_backups_beside_it(tmp_path, monkeypatch):
         own = [p for p in automatic(db.parent / "backups") if p.name.startswith(f"{db.stem}-")]
         assert len(own) == 1, (db, [p.name for p in own])
         assert newest_version(own[0]) == n, "the newest copy: taken before the last correction"
-    assert len(automatic(tmp_path / "a" / "backups")) == 2 and len(automatic(tmp_path / "b" / "backups")) == 1
+    assert (
+        len(automatic(tmp_path / "a" / "backups")) == 2
+        and len(automatic(tmp_path / "b" / "backups")) == 1
+    )
 
 
 def test_a_shared_backup_folder_keeps_each_databases_copies_apart(tmp_path, monkeypatch):
@@ -316,7 +344,14 @@ def test_every_way_of_naming_a_database_puts_its_copies_in_one_place(tmp_path, m
     assert len(manual) == 3, made
     for i, name in enumerate([Path("league/domino.duckdb"), real, link]):
         if name == real:
-            r = run("ingest", "--db", name, "--reason", f"koreksi {i}", corrected(tmp_path, f"f{i}.csv", f"c{i}"))
+            r = run(
+                "ingest",
+                "--db",
+                name,
+                "--reason",
+                f"koreksi {i}",
+                corrected(tmp_path, f"f{i}.csv", f"c{i}"),
+            )
         else:
             monkeypatch.setenv("DOMINO_DB", str(name))
             r = run("ingest", "--reason", f"koreksi {i}", corrected(tmp_path, f"f{i}.csv", f"c{i}"))
@@ -364,7 +399,9 @@ def test_a_backup_taken_during_a_load_holds_all_of_it_or_none(tmp_path):
         n = len(current_matches(c))
     with connect(db, read_only=True) as c:
         total = len(current_matches(c))
-    assert n in (1, total), f"a backup holds {n} matches: neither before ({1}) nor after ({total}) the load"
+    assert n in (1, total), (
+        f"a backup holds {n} matches: neither before ({1}) nor after ({total}) the load"
+    )
 
 
 def test_backup_and_restore_wait_for_a_reader_then_say_busy(tmp_path):
@@ -375,8 +412,13 @@ def test_backup_and_restore_wait_for_a_reader_then_say_busy(tmp_path):
     copy = tmp_path / "copy.duckdb"
     assert domino("backup", copy, db=db).returncode == 0
     holder = subprocess.Popen(
-        [sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(db)!r}, read_only=True); print('open', flush=True); time.sleep(60)"],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb, time; c = duckdb.connect({str(db)!r}, read_only=True); print('open', flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "open"
@@ -422,7 +464,9 @@ PROBE = (
 
 def probe(db: Path) -> str:
     """What another process gets when it tries to open ``db`` for writing right now."""
-    return subprocess.run([sys.executable, "-c", PROBE, str(db)], capture_output=True, text=True, timeout=120).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, str(db)], capture_output=True, text=True, timeout=120
+    ).stdout.strip()
 
 
 def test_copying_the_database_we_hold_keeps_others_out(db_path, tmp_path):

@@ -11,23 +11,49 @@ from bench import run as bench
 
 @pytest.mark.slow
 def test_bench_smoke_produces_every_figure(tmp_path):
-    results = bench.main(["--smoke", "--out", str(tmp_path / "results"), "--corpora", str(tmp_path / "corpora")])
+    results = bench.main(
+        ["--smoke", "--out", str(tmp_path / "results"), "--corpora", str(tmp_path / "corpora")]
+    )
     runs = results["runs"]
     assert [r["ruleset"] for r in runs] == ["unhas", "pepet"]
     for r in runs:
         assert 9_000 <= r["hands"] <= 11_000
         assert r["matches_rejected"] == 0
-        for key in ("rebuild_s", "peak_rss_mib", "polars_read_csv_s", "duckdb_read_csv_s", "ratio_to_floor",
-                    "incremental_median_ms", "leaderboard_p50_ms", "leaderboard_p95_ms",
-                    "incremental_open_ms", "incremental_ingest_ms", "incremental_query_ms", "incremental_close_ms"):
+        for key in (
+            "rebuild_s",
+            "peak_rss_mib",
+            "polars_read_csv_s",
+            "duckdb_read_csv_s",
+            "ratio_to_floor",
+            "incremental_median_ms",
+            "leaderboard_p50_ms",
+            "leaderboard_p95_ms",
+            "incremental_open_ms",
+            "incremental_ingest_ms",
+            "incremental_query_ms",
+            "incremental_close_ms",
+        ):
             assert r[key] > 0, key
-        for key in ("duckdb_store_s", "sql_bound_s", "store_ratio_to_floor", "sql_bound_ratio_to_floor"):
+        for key in (
+            "duckdb_store_s",
+            "sql_bound_s",
+            "store_ratio_to_floor",
+            "sql_bound_ratio_to_floor",
+        ):
             assert r[key] > 0, key
         # the SQL-only bound scored the same corpus as the rebuild: a row per seated
         # player per hand and per player per match, as many as the rebuild stored
         assert r["hand_points_rows"] >= 3 * r["hands"]
-        assert (r["sql_bound_hand_points"], r["sql_bound_standings"]) == (r["hand_points_rows"], r["standings_rows"])
-        for key in ("page_render_first_s", "page_render_cached_s", "page_render_new_session_s", "page_render_first_served_s"):
+        assert (r["sql_bound_hand_points"], r["sql_bound_standings"]) == (
+            r["hand_points_rows"],
+            r["standings_rows"],
+        )
+        for key in (
+            "page_render_first_s",
+            "page_render_cached_s",
+            "page_render_new_session_s",
+            "page_render_first_served_s",
+        ):
             assert r[key] > 0, key
         assert r["page_exceptions"] == 0
     saved = list((tmp_path / "results").glob("*.json"))

@@ -22,7 +22,9 @@ def run(*args):
 def test_ingest_exit_codes(db_path):
     ok = run("ingest", BASE)
     assert ok.exit_code == 0, ok.output
-    assert "loaded 2 match(es) (2 new, 0 updated, 0 corrected), 0 unchanged, 0 rejected" in ok.output
+    assert (
+        "loaded 2 match(es) (2 new, 0 updated, 0 corrected), 0 unchanged, 0 rejected" in ok.output
+    )
     again = run("ingest", BASE)
     assert again.exit_code == 0
     assert "nothing changed" in again.output
@@ -49,7 +51,19 @@ def test_standings_csv_has_the_contract_columns_in_order(db_path):
         rows = list(csv.reader(io.StringIO(r.output)))
         assert rows[0][: len(CONTRACT[level])] == CONTRACT[level]
         assert len(rows) > 1
-    r = run("standings", "--event", "unhas-2024-e1", "--level", "table", "--round", "R1", "--table", "2", "--format", "csv")
+    r = run(
+        "standings",
+        "--event",
+        "unhas-2024-e1",
+        "--level",
+        "table",
+        "--round",
+        "R1",
+        "--table",
+        "2",
+        "--format",
+        "csv",
+    )
     body = list(csv.DictReader(io.StringIO(r.output)))
     assert [row["player"] for row in body] == ["Umar Ramli", "Haris Rauf", "Yusuf Lubis"]
     assert body[0]["qualified"] == "true"
@@ -89,7 +103,11 @@ def test_history_and_log(db_path, tmp_path):
     ]
     r = run("log", "--format", "json")
     log = json.loads(r.output)
-    assert log[0]["file"] == "base_unhas.csv" and log[0]["matches_loaded"] == 2 and log[0]["status"] == "done"
+    assert (
+        log[0]["file"] == "base_unhas.csv"
+        and log[0]["matches_loaded"] == 2
+        and log[0]["status"] == "done"
+    )
     assert len(log[0]["sha256"]) == 64
 
 
@@ -106,7 +124,26 @@ def test_ingest_json_report_and_dry_run(db_path):
 
 
 def test_installed_entry_point_runs(db_path):
-    r = subprocess.run([sys.executable, "-m", "pipeline", "ingest", str(BASE)], capture_output=True, text=True, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "pipeline", "ingest", str(BASE)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([sys.executable, "-m", "pipeline", "standings", "--event", "unhas-2024-e1", "--format", "csv"], capture_output=True, text=True, check=False)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pipeline",
+            "standings",
+            "--event",
+            "unhas-2024-e1",
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert r.stdout.splitlines()[0].startswith("event,player,points,rank")

@@ -14,8 +14,18 @@ from tests.rules_helpers import SEATS, biasa_match, write_log
 
 
 def domino(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": str(columns), "TERM": "dumb"}  # DOMINO_DB from the db_path fixture
-    return subprocess.run([sys.executable, "-m", "pipeline", *map(str, args)], capture_output=True, text=True, env=env, check=False)
+    env = {
+        **os.environ,
+        "COLUMNS": str(columns),
+        "TERM": "dumb",
+    }  # DOMINO_DB from the db_path fixture
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
 
 
 def load(tmp_path, seats=SEATS, name="hands.csv", **where):
@@ -64,7 +74,11 @@ def test_an_unknown_round_or_table_is_said_and_exits_1(db_path, tmp_path):
 
 def test_tables_fit_80_columns_without_cut_headers_or_trailing_spaces(db_path, tmp_path):
     load(tmp_path, ("Andi Wijaya Kusuma", "Budi Santoso Pratama", "Cici Lestari", "Dedi Hermawan"))
-    for args in (("standings", "--event", "ev", "--level", "table"), ("history", "--event", "ev"), ("log",)):
+    for args in (
+        ("standings", "--event", "ev", "--level", "table"),
+        ("history", "--event", "ev"),
+        ("log",),
+    ):
         text = domino(*args).stdout
         lines = text.splitlines()
         assert lines, args
@@ -72,7 +86,9 @@ def test_tables_fit_80_columns_without_cut_headers_or_trailing_spaces(db_path, t
         assert "…" not in text, (args, text)
         assert all(line == line.rstrip() for line in lines), args
     history = domino("history", "--event", "ev").stdout
-    assert re.search(r"\d{2}:\d{2}:\d{2}", history) and not re.search(r"\d{2}:\d{2}:\d{2}\.\d", history)
+    assert re.search(r"\d{2}:\d{2}:\d{2}", history) and not re.search(
+        r"\d{2}:\d{2}:\d{2}\.\d", history
+    )
 
 
 def test_a_lone_dash_and_plain_numbers_are_not_formulas(db_path, tmp_path):

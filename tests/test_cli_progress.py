@@ -38,7 +38,9 @@ def test_load_tells_progress_with_growing_counts(tmp_path, monkeypatch):
 def test_ingest_away_from_a_terminal_prints_a_progress_line_per_n_files(tmp_path, monkeypatch):
     monkeypatch.setenv("DOMINO_BATCH_FILES", "2")
     monkeypatch.setenv("DOMINO_PROGRESS_FILES", "4")
-    r = CliRunner().invoke(cli, ["ingest", "--format", "json", "--db", str(tmp_path / "d.duckdb"), *map(str, PEPET)])
+    r = CliRunner().invoke(
+        cli, ["ingest", "--format", "json", "--db", str(tmp_path / "d.duckdb"), *map(str, PEPET)]
+    )
     assert r.exit_code == 0, r.output
     lines = r.stderr.splitlines()
     n = len(PEPET)
@@ -66,7 +68,18 @@ def test_serve_on_a_taken_port_says_so_before_any_url(monkeypatch, tmp_path):
     monkeypatch.setattr(os, "execv", lambda exe, argv: calls.append(argv))
     with _listening() as s:
         port = s.getsockname()[1]
-        r = CliRunner().invoke(cli, ["serve", "--port", str(port), "--host", "127.0.0.1", "--db", str(tmp_path / "d.duckdb")])
+        r = CliRunner().invoke(
+            cli,
+            [
+                "serve",
+                "--port",
+                str(port),
+                "--host",
+                "127.0.0.1",
+                "--db",
+                str(tmp_path / "d.duckdb"),
+            ],
+        )
     assert r.exit_code == 1
     assert f"port {port} is taken" in r.output and "PORT=8600" in r.output
     assert "http://" not in r.output and calls == []
@@ -77,7 +90,9 @@ def test_a_second_demo_on_a_taken_port_stops_before_loading(monkeypatch, tmp_pat
     db = tmp_path / "d.duckdb"
     with _listening() as s:
         port = s.getsockname()[1]
-        r = CliRunner().invoke(cli, ["demo", "--port", str(port), "--host", "127.0.0.1", "--db", str(db)])
+        r = CliRunner().invoke(
+            cli, ["demo", "--port", str(port), "--host", "127.0.0.1", "--db", str(db)]
+        )
     assert r.exit_code == 1
     assert f"port {port} is taken" in r.output and "http://" not in r.output
     assert not db.exists()
@@ -91,7 +106,10 @@ def test_serving_on_every_interface_is_said_plainly(monkeypatch, tmp_path):
     r = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / "d.duckdb")])
     assert r.exit_code == 0, r.output
     assert "every network interface" in r.output and "--host 127.0.0.1" in r.output
-    local = CliRunner().invoke(cli, ["serve", "--port", str(port), "--host", "127.0.0.1", "--db", str(tmp_path / "d.duckdb")])
+    local = CliRunner().invoke(
+        cli,
+        ["serve", "--port", str(port), "--host", "127.0.0.1", "--db", str(tmp_path / "d.duckdb")],
+    )
     assert "every network interface" not in local.output
 
 
@@ -112,4 +130,8 @@ def test_skipped_browser_tests_are_counted_at_the_end(monkeypatch):
 
     monkeypatch.setattr(browser, "CHROMIUM", ROOT / "no-such-chromium")
     browser.pytest_terminal_summary(Reporter())
-    assert said and said[0].startswith("2 browser tests SKIPPED") and "apt-get install chromium" in said[0]
+    assert (
+        said
+        and said[0].startswith("2 browser tests SKIPPED")
+        and "apt-get install chromium" in said[0]
+    )

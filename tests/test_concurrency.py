@@ -44,8 +44,14 @@ def test_a_writer_that_cannot_get_the_lock_is_told_to_retry(tmp_path):
     with connect(db):
         pass
     holder = subprocess.Popen(
-        [sys.executable, "-c", f"import duckdb, sys; c = duckdb.connect({str(db)!r}); print('held', flush=True); sys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb, sys; c = duckdb.connect({str(db)!r}); print('held', flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "held"
@@ -90,8 +96,6 @@ def test_many_races_lose_nothing(tmp_path):
         if patience == "30":
             assert tally["busy"] == 0, "with 30 s of patience every writer must land"
     assert totals["landed"] >= 5
-
-
 
 
 def test_a_correction_racing_an_update_of_the_same_match(tmp_path):

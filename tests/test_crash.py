@@ -30,5 +30,7 @@ def test_two_dozen_kills_of_a_20000_hand_load(tmp_path):
     assert figures["matches_lost"] == 0
     assert figures["kills"] >= 20, "\n".join(lines)
     # Kills aimed at the write phase must have caught some loads mid-transaction.
-    assert figures["outcomes"].get("killed while writing (log says interrupted)", 0) >= 1, "\n".join(lines)
+    assert figures["outcomes"].get("killed while writing (log says interrupted)", 0) >= 1, (
+        "\n".join(lines)
+    )
     assert figures["interrupted_in_log"] >= 1

@@ -34,9 +34,14 @@ def test_error_keeps_its_match_out_and_says_where(con, name):
     want = CASES[name]
     p = ingest(con, [ERRORS / name])
     hits = p.problems.filter(
-        (pl.col("code") == want["code"]) & (pl.col("file") == name) & (pl.col("line") == want["line"]) & (pl.col("column") == want["column"])
+        (pl.col("code") == want["code"])
+        & (pl.col("file") == name)
+        & (pl.col("line") == want["line"])
+        & (pl.col("column") == want["column"])
     )
-    assert hits.height >= 1, f"no {want['code']} at {name}:{want['line']} {want['column']}; got {p.problems.to_dicts()}"
+    assert hits.height >= 1, (
+        f"no {want['code']} at {name}:{want['line']} {want['column']}; got {p.problems.to_dicts()}"
+    )
     assert hits["severity"][0] == want["severity"]
     # the sentence a referee reads names the file, line and column (as the file spells
     # the header, with the contract's name beside it)
@@ -49,10 +54,17 @@ def test_error_keeps_its_match_out_and_says_where(con, name):
     assert loaded_tables(con) == set(want["loaded"])
     for table in want["loaded"]:
         rows_in_file = p.hands.filter(pl.col("table") == table).height
-        in_db = con.execute('SELECT count(*) FROM hands WHERE "table" = ?', [table]).fetchall()[0][0]
+        in_db = con.execute('SELECT count(*) FROM hands WHERE "table" = ?', [table]).fetchall()[0][
+            0
+        ]
         assert in_db == rows_in_file > 0
     for table in want["rejected"]:
-        assert con.execute('SELECT count(*) FROM hand_points_t WHERE "table" = ?', [table]).fetchall()[0][0] == 0
+        assert (
+            con.execute('SELECT count(*) FROM hand_points_t WHERE "table" = ?', [table]).fetchall()[
+                0
+            ][0]
+            == 0
+        )
         assert any(o.table == table and o.status == "rejected" for o in p.outcomes)
     assert p.exit_code == (1 if want["rejected"] else 0)
 
@@ -74,7 +86,13 @@ def test_player_at_another_table_already_loaded(con, tmp_path):
     """A match already loaded stays; the new one with the clashing player is refused."""
     ingest(con, [ERRORS / "base_unhas.csv"])
     lines = (ERRORS / "base_unhas.csv").read_text().splitlines()
-    new = [lines[0]] + [line.replace(",R1,2,", ",R1,3,").replace("Yusuf Lubis", "Bayu Rahman").replace("Haris Rauf", "Haris Baru").replace("Umar Ramli", "Umar Baru") for line in lines[11:21]]
+    new = [lines[0]] + [
+        line.replace(",R1,2,", ",R1,3,")
+        .replace("Yusuf Lubis", "Bayu Rahman")
+        .replace("Haris Rauf", "Haris Baru")
+        .replace("Umar Ramli", "Umar Baru")
+        for line in lines[11:21]
+    ]
     f = tmp_path / "table3.csv"
     f.write_text("\n".join(new) + "\n")
     p = ingest(con, [f])

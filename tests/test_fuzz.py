@@ -28,7 +28,11 @@ def fuzz(examples: int) -> settings:
         deadline=None,
         derandomize=True,
         database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.large_base_example,
+        ],
     )
 
 
@@ -59,7 +63,6 @@ def test_generated_hand_logs_load_whole_or_are_rejected(log):
 # --- the worked examples with one thing broken --------------------------------------------
 
 
-
 @fuzz(70)
 @given(mutated_logs())
 def test_a_valid_log_with_one_field_broken_loads_whole_or_not_at_all(log):
@@ -85,7 +88,9 @@ def test_a_broken_file_over_loaded_matches_leaves_one_whole_version(log, reason)
         rows = con.execute(
             'SELECT event, round, "table", count(*) FROM hands WHERE version = 1 GROUP BY ALL'
         ).fetchall()
-        assert {(e, r, t): n for e, r, t, n in rows} == {k: v[1] for k, v in loaded.items()}, "version 1 rows changed"
+        assert {(e, r, t): n for e, r, t, n in rows} == {k: v[1] for k, v in loaded.items()}, (
+            "version 1 rows changed"
+        )
 
 
 def test_the_unbroken_examples_load_completely():
@@ -102,15 +107,36 @@ def test_hostile_cells_round_trip_as_text():
     dashboard's and exporter's concern."""
     names = ["=1+2", "<script>alert(1)</script>", "@SUM(A1)", "+cmd|' /C calc'!A0"]
     rows = [
-        ["event", "ruleset", "round", "table", "hand", "player_a", "player_b", "player_c", "player_d", "ended_by", "ending", "note"],
-        *[["xss", "unhas", "R1", "1", str(h), *names, "A", "biasa", "<b>bold</b>\x07"] for h in (1, 2)],
+        [
+            "event",
+            "ruleset",
+            "round",
+            "table",
+            "hand",
+            "player_a",
+            "player_b",
+            "player_c",
+            "player_d",
+            "ended_by",
+            "ending",
+            "note",
+        ],
+        *[
+            ["xss", "unhas", "R1", "1", str(h), *names, "A", "biasa", "<b>bold</b>\x07"]
+            for h in (1, 2)
+        ],
     ]
     buf = io.StringIO()
     csv.writer(buf).writerows(rows)
     with memory_db() as con:
         p, _ = load(buf.getvalue().encode(), "xss.csv", con=con)
         assert p.errors.height == 0, p.errors.to_dicts()
-        stored = con.sql("SELECT player FROM player_names ORDER BY player").pl().get_column("player").to_list()
+        stored = (
+            con.sql("SELECT player FROM player_names ORDER BY player")
+            .pl()
+            .get_column("player")
+            .to_list()
+        )
         assert stored == sorted(names)
         notes = con.execute("SELECT DISTINCT note FROM hands").fetchall()
         assert notes == [("<b>bold</b>\x07",)]
@@ -142,7 +168,9 @@ def test_a_row_that_does_not_say_its_round_or_table_keeps_its_possible_matches_o
 
 def test_a_file_whose_rows_name_no_match_exits_1():
     lines = (FUZZ / "unhas-2024-e1_R1_meja4.csv").read_text().splitlines()
-    blanked = [lines[0]] + [",".join(c if i != 2 else "" for i, c in enumerate(line.split(","))) for line in lines[1:]]
+    blanked = [lines[0]] + [
+        ",".join(c if i != 2 else "" for i, c in enumerate(line.split(","))) for line in lines[1:]
+    ]
     p, stats = load(("\n".join(blanked) + "\n").encode(), "meja4.csv", ruleset="unhas")
     assert p.outcomes == [] and stats.get("written", 0) == 0
     assert p.errors.height >= 10

@@ -19,7 +19,13 @@ def junk_csv(path, rows: int, seed: int = 7) -> None:
     with path.open("w") as f:
         f.write(",".join(CANONICAL) + "\n")
         for _ in range(rows):
-            f.write(",".join("".join(rng.choices(string.ascii_letters, k=rng.randint(1, 6))) for _ in CANONICAL) + "\n")
+            f.write(
+                ",".join(
+                    "".join(rng.choices(string.ascii_letters, k=rng.randint(1, 6)))
+                    for _ in CANONICAL
+                )
+                + "\n"
+            )
 
 
 def test_a_file_of_junk_rows_is_refused_whole_in_one_sentence(db_path, tmp_path):
@@ -27,7 +33,10 @@ def test_a_file_of_junk_rows_is_refused_whole_in_one_sentence(db_path, tmp_path)
     junk_csv(junk, JUNK_ROWS + 10)
     done = CliRunner().invoke(cli, ["ingest", str(junk)], catch_exceptions=False)
     assert done.exit_code == 1
-    assert f"{JUNK_ROWS + 10:,} of its {JUNK_ROWS + 10:,} rows hold cells that cannot be read" in done.output
+    assert (
+        f"{JUNK_ROWS + 10:,} of its {JUNK_ROWS + 10:,} rows hold cells that cannot be read"
+        in done.output
+    )
     assert "this does not look like a hand log" in done.output
     assert "1 file(s) refused whole" in done.output
     # one sentence for the file, not one per cell of every row

@@ -19,7 +19,12 @@ def test_round_labels_differing_in_case_spaces_or_zeros_are_one_round(con, tmp_p
         again = load(con, tmp_path, biasa_match(["Ana"] * 4, round=spelling), name=f"b{i}.csv")
         assert [(o.round, o.status) for o in again.outcomes] == [("R1", "unchanged")], spelling
         (w,) = again.warnings.filter(pl.col("code") == "label_spelling").to_dicts()
-        assert (w["file"], w["line"], w["column"], w["severity"]) == (f"b{i}.csv", 2, "round", "warning")
+        assert (w["file"], w["line"], w["column"], w["severity"]) == (
+            f"b{i}.csv",
+            2,
+            "round",
+            "warning",
+        )
         assert w["message"].startswith(f"round {spelling.strip()} is read as round R1")
     # a fifth hand written as R01 is an update of the one match
     more = load(con, tmp_path, biasa_match(["Ana"] * 5, round="R01"), name="c.csv")
@@ -33,7 +38,9 @@ def test_the_first_spelling_in_an_upload_is_kept(con, tmp_path):
     rows = biasa_match(["Ana"] * 2, round="Final") + biasa_match(["Ana"] * 4, round="final")[2:]
     plan = load(con, tmp_path, rows)
     assert [(o.round, o.status, o.hands) for o in plan.outcomes] == [("Final", "new", 4)]
-    assert plan.warnings.filter(pl.col("code") == "label_spelling").get_column("line").to_list() == [4]
+    assert plan.warnings.filter(pl.col("code") == "label_spelling").get_column(
+        "line"
+    ).to_list() == [4]
 
 
 def test_table_labels_with_leading_zeros_are_one_table(con, tmp_path):
@@ -81,4 +88,6 @@ def test_a_row_with_an_error_causes_no_second_false_error(con, tmp_path):
             rows = [{**r, "ruleset": "pepet", "ending": "tutup", "round": "S1"} for r in rows]
         rows[4] = {**rows[4], "ending": None}
         plan = load(con, tmp_path, rows, name=f"{ruleset}.csv")
-        assert [(p["line"], p["code"], p["column"]) for p in plan.errors.to_dicts()] == [(6, "missing_value", "ending")], ruleset
+        assert [(p["line"], p["code"], p["column"]) for p in plan.errors.to_dicts()] == [
+            (6, "missing_value", "ending")
+        ], ruleset

@@ -41,7 +41,9 @@ def test_the_engine_never_imports_the_dashboard_and_loads_the_simulator_only_whe
 
 def test_importing_the_cli_loads_neither_the_dashboard_nor_the_simulator():
     code = "import sys, pipeline.cli; print(sorted({m.split('.')[0] for m in sys.modules} & {'dashboard', 'simulator', 'streamlit'}))"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert r.stdout.strip() == "[]", r.stdout
 
 
@@ -62,7 +64,20 @@ def test_domino_serve_hands_over_to_python_m_dashboard(monkeypatch, tmp_path):
     r = CliRunner().invoke(cli, ["serve", "--port", "8765", "--host", "127.0.0.1", "--db", str(db)])
     assert r.exit_code == 0, r.output
     assert calls == [
-        (sys.executable, [sys.executable, "-m", "dashboard", "--port", "8765", "--host", "127.0.0.1", "--db", str(db.resolve())])
+        (
+            sys.executable,
+            [
+                sys.executable,
+                "-m",
+                "dashboard",
+                "--port",
+                "8765",
+                "--host",
+                "127.0.0.1",
+                "--db",
+                str(db.resolve()),
+            ],
+        )
     ]
 
 

@@ -20,7 +20,19 @@ from pipeline.problems import FileRejected
 from simulator.stress import FUZZ, current_matches, domino, memory_db
 
 GOOD = FUZZ / "unhas-2024-e1_R1_meja4.csv"
-HEADER = ["event", "ruleset", "round", "table", "hand", "player_a", "player_b", "player_c", "player_d", "ended_by", "ending"]
+HEADER = [
+    "event",
+    "ruleset",
+    "round",
+    "table",
+    "hand",
+    "player_a",
+    "player_b",
+    "player_c",
+    "player_d",
+    "ended_by",
+    "ending",
+]
 
 
 def rejected(data: bytes, name: str = "hands.xlsx") -> FileRejected:
@@ -67,7 +79,15 @@ def test_a_file_over_the_row_limit_is_refused(monkeypatch):
 
 def test_a_workbook_over_the_row_limit_is_refused(monkeypatch):
     monkeypatch.setenv("DOMINO_MAX_ROWS", "3")
-    exc = rejected(workbook([HEADER] + [["e", "unhas", "R1", "1", str(h), "a", "b", "c", "d", "A", "biasa"] for h in range(1, 5)]))
+    exc = rejected(
+        workbook(
+            [HEADER]
+            + [
+                ["e", "unhas", "R1", "1", str(h), "a", "b", "c", "d", "A", "biasa"]
+                for h in range(1, 5)
+            ]
+        )
+    )
     assert exc.code == "too_many_rows"
 
 
@@ -89,15 +109,35 @@ def _sheet_xml(rows: int, padding: int):
     white space compresses about 1000 to 1."""
 
     def cells(r: int, values: list[str]) -> bytes:
-        return (f'<row r="{r}">' + "".join(
-            f'<c r="{chr(65 + i)}{r}" t="inlineStr"><is><t>{v}</t></is></c>' for i, v in enumerate(values)
-        ) + "</row>").encode()
+        return (
+            f'<row r="{r}">'
+            + "".join(
+                f'<c r="{chr(65 + i)}{r}" t="inlineStr"><is><t>{v}</t></is></c>'
+                for i, v in enumerate(values)
+            )
+            + "</row>"
+        ).encode()
 
     def chunks():
         yield b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
         yield cells(1, HEADER)
         for r in range(2, rows + 2):
-            yield cells(r, ["bomb", "unhas", "R1", str(r), "1", f"a{r}", f"b{r}", f"c{r}", f"d{r}", "A", "biasa"])
+            yield cells(
+                r,
+                [
+                    "bomb",
+                    "unhas",
+                    "R1",
+                    str(r),
+                    "1",
+                    f"a{r}",
+                    f"b{r}",
+                    f"c{r}",
+                    f"d{r}",
+                    "A",
+                    "biasa",
+                ],
+            )
         left = padding
         while left > 0:
             yield b" " * min(left, 1 << 20)
@@ -107,7 +147,13 @@ def _sheet_xml(rows: int, padding: int):
     return chunks
 
 
-def bomb(rows: int = 1, padding: int = 0, *, declare: int | None = None, method: int = zipfile.ZIP_DEFLATED) -> bytes:
+def bomb(
+    rows: int = 1,
+    padding: int = 0,
+    *,
+    declare: int | None = None,
+    method: int = zipfile.ZIP_DEFLATED,
+) -> bytes:
     """A real workbook whose sheet is replaced by a generated one, written as a stream.
 
     ``declare`` makes the zip headers claim that size for the sheet (a lying zip: the
@@ -189,10 +235,19 @@ def test_a_workbook_compressed_in_a_way_excel_never_writes_is_refused():
 @pytest.mark.timeout(60)
 def test_xml_entity_expansion_is_not_performed():
     """A "billion laughs" shared-strings part: read as text or refused, never expanded."""
-    src = zipfile.ZipFile(io.BytesIO(workbook([HEADER, ["e", "unhas", "R1", "1", "1", "lol", "b", "c", "d", "A", "biasa"]])))
-    laughs = '<!DOCTYPE lolz [<!ENTITY lol "lol">' + "".join(
-        f'<!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">' for i in range(1, 10)
-    ) + "]>"
+    src = zipfile.ZipFile(
+        io.BytesIO(
+            workbook([HEADER, ["e", "unhas", "R1", "1", "1", "lol", "b", "c", "d", "A", "biasa"]])
+        )
+    )
+    laughs = (
+        '<!DOCTYPE lolz [<!ENTITY lol "lol">'
+        + "".join(
+            f'<!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">'
+            for i in range(1, 10)
+        )
+        + "]>"
+    )
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for info in src.infolist():
@@ -247,7 +302,12 @@ def test_a_path_in_an_upload_name_never_reaches_reports_or_the_database():
         p = ingest(con, sheets=[sheet], by="limits")
         assert set(p.problems.get_column("file").to_list()) == {"passwd.csv"}
         assert {o.file for o in p.outcomes} == {"passwd.csv"}
-        files = {r[0] for r in con.execute("SELECT file FROM ingests UNION ALL SELECT file FROM hands").fetchall()}
+        files = {
+            r[0]
+            for r in con.execute(
+                "SELECT file FROM ingests UNION ALL SELECT file FROM hands"
+            ).fetchall()
+        }
         assert files <= {"passwd.csv"}
     with pytest.raises(FileRejected) as info:
         read_bytes(b"", "../../etc/passwd.csv")
@@ -266,7 +326,10 @@ def test_the_cli_shows_only_the_base_name(tmp_path):
 
 def test_huge_cells_give_short_readable_messages():
     big = "9" * 100_000
-    rows = [HEADER + ["note"], ["ev", "unhas", "R1", "1", big, "a", "b", "c", "d", "A", "x" * 100_000, "y" * 100_000]]
+    rows = [
+        HEADER + ["note"],
+        ["ev", "unhas", "R1", "1", big, "a", "b", "c", "d", "A", "x" * 100_000, "y" * 100_000],
+    ]
     text = "\n".join(",".join(r) for r in rows).encode()
     sheet = read_bytes(text, "huge.csv")
     with memory_db() as con:
@@ -276,6 +339,10 @@ def test_huge_cells_give_short_readable_messages():
     assert p.problems.get_column("message").str.len_chars().max() <= 500
     assert set(p.errors.get_column("code").to_list()) >= {"not_a_number", "unknown_ending"}
     assert all(len(o.message) <= 2000 for o in p.outcomes)
-    header = "pips_a,Pips" + "-" * 100_000 + "A,round,table,player_a,player_b,player_c,player_d,ending\n1,2,3,4,5,6,7,8,9\n"
+    header = (
+        "pips_a,Pips"
+        + "-" * 100_000
+        + "A,round,table,player_a,player_b,player_c,player_d,ending\n1,2,3,4,5,6,7,8,9\n"
+    )
     exc = rejected(header.encode(), "dup.csv")
     assert exc.code == "duplicate_column" and len(exc.message) <= 500

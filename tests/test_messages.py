@@ -45,7 +45,9 @@ def said(mid: str, params: dict, english: str) -> str:
         if isinstance(v, list):
             for inner in v:
                 if isinstance(inner, dict):
-                    said(inner["id"], inner["params"], messages.render(inner["id"], inner["params"]))
+                    said(
+                        inner["id"], inner["params"], messages.render(inner["id"], inner["params"])
+                    )
     assert messages.render(mid, params) == english
     indonesian = messages.render(mid, params, "id")
     assert indonesian and "{" not in indonesian
@@ -61,8 +63,14 @@ def check_plan(plan, *, need: bool = True) -> int:
         rendered = dash.render_column(pr, "id")
         assert rendered.get_column("message").null_count() == 0
         for row in pr.to_dicts():
-            said(row["message_id"], json.loads(row["params"]), messages.short(messages.render(row["message_id"], json.loads(row["params"]))))
-            assert row["message"] == messages.short(messages.render(row["message_id"], json.loads(row["params"])))
+            said(
+                row["message_id"],
+                json.loads(row["params"]),
+                messages.short(messages.render(row["message_id"], json.loads(row["params"]))),
+            )
+            assert row["message"] == messages.short(
+                messages.render(row["message_id"], json.loads(row["params"]))
+            )
             n += 1
     for o in plan.outcomes:
         if o.message:
@@ -97,16 +105,28 @@ def test_both_catalogues_hold_the_same_ids_and_parameters():
 
 
 def test_a_message_inside_a_message_is_rendered_in_the_same_language():
-    what = [messages.ref("hands.changes", {"hands": "4"}), messages.ref("hands.drops", {"hands": "9, 10"})]
+    what = [
+        messages.ref("hands.changes", {"hands": "4"}),
+        messages.ref("hands.drops", {"hands": "9, 10"}),
+    ]
     params = {"what": what, "reason": "wrong sheet"}
-    assert messages.render("match.correction", params) == "changes hand(s) 4 and drops hand(s) 9, 10 (reason: wrong sheet)"
-    assert messages.render("match.correction", params, "id") == "mengubah kocokan 4 dan menghapus kocokan 9, 10 (alasan: wrong sheet)"
+    assert (
+        messages.render("match.correction", params)
+        == "changes hand(s) 4 and drops hand(s) 9, 10 (reason: wrong sheet)"
+    )
+    assert (
+        messages.render("match.correction", params, "id")
+        == "mengubah kocokan 4 dan menghapus kocokan 9, 10 (alasan: wrong sheet)"
+    )
 
 
 def test_values_from_the_file_are_kept_as_written():
     # a value that looks like a sentence is not translated: nothing parses a sentence
     params = {"value": "this hand does not say the round"}
-    assert messages.render("not_a_number", params, "id") == "this hand does not say the round bukan bilangan bulat"
+    assert (
+        messages.render("not_a_number", params, "id")
+        == "this hand does not say the round bukan bilangan bulat"
+    )
 
 
 def test_a_frame_column_is_rendered_per_message_id_and_keeps_rows_without_one():
@@ -114,7 +134,12 @@ def test_a_frame_column_is_rendered_per_message_id_and_keeps_rows_without_one():
         {
             "message": ["empat is not a whole number", "x", "tables", None],
             "message_id": ["not_a_number", None, "player_two_tables.upload", None],
-            "params": ['{"value":"empat"}', None, '{"player":"Ana","tables":["1","2"],"round":"R1"}', None],
+            "params": [
+                '{"value":"empat"}',
+                None,
+                '{"player":"Ana","tables":["1","2"],"round":"R1"}',
+                None,
+            ],
         }
     )
     out = dash.render_column(df, "id")
@@ -131,7 +156,9 @@ def test_the_column_is_named_as_the_file_spelled_it(con):
     plan = ingest(con, [ERRORS / "apollo_not_double.csv"])
     row = plan.problems.filter(pl.col("code") == "apollo_not_double").to_dicts()[0]
     assert (row["column"], row["spelled"]) == ("last_tile", "kartu_terakhir")
-    assert describe(row).startswith("apollo_not_double.csv:4 kartu_terakhir (last_tile): apollo means")
+    assert describe(row).startswith(
+        "apollo_not_double.csv:4 kartu_terakhir (last_tile): apollo means"
+    )
     shown = dash.column_label(plan.problems.filter(pl.col("code") == "apollo_not_double"))
     assert shown["column"][0] == "kartu_terakhir (last_tile)"
 
@@ -153,7 +180,9 @@ def test_a_file_with_the_contract_names_shows_the_column_alone(con, tmp_path):
 # --- sentences the pipeline writes ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in ERRORS.glob("*.csv") if not p.name.startswith("base_")))
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in ERRORS.glob("*.csv") if not p.name.startswith("base_"))
+)
 def test_every_error_fixture_speaks_indonesian(con, name):
     check_plan(ingest(con, [ERRORS / name]))
 
@@ -170,7 +199,13 @@ def test_loading_again_speaks_indonesian(con, tmp_path):
         ingest(con, [write(tmp_path, "fix.csv", [LINES[0], *fixed])]),  # correction, no reason
         ingest(con, [write(tmp_path, "fix.csv", [LINES[0], *fixed])], reason="wrong sheet"),
     ]
-    assert [p.outcomes[0].status for p in plans] == ["new", "update", "unchanged", "rejected", "correction"]
+    assert [p.outcomes[0].status for p in plans] == [
+        "new",
+        "update",
+        "unchanged",
+        "rejected",
+        "correction",
+    ]
     for p in plans:
         check_plan(p, need=p is not plans[0])
     assert plans[-1].outcomes[0].message.endswith("(reason: wrong sheet)")
@@ -180,15 +215,22 @@ def test_loading_again_speaks_indonesian(con, tmp_path):
 def test_clashes_with_what_is_loaded_speak_indonesian(con, tmp_path):
     ingest(con, [BASE])
     clash = [LINES[0]] + [
-        line.replace(",R1,2,", ",R1,3,").replace("Yusuf Lubis", "Bayu Rahman") for line in LINES[11:21]
+        line.replace(",R1,2,", ",R1,3,").replace("Yusuf Lubis", "Bayu Rahman")
+        for line in LINES[11:21]
     ]
     other_ruleset = [LINES[0]] + [line.replace(",unhas,R1,", ",pepet,R2,") for line in LINES[1:11]]
     no_round = list(LINES)
     cells = no_round[10].split(",")  # hand 10 of table 1 without its round
     cells[2] = ""  # babak
     no_round[10] = ",".join(cells).replace("unhas-2024-e1", "unhas-2024-e2")
-    no_round = [no_round[0]] + [line.replace("unhas-2024-e1", "unhas-2024-e2") for line in no_round[1:]]
-    for name, lines in (("clash.csv", clash), ("r2.csv", other_ruleset), ("no_round.csv", no_round)):
+    no_round = [no_round[0]] + [
+        line.replace("unhas-2024-e1", "unhas-2024-e2") for line in no_round[1:]
+    ]
+    for name, lines in (
+        ("clash.csv", clash),
+        ("r2.csv", other_ruleset),
+        ("no_round.csv", no_round),
+    ):
         check_plan(ingest(con, [write(tmp_path, name, lines)]))
     assert {"player_two_tables.loaded", "ruleset_changed", "row_without_match.round"} <= SEEN
 
@@ -250,7 +292,9 @@ def test_files_refused_whole_speak_indonesian(monkeypatch, tmp_path, db_path):
         _refusal(b"PK\x03\x04 not really a zip", "hands.xlsx"),
         _refusal(header.encode() + b"\n", "hands.xlsx"),
         _refusal(_xlsx({"hello.txt": b"hi"}), "hands.xlsx"),
-        _refusal(_xlsx({"[Content_Types].xml": b"<Types/>", "xl/workbook.xml": b"<broken"}), "hands.xlsx"),
+        _refusal(
+            _xlsx({"[Content_Types].xml": b"<Types/>", "xl/workbook.xml": b"<broken"}), "hands.xlsx"
+        ),
     ]
     with pytest.raises(FileRejected) as info:
         read_file(tmp_path / "missing.csv")
@@ -274,7 +318,9 @@ def test_files_refused_whole_speak_indonesian(monkeypatch, tmp_path, db_path):
 
 def test_refused_sign_ins_speak_indonesian(con):
     auth.add_user(con, "rina", PW, ["unhas-2024"])
-    ident = auth.sign_in(con, "rina", PW, limiter=auth.RateLimiter(attempts=3, window=60.0)).identity
+    ident = auth.sign_in(
+        con, "rina", PW, limiter=auth.RateLimiter(attempts=3, window=60.0)
+    ).identity
     found = []
     for events in (["pepet-2024"],):
         with pytest.raises(auth.NotAllowed) as info:
@@ -329,7 +375,13 @@ def test_workbooks_labels_seating_and_junk_speak_indonesian(con, tmp_path):
     """The sentences about workbook sheets, spreadsheet habits, labels written differently,
     a table whose players change, and a file of junk rows."""
     read = DATA / "read"
-    for name in ("meja.xlsx", "meja_hidden_sheet.xlsx", "totals_row.xlsx", "hidden_row.xlsx", "formula.xlsx"):
+    for name in (
+        "meja.xlsx",
+        "meja_hidden_sheet.xlsx",
+        "totals_row.xlsx",
+        "hidden_row.xlsx",
+        "formula.xlsx",
+    ):
         check_plan(ingest(con, [read / name]), need=False)
     with pytest.raises(FileRejected) as info:
         read_file(read / "meja.xlsx")
@@ -355,28 +407,52 @@ def test_workbooks_labels_seating_and_junk_speak_indonesian(con, tmp_path):
         for i, line in enumerate(LINES[:12]):
             sheet.write_row(i, 0, line.split(","))
     wb.close()
-    check_plan(ingest(con, [write_bytes(tmp_path, "hands.xlsx", buf.getvalue())]), need=False)  # only_hands
+    check_plan(
+        ingest(con, [write_bytes(tmp_path, "hands.xlsx", buf.getvalue())]), need=False
+    )  # only_hands
     # labels written differently, a player who joins a table
     base = write(tmp_path, "r1.csv", LINES)
     check_plan(ingest(con, [base]), need=False)
     from pipeline.ingest.columns import canonical_name
 
     header = [canonical_name(h) for h in LINES[0].split(",")]
-    lower = [LINES[0]] + [",".join("r1" if i == header.index("round") else c for i, c in enumerate(r.split(","))) for r in LINES[1:]]
-    lower = [",".join("01" if i == header.index("table") and c == "1" else c for i, c in enumerate(r.split(","))) for r in lower]
+    lower = [LINES[0]] + [
+        ",".join("r1" if i == header.index("round") else c for i, c in enumerate(r.split(",")))
+        for r in LINES[1:]
+    ]
+    lower = [
+        ",".join(
+            "01" if i == header.index("table") and c == "1" else c
+            for i, c in enumerate(r.split(","))
+        )
+        for r in lower
+    ]
     check_plan(ingest(con, [write(tmp_path, "lower.csv", lower)]), need=False)
     joined = [r.split(",") for r in LINES]
     joined[5][header.index("player_a")] = "Orang Baru"
-    check_plan(ingest(con, [write(tmp_path, "joined.csv", [",".join(r) for r in joined])]), need=False)
+    check_plan(
+        ingest(con, [write(tmp_path, "joined.csv", [",".join(r) for r in joined])]), need=False
+    )
     # a file of junk rows
     from pipeline.ingest.planner import JUNK_ROWS
 
     junk = [LINES[0]] + [",".join(f"x{i}" for _ in header) for i in range(JUNK_ROWS + 1)]
     check_plan(ingest(con, [write(tmp_path, "junk.csv", junk)]), need=False)
     assert {
-        "several_sheets", "not_a_hand_log.no_sheet", "sheet_reason", "sheet_skipped.header_only",
-        "sheet_skipped.only_hands", "hidden_sheet", "sheet_refused", "hidden_row", "formula_without_value",
-        "totals_row.said", "label_spelling.round", "label_spelling.table", "seating_changed", "too_many_problems",
+        "several_sheets",
+        "not_a_hand_log.no_sheet",
+        "sheet_reason",
+        "sheet_skipped.header_only",
+        "sheet_skipped.only_hands",
+        "hidden_sheet",
+        "sheet_refused",
+        "hidden_row",
+        "formula_without_value",
+        "totals_row.said",
+        "label_spelling.round",
+        "label_spelling.table",
+        "seating_changed",
+        "too_many_problems",
     } <= SEEN
 
 
@@ -399,7 +475,14 @@ RARE = {
     "empty.no_sheets": {},
     "not_xlsx.unreadable": {"why": "CalamineError"},
     # a loaded table of other than 4 players (only data loaded before the seating check)
-    "session_shape.players": {"table": "2", "round": "S1", "players": "5", "want_p": "12", "want_t": "3", "per_table": "4"},
+    "session_shape.players": {
+        "table": "2",
+        "round": "S1",
+        "players": "5",
+        "want_p": "12",
+        "want_t": "3",
+        "per_table": "4",
+    },
     "too_many_rows.workbook": {"limit": "2,000,000"},
     "totals_row": {"row": "12"},
     "sheet_skipped.empty": {},

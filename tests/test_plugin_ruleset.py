@@ -61,7 +61,9 @@ def match_rows(ruleset: str) -> list[dict]:
 
 
 def domino(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, check=False
+    )
 
 
 def test_a_ruleset_file_extends_a_builtin_one_key_by_key(cup3):
@@ -80,12 +82,17 @@ def test_a_third_rulebook_loads_scores_ranks_and_lists(cup3, db_path, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     with connect(db_path, read_only=True) as con:
         points = dict(
-            con.execute("SELECT player, points FROM hand_points WHERE event = 'cup' AND hand = 1 AND points <> 0").fetchall()
+            con.execute(
+                "SELECT player, points FROM hand_points WHERE event = 'cup' AND hand = 1 AND points <> 0"
+            ).fetchall()
         )
         table = queries.standings(con, "cup", "table")
         event = queries.standings(con, "cup", "event")
     assert points == {"Ana": 10, "Dedi": -4}
-    rows = {r["player"]: (r["points"], r["rank"], r["qualified"], r["needs_tiebreak"]) for r in table.to_dicts()}
+    rows = {
+        r["player"]: (r["points"], r["rank"], r["qualified"], r["needs_tiebreak"])
+        for r in table.to_dicts()
+    }
     assert rows == {
         "Budi": (18, 1, True, False),
         "Ana": (5, 2, True, False),
@@ -94,13 +101,22 @@ def test_a_third_rulebook_loads_scores_ranks_and_lists(cup3, db_path, tmp_path):
     }
     assert event.columns[:4] == ["event", "player", "points", "rank"]
     # event standings by the unhas models' rule (round reached, table rank, points)
-    assert [(r["player"], r["points"], r["rank"], r["round_reached"], r["table_rank"]) for r in event.to_dicts()] == [
-        ("Budi", 18, 1, "R1", 1), ("Ana", 5, 2, "R1", 2), ("Cici", -4, 3, "R1", 3), ("Dedi", -4, 3, "R1", 3),
+    assert [
+        (r["player"], r["points"], r["rank"], r["round_reached"], r["table_rank"])
+        for r in event.to_dicts()
+    ] == [
+        ("Budi", 18, 1, "R1", 1),
+        ("Ana", 5, 2, "R1", 2),
+        ("Cici", -4, 3, "R1", 3),
+        ("Dedi", -4, 3, "R1", 3),
     ]
     listed = domino("standings", "--event", "cup", "--level", "table", "--format", "json")
     assert listed.returncode == 0, listed.stderr
     assert {r["player"]: r["qualified"] for r in json.loads(listed.stdout)} == {
-        "Budi": True, "Ana": True, "Cici": False, "Dedi": False,
+        "Budi": True,
+        "Ana": True,
+        "Cici": False,
+        "Dedi": False,
     }
 
 
@@ -110,7 +126,12 @@ def test_the_same_match_under_unhas_differs_where_the_file_says(cup3, db_path, t
     with connect(db_path, read_only=True) as con:
         table = queries.standings(con, "cup", "table")
     rows = {r["player"]: (r["points"], r["needs_tiebreak"]) for r in table.to_dicts()}
-    assert rows == {"Budi": (18, False), "Ana": (1, False), "Cici": (-4, False), "Dedi": (-4, False)}
+    assert rows == {
+        "Budi": (18, False),
+        "Ana": (1, False),
+        "Cici": (-4, False),
+        "Dedi": (-4, False),
+    }
 
 
 def test_the_dashboard_shows_a_third_rulebook(cup3, db_path, tmp_path, monkeypatch):
@@ -140,7 +161,9 @@ def test_a_broken_ruleset_file_is_one_sentence_and_exit_2(cup3, db_path, tmp_pat
     assert domino("ingest", str(log)).returncode == 0
     with connect(db_path, read_only=True) as con:
         before = con.execute("SELECT count(*) FROM hand_points_t").fetchall()[0][0]
-    (cup3 / "cup3.toml").write_text(CUP3.replace("qualifiers_per_table = 3", 'qualifiers_per_table = "x"'))
+    (cup3 / "cup3.toml").write_text(
+        CUP3.replace("qualifiers_per_table = 3", 'qualifiers_per_table = "x"')
+    )
     for args in (("ingest", str(log)), ("standings", "--event", "cup")):
         done = domino(*args)
         assert done.returncode == 2, args
@@ -159,12 +182,17 @@ def test_code_never_tests_a_ruleset_name():
     root = Path(__file__).resolve().parent.parent
     found = subprocess.run(
         ["grep", "-rn", "--include=*.py", '"unhas"\\|"pepet"', "pipeline", "dashboard"],
-        cwd=root, capture_output=True, text=True, check=False,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
     ).stdout.splitlines()
     assert [line for line in found if not line.startswith("pipeline/rulesets/")] == []
 
 
 def test_an_unknown_ruleset_folder_is_one_sentence(monkeypatch, tmp_path):
     monkeypatch.setenv("DOMINO_RULESETS", str(tmp_path / "missing"))
-    with pytest.raises(rulesets.BadRuleset, match="DOMINO_RULESETS names .*missing, which is not a folder"):
+    with pytest.raises(
+        rulesets.BadRuleset, match="DOMINO_RULESETS names .*missing, which is not a folder"
+    ):
         rulesets.names()

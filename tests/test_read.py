@@ -10,7 +10,15 @@ from pipeline.problems import FileRejected
 from tests.conftest import DATA
 
 READ = DATA / "read"
-SAME_MATCH = ["good.csv", "semicolon.csv", "bom.csv", "crlf.csv", "indonesian.csv", "shuffled_unknown.csv", "odd_case.csv"]
+SAME_MATCH = [
+    "good.csv",
+    "semicolon.csv",
+    "bom.csv",
+    "crlf.csv",
+    "indonesian.csv",
+    "shuffled_unknown.csv",
+    "odd_case.csv",
+]
 
 
 def typed(name: str) -> pl.DataFrame:
@@ -21,7 +29,9 @@ def typed(name: str) -> pl.DataFrame:
 
 @pytest.mark.parametrize("name", SAME_MATCH)
 def test_every_variant_reads_as_the_same_hands(name):
-    ref = typed("good.csv").select("event", "round", "table", "hand", "player_a", "ending", "ended_by", "last_tile", "pips_c")
+    ref = typed("good.csv").select(
+        "event", "round", "table", "hand", "player_a", "ending", "ended_by", "last_tile", "pips_c"
+    )
     got = typed(name).select(ref.columns)
     if name == "odd_case.csv":
         # names keep their spelling (trimmed, spaces collapsed); identity is case-insensitive
@@ -33,7 +43,10 @@ def test_every_variant_reads_as_the_same_hands(name):
     assert got.sort("hand").equals(ref.sort("hand"))
 
 
-@pytest.mark.parametrize("name", SAME_MATCH + ["cp1252.csv", "mangled_tiles.csv", "blank_rows.csv", "openpyxl_hands_sheet.xlsx"])
+@pytest.mark.parametrize(
+    "name",
+    SAME_MATCH + ["cp1252.csv", "mangled_tiles.csv", "blank_rows.csv", "openpyxl_hands_sheet.xlsx"],
+)
 def test_every_variant_loads_without_problems(con, name):
     p = ingest(con, [READ / name])
     assert p.problems.filter(pl.col("severity") == "error").height == 0, p.problems.to_dicts()
@@ -62,7 +75,9 @@ def test_unknown_columns_are_kept_with_the_row(con):
     s = read_file(READ / "shuffled_unknown.csv")
     assert s.extra_columns == ["wasit", "meja_cadangan"]
     ingest(con, [READ / "shuffled_unknown.csv"])
-    extras = con.execute("SELECT DISTINCT extra->>'wasit', extra->>'meja_cadangan' FROM hands").fetchall()
+    extras = con.execute(
+        "SELECT DISTINCT extra->>'wasit', extra->>'meja_cadangan' FROM hands"
+    ).fetchall()
     assert extras == [("Pak Basri", "x")]
 
 

@@ -73,13 +73,23 @@ def write(tmp_path, text: str, name: str = "players.csv"):
 
 def test_registry_names_and_aliases_are_normalised_like_hand_logs(con, tmp_path):
     load(con, tmp_path, two_spellings(ANDI, ANDI), name="h.csv")
-    load(con, tmp_path, [hand(1, "A", "biasa", seats=("Budhi", "Eko", "Fitri", "Gita"), round="R2")], name="h2.csv")
+    load(
+        con,
+        tmp_path,
+        [hand(1, "A", "biasa", seats=("Budhi", "Eko", "Fitri", "Gita"), round="R2")],
+        name="h2.csv",
+    )
     # the registry spells Andí decomposed, with a zero-width space; Budi's alias has one too
     reg = write(tmp_path, f"player,group,aliases\n{ANDI_NFD}\u200b,KG A,\nBudi,KG A,Bu\u200bdhi\n")
     import_registry(con, read_registry(reg))
     rescore(con)
-    assert con.execute("SELECT player FROM registry ORDER BY player").fetchall() == [(ANDI,), ("Budi",)]
-    assert con.execute("SELECT alias_key, player_key FROM aliases").fetchall() == [("budhi", "budi")]
+    assert con.execute("SELECT player FROM registry ORDER BY player").fetchall() == [
+        (ANDI,),
+        ("Budi",),
+    ]
+    assert con.execute("SELECT alias_key, player_key FROM aliases").fetchall() == [
+        ("budhi", "budi")
+    ]
     # Andí's and Budi's points (Budhi's included) count for KG A
     members = con.execute(
         "SELECT p.player FROM table_standings_t t JOIN players p USING (player_key) "
@@ -122,7 +132,9 @@ CONFLICTS = {
     "alias_for_two_players_against_registry": (
         BASE,
         "player,group,aliases\nBudiman,KG B,Dedi;BUDHI\n",
-        ["players.csv:2 gives the alias BUDHI to Budiman, but the registry already has it as an alias of Budi"],
+        [
+            "players.csv:2 gives the alias BUDHI to Budiman, but the registry already has it as an alias of Budi"
+        ],
     ),
     "alias_and_player_in_file": (
         None,
@@ -150,7 +162,12 @@ CONFLICTS = {
 @pytest.mark.parametrize("kind", list(CONFLICTS))
 def test_a_contradictory_registry_is_refused_whole(db_path, tmp_path, kind):
     before_reg, text, expected = CONFLICTS[kind]
-    prepared(db_path, tmp_path, before_reg, [biasa_match(["Cici"] * 10, start=("Budhi", "Budi S", "Cici", "Dedi"))])
+    prepared(
+        db_path,
+        tmp_path,
+        before_reg,
+        [biasa_match(["Cici"] * 10, start=("Budhi", "Budi S", "Cici", "Dedi"))],
+    )
     before = snapshot(db_path)
     r = import_cli(write(tmp_path, text))
     assert r.exit_code == 1, r.output
@@ -185,7 +202,10 @@ def test_a_merge_that_seats_one_person_at_two_tables_of_a_round_is_refused(db_pa
     r = import_cli(write(tmp_path, "player,group,aliases\nEko Hamzah,KG A,Eko H.\n"))
     assert r.exit_code == 1, r.output
     said = " ".join(r.output.split())
-    assert "players.csv:2 would make" in said and "who then plays at tables 1 and 2 of event ev, round R1" in said, said
+    assert (
+        "players.csv:2 would make" in said
+        and "who then plays at tables 1 and 2 of event ev, round R1" in said
+    ), said
     assert snapshot(db_path) == before
 
 
@@ -198,15 +218,21 @@ def test_a_merge_across_rounds_is_imported(db_path, tmp_path):
     assert r.exit_code == 0, r.output
     assert "imported 2 players and 1 aliases" in r.output
     with connect(db_path, read_only=True) as c:
-        eko = c.execute("SELECT count(DISTINCT round) FROM table_standings WHERE player = 'Eko Hamzah'").fetchone()[0]
+        eko = c.execute(
+            "SELECT count(DISTINCT round) FROM table_standings WHERE player = 'Eko Hamzah'"
+        ).fetchone()[0]
         assert eko == 2
-        assert c.execute("SELECT alias_key, player_key FROM aliases").fetchall() == [("eko h.", "eko hamzah")]
+        assert c.execute("SELECT alias_key, player_key FROM aliases").fetchall() == [
+            ("eko h.", "eko hamzah")
+        ]
     # importing the same file again is no conflict with itself
     assert import_cli(path).exit_code == 0
 
 
 def test_conflicts_raise_before_anything_is_written(con, tmp_path):
     with pytest.raises(RegistryConflict) as exc:
-        import_registry(con, read_registry(write(tmp_path, "player,group,aliases\nA,G1,x\nB,G2,x\n")))
+        import_registry(
+            con, read_registry(write(tmp_path, "player,group,aliases\nA,G1,x\nB,G2,x\n"))
+        )
     assert len(exc.value.reasons) == 1
     assert con.execute("SELECT count(*) FROM registry").fetchone()[0] == 0

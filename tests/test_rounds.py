@@ -29,11 +29,20 @@ def sql_order(labels: list[str], own: list[str] = ()) -> list[str]:
     for i, r in enumerate(own, 1):
         con.execute("INSERT INTO event_rounds VALUES ('ev', ?, ?)", [r, i])
     con.execute(VIEW.read_text())
-    return [r[0] for r in con.execute("SELECT round FROM rounds WHERE event = 'ev' ORDER BY round_no").fetchall()]
+    return [
+        r[0]
+        for r in con.execute(
+            "SELECT round FROM rounds WHERE event = 'ev' ORDER BY round_no"
+        ).fetchall()
+    ]
 
 
 def polars_order(labels: list[str]) -> list[str]:
-    return pl.DataFrame({"round": labels}, schema={"round": pl.String}).sort(round_order.sort_exprs("round"))["round"].to_list()
+    return (
+        pl.DataFrame({"round": labels}, schema={"round": pl.String})
+        .sort(round_order.sort_exprs("round"))["round"]
+        .to_list()
+    )
 
 
 # --- the default rule ------------------------------------------------------------------------
@@ -71,10 +80,35 @@ def test_abbreviations_without_final_sort_naturally():
 
 
 LABELS = [
-    "R1", "R2", "R10", "r3", "R 1", "R01", "Final", "FINAL", "Grand Final", "Semifinal",
-    "Semi final", "Perempat final", "Quarterfinal", "1/4 final", "1/2 final", "QF", "SF",
-    "Babak 2", "Babak 10", "Sesi 1", "Penyisihan", "", "12345678901234567890", "R99999999999999999999",
-    "Fínal", "Ñ1", "final4", "SEMI", "Kualifikasi A",
+    "R1",
+    "R2",
+    "R10",
+    "r3",
+    "R 1",
+    "R01",
+    "Final",
+    "FINAL",
+    "Grand Final",
+    "Semifinal",
+    "Semi final",
+    "Perempat final",
+    "Quarterfinal",
+    "1/4 final",
+    "1/2 final",
+    "QF",
+    "SF",
+    "Babak 2",
+    "Babak 10",
+    "Sesi 1",
+    "Penyisihan",
+    "",
+    "12345678901234567890",
+    "R99999999999999999999",
+    "Fínal",
+    "Ñ1",
+    "final4",
+    "SEMI",
+    "Kualifikasi A",
 ]
 
 
@@ -102,7 +136,13 @@ def test_python_polars_and_sql_agree_on_any_labels(labels):
 
 def test_the_organisers_order_comes_first_then_the_default_rule():
     labels = ["Final", "Penyisihan", "Lanjutan", "R2", "R1"]
-    assert sql_order(labels, own=["Penyisihan", "Lanjutan"]) == ["Penyisihan", "Lanjutan", "R1", "R2", "Final"]
+    assert sql_order(labels, own=["Penyisihan", "Lanjutan"]) == [
+        "Penyisihan",
+        "Lanjutan",
+        "R1",
+        "R2",
+        "Final",
+    ]
 
 
 # --- in the product --------------------------------------------------------------------------
@@ -126,7 +166,9 @@ def _tournament(final_label: str = "Final", event: str = "ev") -> list[dict]:
     rows += _rows("R1", "2", R1_2, ["Gita"] * 5 + ["Hadi"] * 3 + ["Eko", "Fani"], event)
     rows += _rows("R2", "1", R2_1, ["Cici"] * 4 + ["Gita"] * 4 + ["Ana", "Eko"], event)
     rows += _rows("R2", "2", R2_2, ["Dedi"] * 4 + ["Hadi"] * 4 + ["Budi", "Fani"], event)
-    rows += _rows(final_label, "1", FINAL, ["Fani"] * 4 + ["Budi"] * 3 + ["Eko"] * 2 + ["Ana"], event)
+    rows += _rows(
+        final_label, "1", FINAL, ["Fani"] * 4 + ["Budi"] * 3 + ["Eko"] * 2 + ["Ana"], event
+    )
     return rows
 
 
@@ -238,5 +280,13 @@ def test_dashboard_newest_round_is_the_final(db_path, tmp_path):
 
 
 def test_listings_without_a_database_use_the_default_rule():
-    df = pl.DataFrame({"round": ["Final", "R10", None, "R2", "Semifinal"], "table": ["1", "2", "1", "10", "3"]})
-    assert queries._natural_sort(df, ["round", "table"], [])["round"].to_list() == [None, "R2", "R10", "Semifinal", "Final"]
+    df = pl.DataFrame(
+        {"round": ["Final", "R10", None, "R2", "Semifinal"], "table": ["1", "2", "1", "10", "3"]}
+    )
+    assert queries._natural_sort(df, ["round", "table"], [])["round"].to_list() == [
+        None,
+        "R2",
+        "R10",
+        "Semifinal",
+        "Final",
+    ]

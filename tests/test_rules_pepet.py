@@ -389,7 +389,14 @@ def test_session_shape_warning(con, tmp_path):
     names = [f"P{i}" for i in range(20)]
 
     def table(t, seats=None, rnd="S1"):
-        return ph(1, "A", "tutup", seats=seats or tuple(names[4 * t : 4 * t + 4]), round=rnd, table=str(t + 1))
+        return ph(
+            1,
+            "A",
+            "tutup",
+            seats=seats or tuple(names[4 * t : 4 * t + 4]),
+            round=rnd,
+            table=str(t + 1),
+        )
 
     # S1 loaded table by table: 1 of 3, then 2 of 3 -> in progress, no warning
     plan = load(con, tmp_path, [table(0)], name="t1.csv")
@@ -403,8 +410,16 @@ def test_session_shape_warning(con, tmp_path):
     plan = load(con, tmp_path, [table(3)], name="t4.csv")
     assert statuses(plan) == {"4": "new"}
     (w,) = plan.warnings.to_dicts()
-    assert (w["code"], w["severity"], w["file"], w["line"], w["column"]) == ("session_shape", "warning", "t4.csv", 2, "round")
-    assert "session S1 has 4 tables" in w["message"] and "12 players on 3 tables of 4" in w["message"]
+    assert (w["code"], w["severity"], w["file"], w["line"], w["column"]) == (
+        "session_shape",
+        "warning",
+        "t4.csv",
+        2,
+        "round",
+    )
+    assert (
+        "session S1 has 4 tables" in w["message"] and "12 players on 3 tables of 4" in w["message"]
+    )
     # S2: a table whose players change between hands is not another shape of session but
     # two matches under one label: an error that keeps it out (no shape warning)
     rows = [

@@ -15,7 +15,11 @@ def test_both_rulesets_load_and_hash():
 
 @pytest.mark.parametrize(
     ("name", "key", "value"),
-    [("unhas", "catcher_split", "halves"), ("pepet", "locker_penalty", "sometimes"), ("pepet", "ties", "split")],
+    [
+        ("unhas", "catcher_split", "halves"),
+        ("pepet", "locker_penalty", "sometimes"),
+        ("pepet", "ties", "split"),
+    ],
 )
 def test_an_unknown_option_value_is_refused(name, key, value):
     params = copy.deepcopy(rulesets.load(name).params)

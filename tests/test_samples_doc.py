@@ -11,7 +11,14 @@ from pipeline.store.db import connect
 from tests.conftest import ROOT
 
 DOC = ROOT / "docs" / "samples.md"
-SECTIONS = [("unhas", "table"), ("unhas", "event"), ("pepet", "table"), ("pepet", "round"), ("pepet", "event"), ("pepet", "group")]
+SECTIONS = [
+    ("unhas", "table"),
+    ("unhas", "event"),
+    ("pepet", "table"),
+    ("pepet", "round"),
+    ("pepet", "event"),
+    ("pepet", "group"),
+]
 
 
 def render(con, ruleset: str, level: str) -> str:
@@ -20,7 +27,13 @@ def render(con, ruleset: str, level: str) -> str:
     cols = queries.CONTRACT[level]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for row in df.select(cols).iter_rows():
-        lines.append("| " + " | ".join("" if v is None else str(v).lower() if isinstance(v, bool) else str(v) for v in row) + " |")
+        lines.append(
+            "| "
+            + " | ".join(
+                "" if v is None else str(v).lower() if isinstance(v, bool) else str(v) for v in row
+            )
+            + " |"
+        )
     return "\n".join(lines)
 
 

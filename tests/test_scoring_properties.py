@@ -313,7 +313,10 @@ def test_scorings_at_once_do_not_see_each_others_tables():
     from pipeline.ingest.read import read_file
     from tests.conftest import DATA
 
-    logs = sorted((DATA / "examples" / "unhas" / "logs").glob("*.csv"))[:2] + sorted((DATA / "examples" / "pepet" / "logs").glob("*.csv"))[:2]
+    logs = (
+        sorted((DATA / "examples" / "unhas" / "logs").glob("*.csv"))[:2]
+        + sorted((DATA / "examples" / "pepet" / "logs").glob("*.csv"))[:2]
+    )
     assert len(logs) == 4
 
     def points(path: Path) -> list[tuple]:

@@ -479,7 +479,9 @@ def test_samples_show_what_a_demo_needs(con):
     registered = {p for _, (_, members) in simulator.PEPET_GROUPS.items() for p in members}
     assert written - registered, "some logs use an alias spelling"
     names = set(
-        con.sql("SELECT player FROM event_standings WHERE event = ?", params=[simulator.PEPET_EVENT])
+        con.sql(
+            "SELECT player FROM event_standings WHERE event = ?", params=[simulator.PEPET_EVENT]
+        )
         .pl()
         .get_column("player")
     )
@@ -541,4 +543,6 @@ def test_rescoring_many_events_in_chunks_gives_the_same_standings(tmp_path, rule
         assert rescore(con) == frame.height
         for v in views:
             assert con.sql(f"SELECT * FROM {v} ORDER BY ALL").pl().equals(before[v]), v
-        assert con.execute("SELECT count(*) FROM events WHERE params_hash = 'stale'").fetchall() == [(0,)]
+        assert con.execute(
+            "SELECT count(*) FROM events WHERE params_hash = 'stale'"
+        ).fetchall() == [(0,)]

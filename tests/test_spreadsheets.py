@@ -42,20 +42,33 @@ def statuses(p):
 
 def test_every_table_sheet_of_a_workbook_loads(con):
     sheets = read_sheets(READ / "meja.xlsx")
-    assert [s.file for s in sheets] == ["meja.xlsx [Meja 1]", "meja.xlsx [Meja 2]", "meja.xlsx [Meja 3]"]
+    assert [s.file for s in sheets] == [
+        "meja.xlsx [Meja 1]",
+        "meja.xlsx [Meja 2]",
+        "meja.xlsx [Meja 3]",
+    ]
     assert [s.sheet for s in sheets] == ["Meja 1", "Meja 2", "Meja 3"]
     assert {s.source for s in sheets} == {"meja.xlsx"}
     p, _ = load_sheets(con, READ / "meja.xlsx")
     assert p.exit_code == 0, p.problems.to_dicts()
     assert statuses(p) == {("R1", "1"): "new", ("R1", "2"): "new", ("R2", "1"): "new"}
     rows = con.execute("SELECT file, count(*) FROM hands GROUP BY file ORDER BY file").fetchall()
-    assert rows == [("meja.xlsx [Meja 1]", 10), ("meja.xlsx [Meja 2]", 10), ("meja.xlsx [Meja 3]", 10)]
+    assert rows == [
+        ("meja.xlsx [Meja 1]", 10),
+        ("meja.xlsx [Meja 2]", 10),
+        ("meja.xlsx [Meja 3]", 10),
+    ]
 
 
 def test_sheets_that_are_not_hand_logs_are_reported_skipped():
     notes = read_sheets(READ / "meja.xlsx")[0].notes
     assert notes.select("file", "code", "severity", "message").rows() == [
-        ("meja.xlsx [Catatan]", "sheet_skipped", "warning", "skipped: its first row is not a hand-log header (no round/table/ending columns)"),
+        (
+            "meja.xlsx [Catatan]",
+            "sheet_skipped",
+            "warning",
+            "skipped: its first row is not a hand-log header (no round/table/ending columns)",
+        ),
         ("meja.xlsx [Sheet5]", "sheet_skipped", "warning", "skipped: the sheet is empty"),
     ]
 
@@ -132,14 +145,16 @@ def test_a_hidden_row_keeps_its_match_out_and_is_named(con):
     errors = p.problems.filter(pl.col("severity") == "error")
     assert errors.select("file", "line", "code").rows() == [("hidden_row.xlsx", 14, "hidden_row")]
     assert errors["message"][0].startswith("row 14 is hidden in the workbook")
-    assert con.execute("SELECT DISTINCT \"table\" FROM hands").fetchall() == [("1",)]
+    assert con.execute('SELECT DISTINCT "table" FROM hands').fetchall() == [("1",)]
 
 
 def test_a_formula_saved_without_its_value_keeps_its_match_out(con):
     p = ingest(con, [READ / "formula.xlsx"])
     assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "new"}
     errors = p.problems.filter(pl.col("severity") == "error")
-    assert errors.select("file", "line", "column", "code").rows() == [("formula.xlsx", 2, "pips_d", "formula_without_value")]
+    assert errors.select("file", "line", "column", "code").rows() == [
+        ("formula.xlsx", 2, "pips_d", "formula_without_value")
+    ]
     assert "biji_d (pips_d)" in errors["message"][0] and "=1+1" in errors["message"][0]
 
 
@@ -147,11 +162,15 @@ def test_a_totals_row_keeps_its_match_out_and_names_its_sheet(con):
     p, _ = load_sheets(con, READ / "totals_row.xlsx")
     assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "new"}
     totals = p.problems.filter(pl.col("code") == "totals_row")
-    assert totals.select("file", "line", "severity").rows() == [("totals_row.xlsx [Meja 1]", 12, "error")]
+    assert totals.select("file", "line", "severity").rows() == [
+        ("totals_row.xlsx [Meja 1]", 12, "error")
+    ]
     assert totals["message"][0].startswith("row 12 looks like a totals row")
     assert "Jumlah" in totals["message"][0]
     # the totals row's blank cells are not reported as hands missing values
-    assert p.problems.filter((pl.col("line") == 12) & (pl.col("code") == "missing_value")).height == 0
+    assert (
+        p.problems.filter((pl.col("line") == 12) & (pl.col("code") == "missing_value")).height == 0
+    )
 
 
 def test_excel_sep_line_sets_the_delimiter_and_rows_keep_their_numbers(con):
@@ -171,9 +190,13 @@ def test_decimal_comma_whole_numbers_read_as_numbers():
     assert probs.height == 0, probs.to_dicts()
     assert t.sort("hand")["hand"].to_list() == list(range(1, 11))
     assert t.sort("hand")["pips_d"][0] == 2  # 2,0
-    frac = read_bytes(b"sep=;\nround;table;hand;a;b;c;d;ending;pips_b\nR1;1;1;W;X;Y;Z;biasa;11,5\n", "x.csv")
+    frac = read_bytes(
+        b"sep=;\nround;table;hand;a;b;c;d;ending;pips_b\nR1;1;1;W;X;Y;Z;biasa;11,5\n", "x.csv"
+    )
     _, probs = normalize(frac.frame)
-    assert probs.filter(pl.col("code") == "not_a_number").select("line", "column").rows() == [(3, "pips_b")]
+    assert probs.filter(pl.col("code") == "not_a_number").select("line", "column").rows() == [
+        (3, "pips_b")
+    ]
 
 
 def test_xlsx_rows_keep_their_sheet_numbers_below_blank_rows():
@@ -196,7 +219,10 @@ def test_each_sheet_records_how_the_file_spelled_the_contract_columns():
     assert s.headers["pips_d"] == "biji_d"
     assert s.headers["ending"] == "akhir"
     assert read_file(READ / "good.csv").headers["last_tile"] == "last_tile"
-    spaced = read_bytes(b"Babak,Meja,Kursi A,Kursi B,Kursi C,Kursi D,Akhir,Kartu Terakhir\nR1,1,W,X,Y,Z,biasa,1|2\n", "x.csv")
+    spaced = read_bytes(
+        b"Babak,Meja,Kursi A,Kursi B,Kursi C,Kursi D,Akhir,Kartu Terakhir\nR1,1,W,X,Y,Z,biasa,1|2\n",
+        "x.csv",
+    )
     assert spaced.headers["last_tile"] == "Kartu Terakhir"
     assert spaced.headers["player_a"] == "Kursi A"
     assert "note" not in spaced.headers
@@ -222,7 +248,9 @@ def test_every_sentence_about_sheets_and_spreadsheet_habits_speaks_indonesian(co
     found: list[tuple[str, dict]] = []  # (message id, parameters) of every sentence met
 
     def take(frame: pl.DataFrame) -> None:
-        found.extend((r["message_id"], json.loads(r["params"] or "{}")) for r in frame.iter_rows(named=True))
+        found.extend(
+            (r["message_id"], json.loads(r["params"] or "{}")) for r in frame.iter_rows(named=True)
+        )
 
     for name in ("meja.xlsx", "meja_hidden_sheet.xlsx", "totals_row.xlsx"):
         p, notes = load_sheets(con, READ / name)
@@ -230,14 +258,28 @@ def test_every_sentence_about_sheets_and_spreadsheet_habits_speaks_indonesian(co
         take(p.problems)
     for name in ("hidden_row.xlsx", "formula.xlsx"):
         take(ingest(con, [READ / name]).problems)
-    for refused in (lambda: read_file(READ / "meja.xlsx"), lambda: read_bytes_sheets(_template_workbook(), "kosong.xlsx")):
+    for refused in (
+        lambda: read_file(READ / "meja.xlsx"),
+        lambda: read_bytes_sheets(_template_workbook(), "kosong.xlsx"),
+    ):
         with pytest.raises(FileRejected) as info:
             refused()
         found.append((info.value.message_id, info.value.params))
-    pips_only = read_bytes(b"round,table,hand,a,b,c,d,ending,pips_b\nR1,1,1,W,X,Y,Z,biasa,\nR1,1,,,,,,,40\n", "x.csv")
+    pips_only = read_bytes(
+        b"round,table,hand,a,b,c,d,ending,pips_b\nR1,1,1,W,X,Y,Z,biasa,\nR1,1,,,,,,,40\n", "x.csv"
+    )
     take(normalize(pips_only.frame)[1])
     english = [messages.render(mid, params) for mid, params in found]
-    for part in ("skipped:", "refused:", "is hidden in the workbook", "formula saved without", "a cell says 'Jumlah'", "numbers in the pips columns", "hand-log sheets", "no sheet of the workbook"):
+    for part in (
+        "skipped:",
+        "refused:",
+        "is hidden in the workbook",
+        "formula saved without",
+        "a cell says 'Jumlah'",
+        "numbers in the pips columns",
+        "hand-log sheets",
+        "no sheet of the workbook",
+    ):
         assert any(part in m for m in english), part
     indonesian = messages.catalogue("id")
     for mid, params in found:

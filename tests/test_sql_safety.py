@@ -27,27 +27,81 @@ SQL_METHODS = {"execute", "executemany", "sql", "query"}
 #: Text that may be put into SQL, per file: the expression as written, and why it can only
 #: be an identifier or SQL from a fixed set (never a value a user sent).
 ALLOWED: dict[tuple[str, str], str] = {
-    ("pipeline/ingest/writer.py", "t"): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
-    ("pipeline/ingest/writer.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
-    ("pipeline/ingest/resolve.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
-    ("pipeline/ingest/versions.py", "where"): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
-    ("pipeline/ingest/resolve.py", "select"): "quoted column names from the fixed lists of resolve_labels (event, round, table)",
-    ("pipeline/ingest/cross.py", "where or 'false'"): "from match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",
-    ("pipeline/store/db.py", "table"): "insert_frame: callers pass a literal table name (test_insert_frame_gets_literals)",
-    ("pipeline/store/db.py", "columns"): "insert_frame: callers pass a literal column list (test_insert_frame_gets_literals)",
-    ("pipeline/store/db.py", "on_conflict"): "insert_frame: callers pass a literal clause (test_insert_frame_gets_literals)",
-    ("pipeline/store/db.py", "name"): "insert_frame: f'_frame_{id(frame)}', a name made from an integer",
-    ("pipeline/standings/queries.py", "', '.join((_q(c) for c in cols))"): "cols come from the CONTRACT constants and a ruleset's [columns], which rulesets.check holds to plain identifiers ([a-z_][a-z0-9_]*); quoted by _q",
-    ("pipeline/standings/queries.py", "view"): "f'{level}_standings' after `level in LEVELS` is checked",
-    ("pipeline/standings/queries.py", "' AND '.join(where)"): "where holds only constant 'col = ?' strings; the values go in params",
+    (
+        "pipeline/ingest/writer.py",
+        "t",
+    ): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
+    (
+        "pipeline/ingest/writer.py",
+        "where",
+    ): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    (
+        "pipeline/ingest/resolve.py",
+        "where",
+    ): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    (
+        "pipeline/ingest/versions.py",
+        "where",
+    ): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
+    (
+        "pipeline/ingest/resolve.py",
+        "select",
+    ): "quoted column names from the fixed lists of resolve_labels (event, round, table)",
+    (
+        "pipeline/ingest/cross.py",
+        "where or 'false'",
+    ): "from match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",
+    (
+        "pipeline/store/db.py",
+        "table",
+    ): "insert_frame: callers pass a literal table name (test_insert_frame_gets_literals)",
+    (
+        "pipeline/store/db.py",
+        "columns",
+    ): "insert_frame: callers pass a literal column list (test_insert_frame_gets_literals)",
+    (
+        "pipeline/store/db.py",
+        "on_conflict",
+    ): "insert_frame: callers pass a literal clause (test_insert_frame_gets_literals)",
+    (
+        "pipeline/store/db.py",
+        "name",
+    ): "insert_frame: f'_frame_{id(frame)}', a name made from an integer",
+    (
+        "pipeline/standings/queries.py",
+        "', '.join((_q(c) for c in cols))",
+    ): "cols come from the CONTRACT constants and a ruleset's [columns], which rulesets.check holds to plain identifiers ([a-z_][a-z0-9_]*); quoted by _q",
+    (
+        "pipeline/standings/queries.py",
+        "view",
+    ): "f'{level}_standings' after `level in LEVELS` is checked",
+    (
+        "pipeline/standings/queries.py",
+        "' AND '.join(where)",
+    ): "where holds only constant 'col = ?' strings; the values go in params",
     ("pipeline/standings/queries.py", "where[0]"): "_where's first piece, the constant 'event = ?'",
-    ("pipeline/standings/queries.py", "' AND '.join(['true', *where[1:]])"): "the rest of _where's constant 'col = ?' strings; the values go in params",
+    (
+        "pipeline/standings/queries.py",
+        "' AND '.join(['true', *where[1:]])",
+    ): "the rest of _where's constant 'col = ?' strings; the values go in params",
     ("pipeline/standings/queries.py", "order"): "picked from a constant dict by the checked level",
-    ("pipeline/scoring/models.py", "model('staging/seats.sql')"): "SQL text of a model file shipped in the package",
+    (
+        "pipeline/scoring/models.py",
+        "model('staging/seats.sql')",
+    ): "SQL text of a model file shipped in the package",
     ("pipeline/scoring/models.py", "kind"): "one of the two constants 'TABLE' and 'TEMP TABLE'",
-    ("pipeline/scoring/models.py", "model(f'{folder}/hand_points.sql')"): "model file; folder is a ruleset's `models`, checked to name a folder of pipeline/sql/models",
-    ("pipeline/scoring/models.py", "model(f'{folder}/table_standings.sql')"): "model file; folder is a ruleset's `models`, checked to name a folder of pipeline/sql/models",
-    ("pipeline/standings/stats.py", "_WIN_LIST"): "a constant list of category names built from the WINNING tuple",
+    (
+        "pipeline/scoring/models.py",
+        "model(f'{folder}/hand_points.sql')",
+    ): "model file; folder is a ruleset's `models`, checked to name a folder of pipeline/sql/models",
+    (
+        "pipeline/scoring/models.py",
+        "model(f'{folder}/table_standings.sql')",
+    ): "model file; folder is a ruleset's `models`, checked to name a folder of pipeline/sql/models",
+    (
+        "pipeline/standings/stats.py",
+        "_WIN_LIST",
+    ): "a constant list of category names built from the WINNING tuple",
     ("pipeline/store/db.py", "sql"): "migration and view files shipped in the package",
     ("pipeline/store/backup.py", "table"): "loops over the constant REQUIRED_TABLES",
 }
@@ -57,7 +111,11 @@ def _module_constants(tree: ast.Module) -> set[str]:
     """Names bound once, at module level, to a string literal (or literals joined)."""
     out: dict[str, int] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
             if _literal(node.value):
                 out[node.targets[0].id] = out.get(node.targets[0].id, 0) + 1
             else:
@@ -82,9 +140,17 @@ def sql_pieces() -> list[tuple[str, int, str]]:
             tree = ast.parse(path.read_text(), filename=rel)
             constants = _module_constants(tree)
             for node in ast.walk(tree):
-                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SQL_METHODS):
+                if not (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in SQL_METHODS
+                ):
                     continue
-                arg = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "query"), None)
+                arg = (
+                    node.args[0]
+                    if node.args
+                    else next((k.value for k in node.keywords if k.arg == "query"), None)
+                )
                 if arg is None or _literal(arg):
                     continue
                 if isinstance(arg, ast.JoinedStr):
@@ -101,10 +167,13 @@ def sql_pieces() -> list[tuple[str, int, str]]:
 def test_sql_text_holds_only_fixed_identifiers_and_shipped_sql():
     pieces = sql_pieces()
     assert pieces, "the scan found no SQL at all: it is not looking at the code"
-    unexplained = [f"{f}:{line}: {{{expr}}}" for f, line, expr in pieces if (f, expr) not in ALLOWED]
+    unexplained = [
+        f"{f}:{line}: {{{expr}}}" for f, line, expr in pieces if (f, expr) not in ALLOWED
+    ]
     assert not unexplained, (
         "SQL built from text that is not on the allow-list; pass values as parameters (?), "
-        "or add the piece to ALLOWED with the reason it can only be a fixed identifier:\n" + "\n".join(unexplained)
+        "or add the piece to ALLOWED with the reason it can only be a fixed identifier:\n"
+        + "\n".join(unexplained)
     )
 
 
@@ -121,12 +190,21 @@ def test_insert_frame_gets_literals():
     for folder in SCANNED:
         for path in sorted((ROOT / folder).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "insert_frame":
+                if (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "id", getattr(node.func, "attr", None)) == "insert_frame"
+                ):
                     calls += 1
                     pieces = [a for i, a in enumerate(node.args) if i in (1, 3)]
-                    pieces += [k.value for k in node.keywords if k.arg in ("table", "columns", "on_conflict")]
+                    pieces += [
+                        k.value
+                        for k in node.keywords
+                        if k.arg in ("table", "columns", "on_conflict")
+                    ]
                     bad = [ast.unparse(a) for a in pieces if not _literal(a)]
-                    assert not bad, f"{path.relative_to(ROOT)}:{node.lineno}: insert_frame with non-literal SQL {bad}"
+                    assert not bad, (
+                        f"{path.relative_to(ROOT)}:{node.lineno}: insert_frame with non-literal SQL {bad}"
+                    )
     assert calls >= 1
 
 
@@ -146,7 +224,11 @@ def test_the_scan_catches_interpolated_values(tmp_path, monkeypatch):
     monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
     monkeypatch.setattr(f"{__name__}.SCANNED", ["pipeline"])
     got = [(line, expr) for _f, line, expr in sql_pieces()]
-    assert got == [(3, "name"), (4, "'SELECT * FROM hands WHERE event = ' + name"), (5, "'SELECT {}'.format(name)")]
+    assert got == [
+        (3, "name"),
+        (4, "'SELECT * FROM hands WHERE event = ' + name"),
+        (5, "'SELECT {}'.format(name)"),
+    ]
 
 
 # --- injection strings round-trip as data -----------------------------------------------------
@@ -161,9 +243,20 @@ REASON = "koreksi'); DELETE FROM hands WHERE ('1'='1"
 
 def injection_file(path: Path, *, note: str = NOTE) -> Path:
     rows = [
-        {"event": EVENT, "ruleset": "unhas", "round": ROUND, "table": TABLE, "hand": h,
-         "player_a": PLAYERS[0], "player_b": PLAYERS[1], "player_c": PLAYERS[2], "player_d": PLAYERS[3],
-         "ended_by": "ABCD"[h % 4], "ending": "biasa", "note": note if h == 1 else None}
+        {
+            "event": EVENT,
+            "ruleset": "unhas",
+            "round": ROUND,
+            "table": TABLE,
+            "hand": h,
+            "player_a": PLAYERS[0],
+            "player_b": PLAYERS[1],
+            "player_c": PLAYERS[2],
+            "player_d": PLAYERS[3],
+            "ended_by": "ABCD"[h % 4],
+            "ending": "biasa",
+            "note": note if h == 1 else None,
+        }
         for h in range(1, 4)
     ]
     pl.DataFrame(rows).write_csv(path)
@@ -204,26 +297,54 @@ def test_injection_strings_round_trip_through_the_command_line(tmp_path):
     src = injection_file(tmp_path / "inj.csv")
     r = domino("ingest", src, "--format", "json", db=db)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert {(m["event"], m["round"], m["table"], m["status"]) for m in json.loads(r.stdout)["matches"]} == {(EVENT, ROUND, TABLE, "new")}
+    assert {
+        (m["event"], m["round"], m["table"], m["status"]) for m in json.loads(r.stdout)["matches"]
+    } == {(EVENT, ROUND, TABLE, "new")}
 
     fixed = injection_file(tmp_path / "inj2.csv", note="dikoreksi")
-    r = domino("ingest", fixed, "--reason", REASON, "--by", "Pak 'Wasit'", "--format", "json", db=db)
+    r = domino(
+        "ingest", fixed, "--reason", REASON, "--by", "Pak 'Wasit'", "--format", "json", db=db
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
-    r = domino("standings", "--event", EVENT, "--level", "table", "--round", ROUND, "--table", TABLE, "--format", "json", db=db)
+    r = domino(
+        "standings",
+        "--event",
+        EVENT,
+        "--level",
+        "table",
+        "--round",
+        ROUND,
+        "--table",
+        TABLE,
+        "--format",
+        "json",
+        db=db,
+    )
     assert r.returncode == 0, r.stderr
     assert sorted(row["player"] for row in json.loads(r.stdout)) == sorted(PLAYERS)
-    r = domino("history", "--event", EVENT, "--round", ROUND, "--table", TABLE, "--format", "json", db=db)
+    r = domino(
+        "history", "--event", EVENT, "--round", ROUND, "--table", TABLE, "--format", "json", db=db
+    )
     hist = json.loads(r.stdout)
-    assert [(h["version"], h["reason"], h["loaded_by"]) for h in hist] == [(1, None, "reliability-test"), (2, REASON, "Pak 'Wasit'")]
+    assert [(h["version"], h["reason"], h["loaded_by"]) for h in hist] == [
+        (1, None, "reliability-test"),
+        (2, REASON, "Pak 'Wasit'"),
+    ]
     r = domino("hands", "--event", EVENT, "--format", "csv", db=db)
     assert pl.read_csv(r.stdout.encode()).height == 12
     r = domino("standings", "--event", "' OR 1=1; --", db=db)
     assert r.returncode == 1 and "not found" in r.stderr
     with connect(db, read_only=True) as con:
         check_consistent(con)
-        assert {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()} >= {"hands", "match_versions", "events"}
-        assert con.execute("SELECT reason FROM ingests WHERE reason IS NOT NULL").fetchall() == [(REASON,)]
+        assert {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()} >= {
+            "hands",
+            "match_versions",
+            "events",
+        }
+        assert con.execute("SELECT reason FROM ingests WHERE reason IS NOT NULL").fetchall() == [
+            (REASON,)
+        ]
 
 
 def test_paths_with_quotes_are_paths_not_sql(tmp_path):

@@ -36,7 +36,12 @@ def test_reader_between_blocks_does_not_block_a_writer_process(db_path):
     with read(db_path) as con:
         assert queries.events(con)["event"].to_list() == ["unhas-2024-e1"]
     # outside the block the file is free: another process loads a correction
-    r = subprocess.run([*INGEST, str(DATA / "errors" / "swap_schedule_warning.csv"), "--reason", "seating fixed"], capture_output=True, text=True, check=False)
+    r = subprocess.run(
+        [*INGEST, str(DATA / "errors" / "swap_schedule_warning.csv"), "--reason", "seating fixed"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     # and the next block sees it
     with read(db_path) as con:
@@ -49,7 +54,12 @@ def test_a_writer_waits_for_a_reader_inside_a_block(db_path, monkeypatch):
         ingest(con, [BASE])
     monkeypatch.setenv("DOMINO_LOCK_TIMEOUT", "0.5")
     with read(db_path):
-        r = subprocess.run([*INGEST, str(DATA / "errors" / "swap_schedule_warning.csv"), "--reason", "x"], capture_output=True, text=True, check=False)
+        r = subprocess.run(
+            [*INGEST, str(DATA / "errors" / "swap_schedule_warning.csv"), "--reason", "x"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     # told clearly to retry, nothing written
     assert r.returncode == 2
     assert "in use by another process" in r.stderr
@@ -60,13 +70,24 @@ def test_a_writer_waits_for_a_reader_inside_a_block(db_path, monkeypatch):
 def _report(con, file):
     import json
 
-    return json.loads(con.execute("SELECT report FROM ingests WHERE file = ? ORDER BY ingest_id DESC LIMIT 1", [file]).fetchall()[0][0])
+    return json.loads(
+        con.execute(
+            "SELECT report FROM ingests WHERE file = ? ORDER BY ingest_id DESC LIMIT 1", [file]
+        ).fetchall()[0][0]
+    )
 
 
 def test_the_ingest_report_keeps_problems_and_the_matches_not_written(db_path, tmp_path):
     lines = BASE.read_text().splitlines()
     # table 2's hand 2 names an unknown ending: that match stays out, table 1 loads
-    bad = [lines[0], *lines[1:11], *[ln.replace(",biasa,", ",nonsense,", 1) if i == 1 else ln for i, ln in enumerate(lines[11:21])]]
+    bad = [
+        lines[0],
+        *lines[1:11],
+        *[
+            ln.replace(",biasa,", ",nonsense,", 1) if i == 1 else ln
+            for i, ln in enumerate(lines[11:21])
+        ],
+    ]
     f = tmp_path / "mixed.csv"
     f.write_text("\n".join(bad) + "\n")
     with connect(db_path) as con:
@@ -77,7 +98,9 @@ def test_the_ingest_report_keeps_problems_and_the_matches_not_written(db_path, t
         assert [(m["table"], m["status"]) for m in report["matches"]] == [("2", "rejected")]
         assert {q["code"] for q in report["problems"]} == {"unknown_ending"}
         ingest_id = con.execute("SELECT max(ingest_id) FROM ingests").fetchall()[0][0]
-        assert con.execute("SELECT \"table\" FROM match_versions WHERE ingest_id = ?", [ingest_id]).fetchall() == [("1",)]
+        assert con.execute(
+            'SELECT "table" FROM match_versions WHERE ingest_id = ?', [ingest_id]
+        ).fetchall() == [("1",)]
 
 
 def test_migration_002_slims_reports_written_before_it(db_path):
@@ -89,14 +112,30 @@ def test_migration_002_slims_reports_written_before_it(db_path):
         ingest(con, [BASE])
         old = {
             "problems": [{"code": "swap_schedule"}],
-            "matches": [{"table": "1", "status": "new"}, {"table": "2", "status": "unchanged"}, {"table": "3", "status": "rejected"}],
+            "matches": [
+                {"table": "1", "status": "new"},
+                {"table": "2", "status": "unchanged"},
+                {"table": "3", "status": "rejected"},
+            ],
         }
-        con.execute("INSERT INTO ingests (ingest_id, file, started_at, status, matches_unchanged, matches_rejected, report) VALUES (900, 'old.csv', now(), 'done', 1, 1, ?)", [json.dumps(old)])
+        con.execute(
+            "INSERT INTO ingests (ingest_id, file, started_at, status, matches_unchanged, matches_rejected, report) VALUES (900, 'old.csv', now(), 'done', 1, 1, ?)",
+            [json.dumps(old)],
+        )
         big = {"problems": [], "matches": [{"table": str(i), "status": "new"} for i in range(1000)]}
-        con.execute("INSERT INTO ingests (ingest_id, file, started_at, status, matches_unchanged, matches_rejected, report) VALUES (901, 'big.csv', now(), 'done', 0, 0, ?)", [json.dumps(big)])
+        con.execute(
+            "INSERT INTO ingests (ingest_id, file, started_at, status, matches_unchanged, matches_rejected, report) VALUES (901, 'big.csv', now(), 'done', 0, 0, ?)",
+            [json.dumps(big)],
+        )
         sql = dict((name, text) for _v, name, text in _migrations())["002_slim_ingest_reports.sql"]
         con.execute(sql)
-        assert _report(con, "old.csv") == {"problems": [{"code": "swap_schedule"}], "matches": [{"table": "2", "status": "unchanged"}, {"table": "3", "status": "rejected"}]}
+        assert _report(con, "old.csv") == {
+            "problems": [{"code": "swap_schedule"}],
+            "matches": [
+                {"table": "2", "status": "unchanged"},
+                {"table": "3", "status": "rejected"},
+            ],
+        }
         assert _report(con, "big.csv") == {"problems": [], "matches": []}
 
 
@@ -106,7 +145,9 @@ def test_the_event_index_exists_and_serves_standings(db_path, tmp_path):
     out = tmp_path / "profile.json"
     with connect(db_path) as con:
         ingest(con, [BASE])
-        assert con.execute("SELECT count(*) FROM duckdb_indexes() WHERE index_name = 'table_standings_event'").fetchall() == [(1,)]
+        assert con.execute(
+            "SELECT count(*) FROM duckdb_indexes() WHERE index_name = 'table_standings_event'"
+        ).fetchall() == [(1,)]
         con.execute("PRAGMA enable_profiling = 'json'")
         con.execute(f"PRAGMA profiling_output = '{out}'")  # a pytest tmp path, no quotes in it
         rows = queries.standings(con, "unhas-2024-e1", "table", "R1")
@@ -146,7 +187,10 @@ def _domino(*args, db, timeout: float = 120, **env):
 
     return subprocess.run(
         [sys.executable, "-m", "pipeline", *map(str, args)],
-        capture_output=True, text=True, timeout=timeout, cwd=db.parent,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=db.parent,
         env={**os.environ, "DOMINO_DB": str(db), **env},
     )
 
@@ -158,7 +202,12 @@ def test_a_file_that_is_not_a_duckdb_database_gets_one_sentence_and_exit_2(tmp_p
     db = tmp_path / "domino.duckdb"
     _not_a_database(db, kind)
     before = _sha(db)
-    for args in (("standings", "--event", "x"), ("ingest", BASE), ("backup",), ("serve", "--port", "1")):
+    for args in (
+        ("standings", "--event", "x"),
+        ("ingest", BASE),
+        ("backup",),
+        ("serve", "--port", "1"),
+    ):
         r = _domino(*args, db=db, DOMINO_BACKUP_DIR=str(tmp_path / "backups"))
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         lines = r.stderr.strip().splitlines()
@@ -167,7 +216,9 @@ def test_a_file_that_is_not_a_duckdb_database_gets_one_sentence_and_exit_2(tmp_p
         assert ("SQLite file" in lines[0]) == (kind == "sqlite")
         assert "extension" not in r.stderr
     assert _sha(db) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["domino.duckdb"], "nothing written beside it"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["domino.duckdb"], (
+        "nothing written beside it"
+    )
 
 
 def test_the_library_raises_store_error_for_such_a_file(tmp_path):
@@ -176,7 +227,10 @@ def test_the_library_raises_store_error_for_such_a_file(tmp_path):
     db = tmp_path / "results.duckdb"
     _not_a_database(db, "sqlite")
     for read_only in (True, False):
-        with pytest.raises(StoreError, match="is a SQLite file") as caught, connect(db, read_only=read_only):
+        with (
+            pytest.raises(StoreError, match="is a SQLite file") as caught,
+            connect(db, read_only=read_only),
+        ):
             pass
         assert (caught.value.code, caught.value.file) == ("sqlite", db)
     with pytest.raises(StoreError, match="is a SQLite file"), read(db):
@@ -218,12 +272,43 @@ def test_a_read_only_database_gets_one_sentence_and_exit_2_for_a_write(tmp_path,
     prefix = _without_root_override()
     try:
         write = subprocess.run(
-            [*prefix, sys.executable, "-m", "pipeline", "ingest", "--db", str(target), str(DATA / "errors" / "swap_schedule_warning.csv"), "--reason", "x"],
-            capture_output=True, text=True, timeout=120, cwd=tmp_path, env={**os.environ},
+            [
+                *prefix,
+                sys.executable,
+                "-m",
+                "pipeline",
+                "ingest",
+                "--db",
+                str(target),
+                str(DATA / "errors" / "swap_schedule_warning.csv"),
+                "--reason",
+                "x",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env={**os.environ},
         )
         readonly = subprocess.run(
-            [*prefix, sys.executable, "-m", "pipeline", "standings", "--db", str(db), "--event", "unhas-2024-e1", "--format", "csv"],
-            capture_output=True, text=True, timeout=120, cwd=tmp_path, env={**os.environ},
+            [
+                *prefix,
+                sys.executable,
+                "-m",
+                "pipeline",
+                "standings",
+                "--db",
+                str(db),
+                "--event",
+                "unhas-2024-e1",
+                "--format",
+                "csv",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env={**os.environ},
         )
     finally:
         folder.chmod(0o755)
@@ -231,7 +316,9 @@ def test_a_read_only_database_gets_one_sentence_and_exit_2_for_a_write(tmp_path,
     assert write.returncode == 2, write.stdout + write.stderr
     lines = write.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in write.stderr, write.stderr
-    assert "read-only" in lines[0] and (str(target) in lines[0] or str(folder) in lines[0]), lines[0]
+    assert "read-only" in lines[0] and (str(target) in lines[0] or str(folder) in lines[0]), lines[
+        0
+    ]
     assert _sha(db) == before and not (folder / "new.duckdb").exists()
     assert not Path(f"{db}.wal").exists()
     # reading a read-only database is fine
@@ -291,4 +378,7 @@ def test_the_dashboard_shows_the_sentence_instead_of_an_error_page(tmp_path, mon
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any("is a SQLite file, not a DuckDB database" in e.value and str(db) in e.value for e in at.error)
+    assert any(
+        "is a SQLite file, not a DuckDB database" in e.value and str(db) in e.value
+        for e in at.error
+    )

@@ -39,3 +39,10 @@ def test_every_type_ignore_names_its_error_code():
         if re.search(r"#\s*type:\s*ignore(?!\[)", line)
     ]
     assert not bare, bare
+
+
+def test_make_test_checks_the_format_with_ruff():
+    """Issue 12: ``ruff format --check`` runs in ``make test`` (through ``make lint``)."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^test: [^#\n]*\blint\b", makefile, re.M)
+    assert re.search(r"^lint:.*\n(\t.*\n)*\t\$\(BIN\)/ruff format --check ", makefile, re.M)

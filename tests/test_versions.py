@@ -90,7 +90,12 @@ def test_a_dropped_hand_is_a_correction_too(con, tmp_path):
 
 def test_correction_with_reason_supersedes_and_history_shows_both(con, tmp_path, db_path):
     ingest(con, [BASE], by="wasit-1")
-    p = ingest(con, [write(tmp_path, "fix.csv", corrected_rows())], reason="hand 4 was biasa, not apollo", by="kg-coord")
+    p = ingest(
+        con,
+        [write(tmp_path, "fix.csv", corrected_rows())],
+        reason="hand 4 was biasa, not apollo",
+        by="kg-coord",
+    )
     o = p.outcomes[0]
     assert o.status == "correction" and o.version == 2 and o.changed_hands == [4]
     hist = queries.history(con, "unhas-2024-e1", "R1", "1")
@@ -104,7 +109,10 @@ def test_correction_with_reason_supersedes_and_history_shows_both(con, tmp_path,
     pts = dict(zip(after["player"], after["points"], strict=True))
     assert pts["Bayu Rauf"] == 20 - 4 and pts["Arif Pallawa"] == -5 + 3
     # table 2 untouched
-    assert con.execute("SELECT count(*) FROM match_versions WHERE \"table\" = '2'").fetchall()[0][0] == 1
+    assert (
+        con.execute("SELECT count(*) FROM match_versions WHERE \"table\" = '2'").fetchall()[0][0]
+        == 1
+    )
     # an automatic backup was taken before the correction
     assert list((db_path.parent / "backups").glob("*before-correction*.duckdb"))
 
@@ -120,7 +128,9 @@ def test_a_revert_restores_the_earlier_standings(con, tmp_path):
     assert queries.history(con, "unhas-2024-e1", "R1", "1")["version"].to_list() == [1, 2, 3]
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_shuffling_a_files_rows_changes_nothing(tmp_path_factory, seed):
     from pipeline.store.db import connect

@@ -390,7 +390,7 @@ def big_table_html(
         body.append(f'<tr class="{cls}">' + "".join(cells) + "</tr>")
     return (
         f'<table class="big" style="font-size: {big_font(len(rows))}">'
-        f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
 
 

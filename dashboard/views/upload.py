@@ -488,7 +488,9 @@ def _history() -> None:
         if ui.stale_note(res):
             return
         log = res.value.with_columns(
-            pl.col("status").replace({s: t(f"up.log.{s}") for s in ("done", "rejected", "interrupted")})
+            pl.col("status").replace(
+                {s: t(f"up.log.{s}") for s in ("done", "rejected", "interrupted")}
+            )
         )
         ui.table(
             log,

@@ -47,9 +47,20 @@ def cli() -> None:
 
 # the commands live in rooms by what they do; click lists them alphabetically
 for _command in (
-    loading.ingest, loading.rescore, loading.players,
-    reading.standings, reading.hands, reading.history, reading.log_cmd,
-    admin.users, admin.backup, admin.restore, admin.generate, admin.demo, admin.serve, admin.event,
+    loading.ingest,
+    loading.rescore,
+    loading.players,
+    reading.standings,
+    reading.hands,
+    reading.history,
+    reading.log_cmd,
+    admin.users,
+    admin.backup,
+    admin.restore,
+    admin.generate,
+    admin.demo,
+    admin.serve,
+    admin.event,
 ):
     cli.add_command(_command)
 

@@ -23,8 +23,16 @@ def users() -> None:
 
 @users.command("add")
 @click.argument("name")
-@click.option("--event", "events", multiple=True, required=True, help="Event the coordinator may write to (repeatable; '*' for all).")
-@click.option("--password", help="The password; prompted for when omitted. --token makes one instead.")
+@click.option(
+    "--event",
+    "events",
+    multiple=True,
+    required=True,
+    help="Event the coordinator may write to (repeatable; '*' for all).",
+)
+@click.option(
+    "--password", help="The password; prompted for when omitted. --token makes one instead."
+)
 @click.option("--token", is_flag=True, help="Generate a random token and print it once.")
 @db_option
 def users_add(name, events, password, token, db) -> None:
@@ -51,7 +59,9 @@ def users_add(name, events, password, token, db) -> None:
 def users_list(fmt, db) -> None:
     """List coordinators and their events (never their passwords)."""
     with connect(db, read_only=True) as con:
-        df = con.sql("SELECT u.name, string_agg(e.event, ', ' ORDER BY e.event) AS events, u.created_at FROM users u LEFT JOIN user_events e USING (name) GROUP BY ALL ORDER BY u.name").pl()
+        df = con.sql(
+            "SELECT u.name, string_agg(e.event, ', ' ORDER BY e.event) AS events, u.created_at FROM users u LEFT JOIN user_events e USING (name) GROUP BY ALL ORDER BY u.name"
+        ).pl()
     emit(df, fmt, title="coordinators")
 
 
@@ -90,14 +100,34 @@ def restore(source, yes, db) -> None:
 @click.option("--ruleset", type=RULESET, required=True)
 @click.option("--seed", type=int, default=42, show_default=True)
 @click.option("--event", help="Event id (default: <ruleset>-sim-<seed>).")
-@click.option("--hands", "n_hands", type=int, help="Generate about this many hands (a corpus); default one realistic event.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="generated", show_default=True)
-@click.option("--per-file", type=click.Choice(["table", "round", "one"]), default="table", show_default=True, help="How hands are split into files.")
+@click.option(
+    "--hands",
+    "n_hands",
+    type=int,
+    help="Generate about this many hands (a corpus); default one realistic event.",
+)
+@click.option(
+    "--out", "out_dir", type=click.Path(file_okay=False), default="generated", show_default=True
+)
+@click.option(
+    "--per-file",
+    type=click.Choice(["table", "round", "one"]),
+    default="table",
+    show_default=True,
+    help="How hands are split into files.",
+)
 def generate(ruleset, seed, event, n_hands, out_dir, per_file) -> None:
     """Simulate real block-domino deals tile by tile and write hand logs."""
     import simulator
 
-    paths = simulator.write_event(ruleset=ruleset, seed=seed, event=event, hands=n_hands, out_dir=Path(out_dir), per_file=per_file)
+    paths = simulator.write_event(
+        ruleset=ruleset,
+        seed=seed,
+        event=event,
+        hands=n_hands,
+        out_dir=Path(out_dir),
+        per_file=per_file,
+    )
     out.print(f"wrote {len(paths)} file(s) to {out_dir}")
 
 
@@ -107,7 +137,12 @@ SAMPLES = settings.ROOT / "data" / "samples"
 @click.command()
 @click.option("--no-serve", is_flag=True, help="Load and print, do not start the dashboard.")
 @click.option("--port", default=8501, show_default=True)
-@click.option("--host", default="0.0.0.0", show_default=True, help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.")
+@click.option(
+    "--host",
+    default="0.0.0.0",
+    show_default=True,
+    help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.",
+)
 @db_option
 def demo(no_serve, port, host, db) -> None:
     """Load the bundled sample events, print their standings, start the dashboard."""
@@ -118,14 +153,23 @@ def demo(no_serve, port, host, db) -> None:
     events = load_samples(db, SAMPLES, console=out)
     with connect(db, read_only=True) as con:
         for ev in events:
-            emit(queries.standings(con, ev, "event").head(10), "table", title=f"{ev} — event standings (top 10)")
+            emit(
+                queries.standings(con, ev, "event").head(10),
+                "table",
+                title=f"{ev} — event standings (top 10)",
+            )
     if not no_serve:
         _serve(db, port, host)
 
 
 @click.command()
 @click.option("--port", default=8501, show_default=True)
-@click.option("--host", default="0.0.0.0", show_default=True, help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.")
+@click.option(
+    "--host",
+    default="0.0.0.0",
+    show_default=True,
+    help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.",
+)
 @db_option
 def serve(port, host, db) -> None:
     """Start the dashboard on the same database."""
@@ -151,7 +195,9 @@ def _check_port(host: str, port: int) -> None:
                     f"port {port} is taken (is a dashboard already running?): stop it, or choose "
                     f"another port with --port (make demo PORT=8600)"
                 ) from exc
-            raise click.ClickException(f"cannot serve on {host}:{port} ({exc.strerror}): check --host and --port") from exc
+            raise click.ClickException(
+                f"cannot serve on {host}:{port} ({exc.strerror}): check --host and --port"
+            ) from exc
 
 
 def _serve(db, port: int, host: str = "0.0.0.0") -> None:
@@ -166,13 +212,18 @@ def _serve(db, port: int, host: str = "0.0.0.0") -> None:
     _check_port(host, port)
     out.print(f"dashboard on http://localhost:{port}  (Ctrl+C stops it)")
     if host in ("0.0.0.0", "::"):
-        out.print("served on every network interface: others on this network can open it; --host 127.0.0.1 keeps it on this machine", highlight=False)
+        out.print(
+            "served on every network interface: others on this network can open it; --host 127.0.0.1 keeps it on this machine",
+            highlight=False,
+        )
     sys.stdout.flush()
     sys.stderr.flush()
     try:
         os.execv(sys.executable, cmd)
     except OSError as exc:
-        raise click.ClickException(f"could not start the dashboard ({exc.strerror}): run {' '.join(cmd)} to see why") from exc
+        raise click.ClickException(
+            f"could not start the dashboard ({exc.strerror}): run {' '.join(cmd)} to see why"
+        ) from exc
 
 
 # --- event -----------------------------------------------------------------------------
@@ -186,7 +237,11 @@ def event() -> None:
 @event.command("rounds")
 @click.argument("event_id", metavar="EVENT")
 @click.argument("labels", nargs=-1, metavar="[ROUND]...")
-@click.option("--clear", is_flag=True, help="Forget the organiser's order; the default rule orders every round.")
+@click.option(
+    "--clear",
+    is_flag=True,
+    help="Forget the organiser's order; the default rule orders every round.",
+)
 @db_option
 def event_rounds(event_id, labels, clear, db) -> None:
     """Set the event's round order (first round first); without rounds, show the order.
@@ -209,7 +264,11 @@ def event_rounds(event_id, labels, clear, db) -> None:
         own = round_order.organiser_order(con, event_id)
         loaded = queries.rounds(con, event_id)
     how = "the organiser's order" if own else "the default order"
-    out.print(f"{event_id}, {how}: {' < '.join(loaded) or '(no rounds loaded)'}", markup=False, highlight=False)
+    out.print(
+        f"{event_id}, {how}: {' < '.join(loaded) or '(no rounds loaded)'}",
+        markup=False,
+        highlight=False,
+    )
     waiting = [r for r in own if r not in loaded]
     if waiting:
         out.print(f"listed, no results yet: {', '.join(waiting)}", markup=False, highlight=False)

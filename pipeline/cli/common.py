@@ -39,5 +39,6 @@ def db_option(f):
 
 
 def format_option(f):
-    return click.option("--format", "fmt", type=FORMATS, default="table", show_default=True, help="Output format.")(f)
-
+    return click.option(
+        "--format", "fmt", type=FORMATS, default="table", show_default=True, help="Output format."
+    )(f)

@@ -25,8 +25,12 @@ from pipeline.store.db import connect
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--event", help="Event id for rows whose event column is empty or missing.")
-@click.option("--ruleset", type=RULESET, help="Ruleset for a new event whose file does not name it.")
-@click.option("--reason", help="Why: needed for a correction (a file that changes or drops loaded hands).")
+@click.option(
+    "--ruleset", type=RULESET, help="Ruleset for a new event whose file does not name it."
+)
+@click.option(
+    "--reason", help="Why: needed for a correction (a file that changes or drops loaded hands)."
+)
 @click.option("--by", "by", help="Who is loading (default DOMINO_USER or the login name).")
 @click.option("--dry-run", is_flag=True, help="Check and score, write nothing.")
 @format_option
@@ -34,15 +38,33 @@ from pipeline.store.db import connect
 def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
     """Load hand-log files (CSV or XLSX). Each match loads whole or not at all."""
     show = fmt == "table" and sys.stderr.isatty()
-    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    columns = [
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
     with Progress(*columns, console=err, disable=not show, transient=True) as bar:
         task = bar.add_task(f"loading {len(files)} file(s)", total=len(files))
-        progress = _bar(bar, task) if show else _lines(len(files), int(settings.get("progress_files")))
+        progress = (
+            _bar(bar, task) if show else _lines(len(files), int(settings.get("progress_files")))
+        )
         with connect(db, read_only=dry_run) as con:
             if dry_run:
-                p = ingest_service.preview(con, list(files), event=event, ruleset=ruleset, reason=reason, by=by).plan
+                p = ingest_service.preview(
+                    con, list(files), event=event, ruleset=ruleset, reason=reason, by=by
+                ).plan
             else:
-                p = ingest_service.load(con, list(files), event=event, ruleset=ruleset, reason=reason, by=by, progress=progress)
+                p = ingest_service.load(
+                    con,
+                    list(files),
+                    event=event,
+                    ruleset=ruleset,
+                    reason=reason,
+                    by=by,
+                    progress=progress,
+                )
     report(p, fmt, dry_run=dry_run)
     sys.exit(p.exit_code)
 
@@ -66,7 +88,11 @@ def _lines(total: int, every: int) -> Callable[[int, int], None]:
         nonlocal said
         if files // every > said or (files == total and said and files != said * every):
             said = files // every
-            err.print(f"loaded {files:,} of {total:,} files, {hands:,} hands", markup=False, highlight=False)
+            err.print(
+                f"loaded {files:,} of {total:,} files, {hands:,} hands",
+                markup=False,
+                highlight=False,
+            )
 
     return tell
 
@@ -125,4 +151,3 @@ def players_list(fmt, db) -> None:
     with connect(db, read_only=True) as con:
         df = con.sql('SELECT player, "group", city FROM registry ORDER BY "group", player').pl()
     emit(df, fmt, title="player registry")
-

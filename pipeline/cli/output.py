@@ -26,20 +26,28 @@ def emit(df: pl.DataFrame, fmt: str, title: str | None = None) -> None:
         df.write_csv(buf)
         sys.stdout.write(buf.getvalue())
     elif fmt == "json":
-        sys.stdout.write(json.dumps(df.to_dicts(), default=str, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(
+            json.dumps(df.to_dicts(), default=str, ensure_ascii=False, indent=1) + "\n"
+        )
     else:
         # readable at 80 columns: headers never cut, long cells wrap, timestamps to the second
         # a column holding one value for every row (the event) is said in the title instead
         same = [c for c in df.columns if c == "event" and df.height and df[c].n_unique() == 1]
         if same:
             df = df.drop(same)
-        t = Table(title=title, show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+        t = Table(
+            title=title, show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False
+        )
         for c in df.columns:
-            t.add_column(Text(c), justify="right" if df[c].dtype.is_numeric() else "left", no_wrap=True)
+            t.add_column(
+                Text(c), justify="right" if df[c].dtype.is_numeric() else "left", no_wrap=True
+            )
         for row in df.iter_rows():
             t.add_row(*[Text(_cell(v)) for v in row])
         with out.capture() as shown:
-            natural = sum(max([len(c), *(len(_cell(v)) for v in df[c].to_list())]) + 2 for c in df.columns)
+            natural = sum(
+                max([len(c), *(len(_cell(v)) for v in df[c].to_list())]) + 2 for c in df.columns
+            )
             if natural <= out.width:
                 out.print(t)
             else:
@@ -72,8 +80,14 @@ def _cell(v: object) -> str:
 def report(p, fmt: str, *, dry_run: bool = False) -> None:
     rows = [
         {
-            "file": o.file, "event": o.event, "round": o.round, "table": o.table,
-            "status": o.status, "version": o.version, "hands": o.hands, "message": o.message,
+            "file": o.file,
+            "event": o.event,
+            "round": o.round,
+            "table": o.table,
+            "status": o.status,
+            "version": o.version,
+            "hands": o.hands,
+            "message": o.message,
         }
         for o in p.outcomes
     ]
@@ -83,11 +97,16 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
                 {
                     "ingest_id": p.ingest_id,
                     "dry_run": dry_run,
-                    "files": [{k: (str(v.message) if k == "error" and v else v) for k, v in f.items()} for f in p.files],
+                    "files": [
+                        {k: (str(v.message) if k == "error" and v else v) for k, v in f.items()}
+                        for f in p.files
+                    ],
                     "matches": rows,
                     "problems": p.problems.to_dicts(),
                 },
-                default=str, ensure_ascii=False, indent=1,
+                default=str,
+                ensure_ascii=False,
+                indent=1,
             )
             + "\n"
         )
@@ -97,12 +116,25 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
         return
     for pr in p.problems.head(500).to_dicts():
         color = "red" if pr["severity"] == "error" else "yellow"
-        out.print(f"[{color}]{pr['severity']}[/] {escape(problems_mod.describe(pr))}", highlight=False)
-    shown = rows if len(rows) <= 40 else [r for r in rows if r["status"] in ("rejected", "correction")]
+        out.print(
+            f"[{color}]{pr['severity']}[/] {escape(problems_mod.describe(pr))}", highlight=False
+        )
+    shown = (
+        rows if len(rows) <= 40 else [r for r in rows if r["status"] in ("rejected", "correction")]
+    )
     if len(shown) < len(rows):
-        out.print(f"({len(rows) - len(shown)} matches loaded or unchanged without remarks are not listed; --format json lists all)", highlight=False)
+        out.print(
+            f"({len(rows) - len(shown)} matches loaded or unchanged without remarks are not listed; --format json lists all)",
+            highlight=False,
+        )
     for r in shown[:200]:
-        mark = {"new": "[green]loaded[/]", "update": "[green]updated[/]", "correction": "[magenta]corrected[/]", "unchanged": "[dim]unchanged[/]", "rejected": "[red]rejected[/]"}[r["status"]]
+        mark = {
+            "new": "[green]loaded[/]",
+            "update": "[green]updated[/]",
+            "correction": "[magenta]corrected[/]",
+            "unchanged": "[dim]unchanged[/]",
+            "rejected": "[red]rejected[/]",
+        }[r["status"]]
         extra = f" — {r['message']}" if r["message"] else ""
         v = f" v{r['version']}" if r["version"] else ""
         rows_text = "1 row" if r["hands"] == 1 else f"{r['hands']} rows"
@@ -123,4 +155,3 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
     if p.outcomes and n["unchanged"] == len(p.outcomes):
         summary += " — nothing changed: every match in these files is already loaded"
     out.print(summary, highlight=False)
-

@@ -10,7 +10,9 @@ from pipeline.store.db import connect
 
 @click.command()
 @click.option("--event", required=True, help="Event id.")
-@click.option("--level", type=click.Choice(list(queries.LEVELS)), default="event", show_default=True)
+@click.option(
+    "--level", type=click.Choice(list(queries.LEVELS)), default="event", show_default=True
+)
 @click.option("--round", "round_", help="Only this round (table and round levels).")
 @click.option("--table", help="Only this table (table level).")
 @format_option
@@ -24,7 +26,9 @@ def standings(event, level, round_, table, fmt, db) -> None:
             raise click.UsageError(str(exc)) from exc
         stale = _stale(con)
     if stale:
-        err.print(f"[yellow]note:[/] the ruleset file changed since {', '.join(stale)} was scored; run `domino rescore`")
+        err.print(
+            f"[yellow]note:[/] the ruleset file changed since {', '.join(stale)} was scored; run `domino rescore`"
+        )
     emit(df, fmt, title=f"{event} — {level} standings")
 
 

@@ -20,11 +20,19 @@ from typing import Any
 #: The public names and the room each lives in; imported when first asked for, so that a
 #: room (or :mod:`pipeline.players`) can import another room without the whole package.
 _ROOMS = {
-    "begin_ingest": "writer", "commit": "writer",
-    "MatchOutcome": "outcome", "Plan": "outcome",
+    "begin_ingest": "writer",
+    "commit": "writer",
+    "MatchOutcome": "outcome",
+    "Plan": "outcome",
     "plan": "planner",
-    "PlanChanged": "service", "Preview": "service", "ingest": "service", "load": "service",
-    "merge": "service", "plan_events": "service", "preview": "service", "read_all": "service",
+    "PlanChanged": "service",
+    "Preview": "service",
+    "ingest": "service",
+    "load": "service",
+    "merge": "service",
+    "plan_events": "service",
+    "preview": "service",
+    "read_all": "service",
     "signature": "service",
 }
 __all__ = sorted(_ROOMS)

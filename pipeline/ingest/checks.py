@@ -41,10 +41,19 @@ class _Found:
     frames: list[pl.DataFrame] = field(default_factory=list)
 
     def add(
-        self, bad: pl.DataFrame, column: str | pl.Expr, code: str, params: dict[str, pl.Expr | str | int] | None = None,
-        variant: str | pl.Expr | None = None, severity: str = problems.ERROR,
+        self,
+        bad: pl.DataFrame,
+        column: str | pl.Expr,
+        code: str,
+        params: dict[str, pl.Expr | str | int] | None = None,
+        variant: str | pl.Expr | None = None,
+        severity: str = problems.ERROR,
     ) -> None:
-        self.frames.append(problems.from_rows(bad, column=column, code=code, params=params, variant=variant, severity=severity))
+        self.frames.append(
+            problems.from_rows(
+                bad, column=column, code=code, params=params, variant=variant, severity=severity
+            )
+        )
 
 
 def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
@@ -59,7 +68,9 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     return problems.concat(found.frames)
 
 
-def _ending_checks(df: pl.DataFrame, book: Ruleset, found: _Found) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _ending_checks(
+    df: pl.DataFrame, book: Ruleset, found: _Found
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """An ending the ruleset knows; a played hand's number and ender (a seated chair).
     Returns the rows played (a known ending, not a walkover) and the walkovers."""
     endings = book.endings
@@ -74,7 +85,9 @@ def _ending_checks(df: pl.DataFrame, book: Ruleset, found: _Found) -> tuple[pl.D
     played = df.filter(ending_ok & ~walkover.fill_null(value=False))
     wo = df.filter(walkover.fill_null(value=False))
     found.add(played.filter(pl.col("hand").is_null()), "hand", "missing_value", variant="hand")
-    found.add(played.filter(pl.col("ended_by").is_null()), "ended_by", "missing_value", variant="ended_by")
+    found.add(
+        played.filter(pl.col("ended_by").is_null()), "ended_by", "missing_value", variant="ended_by"
+    )
     ender_name = _chair_col("player", pl.col("ended_by"))
     found.add(
         played.filter(pl.col("ended_by").is_in(CH) & ender_name.is_null()),
@@ -85,7 +98,9 @@ def _ending_checks(df: pl.DataFrame, book: Ruleset, found: _Found) -> tuple[pl.D
     return played, wo
 
 
-def _seating_checks(df: pl.DataFrame, played: pl.DataFrame, wo: pl.DataFrame, book: Ruleset, found: _Found) -> None:
+def _seating_checks(
+    df: pl.DataFrame, played: pl.DataFrame, wo: pl.DataFrame, book: Ruleset, found: _Found
+) -> None:
     """Who sits where: enough players for a regular hand, a tie-break hand or the table,
     a walkover with one or two, no player in two chairs."""
     params = book.flat
@@ -126,7 +141,9 @@ def _seating_checks(df: pl.DataFrame, played: pl.DataFrame, wo: pl.DataFrame, bo
     for i, a in enumerate(CHAIRS):
         for b in CHAIRS[i + 1 :]:
             found.add(
-                df.filter(pl.col(f"key_{a}").is_not_null() & (pl.col(f"key_{a}") == pl.col(f"key_{b}"))),
+                df.filter(
+                    pl.col(f"key_{a}").is_not_null() & (pl.col(f"key_{a}") == pl.col(f"key_{b}"))
+                ),
                 f"player_{b}",
                 "player_twice",
                 {"player": pl.col(f"player_{b}"), "a": a.upper(), "b": b.upper()},
@@ -152,10 +169,19 @@ def _value_checks(df: pl.DataFrame, played: pl.DataFrame, book: Ruleset, found: 
             {"n": pl.col(f"tcount_{c}")},
         )
         found.add(
-            df.filter(pl.col(f"pips_{c}").is_not_null() & pl.col(f"{tiles_value}_{c}").is_not_null() & (pl.col(f"pips_{c}") != pl.col(f"{tiles_value}_{c}"))),
+            df.filter(
+                pl.col(f"pips_{c}").is_not_null()
+                & pl.col(f"{tiles_value}_{c}").is_not_null()
+                & (pl.col(f"pips_{c}") != pl.col(f"{tiles_value}_{c}"))
+            ),
             f"pips_{c}",
             "pips_tiles_disagree",
-            {"chair": c, "pips": pl.col(f"pips_{c}"), "tiles": pl.col(f"tiles_{c}"), "sum": pl.col(f"{tiles_value}_{c}")},
+            {
+                "chair": c,
+                "pips": pl.col(f"pips_{c}"),
+                "tiles": pl.col(f"tiles_{c}"),
+                "sum": pl.col(f"{tiles_value}_{c}"),
+            },
         )
         value = pl.coalesce(pl.col(f"pips_{c}"), pl.col(f"{tiles_value}_{c}"))
         is_ender = pl.col("ended_by") == c.upper()
@@ -181,13 +207,19 @@ def _last_tile_checks(played: pl.DataFrame, book: Ruleset, found: _Found) -> Non
     if book.has("last_tile_double"):
         double = pl.col("last_hi") == pl.col("last_lo")
         found.add(
-            played.filter((pl.col("ending") == "apollo") & pl.col("last_tile").is_not_null() & ~double),
+            played.filter(
+                (pl.col("ending") == "apollo") & pl.col("last_tile").is_not_null() & ~double
+            ),
             "last_tile",
             "apollo_not_double",
             {"tile": pl.col("last_tile")},
         )
         found.add(
-            played.filter(pl.col("ending").is_in(["ceki", "biasa"]) & pl.col("last_tile").is_not_null() & double),
+            played.filter(
+                pl.col("ending").is_in(["ceki", "biasa"])
+                & pl.col("last_tile").is_not_null()
+                & double
+            ),
             "last_tile",
             "double_not_apollo",
             {"tile": pl.col("last_tile"), "ending": pl.col("ending")},
@@ -217,9 +249,7 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         return problems.empty()
     wo = df.filter(pl.col("ending") == pl.lit(book.walkover, dtype=pl.String))
     if wo.height:
-        mixed = df.join(wo.select(MATCH).unique(), on=MATCH).filter(
-            pl.len().over(MATCH) > 1
-        )
+        mixed = df.join(wo.select(MATCH).unique(), on=MATCH).filter(pl.len().over(MATCH) > 1)
         found.append(
             problems.from_rows(
                 mixed,
@@ -230,14 +260,23 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     # every numbered row but a walkover, also one whose ending is blank or unknown: that
     # row has its own error, and leaving it out here would add a false "hand 6 follows
     # hand 4" to it
-    is_walkover = (pl.col("ending") == book.walkover).fill_null(value=False) if book.walkover else pl.lit(value=False)
+    is_walkover = (
+        (pl.col("ending") == book.walkover).fill_null(value=False)
+        if book.walkover
+        else pl.lit(value=False)
+    )
     played_all = df.filter(~is_walkover, pl.col("hand").is_not_null())
     # Hand numbers: each once, 1, 2, … without gaps. Matches whose numbers are exactly
     # 1..n (nearly all) are cleared by one aggregate; only the others are examined row by row.
     numbering = played_all.group_by(MATCH).agg(
-        pl.len().alias("_n"), pl.col("hand").n_unique().alias("_u"), pl.col("hand").min().alias("_lo"), pl.col("hand").max().alias("_hi")
+        pl.len().alias("_n"),
+        pl.col("hand").n_unique().alias("_u"),
+        pl.col("hand").min().alias("_lo"),
+        pl.col("hand").max().alias("_hi"),
     )
-    suspect = numbering.filter((pl.col("_n") != pl.col("_u")) | (pl.col("_lo") != 1) | (pl.col("_hi") != pl.col("_n"))).select(MATCH)
+    suspect = numbering.filter(
+        (pl.col("_n") != pl.col("_u")) | (pl.col("_lo") != 1) | (pl.col("_hi") != pl.col("_n"))
+    ).select(MATCH)
     played = played_all.join(suspect, on=MATCH, how="semi")
     dup = played.filter(pl.len().over([*MATCH, "hand"]) > 1)
     found.append(
@@ -275,12 +314,25 @@ def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     if rows.height == 0:
         return problems.empty()
     seats = pl.concat(
-        [rows.select(*MATCH, "hand", "_file", "_line", pl.col(f"key_{c}").alias("_key"), pl.col(f"player_{c}").alias("_player"), pl.lit(f"player_{c}").alias("_col")) for c in CHAIRS]
+        [
+            rows.select(
+                *MATCH,
+                "hand",
+                "_file",
+                "_line",
+                pl.col(f"key_{c}").alias("_key"),
+                pl.col(f"player_{c}").alias("_player"),
+                pl.lit(f"player_{c}").alias("_col"),
+            )
+            for c in CHAIRS
+        ]
     ).drop_nulls("_key")
     first = seats.filter(pl.col("hand") == pl.col("hand").min().over(MATCH))
     per_match = seats.group_by(MATCH).agg(pl.col("_key").n_unique().alias("_all"))
     per_first = first.group_by(MATCH).agg(pl.col("_key").n_unique().alias("_first"))
-    suspect = per_match.join(per_first, on=MATCH).filter(pl.col("_all") > pl.col("_first")).select(MATCH)
+    suspect = (
+        per_match.join(per_first, on=MATCH).filter(pl.col("_all") > pl.col("_first")).select(MATCH)
+    )
     if suspect.height == 0:
         return problems.empty()
     joined = (
@@ -294,7 +346,12 @@ def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         joined,
         column=pl.col("_col"),
         code="seating_changed",
-        params={"player": pl.col("_player"), "table": pl.col("table"), "hand": pl.col("hand"), "players": pl.col("_all")},
+        params={
+            "player": pl.col("_player"),
+            "table": pl.col("table"),
+            "hand": pl.col("hand"),
+            "players": pl.col("_all"),
+        },
     )
 
 

@@ -9,29 +9,57 @@ from pipeline.ingest.match import FEW, MATCH, match_filter, seats_long
 
 def two_tables(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
     """One player at two tables of one round: both matches out (in one batch), or the new one."""
-    rows = typed.filter(pl.col("event").is_not_null() & pl.col("round").is_not_null() & pl.col("table").is_not_null())
+    rows = typed.filter(
+        pl.col("event").is_not_null()
+        & pl.col("round").is_not_null()
+        & pl.col("table").is_not_null()
+    )
     if rows.height == 0:
         return problems.empty()
     seats = seats_long(rows, [*MATCH, "_file", "_line"])
     first = seats.unique([*MATCH, "player_key"], keep="first", maintain_order=True)
-    tables = first.group_by("event", "round", "player_key").agg(pl.col("table").unique().sort().alias("tables"))
-    clash = first.join(tables.filter(pl.col("tables").list.len() > 1), on=["event", "round", "player_key"])
+    tables = first.group_by("event", "round", "player_key").agg(
+        pl.col("table").unique().sort().alias("tables")
+    )
+    clash = first.join(
+        tables.filter(pl.col("tables").list.len() > 1), on=["event", "round", "player_key"]
+    )
     found = [
         problems.from_rows(
-            clash, column=pl.col("_col"), code="player_two_tables",
-            params={"player": pl.col("player"), "tables": pl.col("tables"), "round": pl.col("round")}, variant="upload",
+            clash,
+            column=pl.col("_col"),
+            code="player_two_tables",
+            params={
+                "player": pl.col("player"),
+                "tables": pl.col("tables"),
+                "round": pl.col("round"),
+            },
+            variant="upload",
         )
     ]
     keys = rows.select("event", "round").unique()
     loaded = loaded_seats(con, keys)
     if loaded.height:
         batch_tables = rows.select(MATCH).unique()
-        loaded = loaded.join(batch_tables.rename({"table": "loaded_table"}), on=["event", "round", "loaded_table"], how="anti")
-        clash2 = first.join(loaded, on=["event", "round", "player_key"]).filter(pl.col("table") != pl.col("loaded_table"))
+        loaded = loaded.join(
+            batch_tables.rename({"table": "loaded_table"}),
+            on=["event", "round", "loaded_table"],
+            how="anti",
+        )
+        clash2 = first.join(loaded, on=["event", "round", "player_key"]).filter(
+            pl.col("table") != pl.col("loaded_table")
+        )
         found.append(
             problems.from_rows(
-                clash2, column=pl.col("_col"), code="player_two_tables",
-                params={"player": pl.col("player"), "table": pl.col("loaded_table"), "round": pl.col("round")}, variant="loaded",
+                clash2,
+                column=pl.col("_col"),
+                code="player_two_tables",
+                params={
+                    "player": pl.col("player"),
+                    "table": pl.col("loaded_table"),
+                    "round": pl.col("round"),
+                },
+                variant="loaded",
             )
         )
     return problems.concat(found)
@@ -48,12 +76,25 @@ def keyless_rows(typed: pl.DataFrame) -> pl.DataFrame:
     hits = (
         orphans.select("_file", "_line", *[pl.col(c).alias(f"_{c}") for c in MATCH])
         .join(keyed, on="_file")
-        .filter(pl.all_horizontal(pl.col(f"_{c}").is_null() | (pl.col(f"_{c}") == pl.col(c)) for c in MATCH))
+        .filter(
+            pl.all_horizontal(
+                pl.col(f"_{c}").is_null() | (pl.col(f"_{c}") == pl.col(c)) for c in MATCH
+            )
+        )
     )
-    missing = pl.when(pl.col("_event").is_null()).then(pl.lit("event")).when(pl.col("_round").is_null()).then(pl.lit("round")).otherwise(pl.lit("table"))
+    missing = (
+        pl.when(pl.col("_event").is_null())
+        .then(pl.lit("event"))
+        .when(pl.col("_round").is_null())
+        .then(pl.lit("round"))
+        .otherwise(pl.lit("table"))
+    )
     return problems.from_rows(
-        hits, column=missing, code="row_without_match",
-        params={"line": pl.col("_line"), "round": pl.col("round"), "table": pl.col("table")}, variant=missing,
+        hits,
+        column=missing,
+        code="row_without_match",
+        params={"line": pl.col("_line"), "round": pl.col("round"), "table": pl.col("table")},
+        variant=missing,
     )
 
 
@@ -84,26 +125,36 @@ def tiebreak_check(part: pl.DataFrame, hp: pl.DataFrame, book: rulesets.Ruleset)
     # Ties on the regular total (+ all sanctions), before any tie-break game points.
     # Tied on the regular hands only: a tie-break hand's own points or sanctions must not
     # untie the players it was played between.
-    regular_totals = hp.filter(~pl.col("tiebreak")).group_by([*MATCH, "player_key"]).agg(pl.col("points").sum())
+    regular_totals = (
+        hp.filter(~pl.col("tiebreak")).group_by([*MATCH, "player_key"]).agg(pl.col("points").sum())
+    )
     groups = regular_totals.with_columns(pl.len().over([*MATCH, "points"]).alias("tied"))
-    seats = seats_long(extra, [*MATCH, "hand", "_file", "_line"]).join(groups, on=[*MATCH, "player_key"], how="left")
+    seats = seats_long(extra, [*MATCH, "hand", "_file", "_line"]).join(
+        groups, on=[*MATCH, "player_key"], how="left"
+    )
     per_hand = seats.group_by([*MATCH, "hand", "_file", "_line"]).agg(
         (pl.col("tied").fill_null(1) > 1).all().alias("all_tied"),
         pl.col("points").n_unique().alias("groups"),
         pl.col("player").str.join(", ").alias("players"),
         pl.col("tied").max().alias("max_tied"),
     )
-    regular_count = part.filter(pl.col("hand") <= regular).group_by(MATCH).agg(pl.len().alias("n_regular"))
+    regular_count = (
+        part.filter(pl.col("hand") <= regular).group_by(MATCH).agg(pl.len().alias("n_regular"))
+    )
     per_hand = per_hand.join(regular_count, on=MATCH, how="left")
     bad = per_hand.filter(~pl.col("all_tied") | (pl.col("groups") > 1))
     return problems.from_rows(
-        bad, column="hand", code="tiebreak_not_tied",
+        bad,
+        column="hand",
+        code="tiebreak_not_tied",
         params={"regular": regular, "hand": pl.col("hand"), "players": pl.col("players")},
         variant=pl.when(pl.col("max_tied").fill_null(1) <= 1).then(pl.lit("regular")),
     )
 
 
-def session_shape(con: duckdb.DuckDBPyConnection, part: pl.DataFrame, book: rulesets.Ruleset) -> pl.DataFrame:
+def session_shape(
+    con: duckdb.DuckDBPyConnection, part: pl.DataFrame, book: rulesets.Ruleset
+) -> pl.DataFrame:
     """Warn when a session has more tables than ``session_tables`` or a table seats other
     than ``players_per_table`` players (RULES.md, session shape). A session still missing
     tables is not warned about: it is in progress."""
@@ -115,19 +166,40 @@ def session_shape(con: duckdb.DuckDBPyConnection, part: pl.DataFrame, book: rule
     keys = part.select("event", "round").unique()
     loaded = loaded_seats(con, keys).rename({"loaded_table": "table"}).select(*MATCH, "player_key")
     loaded = loaded.join(part.select(MATCH).unique(), on=MATCH, how="anti")
-    tables = pl.concat([seats, loaded]).group_by(MATCH).agg(pl.col("player_key").n_unique().alias("players"))
+    tables = (
+        pl.concat([seats, loaded])
+        .group_by(MATCH)
+        .agg(pl.col("player_key").n_unique().alias("players"))
+    )
     sessions = tables.group_by("event", "round").agg(pl.len().alias("tables"))
     first = part.unique(MATCH, keep="first").select(*MATCH, "_file", "_line")
     shape = {"want_p": want_p, "want_t": want_t, "per_table": per_table}
-    too_many = first.unique(["event", "round"], keep="first").join(sessions.filter(pl.col("tables") > want_t), on=["event", "round"])
+    too_many = first.unique(["event", "round"], keep="first").join(
+        sessions.filter(pl.col("tables") > want_t), on=["event", "round"]
+    )
     odd = first.join(tables.filter(pl.col("players") != per_table), on=MATCH)
-    return problems.concat([
-        problems.from_rows(
-            too_many, column="round", code="session_shape", severity=problems.WARNING,
-            params={"round": pl.col("round"), "tables": pl.col("tables"), **shape}, variant="tables",
-        ),
-        problems.from_rows(
-            odd, column="table", code="session_shape", severity=problems.WARNING,
-            params={"table": pl.col("table"), "round": pl.col("round"), "players": pl.col("players"), **shape}, variant="players",
-        ),
-    ])
+    return problems.concat(
+        [
+            problems.from_rows(
+                too_many,
+                column="round",
+                code="session_shape",
+                severity=problems.WARNING,
+                params={"round": pl.col("round"), "tables": pl.col("tables"), **shape},
+                variant="tables",
+            ),
+            problems.from_rows(
+                odd,
+                column="table",
+                code="session_shape",
+                severity=problems.WARNING,
+                params={
+                    "table": pl.col("table"),
+                    "round": pl.col("round"),
+                    "players": pl.col("players"),
+                    **shape,
+                },
+                variant="players",
+            ),
+        ]
+    )

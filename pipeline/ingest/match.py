@@ -12,14 +12,32 @@ from pipeline.ingest.columns import CHAIRS
 
 MATCH = ["event", "round", "table"]
 WRITES = ("new", "update", "correction")  # outcomes that write a match version
-VERSION_SCHEMA = {"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "content_hash": pl.String}
+VERSION_SCHEMA = {
+    "event": pl.String,
+    "round": pl.String,
+    "table": pl.String,
+    "version": pl.Int32,
+    "content_hash": pl.String,
+}
 HAND_COLUMNS = [
-    "event", "round", "table", "version", "hand",
-    *[f"player_{c}" for c in CHAIRS], *[f"key_{c}" for c in CHAIRS],
-    "ended_by", "ending", "last_tile",
-    *[f"pips_{c}" for c in CHAIRS], *[f"tiles_{c}" for c in CHAIRS],
-    *[f"value_{c}" for c in CHAIRS], *[f"sanctions_{c}" for c in CHAIRS],
-    "note", "extra", "file", "line",
+    "event",
+    "round",
+    "table",
+    "version",
+    "hand",
+    *[f"player_{c}" for c in CHAIRS],
+    *[f"key_{c}" for c in CHAIRS],
+    "ended_by",
+    "ending",
+    "last_tile",
+    *[f"pips_{c}" for c in CHAIRS],
+    *[f"tiles_{c}" for c in CHAIRS],
+    *[f"value_{c}" for c in CHAIRS],
+    *[f"sanctions_{c}" for c in CHAIRS],
+    "note",
+    "extra",
+    "file",
+    "line",
 ]
 
 
@@ -50,5 +68,13 @@ def natural(label: str) -> tuple[int, str]:
 def seats_long(df: pl.DataFrame, cols: list[str]) -> pl.DataFrame:
     """One row per seated chair: ``cols`` + ``player_key, player, _col``."""
     return pl.concat(
-        [df.select(*cols, pl.col(f"key_{c}").alias("player_key"), pl.col(f"player_{c}").alias("player"), pl.lit(f"player_{c}").alias("_col")) for c in CHAIRS]
+        [
+            df.select(
+                *cols,
+                pl.col(f"key_{c}").alias("player_key"),
+                pl.col(f"player_{c}").alias("player"),
+                pl.lit(f"player_{c}").alias("_col"),
+            )
+            for c in CHAIRS
+        ]
     ).drop_nulls("player_key")

@@ -29,7 +29,9 @@ _INT = r"^[+-]?\d+(?:[.,]0+)?$"
 
 def _int(col: str) -> pl.Expr:
     c = pl.col(col)
-    return pl.when(c.str.contains(_INT)).then(c.str.replace(r"[.,]0+$", "").cast(pl.Int64, strict=False))
+    return pl.when(c.str.contains(_INT)).then(
+        c.str.replace(r"[.,]0+$", "").cast(pl.Int64, strict=False)
+    )
 
 
 def _label(col: str) -> pl.Expr:
@@ -115,7 +117,9 @@ def _whole_numbers(df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
         )
     bad = typed.filter(pl.col("hand") < 1)
     found.append(
-        problems.from_rows(bad, column="hand", code="bad_hand_number", params={"value": pl.col("hand")})
+        problems.from_rows(
+            bad, column="hand", code="bad_hand_number", params={"value": pl.col("hand")}
+        )
     )
     return typed, found
 
@@ -124,7 +128,9 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
     """The ender's chair (A–D), the labels and ending every row needs, and the sanctions:
     codes separated by ``;`` (or ``,`` or spaces), joined back with ``;``."""
     found: list[pl.DataFrame] = []
-    bad = typed.filter(pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(["A", "B", "C", "D"]))
+    bad = typed.filter(
+        pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(["A", "B", "C", "D"])
+    )
     found.append(
         problems.from_rows(
             bad,
@@ -143,11 +149,10 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
         col = f"sanctions_{c}"
         codes = pl.col(col).str.to_lowercase().str.extract_all(r"[^;,\s]+")
         sanc_cols.append(codes.list.join(";").replace("", None).alias(col))
-        with_codes = typed.with_columns(codes.alias("_codes")).filter(pl.col("_codes").list.len() > 0)
-        bad = (
-            with_codes.explode("_codes")
-            .filter(~pl.col("_codes").is_in(list(SANCTION_CODES)))
+        with_codes = typed.with_columns(codes.alias("_codes")).filter(
+            pl.col("_codes").list.len() > 0
         )
+        bad = with_codes.explode("_codes").filter(~pl.col("_codes").is_in(list(SANCTION_CODES)))
         found.append(
             problems.from_rows(
                 bad,
@@ -165,10 +170,24 @@ def _last_tile(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
     ``last_lo``)."""
     typed = parse_column(typed, "last_tile", single=True)
     bad = typed.filter(pl.col("last_tile").is_not_null() & pl.col("err").is_not_null())
-    found = [problems.from_rows(bad, column="last_tile", code="bad_tile", variant=pl.col("err"), params={"value": pl.col("last_tile")})]
-    typed = typed.rename({"hi": "last_hi", "lo": "last_lo"}).with_columns(
-        pl.when(pl.col("last_hi").is_not_null()).then(canonical(pl.col("last_hi"), pl.col("last_lo"))).alias("last_tile")
-    ).drop("err")
+    found = [
+        problems.from_rows(
+            bad,
+            column="last_tile",
+            code="bad_tile",
+            variant=pl.col("err"),
+            params={"value": pl.col("last_tile")},
+        )
+    ]
+    typed = (
+        typed.rename({"hi": "last_hi", "lo": "last_lo"})
+        .with_columns(
+            pl.when(pl.col("last_hi").is_not_null())
+            .then(canonical(pl.col("last_hi"), pl.col("last_lo")))
+            .alias("last_tile")
+        )
+        .drop("err")
+    )
     return typed, found
 
 
@@ -240,14 +259,23 @@ def _per_chair(good: pl.DataFrame) -> pl.DataFrame:
     per_chair = (
         good.group_by("_row", "chair")
         .agg(
-            pl.format("{}{}", canonical(pl.col("hi"), pl.col("lo")), pl.when(pl.col("dead")).then(pl.lit("*")).otherwise(pl.lit(""))).str.join(" ").alias("tiles"),
+            pl.format(
+                "{}{}",
+                canonical(pl.col("hi"), pl.col("lo")),
+                pl.when(pl.col("dead")).then(pl.lit("*")).otherwise(pl.lit("")),
+            )
+            .str.join(" ")
+            .alias("tiles"),
             pl.len().cast(pl.Int64).alias("tcount"),
             (pl.col("hi").cast(pl.Int64) + pl.col("lo").cast(pl.Int64)).sum().alias("tsum"),
             ((pl.col("hi") == 0) & (pl.col("lo") == 0)).any().alias("has00"),
             ((pl.col("lo") == 0) & (pl.col("hi") > 0)).any().alias("blank_partner"),
         )
         .with_columns(
-            (pl.col("tsum") + pl.when(pl.col("has00") & ~pl.col("blank_partner")).then(13).otherwise(0)).alias("tsum13")
+            (
+                pl.col("tsum")
+                + pl.when(pl.col("has00") & ~pl.col("blank_partner")).then(13).otherwise(0)
+            ).alias("tsum13")
         )
     )
     wide = per_chair.pivot(on="chair", index="_row", values=["tiles", "tcount", "tsum", "tsum13"])
@@ -255,8 +283,16 @@ def _per_chair(good: pl.DataFrame) -> pl.DataFrame:
         for v in ("tiles", "tcount", "tsum", "tsum13"):
             name = f"{v}_{c.upper()}"
             if name not in wide.columns:
-                wide = wide.with_columns(pl.lit(None, dtype=pl.String if v == "tiles" else pl.Int64).alias(name))
-    wide = wide.rename({f"{v}_{c.upper()}": f"{v}_{c}" for c in CHAIRS for v in ("tiles", "tcount", "tsum", "tsum13")})
+                wide = wide.with_columns(
+                    pl.lit(None, dtype=pl.String if v == "tiles" else pl.Int64).alias(name)
+                )
+    wide = wide.rename(
+        {
+            f"{v}_{c.upper()}": f"{v}_{c}"
+            for c in CHAIRS
+            for v in ("tiles", "tcount", "tsum", "tsum13")
+        }
+    )
     return wide
 
 
@@ -271,11 +307,17 @@ def _reader_issues(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
     # the reader rendered each sentence from its message id and parameters (few rows)
     issue = pl.col("_issue").struct
     own = marked.select(
-        pl.col("_file").alias("file"), pl.col("_line").cast(pl.Int64).alias("line"),
-        issue.field("column").alias("column"), issue.field("code").alias("code"),
-        pl.lit(problems.ERROR).alias("severity"), issue.field("message").alias("message"),
-        pl.col("event"), pl.col("round"), pl.col("table"),
-        issue.field("message_id").alias("message_id"), issue.field("params").alias("params"),
+        pl.col("_file").alias("file"),
+        pl.col("_line").cast(pl.Int64).alias("line"),
+        issue.field("column").alias("column"),
+        issue.field("code").alias("code"),
+        pl.lit(problems.ERROR).alias("severity"),
+        issue.field("message").alias("message"),
+        pl.col("event"),
+        pl.col("round"),
+        pl.col("table"),
+        issue.field("message_id").alias("message_id"),
+        issue.field("params").alias("params"),
         pl.lit(None, dtype=pl.String).alias("spelled"),
     )
     rest = found.join(own.select("file", "line").unique(), on=["file", "line"], how="anti")

@@ -32,7 +32,9 @@ class MatchOutcome:
         self.message = messages.render(mid, params)
 
     def render(self, lang: str = "en") -> str:
-        return messages.render(self.message_id, self.params, lang) if self.message_id else self.message
+        return (
+            messages.render(self.message_id, self.params, lang) if self.message_id else self.message
+        )
 
 
 @dataclass
@@ -85,5 +87,3 @@ def default_user() -> str:
         return os.environ.get("DOMINO_USER") or getpass.getuser()
     except Exception:
         return "unknown"
-
-

@@ -51,12 +51,16 @@ def plan(
     by: str | None = None,
 ) -> Plan:
     """Work out what loading ``sheets`` would do, without writing anything."""
-    files = files if files is not None else [
-        {"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets
-    ]
+    files = (
+        files
+        if files is not None
+        else [{"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets]
+    )
     reason = (reason or "").strip() or None
     by = by or default_user()
-    found: list[pl.DataFrame] = [e.frame() for f in files if isinstance(e := f.get("error"), problems.FileRejected)]
+    found: list[pl.DataFrame] = [
+        e.frame() for f in files if isinstance(e := f.get("error"), problems.FileRejected)
+    ]
     found += [s.notes for s in sheets if s.notes.height]  # sheets of a workbook skipped or refused
     if not sheets:
         return _empty_plan(files, found, reason, by)
@@ -82,13 +86,22 @@ def plan(
     scored = candidates.select(MATCH).n_unique() if candidates.height else 0
     outcomes, candidates, previous, versions, class_problems = classify(con, candidates, reason)
     found.append(class_problems)
-    found += [cross.session_shape(con, candidates.filter(pl.col("rs") == rs), rulesets.load(rs)) for rs in _rulesets_in(candidates) if rulesets.load(rs).has("session_shape")]
-    all_problems = _spelled(problems.concat(found).with_columns(messages.readable(pl.col("message")).alias("message")), sheets)
+    found += [
+        cross.session_shape(con, candidates.filter(pl.col("rs") == rs), rulesets.load(rs))
+        for rs in _rulesets_in(candidates)
+        if rulesets.load(rs).has("session_shape")
+    ]
+    all_problems = _spelled(
+        problems.concat(found).with_columns(messages.readable(pl.col("message")).alias("message")),
+        sheets,
+    )
     hand_points, table_standings = _with_versions(candidates, scored, hand_points, table_standings)
     outcomes += _rejected(all_problems, typed, outcomes)
     outcomes.sort(key=lambda o: (o.event, round_key(o.round), natural(o.table)))
 
-    hands = candidates.with_columns(pl.col("_file").alias("file"), pl.col("_line").alias("line")).select(HAND_COLUMNS)
+    hands = candidates.with_columns(
+        pl.col("_file").alias("file"), pl.col("_line").alias("line")
+    ).select(HAND_COLUMNS)
     loaded_events = set(candidates.get_column("event").unique().to_list())
     return Plan(
         files=files,
@@ -116,26 +129,43 @@ def _junk_files(
     typed: pl.DataFrame, cell_problems: pl.DataFrame, files: list[dict[str, object]]
 ) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.DataFrame]]:
     """Refuse the files most of whose rows cannot be read, and drop their rows."""
-    bad = cell_problems.filter(pl.col("severity") == problems.ERROR).group_by("file").agg(
-        pl.col("line").n_unique().alias("bad"), pl.col("line").min().alias("line"),
-        pl.col("column").sort_by("line").first().alias("column"),
+    bad = (
+        cell_problems.filter(pl.col("severity") == problems.ERROR)
+        .group_by("file")
+        .agg(
+            pl.col("line").n_unique().alias("bad"),
+            pl.col("line").min().alias("line"),
+            pl.col("column").sort_by("line").first().alias("column"),
+        )
     )
     rows = typed.group_by("_file").agg(pl.len().alias("rows")).rename({"_file": "file"})
-    junk = bad.join(rows, on="file").filter((pl.col("bad") >= JUNK_ROWS) & (pl.col("bad") * 2 >= pl.col("rows")))
+    junk = bad.join(rows, on="file").filter(
+        (pl.col("bad") >= JUNK_ROWS) & (pl.col("bad") * 2 >= pl.col("rows"))
+    )
     if junk.height == 0:
         return typed, cell_problems, []
     refused = []
     for row in junk.iter_rows(named=True):  # one per refused file
         exc = problems.FileRejected(
-            str(row["file"]), "too_many_problems",
-            {"bad": f"{row['bad']:,}", "rows": f"{row['rows']:,}", "line": row["line"], "column": row["column"] or ""},
+            str(row["file"]),
+            "too_many_problems",
+            {
+                "bad": f"{row['bad']:,}",
+                "rows": f"{row['rows']:,}",
+                "line": row["line"],
+                "column": row["column"] or "",
+            },
         )
         for f in files:
             if f["file"] == row["file"]:
                 f["error"] = exc
         refused.append(exc.frame())
     names = junk.get_column("file")
-    return typed.filter(~pl.col("_file").is_in(names)), cell_problems.filter(~pl.col("file").is_in(names)), refused
+    return (
+        typed.filter(~pl.col("_file").is_in(names)),
+        cell_problems.filter(~pl.col("file").is_in(names)),
+        refused,
+    )
 
 
 def _rulesets_in(typed: pl.DataFrame) -> list[str]:
@@ -176,11 +206,17 @@ def _candidates(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
             )
         )
     if not parts:
-        parts = [candidates.with_columns(pl.lit(None, dtype=pl.Int64).alias(f"value_{c}") for c in CHAIRS)]
+        parts = [
+            candidates.with_columns(
+                pl.lit(None, dtype=pl.Int64).alias(f"value_{c}") for c in CHAIRS
+            )
+        ]
     return pl.concat(parts).with_columns(pl.lit(0, dtype=pl.Int32).alias("version"))
 
 
-def _score(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, found: list[pl.DataFrame]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+def _score(
+    con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, found: list[pl.DataFrame]
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Score what passed, then the checks that need scores (tie-break seating)."""
     hp_parts, ts_parts = [], []
     for rs in _rulesets_in(candidates):
@@ -202,7 +238,9 @@ def _score(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, found: list
     return candidates, pl.concat(hp_parts), pl.concat(ts_parts)
 
 
-def _with_versions(candidates: pl.DataFrame, scored: int, hand_points: pl.DataFrame, table_standings: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _with_versions(
+    candidates: pl.DataFrame, scored: int, hand_points: pl.DataFrame, table_standings: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Scores of the matches to write, with their new version numbers."""
     keep = candidates.select(*MATCH, "version").unique()
     if keep.height == scored and keep.get_column("version").n_unique() == 1:
@@ -210,29 +248,50 @@ def _with_versions(candidates: pl.DataFrame, scored: int, hand_points: pl.DataFr
         # of the hand points (four rows a hand) on the text key is needed
         version = pl.lit(keep.get_column("version")[0], dtype=pl.Int32).alias("version")
         return hand_points.with_columns(version), table_standings.with_columns(version)
-    return hand_points.drop("version").join(keep, on=MATCH), table_standings.drop("version").join(keep, on=MATCH)
+    return hand_points.drop("version").join(keep, on=MATCH), table_standings.drop("version").join(
+        keep, on=MATCH
+    )
 
 
-def _rejected(all_problems: pl.DataFrame, typed: pl.DataFrame, outcomes: list[MatchOutcome]) -> list[MatchOutcome]:
+def _rejected(
+    all_problems: pl.DataFrame, typed: pl.DataFrame, outcomes: list[MatchOutcome]
+) -> list[MatchOutcome]:
     """Every match with an error and no outcome yet is rejected; its message sums up its
     problems (one grouping over all problems, not a filter per match)."""
     seen = pl.DataFrame(
-        [(o.event, o.round, o.table) for o in outcomes], schema=dict.fromkeys(MATCH, pl.String), orient="row"
+        [(o.event, o.round, o.table) for o in outcomes],
+        schema=dict.fromkeys(MATCH, pl.String),
+        orient="row",
     )
     summary = (
         all_problems.filter(pl.col("severity") == ERROR, *[pl.col(c).is_not_null() for c in MATCH])
         .group_by(MATCH, maintain_order=True)
-        .agg(pl.len().alias("count"), pl.col("message_id").head(3).alias("ids"), pl.col("params").head(3).alias("params"))
+        .agg(
+            pl.len().alias("count"),
+            pl.col("message_id").head(3).alias("ids"),
+            pl.col("params").head(3).alias("params"),
+        )
         .join(seen, on=MATCH, how="anti")
-        .join(typed.group_by(MATCH).agg(pl.col("_file").first(), pl.len().alias("n")), on=MATCH, how="left")
+        .join(
+            typed.group_by(MATCH).agg(pl.col("_file").first(), pl.len().alias("n")),
+            on=MATCH,
+            how="left",
+        )
     )
     out = []
     for row in summary.iter_rows(named=True):
         o = MatchOutcome(
-            event=row["event"], round=row["round"], table=row["table"], status="rejected",
-            file=row["_file"] or "", hands=row["n"] or 0,
+            event=row["event"],
+            round=row["round"],
+            table=row["table"],
+            status="rejected",
+            file=row["_file"] or "",
+            hands=row["n"] or 0,
         )
-        first = [messages.ref(m, json.loads(p or "{}")) for m, p in zip(row["ids"], row["params"], strict=True)]
+        first = [
+            messages.ref(m, json.loads(p or "{}"))
+            for m, p in zip(row["ids"], row["params"], strict=True)
+        ]
         o.say("match.rejected", {"count": row["count"], "problems": first})
         out.append(o)
     return out
@@ -241,20 +300,33 @@ def _rejected(all_problems: pl.DataFrame, typed: pl.DataFrame, outcomes: list[Ma
 def _spelled(found: pl.DataFrame, sheets: list[Sheet]) -> pl.DataFrame:
     """Each problem's column as its file spelled the header, where that differs from the
     contract's name (``kartu_terakhir`` for ``last_tile``)."""
-    spelled = {f"{s.file}\x1f{name}": raw for s in sheets for name, raw in s.headers.items() if raw != name}
+    spelled = {
+        f"{s.file}\x1f{name}": raw for s in sheets for name, raw in s.headers.items() if raw != name
+    }
     if not spelled or found.height == 0:
         return found
     key = pl.concat_str([pl.col("file"), pl.col("column")], separator="\x1f")
-    return found.with_columns(pl.coalesce(pl.col("spelled"), key.replace_strict(spelled, default=None, return_dtype=pl.String)).alias("spelled"))
+    return found.with_columns(
+        pl.coalesce(
+            pl.col("spelled"), key.replace_strict(spelled, default=None, return_dtype=pl.String)
+        ).alias("spelled")
+    )
 
 
-def _empty_plan(files: list[dict[str, object]], found: list[pl.DataFrame], reason: str | None, by: str) -> Plan:
+def _empty_plan(
+    files: list[dict[str, object]], found: list[pl.DataFrame], reason: str | None, by: str
+) -> Plan:
     hp, ts = empty_results()
     return Plan(
-        files=files, problems=problems.concat(found), outcomes=[],
+        files=files,
+        problems=problems.concat(found),
+        outcomes=[],
         hands=pl.DataFrame(schema={c: pl.String for c in HAND_COLUMNS}),
-        hand_points=hp, table_standings=ts,
+        hand_points=hp,
+        table_standings=ts,
         previous=pl.DataFrame(schema={c: pl.String for c in HAND_COLUMNS}),
-        new_events={}, names=pl.DataFrame(schema={"player_key": pl.String, "player": pl.String}),
-        reason=reason, by=by,
+        new_events={},
+        names=pl.DataFrame(schema={"player_key": pl.String, "player": pl.String}),
+        reason=reason,
+        by=by,
     )

@@ -71,7 +71,9 @@ def _one(sheets: list[Sheet]) -> Sheet:
     if len(sheets) == 1:
         return sheets[0]
     names = ", ".join(str(s.sheet) for s in sheets)
-    raise FileRejected(sheets[0].source, "several_sheets", {"count": len(sheets), "sheets": _short(names)})
+    raise FileRejected(
+        sheets[0].source, "several_sheets", {"count": len(sheets), "sheets": _short(names)}
+    )
 
 
 def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
@@ -86,7 +88,11 @@ def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
     if label.lower().endswith((".xlsx", ".xlsm", ".xls")):
         raise FileRejected(label, "not_xlsx", variant="named")
     frame, extras, headers = _to_frame((*_csv_rows(data, label), []), label)
-    return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label)]
+    return [
+        Sheet(
+            file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label
+        )
+    ]
 
 
 # --- CSV ---------------------------------------------------------------------------------
@@ -103,7 +109,9 @@ def _decode(data: bytes, label: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         # Windows-1252 leaves five bytes undefined; read those as Latin-1 rather than fail.
-        return data.decode("cp1252", errors="strict") if _cp1252_ok(data) else data.decode("latin-1")
+        return (
+            data.decode("cp1252", errors="strict") if _cp1252_ok(data) else data.decode("latin-1")
+        )
 
 
 def _cp1252_ok(data: bytes) -> bool:
@@ -160,9 +168,17 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         width = max((len(r) for r in records), default=0)
         if width > len(header):
             header = header + [""] * (width - len(header))
-        cols = list(zip(*[r + [""] * (width - len(r)) for r in records[1:]], strict=True)) if len(records) > 1 else [() for _ in range(width)]
-        body = pl.DataFrame(
-            {f"column_{i + 1}": pl.Series(list(c), dtype=pl.String) for i, c in enumerate(cols)}
-        ) if width else pl.DataFrame()
+        cols = (
+            list(zip(*[r + [""] * (width - len(r)) for r in records[1:]], strict=True))
+            if len(records) > 1
+            else [() for _ in range(width)]
+        )
+        body = (
+            pl.DataFrame(
+                {f"column_{i + 1}": pl.Series(list(c), dtype=pl.String) for i, c in enumerate(cols)}
+            )
+            if width
+            else pl.DataFrame()
+        )
     body.columns = [f"column_{i + 1}" for i in range(body.width)]
     return header, body, lines_before + 1

@@ -11,7 +11,9 @@ from pipeline.ingest.match import FEW, MATCH, match_filter
 from pipeline.players import alias_map, player_key
 
 
-def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
+def resolve_rulesets(
+    con: duckdb.DuckDBPyConnection, typed: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
     """Add ``rs`` (the event's ruleset) to every row; returns the rows, the problems and
     the new events with their rulesets. A loaded event keeps the ruleset it has."""
     names = list(rulesets.names())
@@ -21,8 +23,13 @@ def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tup
     bad_name = typed.filter(pl.col("ruleset").is_not_null() & ~pl.col("ruleset").is_in(names))
     found.append(
         problems.from_rows(
-            bad_name, column="ruleset", code="unknown_ruleset",
-            params={"value": pl.col("ruleset"), "rulesets": pl.lit(names, dtype=pl.List(pl.String))},
+            bad_name,
+            column="ruleset",
+            code="unknown_ruleset",
+            params={
+                "value": pl.col("ruleset"),
+                "rulesets": pl.lit(names, dtype=pl.List(pl.String)),
+            },
         )
     )
     declared = (
@@ -39,12 +46,21 @@ def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tup
         if row["event"] is not None and row["event"] not in event_rs:
             event_rs[row["event"]] = row["declared"]
             new_events[row["event"]] = row["declared"]
-    mapping = pl.DataFrame({"event": list(event_rs), "rs": list(event_rs.values())}, schema={"event": pl.String, "rs": pl.String})
+    mapping = pl.DataFrame(
+        {"event": list(event_rs), "rs": list(event_rs.values())},
+        schema={"event": pl.String, "rs": pl.String},
+    )
     typed = typed.join(mapping, on="event", how="left")
-    changed = typed.filter(pl.col("rs").is_not_null() & pl.col("ruleset").is_in(names) & (pl.col("ruleset") != pl.col("rs")))
+    changed = typed.filter(
+        pl.col("rs").is_not_null()
+        & pl.col("ruleset").is_in(names)
+        & (pl.col("ruleset") != pl.col("rs"))
+    )
     found.append(
         problems.from_rows(
-            changed, column="ruleset", code="ruleset_changed",
+            changed,
+            column="ruleset",
+            code="ruleset_changed",
             params={"event": pl.col("event"), "rs": pl.col("rs"), "value": pl.col("ruleset")},
         )
     )
@@ -52,7 +68,9 @@ def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tup
     first = missing.unique("event", keep="first", maintain_order=True)
     found.append(
         problems.from_rows(
-            missing.join(first.select("_row"), on="_row"), column="ruleset", code="missing_ruleset",
+            missing.join(first.select("_row"), on="_row"),
+            column="ruleset",
+            code="missing_ruleset",
             params={"event": pl.col("event"), "choices": "|".join(names)},
         )
     )
@@ -60,8 +78,11 @@ def resolve_rulesets(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tup
     rest = missing.join(first.select("_row"), on="_row", how="anti").unique(MATCH, keep="first")
     found.append(
         problems.from_rows(
-            rest, column="ruleset", code="missing_ruleset",
-            params={"event": pl.col("event")}, variant="rest",
+            rest,
+            column="ruleset",
+            code="missing_ruleset",
+            params={"event": pl.col("event")},
+            variant="rest",
         )
     )
     return typed, problems.concat(found), new_events
@@ -74,16 +95,22 @@ def known_events(con: duckdb.DuckDBPyConnection, uploaded: list[str]) -> dict[st
     if len(uploaded) <= FEW:
         # the events table's primary key answers these without reading the whole table
         where, params = match_filter([{"event": e} for e in uploaded], ["event"])
-        return dict(con.execute(f"SELECT event, ruleset FROM events WHERE {where}", params).fetchall())
+        return dict(
+            con.execute(f"SELECT event, ruleset FROM events WHERE {where}", params).fetchall()
+        )
     known = con.sql("SELECT event, ruleset FROM events").pl()
     return dict(known.filter(pl.col("event").is_in(uploaded)).iter_rows())
 
 
-def resolve_players(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def resolve_players(
+    con: duckdb.DuckDBPyConnection, typed: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Add ``key_a`` … ``key_d`` (the player each name is); names outside the registry are
     problems for rulesets that require registered players."""
     aliases = alias_map(con)
-    typed = typed.with_columns(player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS)
+    typed = typed.with_columns(
+        player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS
+    )
     registry = con.execute("SELECT player_key, player FROM registry").fetchall()
     if not registry:
         return typed, problems.empty()
@@ -93,17 +120,23 @@ def resolve_players(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tupl
     need = [rs for rs in rulesets.names() if rulesets.load(rs).flat.get("require_registered")]
     scope = typed.filter(pl.col("rs").is_in(need))
     for c in CHAIRS:
-        bad = scope.filter(pl.col(f"key_{c}").is_not_null() & ~pl.col(f"key_{c}").is_in(list(known)))
+        bad = scope.filter(
+            pl.col(f"key_{c}").is_not_null() & ~pl.col(f"key_{c}").is_in(list(known))
+        )
         if not bad.height:
             continue
         suggestions = {
             n: ", ".join(difflib.get_close_matches(n, names, n=3, cutoff=0.5))
             for n in bad.get_column(f"player_{c}").unique().to_list()
         }
-        bad = bad.with_columns(pl.col(f"player_{c}").replace_strict(suggestions, default="").alias("_sugg"))
+        bad = bad.with_columns(
+            pl.col(f"player_{c}").replace_strict(suggestions, default="").alias("_sugg")
+        )
         found.append(
             problems.from_rows(
-                bad, column=f"player_{c}", code="unregistered_player",
+                bad,
+                column=f"player_{c}",
+                code="unregistered_player",
                 params={"player": pl.col(f"player_{c}"), "names": pl.col("_sugg")},
                 variant=pl.when(pl.col("_sugg") == "").then(pl.lit("none")),
             )
@@ -114,10 +147,16 @@ def resolve_players(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tupl
 def label_key(label: pl.Expr) -> pl.Expr:
     """What makes two labels one: case, spaces and leading zeros of a number aside
     (``R1``, ``r1``, ``R 1`` and ``R01`` are one round)."""
-    return label.str.to_lowercase().str.replace_all(r"\s+", "").str.replace_all(r"(^|\D)0+(\d)", "$1$2")
+    return (
+        label.str.to_lowercase()
+        .str.replace_all(r"\s+", "")
+        .str.replace_all(r"(^|\D)0+(\d)", "$1$2")
+    )
 
 
-def resolve_labels(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def resolve_labels(
+    con: duckdb.DuckDBPyConnection, typed: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Rounds and tables whose labels differ only in case, spaces or leading zeros are one:
     each takes the first spelling loaded (or, for a new one, the first in the upload),
     like player names; a row written differently is reported (a warning) and loads."""
@@ -134,21 +173,33 @@ def resolve_labels(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> tuple
             .rename({col: "_spelling"})
         )
         keyed = keyed.join(first, on=[*scope, "_label_key"], how="left", maintain_order="left")
-        differs = keyed.filter(pl.col("_spelling").is_not_null() & (pl.col("_spelling") != pl.col(col)))
+        differs = keyed.filter(
+            pl.col("_spelling").is_not_null() & (pl.col("_spelling") != pl.col(col))
+        )
         if differs.height:
             shown = differs.unique([*MATCH, "_file"], keep="first", maintain_order=True)
-            shown = shown.with_columns(pl.col(col).alias("_written"), pl.col("_spelling").alias(col))
+            shown = shown.with_columns(
+                pl.col(col).alias("_written"), pl.col("_spelling").alias(col)
+            )
             found.append(
                 problems.from_rows(
-                    shown, column=col, code="label_spelling", severity=problems.WARNING,
-                    variant=col, params={"written": pl.col("_written"), "label": pl.col(col)},
+                    shown,
+                    column=col,
+                    code="label_spelling",
+                    severity=problems.WARNING,
+                    variant=col,
+                    params={"written": pl.col("_written"), "label": pl.col(col)},
                 )
             )
-        typed = keyed.with_columns(pl.coalesce("_spelling", col).alias(col)).drop("_label_key", "_spelling")
+        typed = keyed.with_columns(pl.coalesce("_spelling", col).alias(col)).drop(
+            "_label_key", "_spelling"
+        )
     return typed, problems.concat(found)
 
 
-def _loaded_labels(con: duckdb.DuckDBPyConnection, events: list[str], cols: list[str]) -> pl.DataFrame:
+def _loaded_labels(
+    con: duckdb.DuckDBPyConnection, events: list[str], cols: list[str]
+) -> pl.DataFrame:
     """Distinct ``cols`` of the loaded matches of ``events``, oldest version first."""
     select = ", ".join(f'"{c}"' for c in cols)
     if not events:

@@ -41,7 +41,9 @@ class PlanChanged(RuntimeError):
     """The database changed between the preview and the confirmation."""
 
 
-def read_one(source: Source, *, held: Path | None = None) -> tuple[list[Sheet], list[dict[str, object]]]:
+def read_one(
+    source: Source, *, held: Path | None = None
+) -> tuple[list[Sheet], list[dict[str, object]]]:
     """Read one file on disk or one upload; a file that is no hand log is reported, not raised.
 
     ``held`` is the database this process holds, which is never opened here (closing it
@@ -53,16 +55,22 @@ def read_one(source: Source, *, held: Path | None = None) -> tuple[list[Sheet], 
             sheets = read_bytes_sheets(blob, name)
         else:
             if held is not None and same_file(source, held):
-                raise FileRejected(display_name(Path(source).name), "not_a_hand_log", variant="database")
+                raise FileRejected(
+                    display_name(Path(source).name), "not_a_hand_log", variant="database"
+                )
             sheets = read_sheets(source)
     except FileRejected as exc:
         digest = hashlib.sha256(source[1]).hexdigest() if isinstance(source, tuple) else None
         return [], [{"file": exc.file, "sha256": digest, "rows": 0, "error": exc}]
     # a workbook with a sheet per table is several sheets, each named "file [sheet]"
-    return sheets, [{"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets]
+    return sheets, [
+        {"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets
+    ]
 
 
-def read_all(sources: Iterable[Source], *, held: Path | None = None) -> tuple[list[Sheet], list[dict[str, object]]]:
+def read_all(
+    sources: Iterable[Source], *, held: Path | None = None
+) -> tuple[list[Sheet], list[dict[str, object]]]:
     """Read every source (see :func:`read_one`)."""
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
@@ -74,7 +82,11 @@ def read_all(sources: Iterable[Source], *, held: Path | None = None) -> tuple[li
 
 
 def batches(
-    sources: Iterable[Source], *, limit: int, files_limit: int | None = None, held: Path | None = None
+    sources: Iterable[Source],
+    *,
+    limit: int,
+    files_limit: int | None = None,
+    held: Path | None = None,
 ) -> Iterator[tuple[list[Sheet], list[dict[str, object]], int]]:
     """Sources read and grouped into batches of about ``limit`` rows and at most
     ``files_limit`` files (sources), so memory follows the batch and not the whole corpus;
@@ -149,7 +161,9 @@ def load(
         limit, files_limit = sys.maxsize, None  # a previewed upload is confirmed whole
     plans: list[Plan] = []
     done_files = done_rows = 0
-    for sheets, files, n in batches(sources, limit=limit, files_limit=files_limit, held=database_file(con)):
+    for sheets, files, n in batches(
+        sources, limit=limit, files_limit=files_limit, held=database_file(con)
+    ):
         done_files += n
         done_rows += sum(s.rows for s in sheets)
         p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
@@ -245,7 +259,15 @@ def preview(
     show hand by hand what it would change.
     """
     sheets, infos = read_all(sources)
-    p = plan(con, sheets, infos, event=event or None, ruleset=ruleset or None, reason=reason or None, by=by)
+    p = plan(
+        con,
+        sheets,
+        infos,
+        event=event or None,
+        ruleset=ruleset or None,
+        reason=reason or None,
+        by=by,
+    )
     allowed = auth.user_events(con, by) if by else None
     pv = Preview(
         plan=p,
@@ -258,20 +280,36 @@ def preview(
     pv.needs_reason = bool(p.problems.filter(pl.col("code") == "correction_needs_reason").height)
     shown = p
     if pv.needs_reason:
-        shown = plan(con, sheets, infos, event=event or None, ruleset=ruleset or None, reason=PREVIEW_REASON, by=by)
+        shown = plan(
+            con,
+            sheets,
+            infos,
+            event=event or None,
+            ruleset=ruleset or None,
+            reason=PREVIEW_REASON,
+            by=by,
+        )
     for o in shown.outcomes:
         if o.status != "correction":
             continue
-        match = pl.all_horizontal(pl.col(c) == v for c, v in zip(MATCH, (o.event, o.round, o.table), strict=True))
+        match = pl.all_horizontal(
+            pl.col(c) == v for c, v in zip(MATCH, (o.event, o.round, o.table), strict=True)
+        )
         old = shown.previous.filter(match)
         pv.diffs.append(
             {
-                "event": o.event, "round": o.round, "table": o.table,
+                "event": o.event,
+                "round": o.round,
+                "table": o.table,
                 # "version" is an integer column: its max is an int (or None)
-                "version": int(cast(int | None, old.get_column("version").max()) or 0) if old.height else 0,
+                "version": int(cast(int | None, old.get_column("version").max()) or 0)
+                if old.height
+                else 0,
                 "diff": stats.hand_diff(old, shown.hands.filter(match)),
                 # each player's points before and after the correction
-                "points": stats.points_change(con, o.event, o.round, o.table, shown.table_standings.filter(match)),
+                "points": stats.points_change(
+                    con, o.event, o.round, o.table, shown.table_standings.filter(match)
+                ),
             }
         )
     return pv

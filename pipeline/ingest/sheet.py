@@ -16,7 +16,15 @@ from pipeline.ingest.columns import CANONICAL, CHAIRS, REQUIRED, canonical_name
 from pipeline.problems import FileRejected
 
 #: ``_issue`` on a row: something the reader saw that makes the row unsafe to load.
-ISSUE = pl.Struct({"code": pl.String, "column": pl.String, "message_id": pl.String, "params": pl.String, "message": pl.String})
+ISSUE = pl.Struct(
+    {
+        "code": pl.String,
+        "column": pl.String,
+        "message_id": pl.String,
+        "params": pl.String,
+        "message": pl.String,
+    }
+)
 
 
 @dataclass
@@ -64,7 +72,9 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     header, body, header_line, marks = rows
     max_rows = int(settings.get("max_rows"))
     if body.height > max_rows:
-        raise FileRejected(label, "too_many_rows", {"rows": f"{body.height:,}", "limit": f"{max_rows:,}"})
+        raise FileRejected(
+            label, "too_many_rows", {"rows": f"{body.height:,}", "limit": f"{max_rows:,}"}
+        )
     names: list[str] = []
     extras: list[str] = []
     seen: dict[str, str] = {}
@@ -87,7 +97,12 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     body.columns = names
     missing = [c for c in REQUIRED if c not in names]
     if missing:
-        raise FileRejected(label, "missing_column", {"column": missing[0], "required": ", ".join(REQUIRED)}, column=missing[0])
+        raise FileRejected(
+            label,
+            "missing_column",
+            {"column": missing[0], "required": ", ".join(REQUIRED)},
+            column=missing[0],
+        )
     headers = {c: seen[c] for c in CANONICAL if c in seen}
     cells = body.with_columns(
         pl.col(c).cast(pl.String).str.strip_chars().replace("", None) for c in names
@@ -99,28 +114,33 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     if cells.height == 0:
         raise FileRejected(label, "header_only")
     cells = _mark_rows(cells, names, seen, marks)
-    extra = (
-        pl.struct(extras).struct.json_encode() if extras else pl.lit(None, dtype=pl.String)
-    )
+    extra = pl.struct(extras).struct.json_encode() if extras else pl.lit(None, dtype=pl.String)
     frame = cells.select(
         pl.lit(label).alias("_file"),
         "_line",
-        *[
-            (pl.col(c) if c in names else pl.lit(None, dtype=pl.String)).alias(c)
-            for c in CANONICAL
-        ],
+        *[(pl.col(c) if c in names else pl.lit(None, dtype=pl.String)).alias(c) for c in CANONICAL],
         extra.alias("extra"),
         pl.col("_issue"),
     )
     return frame, extras, headers
 
 
-def _issue(code: str, column: str | None, params: dict[str, object], variant: str | None = None) -> dict[str, str | None]:
+def _issue(
+    code: str, column: str | None, params: dict[str, object], variant: str | None = None
+) -> dict[str, str | None]:
     mid = messages.message_id(code, variant)
-    return {"code": code, "column": column, "message_id": mid, "params": messages.to_json(params), "message": messages.render(mid, params)}
+    return {
+        "code": code,
+        "column": column,
+        "message_id": mid,
+        "params": messages.to_json(params),
+        "message": messages.render(mid, params),
+    }
 
 
-def _mark_rows(cells: pl.DataFrame, names: list[str], seen: dict[str, str], marks: list[_Mark]) -> pl.DataFrame:
+def _mark_rows(
+    cells: pl.DataFrame, names: list[str], seen: dict[str, str], marks: list[_Mark]
+) -> pl.DataFrame:
     """``_issue`` on each row the reader cannot vouch for: hidden in the workbook, a formula
     saved without its value, or what looks like a totals row (first of these per row)."""
     found: dict[int, dict[str, str | None]] = {}
@@ -129,12 +149,18 @@ def _mark_rows(cells: pl.DataFrame, names: list[str], seen: dict[str, str], mark
         if col is not None and name not in CANONICAL:
             continue  # a formula in a column the hand log does not use changes nothing
         if line not in found:
-            where = (_short(seen[name], 40) + (f" ({name})" if seen[name] != name else "")) if name else ""
+            where = (
+                (_short(seen[name], 40) + (f" ({name})" if seen[name] != name else ""))
+                if name
+                else ""
+            )
             found[line] = _issue(code, name, {**params, "column": where} if name else params)
     for line, said in _totals_rows(cells, names):
         if line not in found:
             found[line] = (
-                _issue("totals_row", None, {"row": line, "said": said}, "said") if said else _issue("totals_row", None, {"row": line})
+                _issue("totals_row", None, {"row": line, "said": said}, "said")
+                if said
+                else _issue("totals_row", None, {"row": line})
             )
     if not found:
         return cells.with_columns(pl.lit(None, dtype=ISSUE).alias("_issue"))
@@ -156,10 +182,14 @@ def _totals_rows(cells: pl.DataFrame, names: list[str]) -> list[tuple[int, str |
     pips = [f"pips_{c}" for c in CHAIRS if f"pips_{c}" in have]
     players = [f"player_{c}" for c in CHAIRS if f"player_{c}" in have]
     said = pl.coalesce(
-        pl.when(pl.col(c).str.to_lowercase().str.contains(_TOTAL_LABEL)).then(pl.col(c).str.slice(0, 40))
+        pl.when(pl.col(c).str.to_lowercase().str.contains(_TOTAL_LABEL)).then(
+            pl.col(c).str.slice(0, 40)
+        )
         for c in names
     )
-    numbers = pl.any_horizontal(pl.col(c).is_not_null() for c in pips) if pips else pl.lit(value=False)
+    numbers = (
+        pl.any_horizontal(pl.col(c).is_not_null() for c in pips) if pips else pl.lit(value=False)
+    )
     no_one = pl.all_horizontal(pl.col(c).is_null() for c in players)
     hits = rows.filter(said.is_not_null() | (numbers & no_one)).select("_line", said.alias("said"))
     return [(line, text) for line, text in hits.iter_rows()]

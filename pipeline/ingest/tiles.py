@@ -104,20 +104,26 @@ def parse_column(df: pl.DataFrame, column: str, *, single: pl.Expr | bool = True
     """
     code = pl.col(column).str.strip_chars().replace_strict(FAST, default=None, return_dtype=pl.Int8)
     out = df.with_columns(
-        (code // 10).alias("hi"), (code % 10).alias("lo"), pl.lit(None, dtype=pl.String).alias("err")
+        (code // 10).alias("hi"),
+        (code % 10).alias("lo"),
+        pl.lit(None, dtype=pl.String).alias("err"),
     )
-    slow = out.with_row_index("_fast_i").filter(pl.col("hi").is_null() & pl.col(column).is_not_null())
+    slow = out.with_row_index("_fast_i").filter(
+        pl.col("hi").is_null() & pl.col(column).is_not_null()
+    )
     if slow.height == 0:
         return out
-    parsed = slow.select(
-        "_fast_i", parse_token(pl.col(column), single=single).alias("_p")
-    ).select(
+    parsed = slow.select("_fast_i", parse_token(pl.col(column), single=single).alias("_p")).select(
         "_fast_i",
         pl.col("_p").struct.field("hi").alias("hi"),
         pl.col("_p").struct.field("lo").alias("lo"),
         pl.col("_p").struct.field("err").alias("err"),
     )
-    out = out.with_row_index("_fast_i").update(parsed, on="_fast_i", include_nulls=True).drop("_fast_i")
+    out = (
+        out.with_row_index("_fast_i")
+        .update(parsed, on="_fast_i", include_nulls=True)
+        .drop("_fast_i")
+    )
     return out
 
 

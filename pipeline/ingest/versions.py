@@ -20,14 +20,22 @@ from pipeline.ingest.outcome import MatchOutcome
 from pipeline.problems import ERROR
 
 CONTENT = [
-    "hand", *[f"key_{c}" for c in CHAIRS], "ended_by", "ending", "last_tile",
-    *[f"pips_{c}" for c in CHAIRS], *[f"tiles_{c}" for c in CHAIRS],
-    *[f"sanctions_{c}" for c in CHAIRS], "note",
+    "hand",
+    *[f"key_{c}" for c in CHAIRS],
+    "ended_by",
+    "ending",
+    "last_tile",
+    *[f"pips_{c}" for c in CHAIRS],
+    *[f"tiles_{c}" for c in CHAIRS],
+    *[f"sanctions_{c}" for c in CHAIRS],
+    "note",
 ]
 
 
 def row_text(df: pl.DataFrame) -> pl.Expr:
-    return pl.concat_str([pl.col(c).cast(pl.String).fill_null("") for c in CONTENT], separator="\x1f")
+    return pl.concat_str(
+        [pl.col(c).cast(pl.String).fill_null("") for c in CONTENT], separator="\x1f"
+    )
 
 
 def loaded(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -58,7 +66,9 @@ def loaded(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> tuple[pl.DataF
 Classified = tuple[list[MatchOutcome], pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]
 
 
-def classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: str | None) -> Classified:
+def classify(
+    con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: str | None
+) -> Classified:
     """Each match of ``candidates`` against its loaded version: new, unchanged, update,
     correction, or rejected (a correction without a reason).
 
@@ -68,13 +78,26 @@ def classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: s
     """
     found: list[pl.DataFrame] = []
     if candidates.height == 0:
-        return [], candidates, pl.DataFrame(schema={c: pl.String for c in HAND_COLUMNS}), pl.DataFrame(schema=VERSION_SCHEMA), problems.empty()
+        return (
+            [],
+            candidates,
+            pl.DataFrame(schema={c: pl.String for c in HAND_COLUMNS}),
+            pl.DataFrame(schema=VERSION_SCHEMA),
+            problems.empty(),
+        )
     current, prev_hands = loaded(con, candidates.select(MATCH).unique())
-    new_text = candidates.select(*MATCH, "hand", "_file", "_line", row_text(candidates).alias("text"))
+    new_text = candidates.select(
+        *MATCH, "hand", "_file", "_line", row_text(candidates).alias("text")
+    )
     hashes = (
         new_text.sort("hand", nulls_last=False)
         .group_by(MATCH)
-        .agg(pl.col("text").str.join("\x1e").alias("blob"), pl.len().alias("n"), pl.col("_file").first(), pl.col("_line").min())
+        .agg(
+            pl.col("text").str.join("\x1e").alias("blob"),
+            pl.len().alias("n"),
+            pl.col("_file").first(),
+            pl.col("_line").min(),
+        )
         .with_columns(pl.col("blob").hash(seed=0).cast(pl.String).alias("content_hash"))
     )
     merged = hashes.join(current, on=MATCH, how="left", suffix="_old")
@@ -84,19 +107,53 @@ def classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: s
     # one str object per distinct value: a batch has ~50k matches but few events and files
     same: dict[str, str] = {}
     outcomes = [
-        MatchOutcome(event=same.setdefault(e, e), round=same.setdefault(r, r), table=same.setdefault(t, t), status="new", file=same.setdefault(f, f), hands=n, version=1)
-        for e, r, t, f, n in zip(*(fresh.get_column(c).to_list() for c in (*MATCH, "_file", "n")), strict=True)
+        MatchOutcome(
+            event=same.setdefault(e, e),
+            round=same.setdefault(r, r),
+            table=same.setdefault(t, t),
+            status="new",
+            file=same.setdefault(f, f),
+            hands=n,
+            version=1,
+        )
+        for e, r, t, f, n in zip(
+            *(fresh.get_column(c).to_list() for c in (*MATCH, "_file", "n")), strict=True
+        )
     ]
-    versions_frames = [fresh.select(*MATCH, pl.lit(1, dtype=pl.Int32).alias("version"), "content_hash")]
+    versions_frames = [
+        fresh.select(*MATCH, pl.lit(1, dtype=pl.Int32).alias("version"), "content_hash")
+    ]
     new_text = new_text.join(merged.select(MATCH), on=MATCH, how="semi")
-    old_text = prev_hands.select(*MATCH, "hand", row_text(prev_hands).alias("text_old")) if prev_hands.height else pl.DataFrame(schema={**{c: pl.String for c in MATCH}, "hand": pl.Int32, "text_old": pl.String})
-    cmp = new_text.join(old_text.cast({"hand": pl.Int64}), on=[*MATCH, "hand"], how="full", coalesce=True)
+    old_text = (
+        prev_hands.select(*MATCH, "hand", row_text(prev_hands).alias("text_old"))
+        if prev_hands.height
+        else pl.DataFrame(
+            schema={**{c: pl.String for c in MATCH}, "hand": pl.Int32, "text_old": pl.String}
+        )
+    )
+    cmp = new_text.join(
+        old_text.cast({"hand": pl.Int64}), on=[*MATCH, "hand"], how="full", coalesce=True
+    )
     per_match = cmp.group_by(MATCH).agg(
         pl.col("hand").filter(pl.col("text").is_null()).sort().alias("dropped"),
-        pl.col("hand").filter(pl.col("text").is_not_null() & pl.col("text_old").is_not_null() & (pl.col("text") != pl.col("text_old"))).sort().alias("changed"),
+        pl.col("hand")
+        .filter(
+            pl.col("text").is_not_null()
+            & pl.col("text_old").is_not_null()
+            & (pl.col("text") != pl.col("text_old"))
+        )
+        .sort()
+        .alias("changed"),
         pl.col("hand").filter(pl.col("text_old").is_null()).sort().alias("added"),
         # where a referee should look first: the line of the first changed hand
-        pl.col("_line").filter(pl.col("text").is_not_null() & pl.col("text_old").is_not_null() & (pl.col("text") != pl.col("text_old"))).min().alias("changed_line"),
+        pl.col("_line")
+        .filter(
+            pl.col("text").is_not_null()
+            & pl.col("text_old").is_not_null()
+            & (pl.col("text") != pl.col("text_old"))
+        )
+        .min()
+        .alias("changed_line"),
     )
     merged = merged.join(per_match, on=MATCH, how="left")
     versions = []
@@ -104,7 +161,15 @@ def classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: s
         o = _outcome(row, reason, found)
         outcomes.append(o)
         if o.status in WRITES:
-            versions.append({"event": o.event, "round": o.round, "table": o.table, "version": o.version, "content_hash": row["content_hash"]})
+            versions.append(
+                {
+                    "event": o.event,
+                    "round": o.round,
+                    "table": o.table,
+                    "version": o.version,
+                    "content_hash": row["content_hash"],
+                }
+            )
     versions_frames.append(pl.DataFrame(versions, schema=VERSION_SCHEMA))
     vdf = pl.concat(versions_frames)
     if merged.height == 0:
@@ -120,7 +185,14 @@ def classify(con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, reason: s
 
 def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame]) -> MatchOutcome:
     """What a file does to one loaded match; a correction without a reason adds a problem."""
-    o = MatchOutcome(event=row["event"], round=row["round"], table=row["table"], status="new", file=row["_file"], hands=row["n"])
+    o = MatchOutcome(
+        event=row["event"],
+        round=row["round"],
+        table=row["table"],
+        status="new",
+        file=row["_file"],
+        hands=row["n"],
+    )
     dropped = [h for h in row["dropped"] or [] if h is not None]
     changed = [h for h in row["changed"] or [] if h is not None]
     added = [h for h in row["added"] or [] if h is not None]
@@ -134,7 +206,11 @@ def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame])
         o.changed_hands = sorted(set(dropped) | set(changed))
         what = [
             messages.ref(mid, {"hands": hands_text(hands)})
-            for mid, hands in (("hands.changes", changed), ("hands.drops", dropped), ("hands.adds", added))
+            for mid, hands in (
+                ("hands.changes", changed),
+                ("hands.drops", dropped),
+                ("hands.adds", added),
+            )
             if hands
         ]
         if reason:
@@ -145,12 +221,21 @@ def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame])
             o.say("correction_needs_reason", {"what": what, "version": row["version"]})
             found.append(
                 problems.frame(
-                    [{
-                        "file": row["_file"], "line": row["changed_line"] or row["_line"], "column": "hand",
-                        "code": "correction_needs_reason", "severity": ERROR,
-                        "message": o.message, "event": row["event"], "round": row["round"], "table": row["table"],
-                        "message_id": o.message_id, "params": messages.to_json(o.params),
-                    }]
+                    [
+                        {
+                            "file": row["_file"],
+                            "line": row["changed_line"] or row["_line"],
+                            "column": "hand",
+                            "code": "correction_needs_reason",
+                            "severity": ERROR,
+                            "message": o.message,
+                            "event": row["event"],
+                            "round": row["round"],
+                            "table": row["table"],
+                            "message_id": o.message_id,
+                            "params": messages.to_json(o.params),
+                        }
+                    ]
                 )
             )
     return o

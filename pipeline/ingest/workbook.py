@@ -39,11 +39,24 @@ def _check_zip(data: bytes, label: str) -> None:
             total = 0
             for info in zf.infolist():
                 if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-                    raise FileRejected(label, "not_xlsx", {"part": repr(_short(info.filename))}, variant="compression")
+                    raise FileRejected(
+                        label,
+                        "not_xlsx",
+                        {"part": repr(_short(info.filename))},
+                        variant="compression",
+                    )
                 size = _expanded_size(data, info, max_total - total + 1)
                 total += size
                 if size > 1_000_000 and size > max_ratio * max(info.compress_size, 1):
-                    raise FileRejected(label, "xlsx_bomb", {"part": repr(_short(info.filename)), "ratio": size // max(info.compress_size, 1)}, variant="ratio")
+                    raise FileRejected(
+                        label,
+                        "xlsx_bomb",
+                        {
+                            "part": repr(_short(info.filename)),
+                            "ratio": size // max(info.compress_size, 1),
+                        },
+                        variant="ratio",
+                    )
                 if total > max_total:
                     raise FileRejected(label, "xlsx_bomb", {"limit": f"{max_total:,}"})
     except (zipfile.BadZipFile, zlib.error, struct.error) as exc:
@@ -81,7 +94,10 @@ _CHUNK = 1 << 23
 
 
 def _attrs(tag: bytes) -> dict[str, str]:
-    return {k.decode("ascii", "replace"): html.unescape(v.decode("utf-8", "replace")) for k, v in _ATTR.findall(tag)}
+    return {
+        k.decode("ascii", "replace"): html.unescape(v.decode("utf-8", "replace"))
+        for k, v in _ATTR.findall(tag)
+    }
 
 
 def _sheet_parts(zf: zipfile.ZipFile) -> dict[str, str]:
@@ -96,7 +112,9 @@ def _sheet_parts(zf: zipfile.ZipFile) -> dict[str, str]:
         a = _attrs(m.group(1))
         if "Id" in a and "Target" in a:
             t = a["Target"].replace("\\", "/")
-            targets[a["Id"]] = t.lstrip("/") if t.startswith("/") else posixpath.normpath(posixpath.join("xl", t))
+            targets[a["Id"]] = (
+                t.lstrip("/") if t.startswith("/") else posixpath.normpath(posixpath.join("xl", t))
+            )
     parts = {}
     for m in _SHEET_TAG.finditer(book):
         a = _attrs(m.group(1))
@@ -210,24 +228,43 @@ def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
         zf = zipfile.ZipFile(io.BytesIO(data))
         parts = _sheet_parts(zf)
     except Exception as exc:
-        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
+        raise FileRejected(
+            label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
+        ) from exc
     with zf:
         return _workbook_sheets(reader, zf, parts, names, label, sha)
 
 
-def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: list[str], label: str, sha: str) -> list[Sheet]:
+def _workbook_sheets(
+    reader, zf: zipfile.ZipFile, parts: dict[str, str], names: list[str], label: str, sha: str
+) -> list[Sheet]:
     if not names:
         raise FileRejected(label, "empty", variant="no_sheets")
     hands = next((n for n in names if n.strip().lower() == "hands"), None)
     if hands is not None or len(names) == 1:
         # the sheet named ``hands`` is read alone, as the contract says
         target = hands or names[0]
-        frame, extras, headers = _to_frame(_sheet_rows(reader, zf, parts.get(target), target, label)[:4], label)
+        frame, extras, headers = _to_frame(
+            _sheet_rows(reader, zf, parts.get(target), target, label)[:4], label
+        )
         skipped: list[dict[str, object]] = []
         for other in names:
             if other != target and _looks_like_hand_log(_peek_header(reader, other)):
-                skipped.append(_note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)}))
-        return [Sheet(file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=target, notes=problems.frame(skipped))]
+                skipped.append(
+                    _note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)})
+                )
+        return [
+            Sheet(
+                file=label,
+                sha256=sha,
+                frame=frame,
+                extra_columns=extras,
+                headers=headers,
+                source=label,
+                sheet=target,
+                notes=problems.frame(skipped),
+            )
+        ]
     sheets: list[Sheet] = []
     notes: list[dict[str, object]] = []
     refused: list[FileRejected] = []
@@ -243,8 +280,16 @@ def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: 
             continue
         header = rows[0]
         if not _looks_like_hand_log(header):
-            missing = [c for c in ("round", "table", "ending") if c not in {canonical_name(h or "") for h in header}]
-            notes.append(_note(where, "no_columns", {"missing": missing}) if missing else _note(where, "few_columns"))
+            missing = [
+                c
+                for c in ("round", "table", "ending")
+                if c not in {canonical_name(h or "") for h in header}
+            ]
+            notes.append(
+                _note(where, "no_columns", {"missing": missing})
+                if missing
+                else _note(where, "few_columns")
+            )
             continue
         try:
             if rows[4] != "visible":
@@ -257,16 +302,40 @@ def _workbook_sheets(reader, zf: zipfile.ZipFile, parts: dict[str, str], names: 
                 refused.append(exc)
             continue
         if sum(s.rows for s in sheets) + frame.height > max_rows:
-            raise FileRejected(label, "too_many_rows", {"limit": f"{max_rows:,}"}, variant="workbook")
-        sheets.append(Sheet(file=where, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label, sheet=name))
+            raise FileRejected(
+                label, "too_many_rows", {"limit": f"{max_rows:,}"}, variant="workbook"
+            )
+        sheets.append(
+            Sheet(
+                file=where,
+                sha256=sha,
+                frame=frame,
+                extra_columns=extras,
+                headers=headers,
+                source=label,
+                sheet=name,
+            )
+        )
     if not sheets:
         if len(refused) == 1:
             raise refused[0]
         reasons = [
-            {"id": "sheet_reason", "params": {"sheet": str(n["file"])[len(label) + 1 :], "reason": [{"id": n["message_id"], "params": json.loads(str(n["params"]))}]}}
+            {
+                "id": "sheet_reason",
+                "params": {
+                    "sheet": str(n["file"])[len(label) + 1 :],
+                    "reason": [{"id": n["message_id"], "params": json.loads(str(n["params"]))}],
+                },
+            }
             for n in notes
         ] + [
-            {"id": "sheet_reason", "params": {"sheet": e.file[len(label) + 1 :], "reason": [{"id": e.message_id, "params": e.params}]}}
+            {
+                "id": "sheet_reason",
+                "params": {
+                    "sheet": e.file[len(label) + 1 :],
+                    "reason": [{"id": e.message_id, "params": e.params}],
+                },
+            }
             for e in refused
         ]
         raise FileRejected(label, "not_a_hand_log", {"reasons": reasons}, variant="no_sheet")
@@ -283,7 +352,9 @@ def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         reader = fastexcel.read_excel(data)
         names = list(reader.sheet_names)
     except Exception as exc:
-        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
+        raise FileRejected(
+            label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
+        ) from exc
     if not names:
         raise FileRejected(label, "empty", variant="no_sheets")
     target = next((n for n in names if n.strip().lower() == "hands"), names[0])
@@ -295,8 +366,12 @@ def _note(where: str, variant: str, params: dict[str, object] | None = None) -> 
     """A sheet of a workbook skipped (a warning naming the file and sheet)."""
     mid = messages.message_id("sheet_skipped", variant)
     return {
-        "file": where, "code": "sheet_skipped", "severity": WARNING, "message": messages.render(mid, params),
-        "message_id": mid, "params": messages.to_json(params or {}),
+        "file": where,
+        "code": "sheet_skipped",
+        "severity": WARNING,
+        "message": messages.render(mid, params),
+        "message_id": mid,
+        "params": messages.to_json(params or {}),
     }
 
 
@@ -304,8 +379,13 @@ def _refused_note(e: FileRejected) -> dict[str, object]:
     """A sheet of a workbook refused (an error naming the file and sheet); the others load."""
     params = {"reason": [{"id": e.message_id, "params": e.params}]}
     return {
-        "file": e.file, "column": e.column, "code": e.code, "severity": problems.ERROR,
-        "message": messages.render("sheet_refused", params), "message_id": "sheet_refused", "params": messages.to_json(params),
+        "file": e.file,
+        "column": e.column,
+        "code": e.code,
+        "severity": problems.ERROR,
+        "message": messages.render("sheet_refused", params),
+        "message_id": "sheet_refused",
+        "params": messages.to_json(params),
     }
 
 
@@ -338,7 +418,9 @@ def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label:
     except FileRejected:
         raise
     except Exception as exc:
-        raise FileRejected(label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable") from exc
+        raise FileRejected(
+            label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
+        ) from exc
     if raw.height == 0:
         raise FileRejected(label, "empty", variant="sheet")
     raw = raw.cast(pl.String)
@@ -357,14 +439,27 @@ def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label:
     marks: list[_Mark] = []
     for r, c, formula in info.formulas:
         if header_line < r <= last and 0 <= c - first_col < body.width:
-            marks.append((r, c - first_col, "formula_without_value", {"row": r, "formula": _short("=" + formula, 60)}))
+            marks.append(
+                (
+                    r,
+                    c - first_col,
+                    "formula_without_value",
+                    {"row": r, "formula": _short("=" + formula, 60)},
+                )
+            )
     for r in sorted(info.hidden):
         if header_line < r <= last:
             marks.append((r, None, "hidden_row", {"row": r}))
     return header, body, header_line, marks, visible
 
 
-def _carry_merged(raw: pl.DataFrame, merges: list[tuple[int, int, int, int]], row0: int, col0: int, header_line: int) -> pl.DataFrame:
+def _carry_merged(
+    raw: pl.DataFrame,
+    merges: list[tuple[int, int, int, int]],
+    row0: int,
+    col0: int,
+    header_line: int,
+) -> pl.DataFrame:
     """A merged range shows its top-left value in every row it spans: carry it down its
     first column (ranges that start at or above the header are left alone)."""
     fills: dict[int, list[tuple[int, int]]] = {}

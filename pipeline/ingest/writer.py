@@ -19,7 +19,9 @@ def begin_ingest(con: duckdb.DuckDBPyConnection, p: Plan) -> int:
     """Record that a load started, committed on its own: an interrupted load stays visible."""
     ingest_id = int(con.execute("SELECT nextval('ingest_seq')").fetchall()[0][0])
     now = datetime.now()
-    rows = [[ingest_id, f["file"], f.get("sha256"), f.get("rows"), p.by, now, p.reason] for f in p.files]
+    rows = [
+        [ingest_id, f["file"], f.get("sha256"), f.get("rows"), p.by, now, p.reason] for f in p.files
+    ]
     if rows:  # one commit for the batch, not one per file
         con.execute("BEGIN TRANSACTION")
         try:
@@ -42,7 +44,9 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
     writes = p.writes
     if p.versions.height != len(writes):
         # every match version written needs its content hash from planning
-        raise ValueError("this plan's versions do not match its writes; plan again before committing")
+        raise ValueError(
+            "this plan's versions do not match its writes; plan again before committing"
+        )
     if any(o.status == "correction" for o in writes):
         backup_before_correction(con)
     now = datetime.now()
@@ -70,9 +74,22 @@ def _write_events(con: duckdb.DuckDBPyConnection, p: Plan, now: datetime) -> Non
                 "params_hash": [hashes[rs] for rs in p.new_events.values()],
                 "models": [rulesets.load(rs).models for rs in p.new_events.values()],
             },
-            schema={"event": pl.String, "ruleset": pl.String, "params_hash": pl.String, "models": pl.String},
-        ).with_columns(pl.lit(now).alias("created_at"), pl.lit(p.by, dtype=pl.String).alias("created_by"))
-        insert_frame(con, "events", events, "event, ruleset, params_hash, created_at, created_by, models", on_conflict="ON CONFLICT DO NOTHING")
+            schema={
+                "event": pl.String,
+                "ruleset": pl.String,
+                "params_hash": pl.String,
+                "models": pl.String,
+            },
+        ).with_columns(
+            pl.lit(now).alias("created_at"), pl.lit(p.by, dtype=pl.String).alias("created_by")
+        )
+        insert_frame(
+            con,
+            "events",
+            events,
+            "event, ruleset, params_hash, created_at, created_by, models",
+            on_conflict="ON CONFLICT DO NOTHING",
+        )
 
 
 def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now: datetime) -> None:
@@ -80,20 +97,36 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
     writes = p.writes
     w = pl.DataFrame(
         {
-            "event": [o.event for o in writes], "round": [o.round for o in writes],
-            "table": [o.table for o in writes], "version": [o.version for o in writes],
-            "kind": [o.status for o in writes], "file": [o.file for o in writes],
+            "event": [o.event for o in writes],
+            "round": [o.round for o in writes],
+            "table": [o.table for o in writes],
+            "version": [o.version for o in writes],
+            "kind": [o.status for o in writes],
+            "file": [o.file for o in writes],
             "hands": [o.hands for o in writes],
             "changed_hands": [hands_text(o.changed_hands) or None for o in writes],
         },
-        schema={"event": pl.String, "round": pl.String, "table": pl.String, "version": pl.Int32, "kind": pl.String, "file": pl.String, "hands": pl.Int32, "changed_hands": pl.String},
+        schema={
+            "event": pl.String,
+            "round": pl.String,
+            "table": pl.String,
+            "version": pl.Int32,
+            "kind": pl.String,
+            "file": pl.String,
+            "hands": pl.Int32,
+            "changed_hands": pl.String,
+        },
     )
     con.register("_w", w)
-    replaced = [{"event": o.event, "round": o.round, "table": o.table} for o in writes if (o.version or 1) > 1]
+    replaced = [
+        {"event": o.event, "round": o.round, "table": o.table}
+        for o in writes
+        if (o.version or 1) > 1
+    ]
     if len(replaced) > FEW:
         con.execute(
-            'UPDATE match_versions SET current = false, superseded_at = ?, superseded_by = ? '
-            'FROM _w WHERE match_versions.event = _w.event AND match_versions.round = _w.round '
+            "UPDATE match_versions SET current = false, superseded_at = ?, superseded_by = ? "
+            "FROM _w WHERE match_versions.event = _w.event AND match_versions.round = _w.round "
             'AND match_versions."table" = _w."table" AND match_versions.current',
             [now, ingest_id],
         )
@@ -113,14 +146,16 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
     con.register("_content", p.versions)
     con.execute(
         'INSERT INTO match_versions SELECT _w.event, _w.round, _w."table", _w.version, _w.kind, ?, _w.file, ?, ?, ?, '
-        'c.content_hash, _w.hands, _w.changed_hands, true, NULL, NULL '
+        "c.content_hash, _w.hands, _w.changed_hands, true, NULL, NULL "
         'FROM _w JOIN _content c USING (event, round, "table")',
         [ingest_id, p.by, now, p.reason],
     )
     insert_frame(con, "hands", p.hands.select(HAND_COLUMNS))
     insert_frame(con, "hand_points_t", p.hand_points)
     insert_frame(con, "table_standings_t", p.table_standings)
-    insert_frame(con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING")
+    insert_frame(
+        con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING"
+    )
     con.unregister("_w")
     con.unregister("_content")
 
@@ -147,15 +182,24 @@ def _log_files(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int) -> None:
                 datetime.now(),
                 "rejected" if f.get("error") else "done",
                 # the matches written are in match_versions with this ingest_id
-                json.dumps({"problems": report, "matches": [asdict(o) for o in mine if o.status not in WRITES]}, default=str),
-                ingest_id, f["file"],
+                json.dumps(
+                    {
+                        "problems": report,
+                        "matches": [asdict(o) for o in mine if o.status not in WRITES],
+                    },
+                    default=str,
+                ),
+                ingest_id,
+                f["file"],
             ],
         )
 
 
 def database_file(con: duckdb.DuckDBPyConnection) -> Path | None:
     """The file behind ``con`` (None in memory)."""
-    path = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()
+    path = con.execute(
+        "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+    ).fetchall()
     return Path(path[0][0]) if path and path[0][0] else None
 
 

@@ -70,7 +70,8 @@ def _value(name: str, value: Any, lang: str) -> str:
         return ""
     if isinstance(value, list):
         parts = [
-            short(render(v["id"], v.get("params"), lang)) if isinstance(v, dict) else str(v) for v in value
+            short(render(v["id"], v.get("params"), lang)) if isinstance(v, dict) else str(v)
+            for v in value
         ]
         return joiner(name, lang).join(parts)
     return str(value)
@@ -89,7 +90,9 @@ def ref(mid: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
 # --- whole columns ---------------------------------------------------------------------
 
 
-def expr(mid: str, params: dict[str, pl.Expr], lang: str = "en", lists: frozenset[str] = frozenset()) -> pl.Expr:
+def expr(
+    mid: str, params: dict[str, pl.Expr], lang: str = "en", lists: frozenset[str] = frozenset()
+) -> pl.Expr:
     """The sentence of ``mid`` for every row: ``pl.format`` over the parameter columns.
 
     ``params`` are string expressions; those named in ``lists`` are lists of strings,
@@ -112,12 +115,18 @@ def readable(message: pl.Expr, limit: int = LIMIT) -> pl.Expr:
     """A sentence quoting a huge cell keeps its head and its tail (which says what is wrong)."""
     return (
         pl.when(message.str.len_chars() > limit)
-        .then(pl.concat_str([message.str.slice(0, limit - 120), pl.lit(" … "), message.str.slice(-100)]))
+        .then(
+            pl.concat_str(
+                [message.str.slice(0, limit - 120), pl.lit(" … "), message.str.slice(-100)]
+            )
+        )
         .otherwise(message)
     )
 
 
-def render_frame(frame: pl.DataFrame, lang: str, id_col: str = "message_id", params_col: str = "params") -> pl.Series:
+def render_frame(
+    frame: pl.DataFrame, lang: str, id_col: str = "message_id", params_col: str = "params"
+) -> pl.Series:
     """The sentences of ``frame``'s rows in ``lang``, from their message id and JSON
     parameters: one ``pl.format`` per distinct message id, over all its rows at once."""
     out = pl.Series("message", [None] * frame.height, dtype=pl.String)
@@ -133,7 +142,9 @@ def render_frame(frame: pl.DataFrame, lang: str, id_col: str = "message_id", par
         rows = indexed.filter(pl.col(id_col) == mid)
         names = fields(tpl)
         if names:
-            decoded = rows.with_columns(rows.get_column(params_col).str.json_decode(infer_schema_length=None).alias("_p"))
+            decoded = rows.with_columns(
+                rows.get_column(params_col).str.json_decode(infer_schema_length=None).alias("_p")
+            )
             dtype = decoded.schema["_p"]
             have = {f.name: f.dtype for f in dtype.fields} if isinstance(dtype, pl.Struct) else {}
             cols: dict[str, pl.Expr] = {}
@@ -153,17 +164,26 @@ def render_frame(frame: pl.DataFrame, lang: str, id_col: str = "message_id", par
                 else:
                     cols[n] = field.cast(pl.String)
             if nested:  # messages inside the message: one by one (a rejected correction)
-                texts = [short(render(mid, json.loads(p or "{}"), lang)) for p in rows.get_column(params_col).to_list()]
-                rendered = rows.select("_i").with_columns(pl.Series("message", texts, dtype=pl.String))
+                texts = [
+                    short(render(mid, json.loads(p or "{}"), lang))
+                    for p in rows.get_column(params_col).to_list()
+                ]
+                rendered = rows.select("_i").with_columns(
+                    pl.Series("message", texts, dtype=pl.String)
+                )
             else:
-                rendered = decoded.select("_i", readable(expr(mid, cols, lang, frozenset(lists))).alias("message"))
+                rendered = decoded.select(
+                    "_i", readable(expr(mid, cols, lang, frozenset(lists))).alias("message")
+                )
         else:
             rendered = rows.select("_i", pl.lit(tpl).alias("message"))
         parts.append(rendered)
     if not parts:
         return out
     got = pl.concat(parts).sort("_i")
-    full = pl.DataFrame({"_i": pl.arange(0, frame.height, eager=True).cast(pl.UInt32)}).join(got, on="_i", how="left")
+    full = pl.DataFrame({"_i": pl.arange(0, frame.height, eager=True).cast(pl.UInt32)}).join(
+        got, on="_i", how="left"
+    )
     return full.get_column("message")
 
 

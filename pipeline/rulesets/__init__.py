@@ -49,18 +49,33 @@ CHOICES = {
 
 #: Options of a known type: a quoted number or a misspelt true must not silently score.
 TYPES: dict[str, type] = {
-    "regular_hands": int, "min_players": int, "max_pips": int, "qualifiers_per_table": int,
-    "players_per_table": int, "session_players": int, "session_tables": int,
-    "zero_zero_alone": int, "tiebreak_points_count": bool, "check_swap_schedule": bool,
-    "require_registered": bool, "points_are_default": bool,
-    "title": str, "models": str, "walkover": str,
+    "regular_hands": int,
+    "min_players": int,
+    "max_pips": int,
+    "qualifiers_per_table": int,
+    "players_per_table": int,
+    "session_players": int,
+    "session_tables": int,
+    "zero_zero_alone": int,
+    "tiebreak_points_count": bool,
+    "check_swap_schedule": bool,
+    "require_registered": bool,
+    "points_are_default": bool,
+    "title": str,
+    "models": str,
+    "walkover": str,
 }
 
 #: Every check a ruleset may ask for (implemented in :mod:`pipeline.ingest.checks` and
 #: :mod:`pipeline.ingest.cross`).
 CHECKS = (
-    "regular_hands", "players_per_table", "walkover", "last_tile_double",
-    "swap_schedule", "tiebreak_seating", "session_shape",
+    "regular_hands",
+    "players_per_table",
+    "walkover",
+    "last_tile_double",
+    "swap_schedule",
+    "tiebreak_seating",
+    "session_shape",
 )
 LEVELS = ("table", "round", "event", "group")
 IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
@@ -191,13 +206,17 @@ def _raw(path: Path) -> dict[str, Any]:
     try:
         stamp = path.stat().st_mtime_ns
     except OSError as exc:
-        raise BadRuleset(f"{path}: cannot be read ({exc.strerror}); check the file or DOMINO_RULESETS") from exc
+        raise BadRuleset(
+            f"{path}: cannot be read ({exc.strerror}); check the file or DOMINO_RULESETS"
+        ) from exc
     cached = _parsed.get(path)
     if cached is None or cached[0] != stamp:
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise BadRuleset(f"{path}: is not a valid TOML file ({exc}); fix the file or restore it from the repository") from exc
+            raise BadRuleset(
+                f"{path}: is not a valid TOML file ({exc}); fix the file or restore it from the repository"
+            ) from exc
         cached = (stamp, raw)
         _parsed[path] = cached
     return cached[1]
@@ -209,7 +228,9 @@ def _files() -> dict[str, Path]:
     for folder in folders():
         if not folder.is_dir():
             if folder != HERE:
-                raise BadRuleset(f"DOMINO_RULESETS names {folder}, which is not a folder; fix the setting")
+                raise BadRuleset(
+                    f"DOMINO_RULESETS names {folder}, which is not a folder; fix the setting"
+                )
             continue
         for path in sorted(folder.glob("*.toml")):
             name = str(_raw(path).get("name") or path.stem).strip().lower()
@@ -242,10 +263,17 @@ def _resolve(name: str, files: dict[str, Path], chain: list[str]) -> dict[str, A
     else:
         parent = str(parent).strip().lower()
         if parent in chain or parent == name:
-            raise BadRuleset(f"{path}: extends {parent!r}, which extends it back; a ruleset cannot extend itself")
+            raise BadRuleset(
+                f"{path}: extends {parent!r}, which extends it back; a ruleset cannot extend itself"
+            )
         if parent not in files:
-            raise BadRuleset(f"{path}: extends {parent!r}, which is not a ruleset; use one of {', '.join(files)}")
-        params = _merge(_resolve(parent, files, [*chain, name]), {k: v for k, v in raw.items() if k != "extends"})
+            raise BadRuleset(
+                f"{path}: extends {parent!r}, which is not a ruleset; use one of {', '.join(files)}"
+            )
+        params = _merge(
+            _resolve(parent, files, [*chain, name]),
+            {k: v for k, v in raw.items() if k != "extends"},
+        )
     params["name"] = name
     check(str(path), params)
     return params
@@ -264,7 +292,9 @@ def check(where: str, params: dict[str, Any]) -> None:
             raise BadRuleset(f"{label}: {key} = {flat[key]!r}; use one of {', '.join(allowed)}")
     for key, kind in TYPES.items():
         value = params.get(key)
-        if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+        if value is not None and (
+            not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+        ):
             raise BadRuleset(f"{label}: {key} = {value!r} must be {_KIND[kind]}")
     for table in ("points", "sanctions"):
         for key, value in _flatten(params.get(table, {}), f"{table}_").items():
@@ -272,16 +302,27 @@ def check(where: str, params: dict[str, Any]) -> None:
                 raise BadRuleset(f"{label}: {key} = {value!r} must be a whole number")
     unknown = [c for c in params["checks"] if c not in CHECKS]
     if unknown:
-        raise BadRuleset(f"{label}: checks names {', '.join(map(repr, unknown))}; use any of {', '.join(CHECKS)}")
+        raise BadRuleset(
+            f"{label}: checks names {', '.join(map(repr, unknown))}; use any of {', '.join(CHECKS)}"
+        )
     bad_levels = [lv for lv in params["levels"] if lv not in LEVELS]
     if bad_levels:
-        raise BadRuleset(f"{label}: levels names {', '.join(map(repr, bad_levels))}; use any of {', '.join(LEVELS)}")
+        raise BadRuleset(
+            f"{label}: levels names {', '.join(map(repr, bad_levels))}; use any of {', '.join(LEVELS)}"
+        )
     for view, cols in params.get("columns", {}).items():
         bad = [c for c in cols if not isinstance(c, str) or not IDENTIFIER.fullmatch(c)]
         if bad:
-            raise BadRuleset(f"{label}: columns.{view} names {', '.join(map(repr, bad))}; a column is a plain name (letters, digits, _)")
-    if not IDENTIFIER.fullmatch(str(params["models"])) or not (MODELS / str(params["models"])).is_dir():
-        raise BadRuleset(f"{label}: models = {params['models']!r} names no folder of scoring models in pipeline/sql/models")
+            raise BadRuleset(
+                f"{label}: columns.{view} names {', '.join(map(repr, bad))}; a column is a plain name (letters, digits, _)"
+            )
+    if (
+        not IDENTIFIER.fullmatch(str(params["models"]))
+        or not (MODELS / str(params["models"])).is_dir()
+    ):
+        raise BadRuleset(
+            f"{label}: models = {params['models']!r} names no folder of scoring models in pipeline/sql/models"
+        )
 
 
 _KIND = {int: "a whole number", bool: "true or false", str: "text in quotes"}
@@ -303,7 +344,12 @@ def clear_overrides() -> None:
 def params_frame(events: dict[str, str]) -> pl.DataFrame:
     """One row per event with its ruleset's flattened parameters (for the scoring SQL)."""
     flat = {
-        rs: {k: v for k, v in load(rs).flat.items() if not isinstance(v, (list, dict)) and not k.startswith(("dashboard_", "sheet_", "columns_"))}
+        rs: {
+            k: v
+            for k, v in load(rs).flat.items()
+            if not isinstance(v, (list, dict))
+            and not k.startswith(("dashboard_", "sheet_", "columns_"))
+        }
         for rs in set(events.values())
     }
     return pl.DataFrame([{"event": event, **flat[rs]} for event, rs in events.items()])

@@ -19,16 +19,48 @@ from pipeline.store.db import duckdb_config, quiet
 _MODELS = resources.files("pipeline.sql") / "models"
 
 HAND_POINTS_COLUMNS = [
-    "event", "round", "table", "version", "hand", "player_key", "chair", "category",
-    "points", "game_points", "sanction_points", "value", "tiebreak",
+    "event",
+    "round",
+    "table",
+    "version",
+    "hand",
+    "player_key",
+    "chair",
+    "category",
+    "points",
+    "game_points",
+    "sanction_points",
+    "value",
+    "tiebreak",
 ]
 TABLE_STANDINGS_COLUMNS = [
-    "event", "round", "table", "version", "player_key", "points", "rank", "qualified",
-    "needs_tiebreak", "tiebreak_points", "hands", "wins", "match_hands", "complete", "walkover",
+    "event",
+    "round",
+    "table",
+    "version",
+    "player_key",
+    "points",
+    "rank",
+    "qualified",
+    "needs_tiebreak",
+    "tiebreak_points",
+    "hands",
+    "wins",
+    "match_hands",
+    "complete",
+    "walkover",
 ]
 SCORING_INPUT = [
-    "event", "round", "table", "version", "hand", "ended_by", "ending",
-    *[f"key_{c}" for c in "abcd"], *[f"value_{c}" for c in "abcd"], *[f"sanctions_{c}" for c in "abcd"],
+    "event",
+    "round",
+    "table",
+    "version",
+    "hand",
+    "ended_by",
+    "ending",
+    *[f"key_{c}" for c in "abcd"],
+    *[f"value_{c}" for c in "abcd"],
+    *[f"sanctions_{c}" for c in "abcd"],
 ]
 
 
@@ -85,9 +117,16 @@ def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame
     params = rulesets.params_frame({e: ruleset for e in events})
     # Integer ids for a match version (`mid`) and a hand row (`hid`): every window and
     # grouping in the models partitions by one integer rather than the text match key.
-    inp = hands.select(SCORING_INPUT).cast({"hand": pl.Int32, "version": pl.Int32}).with_columns(
-        pl.struct("event", "round", "table", "version").rank("dense").cast(pl.Int64).alias("mid"),
-        pl.int_range(pl.len(), dtype=pl.Int64).alias("hid"),
+    inp = (
+        hands.select(SCORING_INPUT)
+        .cast({"hand": pl.Int32, "version": pl.Int32})
+        .with_columns(
+            pl.struct("event", "round", "table", "version")
+            .rank("dense")
+            .cast(pl.Int64)
+            .alias("mid"),
+            pl.int_range(pl.len(), dtype=pl.Int64).alias("hid"),
+        )
     )
     with _cursor() as con:
         con.register("_hands_in", inp)
@@ -110,15 +149,28 @@ def _cast(hp: pl.DataFrame, ts: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
     ints = pl.Int32
     hp = hp.select(HAND_POINTS_COLUMNS).cast(
         {
-            "version": ints, "hand": ints, "points": ints, "game_points": ints,
-            "sanction_points": ints, "value": ints, "tiebreak": pl.Boolean,
+            "version": ints,
+            "hand": ints,
+            "points": ints,
+            "game_points": ints,
+            "sanction_points": ints,
+            "value": ints,
+            "tiebreak": pl.Boolean,
         }
     )
     ts = ts.select(TABLE_STANDINGS_COLUMNS).cast(
         {
-            "version": ints, "points": ints, "rank": ints, "qualified": pl.Boolean,
-            "needs_tiebreak": pl.Boolean, "tiebreak_points": ints, "hands": ints,
-            "wins": ints, "match_hands": ints, "complete": pl.Boolean, "walkover": pl.Boolean,
+            "version": ints,
+            "points": ints,
+            "rank": ints,
+            "qualified": pl.Boolean,
+            "needs_tiebreak": pl.Boolean,
+            "tiebreak_points": ints,
+            "hands": ints,
+            "wins": ints,
+            "match_hands": ints,
+            "complete": pl.Boolean,
+            "walkover": pl.Boolean,
         }
     )
     return hp, ts

@@ -40,7 +40,9 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
         for rs in rulesets.names():
             part = sizes.filter(pl.col("ruleset") == rs)
             # a chunk closes when adding the next event would pass the limit
-            chunk_no = ((pl.col("hands").cum_sum() - pl.col("hands")) // max(1, limit)).alias("_chunk")
+            chunk_no = ((pl.col("hands").cum_sum() - pl.col("hands")) // max(1, limit)).alias(
+                "_chunk"
+            )
             for chunk in part.with_columns(chunk_no).partition_by("_chunk", maintain_order=True):
                 total += _rescore_chunk(con, chunk.select("event"), rs, aliases)
         con.execute("COMMIT")
@@ -50,20 +52,32 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
     return total
 
 
-def _rescore_chunk(con: duckdb.DuckDBPyConnection, events: pl.DataFrame, rs: str, aliases: dict[str, str]) -> int:
+def _rescore_chunk(
+    con: duckdb.DuckDBPyConnection, events: pl.DataFrame, rs: str, aliases: dict[str, str]
+) -> int:
     con.register("_rescore_events", events)
     try:
         hands = con.sql(
             'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
             "JOIN _rescore_events r ON r.event = h.event WHERE v.current"
         ).pl()
-        hands = hands.with_columns(player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS)
+        hands = hands.with_columns(
+            player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS
+        )
         hp, ts = score(hands, rs)
         con.execute("DELETE FROM hand_points_t WHERE event IN (SELECT event FROM _rescore_events)")
-        con.execute("DELETE FROM table_standings_t WHERE event IN (SELECT event FROM _rescore_events)")
+        con.execute(
+            "DELETE FROM table_standings_t WHERE event IN (SELECT event FROM _rescore_events)"
+        )
         insert_frame(con, "hand_points_t", hp)
         insert_frame(con, "table_standings_t", ts)
-        insert_frame(con, "player_names", first_spellings(hands), "player_key, player", on_conflict="ON CONFLICT DO NOTHING")
+        insert_frame(
+            con,
+            "player_names",
+            first_spellings(hands),
+            "player_key, player",
+            on_conflict="ON CONFLICT DO NOTHING",
+        )
         con.execute(
             "UPDATE events SET params_hash = ?, models = ? WHERE event IN (SELECT event FROM _rescore_events)",
             [rulesets.load(rs).hash, rulesets.load(rs).models],

@@ -151,7 +151,9 @@ def template_xlsx(ruleset: str) -> bytes:
             for i in range(1, last + 1):
                 ws.write_blank(i, j, None, text)
     j_end = cols.index("ending")
-    ws.data_validation(1, j_end, last, j_end, {"validate": "list", "source": rulesets.load(ruleset).endings})
+    ws.data_validation(
+        1, j_end, last, j_end, {"validate": "list", "source": rulesets.load(ruleset).endings}
+    )
     j_by = cols.index("ended_by")
     ws.data_validation(1, j_by, last, j_by, {"validate": "list", "source": ["A", "B", "C", "D"]})
     j_rs = cols.index("ruleset")

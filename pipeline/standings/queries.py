@@ -39,7 +39,12 @@ def ruleset_of(con: duckdb.DuckDBPyConnection, event: str) -> str:
 
 
 def rounds(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
-    return [r[0] for r in con.execute("SELECT round FROM rounds WHERE event = ? ORDER BY round_no", [event]).fetchall()]
+    return [
+        r[0]
+        for r in con.execute(
+            "SELECT round FROM rounds WHERE event = ? ORDER BY round_no", [event]
+        ).fetchall()
+    ]
 
 
 def standings(
@@ -55,9 +60,13 @@ def standings(
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
     book = rulesets.load(rs)
     if level not in book.levels:
-        raise ValueError(f"ruleset {rs} has no {level} standings (it has {', '.join(book.levels)}); {event} is played under {rs}")
+        raise ValueError(
+            f"ruleset {rs} has no {level} standings (it has {', '.join(book.levels)}); {event} is played under {rs}"
+        )
     view = f"{level}_standings"
-    where, params = _where(event, round if level in ("table", "round") else None, table if level == "table" else None)
+    where, params = _where(
+        event, round if level in ("table", "round") else None, table if level == "table" else None
+    )
     order = {
         "table": 'round, "table", rank, player',
         "round": "round, rank, player",
@@ -83,22 +92,32 @@ def standings(
     return df
 
 
-def _known_match(con: duckdb.DuckDBPyConnection, event: str, round: str | None, table: str | None) -> None:
+def _known_match(
+    con: duckdb.DuckDBPyConnection, event: str, round: str | None, table: str | None
+) -> None:
     """Raise :class:`NotFound` naming what exists when a round or table asked for does not."""
     known = rounds(con, event)
     if round is not None and round not in known:
-        raise NotFound(f"event {event} has no round {round!r}; its rounds are {', '.join(known) or 'none yet'}")
+        raise NotFound(
+            f"event {event} has no round {round!r}; its rounds are {', '.join(known) or 'none yet'}"
+        )
     if table is not None:
         if round is None:
-            found = con.execute('SELECT DISTINCT "table" FROM match_versions WHERE current AND event = ? ORDER BY 1', [event])
+            found = con.execute(
+                'SELECT DISTINCT "table" FROM match_versions WHERE current AND event = ? ORDER BY 1',
+                [event],
+            )
         else:
             found = con.execute(
-                'SELECT DISTINCT "table" FROM match_versions WHERE current AND event = ? AND round = ? ORDER BY 1', [event, round]
+                'SELECT DISTINCT "table" FROM match_versions WHERE current AND event = ? AND round = ? ORDER BY 1',
+                [event, round],
             )
         tables = [r[0] for r in found.fetchall()]
         if table not in tables:
             where = f"round {round} of event {event}" if round is not None else f"event {event}"
-            raise NotFound(f"{where} has no table {table!r}; its tables are {', '.join(tables) or 'none yet'}")
+            raise NotFound(
+                f"{where} has no table {table!r}; its tables are {', '.join(tables) or 'none yet'}"
+            )
 
 
 def _natural_sort(
@@ -122,9 +141,15 @@ def _natural_sort(
             # Ranked on the distinct labels (a handful), then looked up per row.
             known = rounds(con, event) if con is not None and event else []
             seen = set(known)
-            rest = round_order.in_order([r for r in df.get_column(c).unique().to_list() if r is not None and r not in seen])
+            rest = round_order.in_order(
+                [r for r in df.get_column(c).unique().to_list() if r is not None and r not in seen]
+            )
             place = {r: i for i, r in enumerate(known + rest)}
-            keys.append(pl.col(c).replace_strict(place, default=None, return_dtype=pl.Int64).alias("_round_no"))
+            keys.append(
+                pl.col(c)
+                .replace_strict(place, default=None, return_dtype=pl.Int64)
+                .alias("_round_no")
+            )
             order.append("_round_no")
             continue
         keys += [
@@ -147,7 +172,11 @@ def hand_points(
         'ORDER BY round, "table", hand, chair',
         params=params,
     ).pl()
-    return _natural_sort(df, ["round", "table"], ["hand", "chair"], con=con, event=event) if df.height else df
+    return (
+        _natural_sort(df, ["round", "table"], ["hand", "chair"], con=con, event=event)
+        if df.height
+        else df
+    )
 
 
 def history(
@@ -157,10 +186,14 @@ def history(
     df = con.sql(
         'SELECT event, round, "table", version, kind, current, hands, changed_hands, file, loaded_by, '
         "loaded_at, reason, superseded_at, ingest_id "
-        f"FROM match_versions WHERE {' AND '.join(where)} ORDER BY round, \"table\", version",
+        f'FROM match_versions WHERE {" AND ".join(where)} ORDER BY round, "table", version',
         params=params,
     ).pl()
-    return _natural_sort(df, ["round", "table"], ["version"], con=con, event=event) if df.height else df
+    return (
+        _natural_sort(df, ["round", "table"], ["version"], con=con, event=event)
+        if df.height
+        else df
+    )
 
 
 def ingest_log(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
@@ -173,7 +206,9 @@ def ingest_log(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame
     ).pl()
 
 
-def loaded_hands(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) -> pl.DataFrame:
+def loaded_hands(
+    con: duckdb.DuckDBPyConnection, event: str, round: str, table: str
+) -> pl.DataFrame:
     """The current version's hand rows of one match (for diffs and the upload preview)."""
     return con.sql(
         'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
@@ -187,7 +222,9 @@ def data_version(con: duckdb.DuckDBPyConnection) -> int:
     return int(con.execute("SELECT coalesce(max(ingest_id), 0) FROM ingests").fetchall()[0][0])
 
 
-def _where(event: str, round: str | None = None, table: str | None = None) -> tuple[list[str], list[str]]:
+def _where(
+    event: str, round: str | None = None, table: str | None = None
+) -> tuple[list[str], list[str]]:
     """Filters on a match key, as parameterised predicates."""
     where, params = ["event = ?"], [event]
     for col, value in (("round", round), ('"table"', table)):

@@ -201,7 +201,7 @@ def table_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """One row per match: players, hands played (tie-break hands included, a walkover
     none), complete, walkover, tie-break needed, the leader."""
     return con.sql(
-        f"WITH n AS (SELECT round, \"table\", count(*) AS hands FROM ({_CURRENT_HANDS} AND h.event = ? "
+        f'WITH n AS (SELECT round, "table", count(*) AS hands FROM ({_CURRENT_HANDS} AND h.event = ? '
         'AND h.hand IS NOT NULL) GROUP BY round, "table") '
         'SELECT t.round, t."table", count(*)::INTEGER AS players, coalesce(any_value(n.hands), 0)::INTEGER AS hands, '
         "bool_and(t.complete) AS complete, bool_or(t.walkover) AS walkover, "

@@ -38,8 +38,16 @@ from pipeline.store.db import connect, migrate, schema_version
 
 #: Tables a database must have to be restored (those of the first migration).
 REQUIRED_TABLES = (
-    "schema_migrations", "events", "ingests", "match_versions", "hands",
-    "hand_points_t", "table_standings_t", "player_names", "registry", "aliases",
+    "schema_migrations",
+    "events",
+    "ingests",
+    "match_versions",
+    "hands",
+    "hand_points_t",
+    "table_standings_t",
+    "player_names",
+    "registry",
+    "aliases",
 )
 
 
@@ -79,7 +87,9 @@ def stamp() -> str:
     return datetime.now().strftime("%Y%m%d-%H%M%S-%f")
 
 
-def backup(db: str | os.PathLike[str] | None = None, dest: str | os.PathLike[str] | None = None) -> Path:
+def backup(
+    db: str | os.PathLike[str] | None = None, dest: str | os.PathLike[str] | None = None
+) -> Path:
     """Copy the database consistently to ``dest`` (a file, or a folder); returns the copy.
 
     Without ``dest`` the copy goes to :func:`backup_dir` as ``<name>-<hash>-<time>.duckdb``.
@@ -134,7 +144,11 @@ def prune_automatic(db: Path, keep: int | None = None) -> list[Path]:
     folder = backup_dir(db)
     prefix = copy_prefix(db)
     pattern = re.compile(rf"{re.escape(prefix)}-\d{{8}}-\d{{6}}-\d{{6}}-{AUTOMATIC}\.duckdb")
-    copies = sorted(p for p in folder.glob(f"{glob.escape(prefix)}-*-{AUTOMATIC}.duckdb") if pattern.fullmatch(p.name))
+    copies = sorted(
+        p
+        for p in folder.glob(f"{glob.escape(prefix)}-*-{AUTOMATIC}.duckdb")
+        if pattern.fullmatch(p.name)
+    )
     gone = copies[: max(0, len(copies) - keep)]
     for old in gone:
         with contextlib.suppress(FileNotFoundError):
@@ -175,7 +189,9 @@ def restore(source: str | os.PathLike[str], db: str | os.PathLike[str] | None = 
             copy_atomically(path, saved)
             wal = Path(f"{path}.wal")
             if wal.exists() and wal.stat().st_size:
-                raise BackupError(f"{wal} still holds unsaved changes; stop the other program and try again")
+                raise BackupError(
+                    f"{wal} still holds unsaved changes; stop the other program and try again"
+                )
             os.replace(staged, path)
             _fsync_dir(path.parent)
     return saved
@@ -204,14 +220,23 @@ def _check_restorable(staged: Path, src: Path) -> None:
     except duckdb.Error as exc:
         raise BackupError(f"{src.name} is not a DuckDB database ({_first_line(exc)})") from exc
     try:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'").fetchall()}
+        tables = {
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'"
+            ).fetchall()
+        }
         missing = [t for t in REQUIRED_TABLES if t not in tables]
         if missing:
-            raise BackupError(f"{src.name} is a DuckDB database but not a domino results database (no table {missing[0]})")
+            raise BackupError(
+                f"{src.name} is a DuckDB database but not a domino results database (no table {missing[0]})"
+            )
         have = schema_version(con)
         ours = _our_schema_version()
         if have > ours:
-            raise BackupError(f"{src.name} was written by a newer version of this program (schema {have}, this one knows {ours})")
+            raise BackupError(
+                f"{src.name} was written by a newer version of this program (schema {have}, this one knows {ours})"
+            )
         # Read every row: DuckDB checks each block it reads, so a damaged or cut-short
         # copy fails here rather than after it has replaced the database.
         for table in REQUIRED_TABLES:
@@ -219,7 +244,9 @@ def _check_restorable(staged: Path, src: Path) -> None:
         migrate(con)
         con.execute("CHECKPOINT")
     except duckdb.Error as exc:
-        raise BackupError(f"{src.name} cannot be read as a results database ({_first_line(exc)})") from exc
+        raise BackupError(
+            f"{src.name} cannot be read as a results database ({_first_line(exc)})"
+        ) from exc
     finally:
         con.close()
     if Path(f"{staged}.wal").exists() and Path(f"{staged}.wal").stat().st_size:
@@ -268,7 +295,9 @@ def copy_atomically(src: Path, dest: Path) -> None:
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     done = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", _COPY, str(src), str(dest)], capture_output=True, text=True
+        [sys.executable, "-I", "-S", "-c", _COPY, str(src), str(dest)],
+        capture_output=True,
+        text=True,
     )
     if done.returncode != 0:
         why = (done.stderr.strip().splitlines() or ["unknown error"])[-1]

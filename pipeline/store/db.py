@@ -63,12 +63,20 @@ def check_file(db: Path, *, write: bool) -> None:
     """
     if db.exists():
         if db.is_dir():
-            raise StoreError(f"{db} is a folder, not a database file; give the path of a .duckdb file with --db or DOMINO_DB", "not_duckdb", db)
+            raise StoreError(
+                f"{db} is a folder, not a database file; give the path of a .duckdb file with --db or DOMINO_DB",
+                "not_duckdb",
+                db,
+            )
         try:
             with open(db, "rb") as f:
                 head = f.read(16)
         except OSError as exc:
-            raise StoreError(f"the database {db} cannot be read ({exc.strerror or exc}); check its permissions", "unreadable", db) from exc
+            raise StoreError(
+                f"the database {db} cannot be read ({exc.strerror or exc}); check its permissions",
+                "unreadable",
+                db,
+            ) from exc
         if head.startswith(SQLITE_MAGIC):
             raise StoreError(
                 f"{db} is a SQLite file, not a DuckDB database; point --db or DOMINO_DB at the results database (a .duckdb file)",
@@ -86,7 +94,11 @@ def check_file(db: Path, *, write: bool) -> None:
                 db,
             )
         if write and not os.access(db, os.W_OK):
-            raise StoreError(f"the database {db} is read-only; make it writable (chmod u+w) or copy it to a folder you can write to", "read_only", db)
+            raise StoreError(
+                f"the database {db} is read-only; make it writable (chmod u+w) or copy it to a folder you can write to",
+                "read_only",
+                db,
+            )
     if write:
         folder = db.parent if db.parent.exists() else _existing_parent(db)
         if not os.access(folder, os.W_OK | os.X_OK):
@@ -110,11 +122,23 @@ def _open_error(db: Path, exc: Exception) -> StoreError:
     text = str(exc)
     low = text.lower()
     if "permission denied" in low or "read-only file system" in low:
-        return StoreError(f"the database {db} cannot be written (permission denied); make it and its folder writable, or use another file", "read_only", db)
+        return StoreError(
+            f"the database {db} cannot be written (permission denied); make it and its folder writable, or use another file",
+            "read_only",
+            db,
+        )
     if "not a valid duckdb database" in low:
-        return StoreError(f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, or move this file aside", "not_duckdb", db)
+        return StoreError(
+            f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, or move this file aside",
+            "not_duckdb",
+            db,
+        )
     first = text.strip().splitlines()[0][:200] if text.strip() else type(exc).__name__
-    return StoreError(f"the database {db} cannot be opened ({first}); check the file, or move it aside and restore a backup", "cannot_open", db)
+    return StoreError(
+        f"the database {db} cannot be opened ({first}); check the file, or move it aside and restore a backup",
+        "cannot_open",
+        db,
+    )
 
 
 _umask_lock = threading.Lock()
@@ -205,7 +229,11 @@ def open_connection(
         try:
             db.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"the folder {db.parent} for the database cannot be created ({exc.strerror or exc}); choose another place", "read_only_folder", db) from exc
+            raise StoreError(
+                f"the folder {db.parent} for the database cannot be created ({exc.strerror or exc}); choose another place",
+                "read_only_folder",
+                db,
+            ) from exc
     deadline = time.monotonic() + wait
     delay = 0.02
     while True:
@@ -256,7 +284,9 @@ _host_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def read(path: str | Path | None = None, *, timeout: float | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+def read(
+    path: str | Path | None = None, *, timeout: float | None = None
+) -> Iterator[duckdb.DuckDBPyConnection]:
     """Read-only access for a long-lived process (the dashboard), cheap enough per refresh.
 
     Starting a DuckDB instance costs tens of milliseconds, so one in-memory instance lives
@@ -292,7 +322,9 @@ def read(path: str | Path | None = None, *, timeout: float | None = None) -> Ite
                         raise _open_error(db, exc) from exc
                     raise
                 if time.monotonic() >= deadline:
-                    raise DatabaseBusy(f"the database {db} is in use by another process; try again in a moment") from exc
+                    raise DatabaseBusy(
+                        f"the database {db} is in use by another process; try again in a moment"
+                    ) from exc
                 time.sleep(delay * (0.5 + random.random()))
                 delay = min(delay * 2, 0.5)
         try:
@@ -330,16 +362,21 @@ def migrate(con: duckdb.DuckDBPyConnection) -> None:
         try:
             for _name, sql in _views():
                 con.execute(sql)
-            con.execute(
-                "INSERT OR REPLACE INTO schema_meta VALUES ('views_hash', ?)", [want]
-            )
+            con.execute("INSERT OR REPLACE INTO schema_meta VALUES ('views_hash', ?)", [want])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
 
 
-def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: object, columns: str = "*", *, on_conflict: str = "") -> None:
+def insert_frame(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    frame: object,
+    columns: str = "*",
+    *,
+    on_conflict: str = "",
+) -> None:
     """``INSERT INTO table SELECT columns FROM frame`` for a polars frame.
 
     ``table``, ``columns`` and ``on_conflict`` are fixed identifiers and clauses from our
@@ -354,4 +391,6 @@ def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: object, colu
 
 
 def schema_version(con: duckdb.DuckDBPyConnection) -> int:
-    return int(con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()[0][0])
+    return int(
+        con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()[0][0]
+    )

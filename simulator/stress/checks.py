@@ -80,7 +80,7 @@ def current_matches(con: duckdb.DuckDBPyConnection) -> dict[MatchKey, tuple[int,
         'SELECT v.event, v.round, v."table", v.version, count(h.event)::INTEGER, v.content_hash '
         "FROM match_versions v LEFT JOIN hands h "
         'ON h.event = v.event AND h.round = v.round AND h."table" = v."table" AND h.version = v.version '
-        'WHERE v.current GROUP BY ALL'
+        "WHERE v.current GROUP BY ALL"
     ).fetchall()
     return {(e, r, t): (v, n, hsh) for e, r, t, v, n, hsh in rows}
 
@@ -117,7 +117,7 @@ def check_consistent(con: duckdb.DuckDBPyConnection) -> None:
     seats = " + ".join(f"(h.key_{c} IS NOT NULL)::INTEGER" for c in CHAIRS)
     points = con.execute(
         f'SELECT h.event, h.round, h."table", sum({seats})::INTEGER AS seats, '
-        '(SELECT count(*) FROM hand_points_t p WHERE p.event = h.event AND p.round = h.round '
+        "(SELECT count(*) FROM hand_points_t p WHERE p.event = h.event AND p.round = h.round "
         'AND p."table" = h."table" AND p.version = h.version)::INTEGER AS points '
         'FROM hands h JOIN match_versions v ON h.event = v.event AND h.round = v.round AND h."table" = v."table" '
         "AND h.version = v.version WHERE v.current AND h.ending <> 'wo' GROUP BY h.event, h.round, h.\"table\", h.version "
@@ -145,7 +145,9 @@ def check_load(
             stats["untouched"] += 1
             continue
         assert key in counts, f"{key} changed but the file has no rows for it"
-        assert n == counts[key], f"partial match {key}: {n} hand rows loaded, the file has {counts[key]}"
+        assert n == counts[key], (
+            f"partial match {key}: {n} hand rows loaded, the file has {counts[key]}"
+        )
         stats["written"] += 1
     lost = set(before) - set(after)
     assert not lost, f"matches that disappeared: {lost}"
@@ -153,7 +155,9 @@ def check_load(
         by_key = {(o.event, o.round, o.table): o for o in plan.outcomes}
         for key, o in by_key.items():
             if o.status in ("new", "update", "correction"):
-                assert after.get(key, (None,))[0] == o.version, f"{key}: said {o.status} v{o.version}, holds {after.get(key)}"
+                assert after.get(key, (None,))[0] == o.version, (
+                    f"{key}: said {o.status} v{o.version}, holds {after.get(key)}"
+                )
                 assert o.hands == counts[key]
             else:
                 assert after.get(key) == before.get(key), f"{key} was {o.status} but changed"
@@ -170,9 +174,14 @@ def check_load(
 def check_problems(found: pl.DataFrame) -> None:
     """Every problem says where (file, and line unless it is about the whole file) and what."""
     assert found.filter(pl.col("file").is_null() | (pl.col("file") == "")).height == 0
-    assert found.filter(pl.col("message").is_null() | (pl.col("message").str.len_chars() < 8)).height == 0
+    assert (
+        found.filter(pl.col("message").is_null() | (pl.col("message").str.len_chars() < 8)).height
+        == 0
+    )
     assert found.filter(pl.col("code").is_null()).height == 0
     assert set(found.get_column("severity").unique().to_list()) <= {"error", "warning"}
     # Row problems point at a cell; file-level ones (FileRejected) have no line.
     rowwise = found.filter(pl.col("line").is_not_null())
-    assert rowwise.filter(pl.col("column").is_null()).height == 0, rowwise.filter(pl.col("column").is_null())
+    assert rowwise.filter(pl.col("column").is_null()).height == 0, rowwise.filter(
+        pl.col("column").is_null()
+    )

@@ -57,7 +57,9 @@ def _watch(proc: subprocess.Popen, stop) -> int:
     return written
 
 
-def crash_campaign(work: Path, *, kills: int, seed: int, hands: int, say=print) -> dict[str, object]:
+def crash_campaign(
+    work: Path, *, kills: int, seed: int, hands: int, say=print
+) -> dict[str, object]:
     """Kill ``domino ingest`` with SIGKILL ``kills`` times at seeded random moments and
     prove after every kill that the database holds each match whole (old or new), the
     ingest log says which load never finished, and that loading again completes the work.
@@ -70,7 +72,10 @@ def crash_campaign(work: Path, *, kills: int, seed: int, hands: int, say=print) 
     rng = random.Random(seed)
     work.mkdir(parents=True, exist_ok=True)
     frame = replicated_frame(hands)
-    files = {"big": write_csv(frame, work / "big.csv"), "fix": write_csv(correct_frame(frame), work / "fix.csv")}
+    files = {
+        "big": write_csv(frame, work / "big.csv"),
+        "fix": write_csv(correct_frame(frame), work / "fix.csv"),
+    }
     matches = frame.select("event", "round", "table").n_unique()
 
     # A clean reference: load, then correct, timing each and counting the bytes it writes.
@@ -80,7 +85,9 @@ def crash_campaign(work: Path, *, kills: int, seed: int, hands: int, say=print) 
     target: dict[str, dict[MatchKey, str]] = {}
     for name in ("big", "fix"):
         t = time.monotonic()
-        proc = domino_popen("ingest", files[name], "--reason", "koreksi", "--format", "json", db=ref)
+        proc = domino_popen(
+            "ingest", files[name], "--reason", "koreksi", "--format", "json", db=ref
+        )
         wrote[name] = max(_watch(proc, lambda _w: False), 1)
         took[name] = time.monotonic() - t
         rc, _out, err = finish(proc)
@@ -118,19 +125,35 @@ def crash_campaign(work: Path, *, kills: int, seed: int, hands: int, say=print) 
         new_rows = log.head(log.height - before_log)
         moved = after != state
         if moved:
-            assert after == target[aim], f"kill {k}: the database holds neither the old nor the new version of every match"
+            assert after == target[aim], (
+                f"kill {k}: the database holds neither the old nor the new version of every match"
+            )
             assert set(new_rows.get_column("status").to_list()) == {"done"}, new_rows
-            stats["load finished" + (" before the kill" if finished else " (kill came after the commit)")] += 1
+            stats[
+                "load finished"
+                + (" before the kill" if finished else " (kill came after the commit)")
+            ] += 1
         else:
             statuses = new_rows.get_column("status").to_list()
             assert statuses in ([], ["interrupted"]), (k, statuses)
-            stats["killed while writing (log says interrupted)" if statuses else "killed before writing"] += 1
-        assert (finished and rc == 0 and moved) or (not finished and rc == -signal.SIGKILL), (k, rc, finished, moved)
+            stats[
+                "killed while writing (log says interrupted)"
+                if statuses
+                else "killed before writing"
+            ] += 1
+        assert (finished and rc == 0 and moved) or (not finished and rc == -signal.SIGKILL), (
+            k,
+            rc,
+            finished,
+            moved,
+        )
         stats["kills"] += 0 if finished else 1
         state = after
         backups = _check_backups(work / "backups")
-        say(f"kill {k + 1}/{kills}: {aim} {when} -> {'moved' if moved else 'unchanged'}, "
-            f"{len(after)} matches, log {new_rows.get_column('status').to_list()}, {backups} backups")
+        say(
+            f"kill {k + 1}/{kills}: {aim} {when} -> {'moved' if moved else 'unchanged'}, "
+            f"{len(after)} matches, log {new_rows.get_column('status').to_list()}, {backups} backups"
+        )
 
     # Loading again completes the work: the standings equal the clean reference.
     for name in ("big", "fix"):
@@ -147,7 +170,9 @@ def crash_campaign(work: Path, *, kills: int, seed: int, hands: int, say=print) 
         "outcomes": dict(stats),
         "interrupted_in_log": int((log.get_column("status") == "interrupted").sum()),
         "backups_checked": _check_backups(work / "backups"),
-        "unfinished_backup_copies": len(list((work / "backups").glob(".*.part"))) if (work / "backups").exists() else 0,
+        "unfinished_backup_copies": len(list((work / "backups").glob(".*.part")))
+        if (work / "backups").exists()
+        else 0,
         "matches_lost": lost,
         "seconds_per_load": {k: round(v, 1) for k, v in took.items()},
     }

@@ -32,24 +32,97 @@ from simulator.stress.checks import (
 #: Cells a hostile or careless spreadsheet produces: formulas, markup, SQL, control
 #: characters, numbers no column can hold, dates, and one cell as large as a short file.
 NASTY = [
-    "", " ", "=1+2", '=HYPERLINK("http://evil.example","x")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)",
-    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", '"><svg onload=alert(1)>',
-    "'; DROP TABLE hands; --", "\\", '"', '""', ",", ";", "a\nb", "a\r\nb", "\x00", "\x07", "\x1b[31mred",
-    "\u202eevil", "\ufeff", "\u200b", "\t", "NaN", "inf", "-0", "1e309", "99999999999999999999",
-    "2147483648", "-2147483649", "-1", "3.0", "3.5", "\u0663", "\uff10", "05-03", "2026-03-05",
-    "06/01/26", "45000", "5/3", "5|3|2", "5-3*", "*", "7-7", "6-6 6-6", "0-0 0-0 0-0 0-0 0-0 0-0 0-0 0-0",
-    "A" * 50_000, "9" * 5_000, "\u00b2", "R\u00b9", "\u00e9", "\u00c4\u00e4kk\u00f6nen", "\u674e", "null", "None", "TRUE", "wo", "WO", "apollo",
+    "",
+    " ",
+    "=1+2",
+    '=HYPERLINK("http://evil.example","x")',
+    "+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(A1:A9)",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    '"><svg onload=alert(1)>',
+    "'; DROP TABLE hands; --",
+    "\\",
+    '"',
+    '""',
+    ",",
+    ";",
+    "a\nb",
+    "a\r\nb",
+    "\x00",
+    "\x07",
+    "\x1b[31mred",
+    "\u202eevil",
+    "\ufeff",
+    "\u200b",
+    "\t",
+    "NaN",
+    "inf",
+    "-0",
+    "1e309",
+    "99999999999999999999",
+    "2147483648",
+    "-2147483649",
+    "-1",
+    "3.0",
+    "3.5",
+    "\u0663",
+    "\uff10",
+    "05-03",
+    "2026-03-05",
+    "06/01/26",
+    "45000",
+    "5/3",
+    "5|3|2",
+    "5-3*",
+    "*",
+    "7-7",
+    "6-6 6-6",
+    "0-0 0-0 0-0 0-0 0-0 0-0 0-0 0-0",
+    "A" * 50_000,
+    "9" * 5_000,
+    "\u00b2",
+    "R\u00b9",
+    "\u00e9",
+    "\u00c4\u00e4kk\u00f6nen",
+    "\u674e",
+    "null",
+    "None",
+    "TRUE",
+    "wo",
+    "WO",
+    "apollo",
 ]
 
-PLAYERS = ["Andi", "Budi", "Citra", "Dewi", "Eko", "Fajar", "Gita", "Hasan", "Indah", "Joko", "Kiki", "Lina"]
+PLAYERS = [
+    "Andi",
+    "Budi",
+    "Citra",
+    "Dewi",
+    "Eko",
+    "Fajar",
+    "Gita",
+    "Hasan",
+    "Indah",
+    "Joko",
+    "Kiki",
+    "Lina",
+]
 TILES = [f"{a}-{b}" for a in range(7) for b in range(a + 1)]
 
 
 def _header_name(draw, col: str) -> str:
     aliases = {
-        "event": ["acara"], "ruleset": ["aturan"], "round": ["babak", "sesi"], "table": ["meja"],
-        "hand": ["kocokan", "gocokan"], "ended_by": ["oleh", "Ended By"], "ending": ["akhir", "hasil"],
-        "last_tile": ["kartu_terakhir", "Last-Tile"], "note": ["catatan"],
+        "event": ["acara"],
+        "ruleset": ["aturan"],
+        "round": ["babak", "sesi"],
+        "table": ["meja"],
+        "hand": ["kocokan", "gocokan"],
+        "ended_by": ["oleh", "Ended By"],
+        "ending": ["akhir", "hasil"],
+        "last_tile": ["kartu_terakhir", "Last-Tile"],
+        "note": ["catatan"],
     }
     for c in CHAIRS:
         aliases[f"player_{c}"] = [c, f"kursi_{c}", f"Player {c.upper()}"]
@@ -71,7 +144,14 @@ def hand_logs(draw) -> tuple[bytes, str]:
     optional = [c for c in CANONICAL if c not in cols]
     cols += draw(st.lists(st.sampled_from(optional), unique=True, max_size=len(optional)))
     cols = draw(st.permutations(cols))
-    unknown = draw(st.lists(st.sampled_from(["wasit", "jam", "", "_line", "extra", "column_3", "Catatan 2", "Pips A"]), max_size=2))
+    unknown = draw(
+        st.lists(
+            st.sampled_from(
+                ["wasit", "jam", "", "_line", "extra", "column_3", "Catatan 2", "Pips A"]
+            ),
+            max_size=2,
+        )
+    )
     header = [_header_name(draw, c) for c in cols] + unknown
 
     rows: list[list[str]] = []
@@ -99,19 +179,32 @@ def hand_logs(draw) -> tuple[bytes, str]:
     buf = io.StringIO()
     csv.writer(buf, delimiter=sep, quoting=quoting, lineterminator=eol).writerows([header, *rows])
     text = buf.getvalue()
-    encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8", "utf-8-sig", "cp1252", "cp1252", "utf-16"]))
+    encoding = draw(
+        st.sampled_from(["utf-8", "utf-8", "utf-8", "utf-8-sig", "cp1252", "cp1252", "utf-16"])
+    )
     data = text.encode(encoding, errors="replace")
-    name = draw(st.sampled_from(["hands.csv", "../../etc/passwd.csv", "C:\\Users\\wasit\\meja 1.csv", "log"]))
+    name = draw(
+        st.sampled_from(
+            ["hands.csv", "../../etc/passwd.csv", "C:\\Users\\wasit\\meja 1.csv", "log"]
+        )
+    )
     return data, name, rs
 
 
 def _plausible_hand(draw, rs: str, table: int, hand: int, seats: list[str]) -> dict[str, str]:
     """A hand that is valid under ``rs`` (so matches load), before any cell is broken."""
     ender = draw(st.integers(0, 3))
-    tiles = random.Random(draw(st.integers(0, 10_000))).sample([t for t in TILES if t[0] != t[2]], 4)
+    tiles = random.Random(draw(st.integers(0, 10_000))).sample(
+        [t for t in TILES if t[0] != t[2]], 4
+    )
     cells = {
-        "event": "fuzz-ev", "ruleset": rs, "round": "R1", "table": str(table), "hand": str(hand),
-        "ended_by": "ABCD"[ender], "note": draw(st.sampled_from(["", "", "meja goyang"])),
+        "event": "fuzz-ev",
+        "ruleset": rs,
+        "round": "R1",
+        "table": str(table),
+        "hand": str(hand),
+        "ended_by": "ABCD"[ender],
+        "note": draw(st.sampled_from(["", "", "meja goyang"])),
         "last_tile": draw(st.sampled_from(["", *[t for t in TILES if t[0] != t[2]]])),
         **{f"player_{c}": seats[i] for i, c in enumerate(CHAIRS)},
         **{f"pips_{c}": "" for c in CHAIRS},
@@ -124,7 +217,9 @@ def _plausible_hand(draw, rs: str, table: int, hand: int, seats: list[str]) -> d
             for i, c in enumerate(CHAIRS):
                 if i != ender:
                     cells[f"tiles_{c}"] = tiles[i]
-        cells[f"sanctions_{CHAIRS[draw(st.integers(0, 3))]}"] = draw(st.sampled_from(["", "warn", "show;wrong"]))
+        cells[f"sanctions_{CHAIRS[draw(st.integers(0, 3))]}"] = draw(
+            st.sampled_from(["", "warn", "show;wrong"])
+        )
     else:
         cells["ending"] = draw(st.sampled_from(["out", "locked", "habis", "kunci"]))
         for i, c in enumerate(CHAIRS):
@@ -139,7 +234,15 @@ def tally(what: str) -> None:
         event(what)
 
 
-def load(data: bytes, name: str, *, event: str | None = None, ruleset: str | None = None, reason: str | None = None, con=None):
+def load(
+    data: bytes,
+    name: str,
+    *,
+    event: str | None = None,
+    ruleset: str | None = None,
+    reason: str | None = None,
+    con=None,
+):
     """Read and load ``data`` as an upload; check the result whatever it is."""
     try:
         sheet = read_bytes(data, name)
@@ -156,7 +259,9 @@ def load(data: bytes, name: str, *, event: str | None = None, ruleset: str | Non
         before = current_matches(c)
         p = ingest(c, sheets=[sheet], event=event, ruleset=ruleset, reason=reason, by="fuzz")
         stats = check_load(c, before, file_matches([sheet], event), p)
-        tally(f"matches written: {min(stats.get('written', 0), 3)}, rejected: {min(stats.get('rejected', 0), 3)} (3 = 3+)")
+        tally(
+            f"matches written: {min(stats.get('written', 0), 3)}, rejected: {min(stats.get('rejected', 0), 3)} (3 = 3+)"
+        )
         return p, stats
 
     if con is not None:
@@ -182,15 +287,30 @@ def mutated_logs(draw) -> tuple[bytes, str, str]:
     text, enc = _decode(raw)
     sep = ";" if text.split("\n", 1)[0].count(";") > text.split("\n", 1)[0].count(",") else ","
     records = list(csv.reader(io.StringIO(text), delimiter=sep))
-    kind = draw(st.sampled_from(["cell", "cell", "cell", "key", "drop", "dup", "swap", "truncate", "bytes", "header"]))
+    kind = draw(
+        st.sampled_from(
+            ["cell", "cell", "cell", "key", "drop", "dup", "swap", "truncate", "bytes", "header"]
+        )
+    )
     if kind in ("cell", "key", "header"):
         r = 0 if kind == "header" else draw(st.integers(1, len(records) - 1))
         if kind == "key":
-            keys = [i for i, h in enumerate(records[0]) if h.strip().lower().lstrip("\ufeff") in ("event", "acara", "round", "babak", "table", "meja")]
+            keys = [
+                i
+                for i, h in enumerate(records[0])
+                if h.strip().lower().lstrip("\ufeff")
+                in ("event", "acara", "round", "babak", "table", "meja")
+            ]
             c = draw(st.sampled_from(keys))
         else:
             c = draw(st.integers(0, len(records[r]) - 1))
-        value = draw(st.one_of(st.sampled_from(NASTY), st.text(max_size=10), st.sampled_from(["", "R9", "1", "pepet", "unhas", *TILES])))
+        value = draw(
+            st.one_of(
+                st.sampled_from(NASTY),
+                st.text(max_size=10),
+                st.sampled_from(["", "R9", "1", "pepet", "unhas", *TILES]),
+            )
+        )
         records[r] = [*records[r][:c], value, *records[r][c + 1 :]]
     elif kind == "drop":
         del records[draw(st.integers(1, len(records) - 1))]

@@ -54,13 +54,17 @@ def check_landed(db: Path, results: dict[Path, tuple[int, str, str]]) -> dict[st
         want = expected(path)
         assert "Traceback" not in err, err
         if rc == 0:
-            assert all(loaded.get(k, (0, -1))[1] == n for k, n in want.items()), f"{path.name}: a match is missing or partial"
+            assert all(loaded.get(k, (0, -1))[1] == n for k, n in want.items()), (
+                f"{path.name}: a match is missing or partial"
+            )
             assert (path.name, "done") in log
             tally["landed"] += 1
         else:
             assert rc == 2, f"{path.name}: exit {rc}\n{out}\n{err}"
             assert "busy" in err and "try again" in err, err
-            assert not any(k in loaded for k in want), f"{path.name} was refused but some of it is in the database"
+            assert not any(k in loaded for k in want), (
+                f"{path.name} was refused but some of it is in the database"
+            )
             assert path.name not in {f for f, _s in log}
             tally["busy"] += 1
     return tally
@@ -86,9 +90,18 @@ def random_race(folder: Path, rng: random.Random) -> tuple[Path, dict[Path, obje
     staggered starts and a lock patience of 0.2 s or 30 s, all drawn from ``rng``.
     Returns the database, each file's result and the patience."""
     db = folder / "domino.duckdb"
-    files = [write_csv(replicated_frame(2500, tag=t), folder / f"{t}.csv") for t in "abc"[: rng.choice([2, 3])]]
+    files = [
+        write_csv(replicated_frame(2500, tag=t), folder / f"{t}.csv")
+        for t in "abc"[: rng.choice([2, 3])]
+    ]
     patience = rng.choice(["0.2", "30"])
-    jobs = [((["python", f] if rng.random() < 0.3 else ["ingest", f]), {"DOMINO_LOCK_TIMEOUT": patience}) for f in files]
+    jobs = [
+        (
+            (["python", f] if rng.random() < 0.3 else ["ingest", f]),
+            {"DOMINO_LOCK_TIMEOUT": patience},
+        )
+        for f in files
+    ]
     results = race(db, *jobs, offsets=[rng.uniform(0, 1.5) for _ in files])
     return db, dict(zip(files, results, strict=True)), patience
 
@@ -109,7 +122,9 @@ def live_and_fixed(tmp_path: Path) -> tuple[Path, Path, Path]:
     cells = rows[1].split(";")
     cells[-2] = "dikoreksi wasit"
     fixed = tmp_path / "meja3_fixed.csv"
-    fixed.write_text("\n".join([header, rows[0], ";".join(cells), *rows[2:8]]) + "\n", encoding="utf-8")
+    fixed.write_text(
+        "\n".join([header, rows[0], ";".join(cells), *rows[2:8]]) + "\n", encoding="utf-8"
+    )
     return first, update, fixed
 
 
@@ -133,11 +148,14 @@ def correction_race(tmp_path: Path, rng: random.Random) -> str:
     assert "Traceback" not in ue + fe, said
     with connect(db, read_only=True) as con:
         check_consistent(con)
-        (key, (version, n, final)), = current_matches(con).items()
+        ((key, (version, n, final)),) = current_matches(con).items()
         history = con.execute(
-            'SELECT version, kind, file FROM match_versions ORDER BY version'
+            "SELECT version, kind, file FROM match_versions ORDER BY version"
         ).fetchall()
-    whole = {content_of(update, tmp_path): ("meja3_full.csv", 10), content_of(fixed, tmp_path): ("meja3_fixed.csv", 8)}
+    whole = {
+        content_of(update, tmp_path): ("meja3_full.csv", 10),
+        content_of(fixed, tmp_path): ("meja3_fixed.csv", 8),
+    }
     assert final in whole, f"the current version is neither upload whole\n{said}"
     name, hands = whole[final]
     assert n == hands and history[-1][2] == name and version == len(history), said

@@ -34,7 +34,9 @@ def replicated_frame(n_hands: int, *, tag: str = "") -> pl.DataFrame:
     width = len(str(copies))
     frames = [
         base.with_columns(
-            pl.format("{}-{}{}", pl.col("table"), pl.lit(tag), pl.lit(str(k).zfill(width))).alias("table"),
+            pl.format("{}-{}{}", pl.col("table"), pl.lit(tag), pl.lit(str(k).zfill(width))).alias(
+                "table"
+            ),
             *[
                 pl.when(pl.col(f"player_{c}").is_not_null())
                 .then(pl.format("{} {}{}", pl.col(f"player_{c}"), pl.lit(tag), pl.lit(k)))
@@ -83,7 +85,9 @@ def cli_env(db: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def domino(*args: object, db: Path, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
+def domino(
+    *args: object, db: Path, timeout: float = 600, **env: str
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [*domino_cmd(), *map(str, args)],
         env=cli_env(db, **env),
@@ -99,7 +103,12 @@ def popen(cmd: list[object], *, db: Path, **env: str) -> subprocess.Popen:
     files (a pipe nobody reads would block a large report). Collect it with :func:`finish`."""
     out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
     proc = subprocess.Popen(
-        [str(c) for c in cmd], env=cli_env(db, **env), stdout=out, stderr=err, text=True, cwd=db.parent
+        [str(c) for c in cmd],
+        env=cli_env(db, **env),
+        stdout=out,
+        stderr=err,
+        text=True,
+        cwd=db.parent,
     )
     proc.outputs = (out, err)  # type: ignore[attr-defined]
     return proc
@@ -142,5 +151,3 @@ def current_content(db: Path) -> dict[MatchKey, str]:
     """Content hash of the current version of every match."""
     with connect(db, read_only=True) as con:
         return {k: v[2] for k, v in current_matches(con).items()}
-
-
