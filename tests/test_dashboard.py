@@ -225,10 +225,10 @@ def test_bigscreen_cycles_tables_and_escapes_names(db_path, tmp_path, monkeypatc
     with connect(db_path) as con:
         p = ingest(con, [f], by="test")
     assert p.count("new") == 1
-    from dashboard.views import leaderboard
+    from dashboard.views import bigscreen
 
     clock = {"now": 0.0}
-    monkeypatch.setattr(leaderboard.time, "time", lambda: clock["now"])
+    monkeypatch.setattr(bigscreen.time, "time", lambda: clock["now"])
     monkeypatch.setenv("DOMINO_BIGSCREEN_SECONDS", "15")
 
     def slide() -> str:
@@ -618,10 +618,10 @@ def test_a_tie_in_a_match_in_progress_is_a_tie_not_a_tiebreak(db_path, tmp_path,
     assert "perlu kocokan tie-break" not in text and "ada yang seri" in text
     zone = [df for df in frames(at) if "Zona" in df.columns]
     assert zone and set(zone[0]["Zona"]) == {"= seri"}
-    from dashboard.views import leaderboard
+    from dashboard.views import bigscreen
 
     # the first slide (the table), whatever the time of day: slides follow the clock
-    monkeypatch.setattr(leaderboard.time, "time", lambda: 0.0)
+    monkeypatch.setattr(bigscreen.time, "time", lambda: 0.0)
     monkeypatch.setenv("DOMINO_BIGSCREEN_SECONDS", "15")
     at = app(big=True, event="tie-1")
     body = [str(e.body) for e in at.get("html") if "<table" in str(e.body)][-1]
@@ -644,7 +644,7 @@ def test_a_tie_in_a_complete_match_asks_for_a_tiebreak():
 def test_unhas_event_ranking_shows_round_reached_and_table_rank(
     loaded, monkeypatch, lang, reached, place
 ):
-    from dashboard.views import leaderboard
+    from dashboard.views import bigscreen
 
     at = app(event=UNHAS, lang=lang)
     event = [df for df in frames(at) if reached in df.columns]
@@ -654,7 +654,7 @@ def test_unhas_event_ranking_shows_round_reached_and_table_rank(
         cols.index(reached) < cols.index(place) < cols.index("Poin" if lang == "id" else "Points")
     )
     clock = {"now": 0.0}
-    monkeypatch.setattr(leaderboard.time, "time", lambda: clock["now"])
+    monkeypatch.setattr(bigscreen.time, "time", lambda: clock["now"])
     monkeypatch.setenv("DOMINO_BIGSCREEN_SECONDS", "15")
     at = app(big=True, event=UNHAS, lang=lang)
     for _ in range(12):  # to the event slide
@@ -669,19 +669,19 @@ def test_unhas_event_ranking_shows_round_reached_and_table_rank(
 
 
 def test_bigscreen_type_fits_the_rows_to_the_height():
-    from dashboard.views import leaderboard
+    from dashboard.views import bigscreen
 
-    html12 = leaderboard.big_table_html([{"rank": i} for i in range(12)], [("rank", "#")])
-    html4 = leaderboard.big_table_html([{"rank": i} for i in range(4)], [("rank", "#")])
-    assert "100vh" in html12 and leaderboard.big_font(12) in html12
-    assert leaderboard.big_font(12) != leaderboard.big_font(4) and leaderboard.big_font(4) in html4
+    html12 = bigscreen.big_table_html([{"rank": i} for i in range(12)], [("rank", "#")])
+    html4 = bigscreen.big_table_html([{"rank": i} for i in range(4)], [("rank", "#")])
+    assert "100vh" in html12 and bigscreen.big_font(12) in html12
+    assert bigscreen.big_font(12) != bigscreen.big_font(4) and bigscreen.big_font(4) in html4
     d = {
         "round": "S1",
         "tables": queries.pl.DataFrame({"table": ["1"]}),
         "session": queries.pl.DataFrame({"x": range(40)}),
         "event_standings": None,
     }
-    assert leaderboard.slides(d) == [
+    assert bigscreen.slides(d) == [
         ("table", "1"),
         ("session", "0"),
         ("session", "1"),

@@ -2,9 +2,9 @@
 
 The rooms, in the order an upload passes through them (each imports only rooms before it):
 
-- :mod:`~pipeline.ingest.read` (CSV; workbooks in :mod:`~pipeline.ingest.workbook`),
-  :mod:`~pipeline.ingest.sheet` and :mod:`~pipeline.ingest.columns`: bytes to text cells
-  with file and line; :mod:`~pipeline.ingest.normalize` and :mod:`~pipeline.ingest.tiles`:
+- :mod:`~pipeline.ingest.read` (CSV; workbooks in :mod:`~pipeline.ingest.workbook`, their
+  sheet XML scanned in :mod:`~pipeline.ingest.sheetxml`), :mod:`~pipeline.ingest.sheet` and
+  :mod:`~pipeline.ingest.columns`: bytes to text cells with file and line; :mod:`~pipeline.ingest.normalize` and :mod:`~pipeline.ingest.tiles`:
   typed cells and the problems of reading them;
 - :mod:`~pipeline.ingest.resolve`: each event's ruleset, each name's player;
 - :mod:`~pipeline.ingest.checks` (rows and matches, as the ruleset asks) and

@@ -1,0 +1,271 @@
+"""The upload preview: refused files, problems, what happens to each match, the points
+each would get, for a correction what changes, and each file's rows with every problem
+marked on its cell. Display only: :mod:`dashboard.views.upload` plans the preview and
+asks for the confirmation.
+"""
+
+from typing import Any, cast
+
+import pandas as pd
+import polars as pl
+import streamlit as st
+
+from dashboard import ui
+from dashboard.i18n import language, t
+from dashboard.messages import column_label, render_column, render_outcome
+from pipeline import rounds as round_order
+from pipeline.ingest import Preview
+from pipeline.ingest.read import Sheet
+from pipeline.problems import ERROR, WARNING, FileRejected
+from pipeline.standings import stats
+
+MAX_ROWS_SHOWN = 300
+#: Problems the page itself asks about (the reason box by the confirm button), so they
+#: are not listed as errors of the file.
+ASKED_BY_THE_PAGE = ("correction_needs_reason",)
+
+
+STATIC_PROBLEMS = 25  # up to this many problems (or matches): a plain table, whole sentences
+
+
+def show_preview(pv: Preview) -> None:
+    """The preview of an upload: refused files, problems, what happens to each match, the
+    points each would get, and for a correction what changes, hand by hand and player by
+    player."""
+    for info in pv.files:
+        if isinstance(err := info.get("error"), FileRejected):
+            st.error(t("up.file_rejected", file=err.file, message=err.render(language())))
+    _problems(pv.plan.problems.filter(~pl.col("code").is_in(ASKED_BY_THE_PAGE)))
+    _outcomes(pv)
+    _points(pv)
+    for i, d in enumerate(pv.diffs):
+        _diff(i, d, pv)
+    for s in pv.sheets:
+        _rows(
+            s,
+            pv.plan.problems.filter(
+                (pl.col("file") == s.file) & ~pl.col("code").is_in(ASKED_BY_THE_PAGE)
+            ),
+        )
+
+
+def _problems(problems: pl.DataFrame) -> None:
+    errors = problems.filter(pl.col("severity") == ERROR).height
+    st.markdown(f"##### {t('up.problems', errors=errors, warnings=problems.height - errors)}")
+    if not problems.height:
+        st.caption(t("up.no_problems"))
+        return
+    shown = column_label(render_column(problems, language())).with_columns(
+        pl.col("severity").replace({sev: t(f"up.severity.{sev}") for sev in (ERROR, WARNING)})
+    )
+    # a few as a plain table: whole sentences, wrapped in a column wide enough to read on
+    # a phone (the table scrolls sideways); many in the scrolling grid
+    with st.container(key="up_problems_box"):
+        _readable_table_css("up_problems_box", message_column=3)
+        ui.table(
+            shown,
+            key="up_problems",
+            columns=["line", "column", "message", "severity", "file", "code"],
+            static=problems.height <= STATIC_PROBLEMS,
+        )
+
+
+def outcome_status(o: Any) -> str:
+    """A match's status as the page says it: a correction that waits for its reason is a
+    correction, not a refusal."""
+    if o.status == "rejected" and o.message_id in ASKED_BY_THE_PAGE:
+        return t("up.status.needs_reason")
+    return t(f"up.status.{o.status}")
+
+
+def outcome_message(o: Any) -> str:
+    if o.status == "rejected" and o.message_id in ASKED_BY_THE_PAGE:
+        return t("up.outcome.needs_reason", version=o.params.get("version", ""))
+    return render_outcome(o, language())
+
+
+def _outcomes(pv: Preview) -> None:
+    if not pv.plan.outcomes:
+        return
+    st.markdown(f"##### {t('up.matches')}")
+    rows = pl.DataFrame(
+        [
+            {
+                "round": o.round,
+                "table": o.table,
+                "status": outcome_status(o),
+                "message": outcome_message(o),
+                "hands": o.hands,
+                "version": o.version,
+                "event": o.event,
+                "file": o.file,
+            }
+            for o in pv.plan.outcomes
+        ],
+        schema={
+            "round": pl.String,
+            "table": pl.String,
+            "status": pl.String,
+            "message": pl.String,
+            "hands": pl.Int64,
+            "version": pl.Int64,
+            "event": pl.String,
+            "file": pl.String,
+        },
+    )
+    with st.container(key="up_outcomes_box"):
+        _readable_table_css("up_outcomes_box", message_column=4)
+        ui.table(rows, key="up_outcomes", static=rows.height <= STATIC_PROBLEMS)
+
+
+def _points(pv: Preview) -> None:
+    p = pv.plan
+    if not p.table_standings.height:
+        return
+    st.markdown(f"##### {t('up.points')}")
+    pts = (
+        p.table_standings.join(
+            pv.names if pv.names is not None else p.names, on="player_key", how="left"
+        )
+        .with_columns(pl.col("player").fill_null(pl.col("player_key")))
+        .sort(["event", *round_order.sort_exprs("round"), "table", "rank", "player"])
+    )
+    ui.table(
+        pts,
+        key="up_points",
+        columns=[
+            "event",
+            "round",
+            "table",
+            "rank",
+            "player",
+            "points",
+            "hands",
+            "qualified",
+            "needs_tiebreak",
+        ],
+    )
+
+
+def _diff(i: int, d: dict[str, Any], pv: Preview) -> None:
+    """One correction: each player's points before → after, then the changed fields."""
+    st.markdown(
+        f"##### {t('up.diff', event=ui.md(d['event']), round=ui.md(d['round']), table=ui.md(d['table']))}"
+    )
+    points: pl.DataFrame | None = d.get("points")
+    if points is not None and points.height:
+        st.caption(t("up.diff.points", version=d["version"]))
+        ui.table(points_shown(points, pv.names), key=f"up_diff_points_{i}", static=True)
+    st.caption(t("up.diff.caption", version=d["version"]))
+    diff = d["diff"].with_columns(
+        pl.col("field").replace(
+            {stats.DROPPED: t("up.diff.dropped"), stats.ADDED: t("up.diff.added")}
+        )
+    )
+    ui.table(diff, key=f"up_diff_{i}", columns=["hand", "field", "loaded", "new"])
+
+
+def points_shown(points: pl.DataFrame, names: pl.DataFrame | None) -> pl.DataFrame:
+    """``player, points: before → after (±change), rank: before → after`` for the page."""
+    if names is not None and names.height:
+        points = points.join(
+            names.select("player_key", pl.col("player").alias("_name")), on="player_key", how="left"
+        ).with_columns(
+            pl.when(pl.col("player") == pl.col("player_key"))
+            .then(pl.coalesce("_name", "player"))
+            .otherwise(pl.col("player"))
+            .alias("player")
+        )
+
+    def arrow(a: str, b: str) -> pl.Expr:
+        return pl.format(
+            "{} → {}",
+            pl.col(a).cast(pl.String).fill_null("–"),
+            pl.col(b).cast(pl.String).fill_null("–"),
+        )
+
+    change = (pl.col("after").fill_null(0) - pl.col("before").fill_null(0)).cast(pl.Int64)
+    return points.select(
+        "player",
+        pl.concat_str(
+            arrow("before", "after"),
+            pl.when(change > 0)
+            .then(pl.format(" (+{})", change))
+            .when(change < 0)
+            .then(pl.format(" ({})", change))
+            .otherwise(pl.lit("")),
+        ).alias("points_change"),
+        arrow("rank_before", "rank_after").alias("rank_change"),
+    )
+
+
+def _readable_table_css(key: str, message_column: int) -> None:
+    """Static CSS (no data): in the plain table inside container ``key`` the message
+    column keeps a readable width and wraps; the other cells stay on one line; the table
+    scrolls sideways on a phone instead of squeezing the sentence a word per line."""
+    box = f".st-key-{key}"
+    st.html(
+        f"<style>{box} [data-testid='stTable'] {{overflow-x: auto;}} "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th), "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th) * {{white-space: nowrap;}} "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}), "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}) * "
+        "{white-space: normal;} "
+        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}) "
+        "{min-width: 16rem; max-width: 32rem;}</style>"
+    )
+
+
+def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:
+    """The file's rows with each problem marked on its line and column."""
+    with st.expander(t("up.rows", file=sheet.file), expanded=problems.height > 0):
+        frame = sheet.frame.drop(
+            [c for c in ("_file", "extra", "_issue") if c in sheet.frame.columns]
+        ).rename({"_line": "line"})
+        bad_lines = set(problems.get_column("line").drop_nulls().to_list())
+        if frame.height > MAX_ROWS_SHOWN:
+            flagged = frame.filter(pl.col("line").is_in(list(bad_lines)))
+            rest = frame.filter(~pl.col("line").is_in(list(bad_lines))).head(
+                max(0, MAX_ROWS_SHOWN - flagged.height)
+            )
+            frame = pl.concat([flagged, rest]).sort("line")
+            st.caption(t("up.rows.some", shown=frame.height, total=sheet.rows))
+        if problems.height:
+            st.caption(t("up.cells.legend"))
+        shown = frame.to_pandas()
+        st.dataframe(
+            mark_cells(shown, problems),
+            hide_index=True,
+            key=f"up_rows_{sheet.sha256[:12]}",
+            width="stretch",
+        )
+
+
+def mark_cells(frame: pd.DataFrame, problems: pl.DataFrame) -> Any:
+    """A Styler painting each problem's cell (its line and column; the line number when
+    the problem has no column): red for errors, yellow for warnings."""
+    if problems.height == 0:
+        return frame
+    red, yellow = (
+        "background-color: rgba(255, 75, 75, 0.35)",
+        "background-color: rgba(255, 193, 7, 0.35)",
+    )
+    where: dict[tuple[int, str], str] = {}
+    for pr in problems.iter_rows(named=True):
+        if pr["line"] is None:
+            continue
+        col = pr["column"] if pr["column"] in frame.columns else "line"
+        colour = red if pr["severity"] == ERROR else yellow
+        if where.get((pr["line"], col)) != red:
+            where[(pr["line"], col)] = colour
+    row_of = {line: i for i, line in enumerate(frame["line"].tolist())}
+
+    def paint(df: pd.DataFrame) -> pd.DataFrame:
+        css = pd.DataFrame("", index=df.index, columns=df.columns)
+        for (line, col), colour in where.items():
+            if line in row_of:
+                # the columns are unique, so get_loc gives one position (not a slice or mask)
+                css.iat[row_of[line], cast(int, df.columns.get_loc(col))] = colour
+        return css
+
+    return frame.style.apply(paint, axis=None)
