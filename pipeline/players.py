@@ -374,9 +374,13 @@ def alias_map(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     return dict(con.execute("SELECT alias_key, player_key FROM aliases").fetchall())
 
 
-def player_key(name: pl.Expr, aliases: dict[str, str]) -> pl.Expr:
-    """A player's identity: the name folded to lower case, then through the registry's aliases."""
-    key = key_expr(name)
+def player_key(name: pl.Expr, aliases: dict[str, str], *, clean: bool = False) -> pl.Expr:
+    """A player's identity: the name folded to lower case, then through the registry's aliases.
+
+    ``clean``: the names already went through :func:`name_expr` (a hand log just read), so
+    folding the case is all that is left; stored names are cleaned again (:func:`key_expr`).
+    """
+    key = name.str.to_lowercase() if clean else key_expr(name)
     return key.replace(aliases) if aliases else key
 
 

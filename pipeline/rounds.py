@@ -15,6 +15,7 @@ that the three agree. "Any case" is ASCII case (``FINAL``, ``Final``), the same 
 Python and polars; digits are ASCII digits.
 """
 
+import functools
 import re
 
 import duckdb
@@ -43,6 +44,7 @@ def stage(label: str) -> int:
     return 3
 
 
+@functools.lru_cache(maxsize=65536)  # a batch holds few distinct labels
 def round_key(label: str) -> tuple[int, str, int, str]:
     """Sort key of a round label under the default rule: ``sorted(labels, key=round_key)``.
 

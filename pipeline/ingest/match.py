@@ -4,6 +4,7 @@ A match is (event, round, table). These constants and helpers are used by planni
 versioning and writing alike, so they live in one place.
 """
 
+import functools
 from collections.abc import Mapping, Sequence
 
 import polars as pl
@@ -59,6 +60,7 @@ def hands_text(hands: list[int]) -> str:
     return ", ".join(str(h) for h in hands)
 
 
+@functools.lru_cache(maxsize=65536)  # a batch holds few distinct labels
 def natural(label: str) -> tuple[int, str]:
     # isdecimal, not isdigit: int() refuses "²"; and at most 18 digits (int() refuses 4,300+).
     digits = "".join(ch for ch in label if ch.isdecimal())[:18]

@@ -109,7 +109,9 @@ def resolve_players(
     problems for rulesets that require registered players."""
     aliases = alias_map(con)
     typed = typed.with_columns(
-        player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS
+        # normalize() cleaned the names (NFC, invisible characters, white space)
+        player_key(pl.col(f"player_{c}"), aliases, clean=True).alias(f"key_{c}")
+        for c in CHAIRS
     )
     registry = con.execute("SELECT player_key, player FROM registry").fetchall()
     if not registry:
@@ -161,39 +163,42 @@ def resolve_labels(
     each takes the first spelling loaded (or, for a new one, the first in the upload),
     like player names; a row written differently is reported (a warning) and loads."""
     found: list[pl.DataFrame] = []
+    events = typed.get_column("event").drop_nulls().unique().to_list()
     for col, scope in (("round", ["event"]), ("table", ["event", "round"])):
-        keyed = typed.with_columns(label_key(pl.col(col)).alias("_label_key"))
-        events = typed.get_column("event").drop_nulls().unique().to_list()
-        loaded = _loaded_labels(con, events, [*scope, col])
+        # the distinct labels (a few thousand in a batch of 500,000 rows), not every row
+        uploaded = typed.select(*scope, col).unique(maintain_order=True).drop_nulls(col)
         first = (
-            pl.concat([loaded, keyed.select(*scope, col)], how="vertical_relaxed")
-            .drop_nulls(col)
+            pl.concat(
+                [_loaded_labels(con, events, [*scope, col]), uploaded], how="vertical_relaxed"
+            )
             .with_columns(label_key(pl.col(col)).alias("_label_key"))
             .unique([*scope, "_label_key"], keep="first", maintain_order=True)
             .rename({col: "_spelling"})
         )
-        keyed = keyed.join(first, on=[*scope, "_label_key"], how="left", maintain_order="left")
-        differs = keyed.filter(
-            pl.col("_spelling").is_not_null() & (pl.col("_spelling") != pl.col(col))
+        respelled = (
+            uploaded.with_columns(label_key(pl.col(col)).alias("_label_key"))
+            .join(first, on=[*scope, "_label_key"])
+            .filter(pl.col("_spelling") != pl.col(col))
+            .drop("_label_key")
         )
-        if differs.height:
-            shown = differs.unique([*MATCH, "_file"], keep="first", maintain_order=True)
-            shown = shown.with_columns(
-                pl.col(col).alias("_written"), pl.col("_spelling").alias(col)
-            )
-            found.append(
-                problems.from_rows(
-                    shown,
-                    column=col,
-                    code="label_spelling",
-                    severity=problems.WARNING,
-                    variant=col,
-                    params={"written": pl.col("_written"), "label": pl.col(col)},
-                )
-            )
-        typed = keyed.with_columns(pl.coalesce("_spelling", col).alias(col)).drop(
-            "_label_key", "_spelling"
+        if respelled.height == 0:
+            continue  # every label is written as first loaded: the rows stay as they are
+        keyed = typed.join(respelled, on=[*scope, col], how="left", maintain_order="left")
+        shown = keyed.filter(pl.col("_spelling").is_not_null()).unique(
+            [*MATCH, "_file"], keep="first", maintain_order=True
         )
+        shown = shown.with_columns(pl.col(col).alias("_written"), pl.col("_spelling").alias(col))
+        found.append(
+            problems.from_rows(
+                shown,
+                column=col,
+                code="label_spelling",
+                severity=problems.WARNING,
+                variant=col,
+                params={"written": pl.col("_written"), "label": pl.col(col)},
+            )
+        )
+        typed = keyed.with_columns(pl.coalesce("_spelling", col).alias(col)).drop("_spelling")
     return typed, problems.concat(found)
 
 

@@ -67,12 +67,13 @@ def _write_events(con: duckdb.DuckDBPyConnection, p: Plan, now: datetime) -> Non
     """Events first loaded by this plan, with the hash of their ruleset's values."""
     if p.new_events:
         hashes = {rs: rulesets.load(rs).hash for rs in set(p.new_events.values())}
+        models = {rs: rulesets.load(rs).models for rs in set(p.new_events.values())}
         events = pl.DataFrame(
             {
                 "event": list(p.new_events),
                 "ruleset": list(p.new_events.values()),
                 "params_hash": [hashes[rs] for rs in p.new_events.values()],
-                "models": [rulesets.load(rs).models for rs in p.new_events.values()],
+                "models": [models[rs] for rs in p.new_events.values()],
             },
             schema={
                 "event": pl.String,

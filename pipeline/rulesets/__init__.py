@@ -20,7 +20,7 @@ import json
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -88,14 +88,22 @@ class Ruleset:
     name: str
     params: dict[str, Any]
     path: str = ""
+    _flat: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _hash: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # computed once: the loading path asks for parameters and the hash many times
+        object.__setattr__(self, "_flat", _flatten(self.params))
+        digest = hashlib.sha256(json.dumps(self.params, sort_keys=True).encode()).hexdigest()[:16]
+        object.__setattr__(self, "_hash", digest)
 
     @property
     def flat(self) -> dict[str, Any]:
-        return _flatten(self.params)
+        return self._flat
 
     @property
     def hash(self) -> str:
-        return hashlib.sha256(json.dumps(self.params, sort_keys=True).encode()).hexdigest()[:16]
+        return self._hash
 
     def __getitem__(self, key: str) -> Any:
         return self.flat[key]
@@ -194,6 +202,7 @@ def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 _overrides: dict[str, dict[str, Any]] = {}
 # files: name → path; parsed: path → (mtime, raw table)
 _parsed: dict[Path, tuple[int, dict[str, Any]]] = {}
+_resolved: dict[str, tuple[tuple[tuple[str, int], ...], "Ruleset"]] = {}
 
 
 def folders() -> list[Path]:
@@ -250,8 +259,13 @@ def load(name: str) -> Ruleset:
     files = _files()
     if name not in files:
         raise UnknownRuleset(f"unknown ruleset {name!r}; use one of {', '.join(files)}")
-    params = _resolve(name, files, [])
-    return Ruleset(name, params, str(files[name]))
+    # resolved once per state of the files (an edit, or a file added, is picked up)
+    stamp = tuple((str(p), _parsed[p][0]) for p in files.values())
+    cached = _resolved.get(name)
+    if cached is None or cached[0] != stamp:
+        cached = (stamp, Ruleset(name, _resolve(name, files, []), str(files[name])))
+        _resolved[name] = cached
+    return cached[1]
 
 
 def _resolve(name: str, files: dict[str, Path], chain: list[str]) -> dict[str, Any]:
