@@ -75,8 +75,13 @@ class FileRejected(Exception):
         )
 
 
+_EMPTY = pl.DataFrame(schema=SCHEMA)
+
+
 def empty() -> pl.DataFrame:
-    return pl.DataFrame(schema=SCHEMA)
+    """No problems (one shared frame: frames are not changed in place, and a live upload
+    asks for dozens of them)."""
+    return _EMPTY
 
 
 def frame(rows: list[dict[str, object]]) -> pl.DataFrame:

@@ -16,8 +16,11 @@ from pipeline.store.db import insert_frame
 
 
 def stale_events(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Events scored with other values than their ruleset file holds now."""
     rows = con.execute("SELECT event, ruleset, params_hash FROM events").fetchall()
-    return [e for e, rs, h in rows if rulesets.load(rs).hash != h]
+    # each ruleset once: a league has thousands of events and a handful of rulesets
+    hashes = {rs: rulesets.load(rs).hash for rs in {rs for _, rs, _ in rows}}
+    return [e for e, rs, h in rows if hashes[rs] != h]
 
 
 def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> int:

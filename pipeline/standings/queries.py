@@ -138,6 +138,8 @@ def _natural_sort(
     order: list[str] = []
     for c in labels:
         if c == "round":
+            if df.get_column(c).n_unique() <= 1:
+                continue  # one round (a leaderboard's): nothing to order, no query
             # Ranked on the distinct labels (a handful), then looked up per row.
             known = rounds(con, event) if con is not None and event else []
             seen = set(known)
