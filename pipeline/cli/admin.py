@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from pipeline import settings
-from pipeline.cli.common import RULESET, db_option, format_option, out
+from pipeline.cli.common import RULESET, db_option, format_option, out, serve_options
 from pipeline.cli.output import emit
 from pipeline.standings import queries
 from pipeline.store.db import check_file, connect
@@ -136,13 +136,7 @@ SAMPLES = settings.ROOT / "data" / "samples"
 
 @click.command()
 @click.option("--no-serve", is_flag=True, help="Load and print, do not start the dashboard.")
-@click.option("--port", default=8501, show_default=True)
-@click.option(
-    "--host",
-    default="0.0.0.0",
-    show_default=True,
-    help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.",
-)
+@serve_options
 @db_option
 def demo(no_serve, port, host, db) -> None:
     """Load the bundled sample events, print their standings, start the dashboard."""
@@ -163,13 +157,7 @@ def demo(no_serve, port, host, db) -> None:
 
 
 @click.command()
-@click.option("--port", default=8501, show_default=True)
-@click.option(
-    "--host",
-    default="0.0.0.0",
-    show_default=True,
-    help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.",
-)
+@serve_options
 @db_option
 def serve(port, host, db) -> None:
     """Start the dashboard on the same database."""

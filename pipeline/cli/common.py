@@ -42,3 +42,21 @@ def format_option(f):
     return click.option(
         "--format", "fmt", type=FORMATS, default="table", show_default=True, help="Output format."
     )(f)
+
+
+def match_options(f):
+    """``--event`` (required), ``--round`` and ``--table``: one event, or a part of it."""
+    f = click.option("--table", help="Only this table.")(f)
+    f = click.option("--round", "round_", help="Only this round.")(f)
+    return click.option("--event", required=True, help="Event id.")(f)
+
+
+def serve_options(f):
+    """``--port`` and ``--host`` of the dashboard."""
+    f = click.option(
+        "--host",
+        default="0.0.0.0",
+        show_default=True,
+        help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.",
+    )(f)
+    return click.option("--port", default=8501, show_default=True)(f)

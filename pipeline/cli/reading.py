@@ -2,7 +2,7 @@
 
 import click
 
-from pipeline.cli.common import db_option, err, format_option
+from pipeline.cli.common import db_option, err, format_option, match_options
 from pipeline.cli.output import emit
 from pipeline.standings import queries
 from pipeline.store.db import connect
@@ -39,9 +39,7 @@ def _stale(con) -> list[str]:
 
 
 @click.command()
-@click.option("--event", required=True, help="Event id.")
-@click.option("--round", "round_", help="Only this round.")
-@click.option("--table", help="Only this table.")
+@match_options
 @format_option
 @db_option
 def hands(event, round_, table, fmt, db) -> None:
@@ -52,9 +50,7 @@ def hands(event, round_, table, fmt, db) -> None:
 
 
 @click.command()
-@click.option("--event", required=True, help="Event id.")
-@click.option("--round", "round_", help="Only this round.")
-@click.option("--table", help="Only this table.")
+@match_options
 @format_option
 @db_option
 def history(event, round_, table, fmt, db) -> None:

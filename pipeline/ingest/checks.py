@@ -11,6 +11,7 @@ import polars as pl
 
 from pipeline import problems
 from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.match import seats_long
 from pipeline.problems import WARNING
 from pipeline.rulesets import Ruleset
 
@@ -313,20 +314,9 @@ def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     rows = played.filter(pl.col("hand") <= regular) if regular is not None else played
     if rows.height == 0:
         return problems.empty()
-    seats = pl.concat(
-        [
-            rows.select(
-                *MATCH,
-                "hand",
-                "_file",
-                "_line",
-                pl.col(f"key_{c}").alias("_key"),
-                pl.col(f"player_{c}").alias("_player"),
-                pl.lit(f"player_{c}").alias("_col"),
-            )
-            for c in CHAIRS
-        ]
-    ).drop_nulls("_key")
+    seats = seats_long(rows, [*MATCH, "hand", "_file", "_line"]).rename(
+        {"player_key": "_key", "player": "_player"}
+    )
     first = seats.filter(pl.col("hand") == pl.col("hand").min().over(MATCH))
     per_match = seats.group_by(MATCH).agg(pl.col("_key").n_unique().alias("_all"))
     per_first = first.group_by(MATCH).agg(pl.col("_key").n_unique().alias("_first"))
