@@ -314,6 +314,22 @@ def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     rows = played.filter(pl.col("hand") <= regular) if regular is not None else played
     if rows.height == 0:
         return problems.empty()
+    # Nearly every match seats the same players in every hand: a row is cleared when each
+    # of its players sat in the match's first hand (the first hand's chairs, per row, by
+    # one window each); only the matches of the other rows are examined seat by seat.
+    firsts = [
+        pl.col(f"key_{c}").sort_by("hand").first().over(MATCH).alias(f"_first_{c}") for c in CHAIRS
+    ]
+    known = rows.with_columns(firsts)
+    seated_before = [
+        pl.col(f"key_{c}").is_null()
+        | pl.any_horizontal(pl.col(f"key_{c}") == pl.col(f"_first_{d}") for d in CHAIRS)
+        for c in CHAIRS
+    ]
+    odd = known.filter(~pl.all_horizontal(pl.all_horizontal(seated_before).fill_null(value=False)))
+    if odd.height == 0:
+        return problems.empty()
+    rows = rows.join(odd.select(MATCH).unique(), on=MATCH, how="semi")
     seats = seats_long(rows, [*MATCH, "hand", "_file", "_line"]).rename(
         {"player_key": "_key", "player": "_player"}
     )
