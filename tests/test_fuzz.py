@@ -88,9 +88,10 @@ def test_a_broken_file_over_loaded_matches_leaves_one_whole_version(log, reason)
         rows = con.execute(
             'SELECT event, round, "table", count(*) FROM hands WHERE version = 1 GROUP BY ALL'
         ).fetchall()
-        assert {(e, r, t): n for e, r, t, n in rows} == {k: v[1] for k, v in loaded.items()}, (
-            "version 1 rows changed"
-        )
+        # the matches loaded first keep their version-1 rows; a match the broken file
+        # brings under another key (a broken event cell names a new event) is new, whole
+        first_rows = {(e, r, t): n for e, r, t, n in rows if (e, r, t) in loaded}
+        assert first_rows == {k: v[1] for k, v in loaded.items()}, "version 1 rows changed"
 
 
 def test_the_unbroken_examples_load_completely():

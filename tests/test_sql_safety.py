@@ -44,10 +44,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "where",
     ): "from match_filter: constant '(\"col\" = ? AND …)' groups over fixed column names; the values go in params",
     (
-        "pipeline/ingest/resolve.py",
-        "select",
-    ): "quoted column names from the fixed lists of resolve_labels (event, round, table)",
-    (
         "pipeline/ingest/cross.py",
         "where or 'false'",
     ): "from match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",

@@ -164,13 +164,12 @@ def resolve_labels(
     like player names; a row written differently is reported (a warning) and loads."""
     found: list[pl.DataFrame] = []
     events = typed.get_column("event").drop_nulls().unique().to_list()
+    loaded = _loaded_matches(con, events)
     for col, scope in (("round", ["event"]), ("table", ["event", "round"])):
         # the distinct labels (a few thousand in a batch of 500,000 rows), not every row
         uploaded = typed.select(*scope, col).unique(maintain_order=True).drop_nulls(col)
         first = (
-            pl.concat(
-                [_loaded_labels(con, events, [*scope, col]), uploaded], how="vertical_relaxed"
-            )
+            pl.concat([_loaded_labels(loaded, [*scope, col]), uploaded], how="vertical_relaxed")
             .with_columns(label_key(pl.col(col)).alias("_label_key"))
             .unique([*scope, "_label_key"], keep="first", maintain_order=True)
             .rename({col: "_spelling"})
@@ -202,18 +201,29 @@ def resolve_labels(
     return typed, problems.concat(found)
 
 
-def _loaded_labels(
-    con: duckdb.DuckDBPyConnection, events: list[str], cols: list[str]
-) -> pl.DataFrame:
-    """Distinct ``cols`` of the loaded matches of ``events``, oldest version first."""
-    select = ", ".join(f'"{c}"' for c in cols)
+def _loaded_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
+    """``event, round, table, first_at`` of every loaded match of ``events``."""
+    schema = {"event": pl.String, "round": pl.String, "table": pl.String, "first_at": pl.Datetime}
     if not events:
-        return pl.DataFrame(schema=dict.fromkeys(cols, pl.String))
+        return pl.DataFrame(schema=schema)
+    if len(events) <= FEW:
+        # constant predicates: a live upload reads its event's row groups, not the table
+        where, params = match_filter([{"event": e} for e in events], ["event"])
+        return con.sql(
+            'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
+            f"WHERE {where} GROUP BY ALL",
+            params=params,
+        ).pl()
     con.register("_label_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
     try:
         return con.sql(
-            f"SELECT {select} FROM (SELECT {select}, min(loaded_at) AS first_at FROM match_versions "  # cols: fixed names
-            "WHERE event IN (SELECT event FROM _label_events) GROUP BY ALL) ORDER BY first_at"
+            'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
+            "WHERE event IN (SELECT event FROM _label_events) GROUP BY ALL"
         ).pl()
     finally:
         con.unregister("_label_events")
+
+
+def _loaded_labels(loaded: pl.DataFrame, cols: list[str]) -> pl.DataFrame:
+    """Distinct ``cols`` of the loaded matches, in the order they were first loaded."""
+    return loaded.group_by(cols).agg(pl.col("first_at").min()).sort("first_at", *cols).select(cols)
