@@ -383,9 +383,10 @@ def insert_frame(
     own code, never user text; the frame is passed by reference, not by value.
     """
     name = f"_frame_{id(frame)}"
+    target = table if columns == "*" else f"{table} ({columns})"
     con.register(name, frame)
     try:
-        con.execute(f"INSERT INTO {table} SELECT {columns} FROM {name} {on_conflict}")
+        con.execute(f"INSERT INTO {target} SELECT {columns} FROM {name} {on_conflict}")
     finally:
         con.unregister(name)
 
