@@ -8,6 +8,7 @@ an unknown key raises ``KeyError`` (the page tests would catch it).
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from dashboard import strings
 from pipeline import settings
 
 LANGUAGES = {"id": "Bahasa Indonesia", "en": "English"}
@@ -412,6 +413,11 @@ CATEGORIES: dict[str, dict[str, str]] = {
     "kado": {"id": "Kado", "en": "Kado"},
     "-": {"id": "lainnya", "en": "other"},
 }
+
+_twice = STRINGS.keys() & (_feature_strings := strings.collect()).keys()
+if _twice:
+    raise KeyError(f"dashboard/strings repeats keys of dashboard/i18n.py: {sorted(_twice)}")
+STRINGS.update(_feature_strings)
 
 LANG_KEY = "lang"  # the sidebar widget's key: the language lives in each session's state
 
