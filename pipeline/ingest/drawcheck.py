@@ -78,6 +78,7 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
     wrong_player = (
         seats.join(at_table, on=MATCH)
         .filter(~pl.col("player_key").is_in(pl.col("_keys")))
+        .sort("_line", "_col")
         .unique([*MATCH, "player_key"], keep="first", maintain_order=True)
     )
     found.append(
@@ -100,7 +101,7 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
         seats.join(chairs, on=[*MATCH, "player_key"])
         .filter(pl.col("_hand").is_null() | (pl.col("_hand") == pl.col("hand")))
         .filter(pl.col("_chair") != pl.col("_drawn_chair"))
-        .sort("_line")
+        .sort("_line", "_col")
         .unique([*MATCH, "player_key"], keep="first", maintain_order=True)
     )
     found.append(
