@@ -11,7 +11,7 @@ import click
 from rich.markup import escape
 
 from pipeline import rulesets
-from pipeline.cli import admin, events, loading, reading
+from pipeline.cli import admin, events, loading, reading, sheets
 from pipeline.cli.common import err
 from pipeline.standings.queries import NotFound
 from pipeline.store.backup import BackupError
@@ -62,6 +62,7 @@ for _command in (
     admin.serve,
     admin.event,
     events.draw,
+    sheets.sheets,
 ):
     cli.add_command(_command)
 
