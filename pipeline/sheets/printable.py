@@ -44,14 +44,19 @@ def find_font() -> tuple[Path, Path] | None:
     return None
 
 
+#: Punctuation outside Latin-1 that the page itself uses, as the core fonts can write it.
+_PUNCTUATION = {"—": "-", "–": "-", "…": "...", "‘": "'", "’": "'", "“": '"', "”": '"'}
+
+
 def latin1(text: str) -> str:
-    """``text`` in Latin-1: accents dropped where the letter is not in it, else ``?``."""
+    """``text`` in Latin-1: dashes and quotes plain, accents dropped where the letter is not
+    in it, else ``?``."""
     if all(ord(ch) < 256 for ch in text):
         return text
     out = []
     for ch in text:
-        if ord(ch) < 256:
-            out.append(ch)
+        if ord(ch) < 256 or ch in _PUNCTUATION:
+            out.append(_PUNCTUATION.get(ch, ch))
             continue
         base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
         out.append(base if base and all(ord(c) < 256 for c in base) else "?")

@@ -82,6 +82,8 @@ def _hands_sheet(ws, drawn: DrawnRound, rows: pl.DataFrame, cols: list[str], fmt
                 ws.write_blank(i, j, None, fmt["text"])
     _validate(ws, cols, last, book)
     ws.freeze_panes(1, 0)
+    ws.set_landscape()  # the PDF is the record to print; a printed sheet is landscape A4
+    ws.set_paper(9)
 
 
 def _validate(ws, cols: list[str], last: int, book) -> None:
