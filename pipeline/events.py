@@ -208,3 +208,12 @@ def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
         'SELECT player_key, player, "group" FROM entrants WHERE event = ? ORDER BY player_key',
         params=[event],
     ).pl()
+
+
+def all_events(con: duckdb.DuckDBPyConnection) -> list[EventInfo]:
+    """Every event, the newest first."""
+    rows = con.execute(
+        "SELECT event, ruleset, title, event_date, venue, level FROM events "
+        "ORDER BY created_at DESC, event"
+    ).fetchall()
+    return [EventInfo(*r) for r in rows]
