@@ -8,7 +8,6 @@ A load of an event created here plays under the event's ruleset (the loader read
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import polars as pl
@@ -106,7 +105,13 @@ def save(
                 "level": pl.String,
             },
         )
-        insert_frame(con, "events", frame, ", ".join(frame.columns))
+        insert_frame(
+            con,
+            "events",
+            frame,
+            "event, ruleset, params_hash, models, created_at, created_by, title, event_date, "
+            "venue, level",
+        )
         return "created"
     if old.ruleset != book.name:
         loaded = con.execute(
@@ -121,15 +126,11 @@ def save(
             "UPDATE events SET ruleset = ?, params_hash = ?, models = ? WHERE event = ?",
             [book.name, book.hash, book.models, event],
         )
-    fields: dict[str, Any] = {
-        "title": title,
-        "event_date": event_date,
-        "venue": venue,
-        "level": level,
-    }
-    for column, value in fields.items():
-        if value is not None:
-            con.execute(f"UPDATE events SET {column} = ? WHERE event = ?", [value, event])
+    con.execute(
+        "UPDATE events SET title = coalesce(?, title), event_date = coalesce(?, event_date), "
+        "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",
+        [title, event_date, venue, level, event],
+    )
     return "updated"
 
 
@@ -208,3 +209,12 @@ def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
         'SELECT player_key, player, "group" FROM entrants WHERE event = ? ORDER BY player_key',
         params=[event],
     ).pl()
+
+
+def all_events(con: duckdb.DuckDBPyConnection) -> list[EventInfo]:
+    """Every event, the newest first."""
+    rows = con.execute(
+        "SELECT event, ruleset, title, event_date, venue, level FROM events "
+        "ORDER BY created_at DESC, event"
+    ).fetchall()
+    return [EventInfo(*r) for r in rows]

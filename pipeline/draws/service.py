@@ -302,11 +302,9 @@ def current(con: duckdb.DuckDBPyConnection, event: str, label: str) -> pl.DataFr
 def history(con: duckdb.DuckDBPyConnection, event: str, label: str | None = None) -> pl.DataFrame:
     """Every draw of the event (or of one round): ``round, draw_no, seed, drawn_at,
     drawn_by, reason, current``, newest first."""
-    where, params = (
-        ("event = ?", [event]) if label is None else ("event = ? AND round = ?", [event, label])
-    )
-    return con.sql(
+    every = con.sql(
         "SELECT round, draw_no, seed, drawn_at, drawn_by, reason, current FROM draws_t "
-        f"WHERE {where} ORDER BY drawn_at DESC, draw_no DESC",
-        params=params,
+        "WHERE event = ? ORDER BY drawn_at DESC, draw_no DESC",
+        params=[event],
     ).pl()
+    return every if label is None else every.filter(pl.col("round") == label)

@@ -27,16 +27,15 @@ _SEATS = (
 
 
 def drawn_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
-    """Seats of the current draws of the ``event, round`` pairs in ``keys``."""
-    name = f"_draw_keys_{id(keys)}"
-    con.register(name, keys)
-    try:
-        return con.sql(
-            f"SELECT {_SEATS} JOIN {name} k ON k.event = s.event AND k.round = s.round "
-            "WHERE d.current"
-        ).pl()
-    finally:
-        con.unregister(name)
+    """Seats of the current draws of the ``event, round`` pairs in ``keys`` (one query per
+    event of the upload: an upload holds few)."""
+    found = [
+        con.sql(f"SELECT {_SEATS} WHERE d.current AND s.event = ?", params=[event]).pl()
+        for event in keys.get_column("event").unique().sort().to_list()
+    ]
+    if not found:
+        return pl.DataFrame()
+    return pl.concat(found, how="vertical_relaxed").join(keys, on=["event", "round"], how="semi")
 
 
 def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
