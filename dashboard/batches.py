@@ -23,7 +23,9 @@ def _pick_event(evs: pl.DataFrame, event: str | None) -> str | None:
     names = evs.get_column("event").to_list()
     if event in names:
         return event
-    return names[0] if names else None
+    # the newest event with results: one created for next week does not blank the screens
+    played = evs.filter(pl.col("matches") > 0).get_column("event").to_list()
+    return played[0] if played else (names[0] if names else None)
 
 
 def leaderboard(
