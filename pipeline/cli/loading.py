@@ -27,29 +27,13 @@ from pipeline.cli.common import RULESET, db_option, err, format_option, out
 @db_option
 def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
     """Load hand-log files (CSV or XLSX). Each match loads whole or not at all."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
     from pipeline import ingest as ingest_service
     from pipeline import settings
     from pipeline.cli.output import report
     from pipeline.store.db import connect
 
     show = fmt == "table" and sys.stderr.isatty()
-    columns = [
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    ]
-    with Progress(*columns, console=err.real(), disable=not show, transient=True) as bar:
+    with _progress(show=show) as bar:
         task = bar.add_task(f"loading {len(files)} file(s)", total=len(files))
         progress = (
             _bar(bar, task) if show else _lines(len(files), int(settings.get("progress_files")))
@@ -71,6 +55,41 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
                 )
     report(p, fmt, dry_run=dry_run)
     sys.exit(p.exit_code)
+
+
+def _progress(*, show: bool) -> Any:
+    """A progress bar on a terminal; away from one, a stand-in that draws nothing (and
+    does not load rich's progress module)."""
+    if not show:
+        return _NoBar()
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    columns = [
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
+    return Progress(*columns, console=err.real(), transient=True)
+
+
+class _NoBar:
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: int) -> int:
+        return 0
 
 
 def _bar(bar: Any, task: Any) -> Callable[[int, int], None]:
