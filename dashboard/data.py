@@ -29,6 +29,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn
 
 import duckdb
@@ -194,6 +195,24 @@ def read(batch: Callable[..., Any], *args: Any) -> Result:
             _last.clear()
             _last[last_key] = value
     return Result(value)
+
+
+def stamp(db: str, timeout: float = READ_TIMEOUT) -> Any:
+    """The data stamp of ``db`` (one cheap query on a short read-only attach), or None
+    when the file is missing or a writer holds it. The stamp is remembered for every
+    session's :func:`read` (see :mod:`dashboard.live`, which calls this for the process)."""
+    if not Path(db).exists():
+        return None
+    try:
+        with DB_LOCK.reading(timeout), attach(db, timeout=timeout) as con:
+            value = stats.data_stamp(con)
+    except Exception as exc:
+        if is_lock_error(exc):
+            return None
+        raise
+    with _cache_lock:
+        _stamps[db] = (value, time.monotonic())
+    return value
 
 
 def uncached(batch: Callable[..., Any], *args: Any) -> Any:

@@ -1,9 +1,10 @@
 """Live leaderboard (home): every table of a round, the session (pepet) and the event.
 
-The body is an ``st.fragment`` that reruns itself every ``refresh_seconds`` so a venue
-screen stays current untouched; each rerun costs one cheap query unless something was
-loaded (see dashboard.data). Big-screen mode (:mod:`dashboard.views.bigscreen`) shows
-one table at a time in large type, cycling every ``bigscreen_seconds``.
+The body is an ``st.fragment``; a venue screen stays current untouched because
+:mod:`dashboard.live` reruns the page when the server's one watcher sees a save (within
+about a second, and without this session asking the database). Big-screen mode
+(:mod:`dashboard.views.bigscreen`) shows one table at a time in large type, cycling
+every ``bigscreen_seconds``.
 """
 
 from datetime import datetime
@@ -12,7 +13,7 @@ from typing import Any, cast
 import polars as pl
 import streamlit as st
 
-from dashboard import batches, data, ui
+from dashboard import batches, data, live, ui
 from dashboard.batches import AUTO
 from dashboard.i18n import t
 from pipeline import rulesets, settings
@@ -39,7 +40,8 @@ def render() -> None:
         head.title(t("lb.title"))
         ui.compact_tables_css()
         _phone_css()
-        st.fragment(_live_body, run_every=refresh_seconds())()
+        st.fragment(_live_body)()
+        live.follow("leaderboard")
 
 
 def _phone_css() -> None:
@@ -68,6 +70,7 @@ def _load() -> data.Result:
 
 
 def _live_body() -> None:
+    live.mark("leaderboard")
     res = _load()
     if ui.stale_note(res):
         return
@@ -77,9 +80,7 @@ def _live_body() -> None:
         return
     _controls(d)
     st.subheader(ui.md(data.title(d["event"])), anchor=False)
-    st.caption(
-        t("lb.refresh", seconds=int(refresh_seconds()), time=datetime.now().strftime("%H:%M:%S"))
-    )
+    st.caption(t("lb.live", time=datetime.now().strftime("%H:%M:%S")))
     if d["round"] is None:
         st.info(t("lb.no_tables"))
         return

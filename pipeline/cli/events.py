@@ -5,17 +5,16 @@ import sys
 from datetime import date
 
 import click
-from rich.markup import escape
 
 from pipeline.cli.admin import event
 from pipeline.cli.common import RULESET, db_option, err, out
-from pipeline.cli.output import emit
-from pipeline.store.db import connect
 
 LEVEL = click.Choice(["group", "kabupaten", "kota", "provinsi", "nasional"])
 
 
 def _refuse(sentence: str) -> None:
+    from rich.markup import escape
+
     err.print(f"[red]✗[/] {escape(sentence)}", highlight=False)
     sys.exit(1)
 
@@ -37,6 +36,7 @@ def event_create(event_id, ruleset, title, when, venue, level, db) -> None:
     results cannot change.
     """
     from pipeline import events
+    from pipeline.store.db import connect
 
     day: date | None = when.date() if when else None
     try:
@@ -68,6 +68,7 @@ def event_roster(event_id, file, db) -> None:
     the entrants set before. Names are matched to the registry as a load matches them."""
     from pipeline import events
     from pipeline.problems import FileRejected
+    from pipeline.store.db import connect
 
     try:
         rows = events.read_roster(file)
@@ -92,6 +93,7 @@ def draw(event_id, round_, seed, reason, db) -> None:
     """Seat a round as RULES.md decides: tables, chairs by lot, the swap schedule; stored
     with its seed. Exit 1 with a sentence when the round cannot be drawn yet."""
     from pipeline import draws
+    from pipeline.store.db import connect
 
     try:
         with connect(db) as con:
@@ -101,4 +103,6 @@ def draw(event_id, round_, seed, reason, db) -> None:
         _refuse(exc.message)
         return
     again = f", draw {d.draw_no}" if d.draw_no > 1 else ""
+    from pipeline.cli.output import emit
+
     emit(shown, "table", title=f"{event_id} {d.round}: seed {d.seed}{again}")

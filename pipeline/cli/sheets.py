@@ -3,10 +3,8 @@
 import sys
 
 import click
-from rich.markup import escape
 
 from pipeline.cli.common import db_option, err, out
-from pipeline.store.db import connect
 
 
 @click.command()
@@ -23,7 +21,10 @@ from pipeline.store.db import connect
 def sheets(event, round_, out_dir, db) -> None:
     """Write a pre-filled .xlsx and .csv hand log for every table of the round's draw, and
     one printable .pdf for the round (a page per table)."""
+    from rich.markup import escape
+
     from pipeline.sheets import NoDraw, write_sheets
+    from pipeline.store.db import connect
 
     try:
         with connect(db, read_only=True) as con:
