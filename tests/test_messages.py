@@ -488,6 +488,14 @@ RARE = {
     "sheet_skipped.empty": {},
     "sheet_skipped.no_columns": {"missing": ["table", "ending"]},
     "sheet_skipped.few_columns": {},
+    # hand entry at the table: provoked for real in tests/test_entry.py
+    "match.entry_edit": {"what": [{"id": "hands.changes", "params": {"hands": "2"}}]},
+    "entry_closed": {"table": "1", "round": "R1"},
+    "entry_hand_gap": {"hand": 4, "next": 2},
+    "entry_ending": {"ending": "gaple", "endings": "apollo, ceki"},
+    "entry_no_hands": {"table": "1"},
+    "entry_tiebreak_owed": {"table": "1"},
+    "entry_incomplete": {"table": "1", "done": 9, "total": 10},
 }
 
 
