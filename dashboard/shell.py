@@ -13,6 +13,8 @@ PAGE_MODULES = (
     "dashboard.views.player",
     "dashboard.views.event_stats",
     "dashboard.views.upload",
+    "dashboard.views.entry",
+    "dashboard.views.bracket",
 )
 
 
@@ -53,6 +55,18 @@ def pages() -> list:
             title=t("nav.upload"),
             icon=":material/upload_file:",
             url_path="upload",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "entry.py",
+            title=t("nav.entry"),
+            icon=":material/edit_note:",
+            url_path="entry",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "bracket.py",
+            title=t("nav.bracket"),
+            icon=":material/account_tree:",
+            url_path="bracket",
         ),
     ]
 
