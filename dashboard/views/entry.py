@@ -34,38 +34,61 @@ def render() -> None:
     if ident is None:
         access.sign_in_form()
         return
+    chosen = (
+        st.session_state.get("en_event"),
+        _chosen("en_round"),
+        _chosen("en_table"),
+    )
     try:
-        picked = data.uncached(_choices, ident.name)
+        d = data.uncached(_page_data, ident.name, *chosen)
     except DatabaseBusy:
         st.warning(t("busy"))
         return
-    if not picked["events"]:
+    if not d["events"]:
         st.info(t("en.no_events"))
         return
-    event = _pills("en.event", picked["events"], "en_event")
+    event = _pills("en.event", d["events"], "en_event")
     if event is None:
         return
-    orders = data.uncached(bracket.round_order_of, event)
-    round_ = _pick_or_type("en.round", orders, "en_round")
+    round_ = _pick_or_type("en.round", d["rounds"], "en_round")
     if not round_:
         st.caption(t("en.pick"))
         return
-    tables = data.uncached(_tables, event, round_)
-    table = _pick_or_type("en.table", tables, "en_table")
+    table = _pick_or_type("en.table", d["tables"], "en_table")
     if not table:
         st.caption(t("en.pick"))
         return
+    if d["match"] is None or (d["match"].round, d["match"].table) != (round_, table):
+        st.rerun()  # the choices changed while this run read the database
     done = st.session_state.pop(_DONE, None)
     if done:
         st.success(done)
-    match = data.uncached(entry.state, event, round_, table)
-    _match(match)
+    _match(d["match"])
 
 
-def _choices(con: Any, name: str) -> dict[str, Any]:
+def _chosen(key: str) -> str:
+    """A pill's value as it stands before the widget is drawn (the typed one for "…")."""
+    value = st.session_state.get(key)
+    if value == _OTHER:
+        return str(st.session_state.get(f"{key}_typed") or "").strip()
+    return str(value or "")
+
+
+def _page_data(con: Any, name: str, event: str | None, round_: str, table: str) -> dict[str, Any]:
+    """Everything the page reads, on one short read-only connection."""
     allowed = auth.user_events(con, name)
     evs = queries.events(con).get_column("event").to_list()
-    return {"events": [e for e in evs if auth.may_write(allowed, e)]}
+    mine = [e for e in evs if auth.may_write(allowed, e)]
+    event = event if event in mine else (mine[0] if len(mine) == 1 else None)
+    out: dict[str, Any] = {"events": mine, "rounds": [], "tables": [], "match": None}
+    if event is None:
+        return out
+    out["rounds"] = bracket.round_order_of(con, event)
+    if round_:
+        out["tables"] = _tables(con, event, round_)
+    if round_ and table:
+        out["match"] = entry.state(con, event, round_, table)
+    return out
 
 
 def _tables(con: Any, event: str, round_: str) -> list[str]:
