@@ -219,3 +219,35 @@ def test_a_hand_out_of_turn_or_ending_not_in_the_rulebook_is_refused(con, drawn,
         save(con, referee, entry.Hand(hand=1, ending="gaple", ended_by="a"))
     assert exc.value.code == "entry_ending"
     assert "gaple" in exc.value.render("id")
+
+
+def test_a_tie_for_first_owes_a_tie_break_hand_of_the_tied_players_before_closing(
+    con, drawn, referee
+):
+    # biasa every hand: hand 1 Wahyu Nugroho (chair A; above her Arif Pallawa), hand 2 Bayu Rauf (chair C; above
+    # her Bayu Rahman); from hand 3 Wahyu Nugroho sits in C and Bayu Rauf in A and they win in turn: Wahyu Nugroho's
+    # losers are Bayu Rahman (3-6) and Arif Pallawa (7-10), Bayu Rauf's Arif Pallawa (3-6) and Bayu Rahman (7-10).
+    # Totals: Wahyu Nugroho 10, Bayu Rauf 10, Bayu Rahman -5, Arif Pallawa -5: a tie for first.
+    chairs = ["a", "c", "c", "a", "c", "a", "c", "a", "c", "a"]
+    for n, who in enumerate(chairs, start=1):
+        h = entry.Hand(hand=n, ending="biasa", ended_by=who, last_tile="1-2")
+        assert save(con, referee, h).ok
+    assert points(con) == {
+        "Wahyu Nugroho": 10,
+        "Bayu Rauf": 10,
+        "Bayu Rahman": -5,
+        "Arif Pallawa": -5,
+    }
+    st = entry.state(con, EVENT, ROUND, TABLE)
+    assert st.complete and st.needs_tiebreak and not st.can_close
+    with pytest.raises(entry.EntryRefused) as exc:
+        entry.close(con, EVENT, ROUND, TABLE, identity=referee)
+    assert exc.value.code == "entry_tiebreak_owed"
+    # hand 11 seats the tied players only, in their chairs of hand 10
+    assert st.seats(11) == {"a": "Bayu Rauf", "c": "Wahyu Nugroho"}
+    tiebreak = entry.Hand(hand=11, ending="biasa", ended_by="c", last_tile="1-2")
+    assert save(con, referee, tiebreak).ok
+    s = queries.standings(con, EVENT, "table", ROUND, TABLE)
+    first = s.filter(pl.col("rank") == 1)
+    assert first["player"].to_list() == ["Wahyu Nugroho"] and not s["needs_tiebreak"].any()
+    assert entry.close(con, EVENT, ROUND, TABLE, identity=referee).status == "closed"
