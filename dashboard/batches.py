@@ -10,7 +10,7 @@ import duckdb
 import polars as pl
 
 from pipeline import rulesets
-from pipeline.standings import queries, stats
+from pipeline.standings import bracket, queries, stats
 
 AUTO = "__auto__"  # "follow the newest round" on the leaderboard
 
@@ -55,9 +55,34 @@ def leaderboard(
         session=queries.standings(con, ev, "round", rnd)
         if rnd and "round" in rulesets.load(rs).levels
         else None,
-        event_standings=queries.standings(con, ev, "event"),
+        # the round picker applies to every tab: a round picked by hand shows the event
+        # (and group) standings after that round; following the newest, the whole event
+        event_standings=bracket.event_after(con, ev, rnd)
+        if rnd and round == rnd
+        else queries.standings(con, ev, "event"),
         all_tables=all_tables,
-        groups=queries.standings(con, ev, "group") if "group" in rulesets.load(rs).levels else None,
+        groups=(
+            bracket.groups_after(con, ev, rnd)
+            if rnd and round == rnd
+            else queries.standings(con, ev, "group")
+        )
+        if "group" in rulesets.load(rs).levels
+        else None,
+    )
+    return out
+
+
+def road(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:
+    """The road to the final of one event: every table of every round, and the podium."""
+    evs = queries.events(con)
+    ev = _pick_event(evs, event)
+    out: dict[str, Any] = {"events": evs.get_column("event").to_list(), "event": ev}
+    if ev is None:
+        return out
+    out.update(
+        road=bracket.road(con, ev),
+        podium=bracket.podium(con, ev),
+        qualification=rulesets.load(queries.ruleset_of(con, ev)).shows("qualification"),
     )
     return out
 

@@ -14,6 +14,8 @@ PAGE_MODULES = (
     "dashboard.views.event_stats",
     "dashboard.views.upload",
     "dashboard.views.organiser",
+    "dashboard.views.entry",
+    "dashboard.views.bracket",
 )
 
 
@@ -60,6 +62,18 @@ def pages() -> list:
             title=t("nav.organiser"),
             icon=":material/event:",
             url_path="organiser",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "entry.py",
+            title=t("nav.entry"),
+            icon=":material/edit_note:",
+            url_path="entry",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "bracket.py",
+            title=t("nav.bracket"),
+            icon=":material/account_tree:",
+            url_path="bracket",
         ),
     ]
 

@@ -100,6 +100,7 @@ def _live_body() -> None:
         _event(d)
     if d["groups"] is not None and d["groups"].height:
         with next(tabs):
+            _after_note(d)
             ui.table(
                 ui.public_columns(d["groups"]),
                 key="lb_groups",
@@ -288,11 +289,18 @@ def event_columns(ruleset: str) -> list[str]:
     return ["rank", "player", "points", *own]
 
 
+def _after_note(d: dict[str, Any]) -> None:
+    """The round picker applies to every tab: say when a tab shows "after round N"."""
+    if not d["auto"]:
+        st.caption(t("lb.after", round=d["round"]))
+
+
 STATIC_ROWS = 100  # up to this many rows: a plain table (a phone scrolls it sideways)
 
 
 def _event(d: dict[str, Any]) -> None:
     ev: pl.DataFrame = d["event_standings"]
+    _after_note(d)
     if rulesets.load(d["ruleset"]).shows("qualification"):
         st.caption(t("lb.event.order"))
     ui.table(
