@@ -5,9 +5,25 @@ from pathlib import Path
 from rich.console import Console
 
 from pipeline.ingest import ingest
+from pipeline.ingest.read import read_sheets
+from pipeline.league import create_events
 from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
 from pipeline.store.db import connect
+
+LEAGUE = "demo"
+
+
+def _sample_events(folder: Path) -> dict[str, str]:
+    """``event → ruleset`` named in a sample folder's logs."""
+    found: dict[str, str] = {}
+    for f in sample_files(folder):
+        for sheet in read_sheets(f):
+            cols = [c for c in ("event", "ruleset") if c in sheet.frame.columns]
+            if len(cols) == 2:
+                for ev, rs in sheet.frame.select(cols).drop_nulls().unique().iter_rows():
+                    found.setdefault(ev, rs)
+    return found
 
 
 def sample_files(folder: Path) -> list[Path]:
@@ -20,14 +36,18 @@ def sample_files(folder: Path) -> list[Path]:
 
 
 def load_samples(db: str | Path | None, samples: Path, console: Console | None = None) -> list[str]:
-    """Import each sample's registry, then its logs in order; returns the events loaded."""
+    """Import each sample's registry, then its logs in order; returns the events loaded.
+
+    The samples are a league of their own (:data:`LEAGUE`): their registry never rejects
+    the players of events loaded later (a generated event is in the default league)."""
     events: list[str] = []
     folders = sorted(p for p in samples.iterdir() if p.is_dir()) if samples.exists() else []
     with connect(db) as con:
         for folder in folders:
+            create_events(con, _sample_events(folder), LEAGUE, "demo")
             reg = folder / "players.csv"
             if reg.exists():
-                import_registry(con, read_registry(reg))
+                import_registry(con, read_registry(reg), LEAGUE)
                 rescore(con)
             p = ingest(con, sample_files(folder), by="demo")
             for o in p.outcomes:

@@ -11,7 +11,7 @@ import click
 from rich.markup import escape
 
 from pipeline import rulesets
-from pipeline.cli import admin, loading, reading
+from pipeline.cli import admin, league, loading, reading
 from pipeline.cli.common import err
 from pipeline.standings.queries import NotFound
 from pipeline.store.backup import BackupError
@@ -61,6 +61,8 @@ for _command in (
     admin.demo,
     admin.serve,
     admin.event,
+    league.advance,
+    league.league,
 ):
     cli.add_command(_command)
 
