@@ -54,7 +54,9 @@ def create_events(
 
 
 def _exists(con: duckdb.DuckDBPyConnection, event: str) -> bool:
-    return bool(con.execute("SELECT count(*) FROM events WHERE event = ?", [event]).fetchone()[0])  # type: ignore[index]
+    return bool(
+        con.execute("SELECT count(*) FROM events WHERE event = ?", [event]).fetchall()[0][0]
+    )
 
 
 def _event_info(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str, str, date]:
@@ -63,10 +65,10 @@ def _event_info(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str, str, d
         "SELECT ruleset, coalesce(league, 'default'), coalesce(event_date, CAST(created_at AS DATE)) "
         "FROM events WHERE event = ?",
         [event],
-    ).fetchone()
-    if row is None:
+    ).fetchall()
+    if not row:
         raise Refused(f"event {event} does not exist; create it first (domino event create).")
-    return row[0], row[1], row[2]
+    return row[0][0], row[0][1], row[0][2]
 
 
 # --- eligibility --------------------------------------------------------------------------

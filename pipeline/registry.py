@@ -143,7 +143,7 @@ def apply_import(
         rescore_within(con, event_sizes(con))
         change_no = con.execute(
             "SELECT coalesce(max(change_no), 0) + 1 FROM registry_history"
-        ).fetchone()
+        ).fetchall()[0]
         changes = "\n".join(plan.lines()) if plan is not None and plan.needs_reason else None
         con.execute(
             "INSERT INTO registry_history (change_no, league, file, applied_at, applied_by, reason, players, changes) "
