@@ -294,3 +294,51 @@ def test_advance_refusals(con, tmp_path):
     create_events(con, {"kota": "pepet"}, "default", "test")
     with pytest.raises(Refused, match="round S1 of event kg1 has 2 of 3 tables in"):
         advance(con, ["kg1"], "kota", 2)
+
+
+def test_advance_command_says_ties_and_refuses_in_one_sentence(db_path, tmp_path):
+    with connect(db_path) as c:
+        load(c, tmp_path, session("kg1"), name="kg1.csv")
+        load(c, tmp_path, session("kg2", tables=2), name="kg2.csv")
+        create_events(c, {"kota": "pepet"}, "default", "test")
+    db = str(db_path)
+    res = run("advance", "--from", "kg1", "--to", "kota", "--top", "2", "--db", db)
+    assert res.exit_code == 0, res.output
+    assert "tie at the cut: kg1: 3 players for 2 places, tied at rank 1" in res.stdout
+    assert "3 players advance to kota (top 2 of kg1)" in res.stdout
+    res = run("advance", "--from", "kg2", "--to", "kota", "--top", "2", "--db", db)
+    assert (res.exit_code, res.stderr.strip()) == (
+        1,
+        "✗ round S1 of event kg2 has 2 of 3 tables in: advance from a finished event only.",
+    )
+    res = run("advance", "--from", "kg1", "--to", "nasional", "--top", "2", "--db", db)
+    assert res.exit_code == 1 and "event nasional does not exist" in res.stderr
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM advancements").fetchall() == [(1,)]
+
+
+def test_eligibility_warning_on_load_names_the_player_and_loads(db_path, tmp_path):
+    with connect(db_path) as c:
+        registry(
+            c,
+            tmp_path,
+            "player,group,birth_date\nAna,KG A,2015-01-01\nBudi,KG A,\nCici,KG B,\nDedi,KG B,\n",
+        )
+    log = tmp_path / "h.csv"
+    log.write_text(csv_text(ONE_HAND), "utf-8")
+    res = run("ingest", str(log), "--db", str(db_path))
+    assert res.exit_code == 0, res.output
+    assert "warning: Ana is " in res.stderr and "admits players of 17 or older" in res.stderr
+
+
+def test_league_set_scopes_the_registry(db_path, tmp_path):
+    with connect(db_path) as c:
+        load(c, tmp_path, ONE_HAND, name="a.csv")
+        registry(c, tmp_path, "player,group\nZed,KG Z\n", league="other")
+    assert run("league", "set", "other", "ev", "--db", str(db_path)).exit_code == 0
+    # ev is now checked against league other's registry: a new match with Ana is refused
+    log = tmp_path / "b.csv"
+    log.write_text(csv_text([{**ONE_HAND[0], "table": "2"}]), "utf-8")
+    res = run("ingest", str(log), "--db", str(db_path))
+    assert res.exit_code == 1 and "Ana is not in the player registry" in res.output
+    assert run("league", "set", "other", "nope", "--db", str(db_path)).exit_code == 1

@@ -50,6 +50,7 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
         progress = (
             _bar(bar, task) if show else _lines(len(files), int(settings.get("progress_files")))
         )
+        warnings: list[str] = []
         with connect(db, read_only=dry_run) as con:
             if dry_run:
                 p = ingest_service.preview(
@@ -65,8 +66,22 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
                     by=by,
                     progress=progress,
                 )
+                warnings = _eligibility(con, p)
     report(p, fmt, dry_run=dry_run)
+    if not dry_run:
+        for line in warnings:
+            err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
     sys.exit(p.exit_code)
+
+
+def _eligibility(con, p) -> list[str]:
+    """Eligibility warnings (RULES.md; the ruleset's ``[eligibility]``) for the events that
+    this load wrote to: each names the player; nothing is rejected for it."""
+    from pipeline.ingest.match import WRITES
+    from pipeline.league import eligibility
+
+    events = sorted({o.event for o in p.outcomes if o.status in WRITES and o.event})
+    return [line for ev in events for line in eligibility(con, ev)]
 
 
 def _bar(bar: Progress, task: TaskID) -> Callable[[int, int], None]:
