@@ -294,3 +294,11 @@ def _replaces(con: duckdb.DuckDBPyConnection, event: str | None) -> pl.DataFrame
                 )
     frame = pl.DataFrame(found, schema={**schema, "player_key": pl.String, "replaces": pl.String})
     return frame.unique(["event", "round", "table", "player_key"], keep="first")
+
+
+def reserve_of(con: duckdb.DuckDBPyConnection, key: str) -> str | None:
+    """The group a player is a registered reserve of (any league), for the player page."""
+    rows = con.execute(
+        "SELECT min(reserve_for) FROM league_players WHERE player_key = ?", [key]
+    ).fetchall()
+    return rows[0][0] if rows else None

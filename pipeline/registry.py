@@ -30,6 +30,14 @@ _SNAPSHOTS = {
 }
 
 
+class DiffChanged(Exception):
+    """The loaded events changed since the diff was shown: show the new one (``plan``)."""
+
+    def __init__(self, plan: "ImportPlan") -> None:
+        super().__init__("the import would now change other rows; check it again")
+        self.plan = plan
+
+
 @dataclass
 class ImportPlan:
     """What an import would change in loaded events (empty frames: nothing)."""
@@ -132,9 +140,16 @@ def apply_import(
     plan: ImportPlan | None = None,
     reason: str | None = None,
     by: str | None = None,
+    shown: list[str] | None = None,
 ) -> dict[str, int]:
     """Import ``reg`` into ``league``, rescore, and keep the import in the history with the
-    diff and ``reason``; one transaction. Raises :class:`RegistryConflict` first."""
+    diff and ``reason``; one transaction. Raises :class:`RegistryConflict` first, and
+    :class:`DiffChanged` when ``shown`` (the diff a person confirmed) is no longer what
+    the import would change."""
+    if shown is not None:
+        plan = plan_import(con, reg, league)
+        if plan.lines() != shown:
+            raise DiffChanged(plan)
     check(con, reg)
     now = datetime.now()
     con.execute("BEGIN TRANSACTION")

@@ -79,6 +79,8 @@ def _live_body() -> None:
     st.caption(
         t("lb.refresh", seconds=int(refresh_seconds()), time=datetime.now().strftime("%H:%M:%S"))
     )
+    for rule in d.get("advancements") or []:
+        st.caption(t("lg.advance", rule=ui.md(rule)))
     if d["round"] is None:
         st.info(t("lb.no_tables"))
         return
