@@ -15,7 +15,7 @@ from datetime import date, datetime
 import duckdb
 import polars as pl
 
-from pipeline import rulesets
+from pipeline import messages, rulesets
 from pipeline.ingest.columns import CHAIRS
 from pipeline.store.db import insert_frame
 
@@ -23,7 +23,16 @@ LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
 
 
 class Refused(Exception):
-    """A league command refused with one sentence (exit 1); nothing was changed."""
+    """A league command refused with one sentence (exit 1); nothing was changed.
+    ``mid`` and ``params`` render it in another language (:mod:`pipeline.messages`)."""
+
+    def __init__(self, mid: str, **params: object) -> None:
+        super().__init__(messages.render(mid, params))
+        self.mid, self.params = mid, params
+
+
+def _say(mid: str, **params: object) -> str:
+    return messages.render(mid, params)
 
 
 # --- leagues ------------------------------------------------------------------------------
@@ -33,7 +42,7 @@ def set_league(con: duckdb.DuckDBPyConnection, events: list[str], league: str) -
     """Put ``events`` (which must exist) in ``league``: they are checked against its registry."""
     missing = [e for e in events if not _exists(con, e)]
     if missing:
-        raise Refused(f"event {missing[0]} does not exist; load it or create it first.")
+        raise Refused("advance.unknown_event", event=missing[0])
     con.execute("UPDATE events SET league = ? WHERE event IN (SELECT unnest(?))", [league, events])
 
 
@@ -67,7 +76,7 @@ def _event_info(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str, str, d
         [event],
     ).fetchall()
     if not row:
-        raise Refused(f"event {event} does not exist; create it first (domino event create).")
+        raise Refused("advance.unknown_event", event=event)
     return row[0][0], row[0][1], row[0][2]
 
 
@@ -107,7 +116,15 @@ def eligibility(
     if min_age is not None:
         for r in people.filter(pl.col("age") < int(min_age)).iter_rows(named=True):
             found.append(
-                f"{r['player']} is {r['age']} on {on} (born {r['birth_date']}); event {event} admits players of {min_age} or older."
+                _say(
+                    "eligibility.age",
+                    player=r["player"],
+                    age=r["age"],
+                    date=on,
+                    born=r["birth_date"],
+                    event=event,
+                    min_age=min_age,
+                )
             )
     if allowed:
         bad = people.filter(
@@ -116,7 +133,13 @@ def eligibility(
         )
         for r in bad.iter_rows(named=True):
             found.append(
-                f"{r['player']}'s citizenship is {r['citizenship']}; event {event} admits {', '.join(flat['eligibility_citizenship'])} citizens."
+                _say(
+                    "eligibility.citizenship",
+                    player=r["player"],
+                    citizenship=r["citizenship"],
+                    event=event,
+                    allowed=", ".join(flat["eligibility_citizenship"]),
+                )
             )
     return found
 
@@ -146,19 +169,21 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
         params=[event],
     ).pl()
     if tables.height == 0:
-        return f"event {event} has no results yet"
+        return _say("advance.no_results", event=event)
     for r in tables.iter_rows(named=True):
         if not r["complete"]:
-            return f"round {r['round']} of event {event} has a table still in progress"
+            return _say("advance.in_progress", round=r["round"], event=event)
         if want and r["tables"] < int(want):
-            return f"round {r['round']} of event {event} has {r['tables']} of {want} tables in"
+            return _say(
+                "advance.tables", round=r["round"], event=event, tables=r["tables"], want=want
+            )
     drawn = con.execute(
         "SELECT round FROM draws_t WHERE event = ? AND current AND round NOT IN "
         "(SELECT round FROM table_standings_t WHERE event = ?) ORDER BY round",
         [event, event],
     ).fetchall()
     if drawn:
-        return f"round {drawn[0][0]} of event {event} is drawn but has no results"
+        return _say("advance.drawn", round=drawn[0][0], event=event)
     return None
 
 
@@ -178,13 +203,13 @@ def advance(
     ``top`` below 1.
     """
     if top < 1:
-        raise Refused(f"--top {top} admits nobody; give 1 or more.")
+        raise ValueError(f"top must be 1 or more, not {top}")
     _event_info(con, target)
     for ev in sources:
         _event_info(con, ev)
         why = unfinished(con, ev)
         if why:
-            raise Refused(f"{why}: advance from a finished event only.")
+            raise Refused("advance.unfinished", why=why)
     con.register("_sources", pl.DataFrame({"event": sources}, schema={"event": pl.String}))
     try:
         ranked = con.sql(
@@ -203,7 +228,14 @@ def advance(
     over = [*(["from_event", "group"] if per_group else ["from_event"])]
     counts = chosen.group_by(over).agg(pl.len().alias("n"), pl.col("player"), pl.col(cut).max())
     ties = [
-        f"{r['from_event']}{', ' + r['group'] if per_group else ''}: {r['n']} players for {top} places, tied at rank {r[cut]} ({', '.join(r['player'])}); all go in"
+        _say(
+            "advance.tie",
+            source=r["from_event"] + (f", {r['group']}" if per_group else ""),
+            n=r["n"],
+            top=top,
+            rank=r[cut],
+            players=", ".join(r["player"]),
+        )
         for r in counts.filter(pl.col("n") > top).sort(over).iter_rows(named=True)
     ]
     now = datetime.now()

@@ -14,7 +14,8 @@ from datetime import datetime
 import duckdb
 import polars as pl
 
-from pipeline.players import RegistryConflict, _rows, conflicts
+from pipeline import messages
+from pipeline.players import RegistryConflict, _rows, alias_map, conflicts
 from pipeline.scoring.rescore import event_sizes, rescore_within
 from pipeline.store.db import insert_frame
 
@@ -54,29 +55,39 @@ class ImportPlan:
     def needs_reason(self) -> bool:
         return any(f.height for f in (self.moved, self.renamed, self.merged, self.standings))
 
-    def lines(self) -> list[str]:
+    def lines(self, lang: str = "en") -> list[str]:
         """The diff, one sentence each: players, groups, then the standings rows."""
+
+        def say(mid: str, **params: object) -> str:
+            return messages.render(f"registry_diff.{mid}", params, lang)
+
+        none = say("no_group")
         out = [
-            f"{r['player']} moves from {r['old'] or 'no group'} to {r['new'] or 'no group'} in event {r['event']}"
+            say(
+                "moved",
+                player=r["player"],
+                old=r["old"] or none,
+                new=r["new"] or none,
+                event=r["event"],
+            )
             for r in self.moved.iter_rows(named=True)
         ]
-        out += [f"{r['old']} is renamed {r['new']}" for r in self.renamed.iter_rows(named=True)]
         out += [
-            f"{r['player']} of event {r['event']} is merged into another player"
+            say("renamed", old=r["old"], new=r["new"]) for r in self.renamed.iter_rows(named=True)
+        ]
+        out += [
+            say("merged", player=r["player"], event=r["event"])
             for r in self.merged.iter_rows(named=True)
         ]
         for r in self.standings.iter_rows(named=True):
-            old = (
-                "no row"
-                if r["old_points"] is None
-                else f"{r['old_points']} points, rank {r['old_rank']}"
+            old, new = (
+                say("no_row")
+                if r[f"{w}_points"] is None
+                else say("points", points=r[f"{w}_points"], rank=r[f"{w}_rank"])
+                for w in ("old", "new")
             )
-            new = (
-                "no row"
-                if r["new_points"] is None
-                else f"{r['new_points']} points, rank {r['new_rank']}"
-            )
-            out.append(f"event {r['event']}, {r['level']} standings, {r['who']}: {old} -> {new}")
+            level = say(f"level.{r['level']}")
+            out.append(say("row", event=r["event"], level=level, who=r["who"], old=old, new=new))
         return out
 
 
@@ -113,8 +124,8 @@ def plan_import(
     }
     con.execute("BEGIN TRANSACTION")
     try:
-        counts = write(con, reg, league, datetime.now())
-        rescore_within(con, event_sizes(con))
+        _write_and_rescore(con, reg, league, datetime.now())
+        counts = {"players": _rows(reg)[0].get_column("player_key").n_unique()}
         after = _snapshot(con)
     finally:
         con.execute("ROLLBACK")
@@ -154,8 +165,7 @@ def apply_import(
     now = datetime.now()
     con.execute("BEGIN TRANSACTION")
     try:
-        counts = write(con, reg, league, now)
-        rescore_within(con, event_sizes(con))
+        counts = _write_and_rescore(con, reg, league, now)
         change_no = con.execute(
             "SELECT coalesce(max(change_no), 0) + 1 FROM registry_history"
         ).fetchall()[0]
@@ -187,6 +197,18 @@ def history(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 
 # --- writing ------------------------------------------------------------------------------
+
+
+def _write_and_rescore(
+    con: duckdb.DuckDBPyConnection, reg: pl.DataFrame, league: str, now: datetime
+) -> dict[str, int]:
+    """Write, then rescore every loaded event when the aliases changed (a merge changes
+    whose hands are whose; groups and spellings are read by the views)."""
+    before = alias_map(con)
+    counts = write(con, reg, league, now)
+    if alias_map(con) != before:
+        rescore_within(con, event_sizes(con))
+    return counts
 
 
 def write(

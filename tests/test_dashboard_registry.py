@@ -33,7 +33,8 @@ def test_registry_page_shows_the_diff_and_applies_only_with_a_reason(db_path, mo
     at.button(key="reg_check").click().run()
     assert not at.exception, [e.value for e in at.exception]
     text = texts(at)
-    assert "KG Panakkukang: 113 points, rank 1 -> 95 points, rank 1" in text.replace("\\", "")
+    # the diff in the page's language (Indonesian by default)
+    assert "KG Panakkukang: 113 poin, peringkat 1 -> 95 poin, peringkat 1" in text.replace("\\", "")
     assert at.button(key="reg_apply").disabled  # a reason first
     assert panakkukang(db_path) == 113
     at.text_input(key="reg_reason").input("Oki moved to KG Tamalate").run()

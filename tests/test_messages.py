@@ -488,6 +488,37 @@ RARE = {
     "sheet_skipped.empty": {},
     "sheet_skipped.no_columns": {"missing": ["table", "ending"]},
     "sheet_skipped.few_columns": {},
+    # leagues (pipeline/registry.py, pipeline/league.py; tests/test_league.py provokes them)
+    "registry_diff.moved": {"player": "Oki", "old": "KG A", "new": "KG B", "event": "e1"},
+    "registry_diff.renamed": {"old": "Oki", "new": "Oki S."},
+    "registry_diff.merged": {"player": "Budhi", "event": "e1"},
+    "registry_diff.row": {"event": "e1", "level": "group", "who": "KG A", "old": "1", "new": "2"},
+    "registry_diff.points": {"points": "113", "rank": "1"},
+    "registry_diff.no_row": {},
+    "registry_diff.no_group": {},
+    "registry_diff.level.group": {},
+    "registry_diff.level.event": {},
+    "eligibility.age": {
+        "player": "Ana",
+        "age": "16",
+        "date": "2026-05-01",
+        "born": "2009-05-02",
+        "event": "e1",
+        "min_age": "17",
+    },
+    "eligibility.citizenship": {
+        "player": "Cici",
+        "citizenship": "Malaysia",
+        "event": "e1",
+        "allowed": "Indonesia",
+    },
+    "advance.unknown_event": {"event": "kota"},
+    "advance.unfinished": {"why": "event e1 has no results yet"},
+    "advance.no_results": {"event": "e1"},
+    "advance.in_progress": {"round": "R1", "event": "e1"},
+    "advance.tables": {"round": "S1", "event": "e1", "tables": "2", "want": "3"},
+    "advance.drawn": {"round": "S2", "event": "e1"},
+    "advance.tie": {"source": "e1", "n": "3", "top": "2", "rank": "1", "players": "A, B, C"},
 }
 
 

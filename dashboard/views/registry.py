@@ -9,7 +9,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import access, data, ui
-from dashboard.i18n import t
+from dashboard.i18n import language, t
 from pipeline import auth
 from pipeline.players import RegistryConflict, read_registry
 from pipeline.problems import FileRejected
@@ -75,7 +75,7 @@ def _show(plan: ImportPlan, reg: pl.DataFrame, league: str, by: str) -> None:
     reason = ""
     if plan.needs_reason:
         st.warning(t("reg.changes"))
-        st.markdown("\n".join(f"- {ui.md(line)}" for line in plan.lines()))
+        st.markdown("\n".join(f"- {ui.md(line)}" for line in plan.lines(language())))
         reason = st.text_input(t("reg.reason"), key="reg_reason").strip()
         label = t("reg.confirm")
     else:

@@ -153,6 +153,7 @@ def players_import(file, league, apply_, reason, by, db) -> None:
     from pipeline.players import RegistryConflict, read_registry
     from pipeline.problems import FileRejected
     from pipeline.registry import apply_import, plan_import
+    from pipeline.scoring.rescore import rescore_stale
 
     if apply_ and not (reason or "").strip():
         raise click.UsageError("--apply needs --reason TEXT: say why the loaded events change.")
@@ -178,6 +179,7 @@ def players_import(file, league, apply_, reason, by, db) -> None:
             counts = apply_import(
                 con, reg, league, plan=plan, reason=reason, by=by or default_user()
             )
+            rescore_stale(con)  # a changed ruleset file takes effect with any write
         except RegistryConflict as exc:
             for why in exc.reasons:
                 err.print(f"[red]✗[/] {escape(why)}")
