@@ -294,12 +294,12 @@ def advancement_text(row: dict) -> str:
 def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.DataFrame:
     """``event, round, table, player_key, player, reserve_for, replaces`` — every reserve who
     played, the group they are a reserve of, and whom the hand log says they replaced."""
-    where = "WHERE m.role = 'reserve'" + (" AND m.event = ?" if event else "")
     reserves = con.sql(
         'SELECT DISTINCT m.event, t.round, t."table", m.player_key, p.player, m."group" AS reserve_for '
         "FROM event_members m JOIN table_standings_t t ON t.event = m.event AND t.player_key = m.player_key "
-        f"JOIN players p ON p.player_key = m.player_key {where}",
-        params=[event] if event else None,
+        "JOIN players p ON p.player_key = m.player_key "
+        "WHERE m.role = 'reserve' AND (CAST(? AS VARCHAR) IS NULL OR m.event = ?)",
+        params=[event, event],
     ).pl()
     named = _replaces(con, event)
     out = reserves.join(named, on=["event", "round", "table", "player_key"], how="left")
@@ -312,8 +312,8 @@ def _replaces(con: duckdb.DuckDBPyConnection, event: str | None) -> pl.DataFrame
     rows = con.sql(
         'SELECT h.event, h.round, h."table", h.key_a, h.key_b, h.key_c, h.key_d, h.extra FROM hands h '
         'JOIN match_versions v USING (event, round, "table", version) '
-        "WHERE v.current AND h.extra IS NOT NULL" + (" AND h.event = ?" if event else ""),
-        params=[event] if event else None,
+        "WHERE v.current AND h.extra IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR h.event = ?)",
+        params=[event, event],
     ).pl()
     found = []
     for r in rows.iter_rows(named=True):  # extra columns are rare: a few rows per reserve

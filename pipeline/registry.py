@@ -22,13 +22,13 @@ from pipeline.store.db import insert_frame
 DEFAULT_LEAGUE = "default"
 _MAX_REASONS = 20
 _DATES = ("member_since", "birth_date")
-_SNAPSHOTS = {
-    "members": 'SELECT m.event, m.player_key, m."group", m.role FROM event_members m',
-    "names": "SELECT DISTINCT t.player_key, p.player FROM table_standings_t t "
-    "JOIN players p ON p.player_key = t.player_key",
-    "event": "SELECT event, player_key, player, points, rank FROM event_standings",
-    "group": 'SELECT event, "group", points, rank FROM group_standings',
-}
+_MEMBERS = 'SELECT m.event, m.player_key, m."group", m.role FROM event_members m'
+_NAMES = (
+    "SELECT DISTINCT t.player_key, p.player FROM table_standings_t t "
+    "JOIN players p ON p.player_key = t.player_key"
+)
+_EVENT_ROWS = "SELECT event, player_key, player, points, rank FROM event_standings"
+_GROUP_ROWS = 'SELECT event, "group", points, rank FROM group_standings'
 
 
 class DiffChanged(Exception):
@@ -303,7 +303,12 @@ def write(
 
 
 def _snapshot(con: duckdb.DuckDBPyConnection) -> dict[str, pl.DataFrame]:
-    return {name: con.sql(sql).pl() for name, sql in _SNAPSHOTS.items()}
+    return {
+        "members": con.sql(_MEMBERS).pl(),
+        "names": con.sql(_NAMES).pl(),
+        "event": con.sql(_EVENT_ROWS).pl(),
+        "group": con.sql(_GROUP_ROWS).pl(),
+    }
 
 
 def _diff(
