@@ -37,7 +37,10 @@ def leaderboard(
         return out
     rs = queries.ruleset_of(con, ev)
     rounds = queries.rounds(con, ev)
-    rnd = round if round in rounds else (rounds[-1] if rounds else None)
+    all_tables = queries.standings(con, ev, "table")
+    played = [r for r in rounds if r in set(all_tables.get_column("round").to_list())]
+    # AUTO follows the newest round with results (a round drawn and not yet played waits)
+    rnd = round if round in rounds else (played[-1] if played else None)
     params = rulesets.load(rs).flat
     out.update(
         ruleset=rs,
@@ -51,7 +54,7 @@ def leaderboard(
         if rnd and "round" in rulesets.load(rs).levels
         else None,
         event_standings=queries.standings(con, ev, "event"),
-        all_tables=queries.standings(con, ev, "table"),
+        all_tables=all_tables,
         groups=queries.standings(con, ev, "group") if "group" in rulesets.load(rs).levels else None,
         advancements=[league.advancement_text(r) for r in league.advancements(con, ev).to_dicts()],
     )

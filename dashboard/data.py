@@ -232,3 +232,18 @@ def clear() -> None:
         _cache.clear()
         _last.clear()
         _stamps.clear()
+
+
+def event_titles() -> dict[str, str]:
+    """``event → title`` (its id where it has none) of every event, cached like a batch:
+    screens show an event by its title, never its slug."""
+    from pipeline import events
+
+    return dict(read(events.titles).value or {})
+
+
+def title(event: str | None) -> str:
+    """How ``event`` is named on screens: its title, else its id."""
+    if not event:
+        return ""
+    return event_titles().get(event, event)

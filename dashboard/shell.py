@@ -14,6 +14,7 @@ PAGE_MODULES = (
     "dashboard.views.event_stats",
     "dashboard.views.upload",
     "dashboard.views.registry",
+    "dashboard.views.organiser",
 )
 
 
@@ -60,6 +61,12 @@ def pages() -> list:
             title=t("nav.registry"),
             icon=":material/group:",
             url_path="registry",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "organiser.py",
+            title=t("nav.organiser"),
+            icon=":material/event:",
+            url_path="organiser",
         ),
     ]
 

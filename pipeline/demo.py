@@ -1,12 +1,15 @@
 """Load the bundled sample events (``data/samples/<ruleset>/``) into the database."""
 
+import tomllib
 from pathlib import Path
 
+import duckdb
 from rich.console import Console
 
+from pipeline import events as event_records
 from pipeline.ingest import ingest
 from pipeline.ingest.read import read_sheets
-from pipeline.league import create_events
+from pipeline.league import create_events, set_league
 from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
 from pipeline.store.db import connect
@@ -44,7 +47,8 @@ def load_samples(db: str | Path | None, samples: Path, console: Console | None =
     folders = sorted(p for p in samples.iterdir() if p.is_dir()) if samples.exists() else []
     with connect(db) as con:
         for folder in folders:
-            create_events(con, _sample_events(folder), LEAGUE, "demo")
+            if not _create_event(con, folder / "event.toml"):
+                create_events(con, _sample_events(folder), LEAGUE, "demo")
             reg = folder / "players.csv"
             if reg.exists():
                 import_registry(con, read_registry(reg), LEAGUE)
@@ -59,3 +63,22 @@ def load_samples(db: str | Path | None, samples: Path, console: Console | None =
                     f"{p.count('unchanged')} already there, {p.count('rejected')} rejected"
                 )
     return events
+
+
+def _create_event(con: duckdb.DuckDBPyConnection, path: Path) -> bool:
+    """The sample's event as its organiser creates it: title, date, venue, level."""
+    if not path.exists():
+        return False
+    meta = tomllib.loads(path.read_text(encoding="utf-8"))
+    event_records.save(
+        con,
+        meta["event"],
+        meta["ruleset"],
+        title=meta.get("title"),
+        event_date=meta.get("date"),
+        venue=meta.get("venue"),
+        level=meta.get("level"),
+        by="demo",
+    )
+    set_league(con, [meta["event"]], LEAGUE)
+    return True

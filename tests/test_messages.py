@@ -519,6 +519,20 @@ RARE = {
     "advance.tables": {"round": "S1", "event": "e1", "tables": "2", "want": "3"},
     "advance.drawn": {"round": "S2", "event": "e1"},
     "advance.tie": {"source": "e1", "n": "3", "top": "2", "rank": "1", "players": "A, B, C"},
+    # events, rosters and draws: provoked for real in tests/test_events_draw_cli.py
+    "missing_column.roster": {},
+    "header_only.roster": {},
+    "draw_no_event": {"event": "ev"},
+    "draw_has_results": {"round": "R1"},
+    "draw_needs_reason": {"round": "R1"},
+    "draw_no_roster": {"event": "ev"},
+    "draw_cannot_seat": {"count": "5", "round": "R1"},
+    "draw_no_results": {"round": "R1"},
+    "draw_incomplete": {"round": "R1", "table": "2"},
+    "draw_tiebreak": {"round": "R1", "table": "2"},
+    "draw_player": {"player": "Eko", "table": "1", "round": "R1", "drawn": ["Ana", "Budi"]},
+    "draw_chair": {"player": "Ana", "chair": "A", "hand": "1", "drawn": "B"},
+    "draw_table": {"table": "9", "round": "R1", "tables": ["1", "2"]},
 }
 
 

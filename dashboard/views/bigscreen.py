@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import ui
+from dashboard import data, ui
 from dashboard.i18n import column, t
 from dashboard.views.leaderboard import (
     _controls,
@@ -133,7 +133,7 @@ def _big_body() -> None:
         return
     i = int(time.time() // bigscreen_seconds()) % len(show)
     kind, label = show[i]
-    title = f"{d['event']} · {d['round']}"
+    title = f"{data.title(d['event'])} · {d['round']}"
     if kind == "table":
         rows = _with_marks(
             d["tables"].filter(pl.col("table") == label), d["ruleset"], d["qualifiers"]

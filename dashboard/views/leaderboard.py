@@ -76,6 +76,7 @@ def _live_body() -> None:
         st.info(t("no_events"))
         return
     _controls(d)
+    st.subheader(ui.md(data.title(d["event"])), anchor=False)
     st.caption(
         t("lb.refresh", seconds=int(refresh_seconds()), time=datetime.now().strftime("%H:%M:%S"))
     )
@@ -124,7 +125,14 @@ def _controls(d: dict[str, Any]) -> None:
     auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
     # side by side on a phone too (st.columns would stack them)
     box = st.container(horizontal=True, wrap=False, key="lb_controls")
-    box.selectbox(t("lb.event"), d["events"], key="event", bind="query-params")
+    titles = data.event_titles()
+    box.selectbox(
+        t("lb.event"),
+        d["events"],
+        key="event",
+        bind="query-params",
+        format_func=lambda e: titles.get(e, e),
+    )
     box.selectbox(
         t("lb.round"),
         options,

@@ -11,7 +11,7 @@ import click
 from rich.markup import escape
 
 from pipeline import rulesets
-from pipeline.cli import admin, league, loading, reading
+from pipeline.cli import admin, events, league, loading, reading, sheets
 from pipeline.cli.common import err
 from pipeline.standings.queries import NotFound
 from pipeline.store.backup import BackupError
@@ -63,6 +63,8 @@ for _command in (
     admin.event,
     league.advance,
     league.league,
+    events.draw,
+    sheets.sheets,
 ):
     cli.add_command(_command)
 

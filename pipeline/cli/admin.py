@@ -251,12 +251,18 @@ def event_rounds(event_id, labels, clear, db) -> None:
         queries.ruleset_of(con, event_id)
         own = round_order.organiser_order(con, event_id)
         loaded = queries.rounds(con, event_id)
+        played = {
+            r[0]
+            for r in con.execute(
+                "SELECT DISTINCT round FROM table_standings_t WHERE event = ?", [event_id]
+            ).fetchall()
+        }
     how = "the organiser's order" if own else "the default order"
     out.print(
         f"{event_id}, {how}: {' < '.join(loaded) or '(no rounds loaded)'}",
         markup=False,
         highlight=False,
     )
-    waiting = [r for r in own if r not in loaded]
+    waiting = [r for r in own if r not in played]
     if waiting:
         out.print(f"listed, no results yet: {', '.join(waiting)}", markup=False, highlight=False)
