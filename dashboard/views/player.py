@@ -44,6 +44,8 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
     st.subheader(ui.md(name))
     if group:
         st.caption(t("pl.group", group=ui.md(group)))
+    if d.get("reserve_for"):
+        st.caption(t("lg.reserve_for", group=ui.md(d["reserve_for"])))
     ev: pl.DataFrame = d["events"]
     hands = int(ev.get_column("hands").sum() or 0)
     points = int(ev.get_column("points").sum() or 0)
