@@ -31,6 +31,9 @@ class DominoGroup(click.Group):
         except StoreError as exc:  # a file that cannot be the database: nothing was changed
             err.print("[red]Error:[/]", escape(str(exc)))
             sys.exit(2)
+        except ConnectionError as exc:  # a PostgreSQL store that cannot be reached
+            err.print("[red]Error:[/]", escape(str(exc)))
+            sys.exit(2)
         except NotFound as exc:
             err.print(f"[red]not found:[/] {exc}")
             sys.exit(1)
