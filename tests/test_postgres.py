@@ -278,3 +278,63 @@ def test_an_unreachable_server_is_one_sentence_and_exit_2(tmp_path):
 def test_the_file_store_is_unchanged_by_the_postgres_code(tmp_path):
     with connect(tmp_path / "f.duckdb") as con:
         assert isinstance(con, duckdb.DuckDBPyConnection)
+
+
+# --- moving, backing up, restoring -----------------------------------------------------------
+
+
+def _league(con):
+    folder = CASES[0][1]
+    for ruleset in ("unhas", "pepet"):
+        assert load_example(con, folder / ruleset) == []
+
+
+def test_a_league_moves_to_postgres_and_back_with_every_view_identical(pg_url, tmp_path):
+    from pipeline.store.transfer import migrate_store, view_differences
+
+    first, back = tmp_path / "first.duckdb", tmp_path / "back.duckdb"
+    with connect(first) as con:
+        _league(con)
+    counts = migrate_store(str(first), pg_url)
+    assert counts["hands"] > 0 and counts["match_versions"] > 0
+    migrate_store(pg_url, str(back))
+    with connect(first) as a, connect(back) as b, connect(pg_url) as p:
+        assert view_differences(a, b) == []
+        assert view_differences(a, p) == []
+        check_consistent(p)
+        # the log goes on after the moved ingests: no id is handed out twice
+        nxt = p.execute("SELECT nextval('ingest_seq')").fetchall()[0][0]
+        assert nxt > a.execute("SELECT max(ingest_id) FROM ingests").fetchall()[0][0]
+
+
+def test_moving_into_a_store_that_holds_a_league_is_refused_and_changes_nothing(pg_url, tmp_path):
+    from pipeline.store.transfer import TransferError, migrate_store
+
+    src = tmp_path / "src.duckdb"
+    with connect(src) as con:
+        ingest(con, [BASE])
+    with connect(pg_url) as con:
+        ingest(con, [write(tmp_path, "t2.csv", TABLE2)])
+    with pytest.raises(TransferError, match="already holds a league"):
+        migrate_store(str(src), pg_url)
+    with connect(pg_url) as con:
+        assert sorted(current_matches(con)) == [("unhas-2024-e1", "R1", "2")]
+
+
+def test_backup_and_restore_of_a_postgres_store(pg_url, tmp_path, monkeypatch):
+    from pipeline.store.backup import backup, restore
+    from pipeline.store.transfer import view_differences
+
+    monkeypatch.setenv("DOMINO_BACKUP_DIR", str(tmp_path / "backups"))
+    with connect(pg_url) as con:
+        ingest(con, [BASE])
+    copy = backup(pg_url, tmp_path / "copy.duckdb")
+    with connect(pg_url) as con:
+        ingest(con, [corrected(tmp_path, "fix.csv", "koreksi")], reason="salah")
+    saved = restore(copy, pg_url)
+    assert saved.exists() and saved.name.endswith("-before-restore.duckdb")
+    with connect(copy, read_only=True) as c, connect(pg_url) as p, connect(saved) as s:
+        assert view_differences(c, p) == []
+        assert s.execute("SELECT max(version) FROM match_versions").fetchall() == [(2,)]
+        assert p.execute("SELECT max(version) FROM match_versions").fetchall() == [(1,)]
+        check_consistent(p)

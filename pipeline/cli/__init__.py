@@ -60,6 +60,7 @@ for _command in (
     admin.users,
     admin.backup,
     admin.restore,
+    admin.migrate_store,
     admin.generate,
     admin.demo,
     admin.serve,
