@@ -9,6 +9,9 @@ rewrite of the syntax tree that keeps DuckDB's meaning:
 - ``GROUP BY ALL`` becomes the list of the select's expressions that hold no aggregate;
 - ``arg_max(x, y)`` / ``arg_min(x, y)`` become the first of ``array_agg(x ORDER BY y)``
   over the rows where ``y`` is not NULL (DuckDB ignores those rows too);
+- ``any_value(x)`` (PostgreSQL 16 and later only) becomes the first non-NULL of
+  ``array_agg(x)``;
+- ``round(x, n)`` rounds ``x`` as numeric (PostgreSQL has no ``round(double, int)``);
 - ``contains(a, b)`` becomes ``strpos(a, b) > 0``;
 - ``regexp_extract(s, p)`` becomes ``coalesce(substring(s from p), '')`` (DuckDB gives
   ``''`` when nothing matches, PostgreSQL NULL);
@@ -87,6 +90,13 @@ def _fix(node: exp.Expression) -> exp.Expression:
         node.set("alias", exp.TableAlias(this=exp.to_identifier("_sub")))
     if isinstance(node, (exp.ArgMax, exp.ArgMin)):
         return _arg_extreme(node)
+    if isinstance(node, exp.Round) and node.args.get("decimals") is not None:
+        if not (isinstance(node.this, exp.Cast) and node.this.to.is_type("decimal")):
+            node.set("this", exp.cast(node.this, "DECIMAL"))
+        return node
+    if isinstance(node, exp.AnyValue):
+        value = node.this.sql("postgres")
+        return _parse(f"(array_agg({value}) FILTER (WHERE ({value}) IS NOT NULL))[1]")
     if type(node).__name__ == "Contains" or (
         isinstance(node, exp.Anonymous) and str(node.name).lower() == "contains"
     ):

@@ -84,7 +84,10 @@ def copy_store(src: Any, dst: Any, *, replace: bool = False) -> dict[str, int]:
             if frame.height:
                 insert_frame(dst, table, frame, quoted)
             counts[table] = frame.height
-        _set_sequence(dst, int(src.execute("SELECT coalesce(max(ingest_id), 0) FROM ingests").fetchall()[0][0]))
+        _set_sequence(
+            dst,
+            int(src.execute("SELECT coalesce(max(ingest_id), 0) FROM ingests").fetchall()[0][0]),
+        )
         dst.execute("COMMIT")
     except BaseException:
         dst.execute("ROLLBACK")
@@ -132,7 +135,9 @@ def migrate_store(source: str | Path | None, target: str | Path) -> dict[str, in
         counts = copy_store(src, dst)
         diffs = view_differences(src, dst)
     if diffs:
-        raise TransferError(f"the moved league differs from the original ({diffs[0]}); the original is unchanged")
+        raise TransferError(
+            f"the moved league differs from the original ({diffs[0]}); the original is unchanged"
+        )
     return counts
 
 
