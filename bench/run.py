@@ -144,9 +144,10 @@ def bounds(paths: list[Path], ruleset: str, scratch: Path) -> dict[str, float]:
     }
 
 
-def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
-    """Full rebuild in a fresh process: read, validate, load, score; then standings."""
-    if db.exists():
+def rebuild(paths: list[Path], db: Path | str) -> dict[str, float]:
+    """Full rebuild in a fresh process: read, validate, load, score; then standings.
+    ``db`` is a file (removed first) or an empty PostgreSQL database's URL."""
+    if isinstance(db, Path) and db.exists():
         db.unlink()
     code = (
         "import sys, time\n"
