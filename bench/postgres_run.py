@@ -207,7 +207,7 @@ def kills(url: str, n: int, folder: Path, hands: int, seed: int) -> dict[str, ob
 def run(size: str, ruleset: str, seconds: float, n_kills: int) -> dict[str, object]:
     import os
 
-    from tests.pg import start_cluster, stop_cluster
+    from simulator.stress.pgcluster import start_cluster, stop_cluster
 
     os.environ.update(BENCH_ENV)
     cluster = start_cluster()

@@ -197,7 +197,7 @@ def rebuild(paths: list[Path], db: Path | str) -> dict[str, float]:
     }
 
 
-def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
+def incremental(db: Path | str, ruleset: str, repeats: int = 15) -> dict[str, float]:
     """One new table (a live match, all its hands) into a big database: file to leaderboard."""
     import simulator
     from pipeline.ingest import ingest
@@ -209,7 +209,7 @@ def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
     small = simulator.generate_frame(ruleset, 99, 40, event=event)
     times = []
     phases: dict[str, list[float]] = {"open": [], "ingest": [], "query": [], "close": []}
-    tmp = db.parent / "incremental"
+    tmp = (db.parent if isinstance(db, Path) else ROOT / "bench" / "corpora") / "incremental"
     tmp.mkdir(exist_ok=True)
     for i in range(repeats):
         table = small.filter(

@@ -406,7 +406,7 @@ def insert_frame(
     if is_postgres(con):
         from pipeline.store import postgres
 
-        postgres.insert_frame(cast(Any, con), table, frame, columns, on_conflict=on_conflict)
+        postgres.copy_frame(cast(Any, con), table, frame, columns, on_conflict=on_conflict)
         return
     name = f"_frame_{id(frame)}"
     target = table if columns == "*" else f"{table} ({columns})"

@@ -16,7 +16,7 @@ from pipeline.store import db as filedb
 from pipeline.store.pgsql import migration_text, to_postgres
 
 if TYPE_CHECKING:
-    from pipeline.store.postgres import PgConnection
+    from pipeline.store.pgconn import PgConnection
 
 _LOCK = 0x646F6D696E6F  # "domino": the migration lock of every domino database
 

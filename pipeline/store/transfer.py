@@ -19,7 +19,7 @@ import polars as pl
 
 from pipeline import settings
 from pipeline.store.backup import BackupError
-from pipeline.store.db import connect, insert_frame, is_postgres
+from pipeline.store.db import connect, is_postgres
 
 #: Kept by each store's own migrations, never copied.
 _SCHEMA = ("schema_migrations", "schema_meta")
@@ -82,7 +82,7 @@ def copy_store(src: Any, dst: Any, *, replace: bool = False) -> dict[str, int]:
             quoted = ", ".join(f'"{c}"' for c in cols)
             frame = src.sql(f'SELECT {quoted} FROM "{table}"').pl()
             if frame.height:
-                insert_frame(dst, table, frame, quoted)
+                _insert_rows(dst, table, frame, quoted)
             counts[table] = frame.height
         _set_sequence(
             dst,
@@ -95,6 +95,20 @@ def copy_store(src: Any, dst: Any, *, replace: bool = False) -> dict[str, int]:
     finally:
         src.execute("COMMIT")
     return counts
+
+
+def _insert_rows(con: Any, table: str, frame: pl.DataFrame, quoted: str) -> None:
+    """A table's rows into the same-named table (names from the stores' catalogues)."""
+    if is_postgres(con):
+        from pipeline.store.postgres import copy_frame
+
+        copy_frame(con, table, frame, quoted)
+        return
+    con.register("_rows", frame)
+    try:
+        con.execute(f'INSERT INTO "{table}" ({quoted}) SELECT {quoted} FROM _rows')
+    finally:
+        con.unregister("_rows")
 
 
 def _set_sequence(con: Any, last: int) -> None:
