@@ -18,8 +18,10 @@ here asserts on time.
 """
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
+import queue
 import random
 import signal
 import statistics
@@ -72,20 +74,23 @@ def _reader(url: str, event: str, rounds: list[str], threads: int, seconds: floa
     q.put(times)
 
 
-def _writer(url: str, files: list[str], q) -> None:
+def _writer(url: str, files: list[str], seconds: float, q) -> None:
+    """Load the files one by one until ``seconds`` have passed; each outcome reported as
+    it happens (a writer stopped at the end has told all it did)."""
     from pipeline.ingest import service
     from pipeline.store.db import connect
 
-    out = []
+    stop = time.monotonic() + seconds
     for f in files:
+        if time.monotonic() >= stop:
+            break
         t = time.perf_counter()
         try:
             with connect(url) as con:
                 p = service.load(con, [Path(f)], by="bench")
-            out.append((time.perf_counter() - t, p.count("rejected") == 0 and bool(p.writes), ""))
+            q.put((time.perf_counter() - t, p.count("rejected") == 0 and bool(p.writes), ""))
         except Exception as exc:  # noqa: BLE001 - counted and reported
-            out.append((time.perf_counter() - t, False, str(exc)[:200]))
-    q.put(out)
+            q.put((time.perf_counter() - t, False, str(exc)[:200]))
 
 
 def live_tables(ruleset: str, event: str, n: int, folder: Path, tag: str) -> list[str]:
@@ -125,7 +130,7 @@ def concurrent(url: str, ruleset: str, seconds: float, folder: Path) -> dict[str
     readers = [ctx.Process(target=_reader, args=(url, event, rounds, n, seconds, q)) for n in per]
     writes = [live_tables(ruleset, event, 200, folder, f"w{k}") for k in range(WRITER_PROCS)]
     wq = ctx.Queue()
-    writers = [ctx.Process(target=_writer, args=(url, files, wq)) for files in writes]
+    writers = [ctx.Process(target=_writer, args=(url, files, seconds - 3, wq)) for files in writes]
     for p in readers:
         p.start()
     time.sleep(2)  # readers warm (imports, pools) before the writers start
@@ -134,12 +139,11 @@ def concurrent(url: str, ruleset: str, seconds: float, folder: Path) -> dict[str
         p.start()
     times = sorted(t for _ in readers for t in q.get(timeout=seconds + 120))
     for p in writers:
-        p.join(max(1, deadline - time.monotonic()))
-        if p.is_alive():
-            p.terminate()
+        p.join(max(1.0, deadline - time.monotonic()) + 60)
     done = []
-    while not wq.empty():
-        done += wq.get()
+    with contextlib.suppress(queue.Empty):
+        while True:
+            done.append(wq.get(timeout=1))
     for p in readers:
         p.join(30)
     return {
