@@ -148,9 +148,10 @@ def bounds(paths: list[Path], ruleset: str, scratch: Path) -> dict[str, float]:
     }
 
 
-def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
-    """Full rebuild in a fresh process: read, validate, load, score; then standings."""
-    if db.exists():
+def rebuild(paths: list[Path], db: Path | str) -> dict[str, float]:
+    """Full rebuild in a fresh process: read, validate, load, score; then standings.
+    ``db`` is a file (removed first) or an empty PostgreSQL database's URL."""
+    if isinstance(db, Path) and db.exists():
         db.unlink()
     code = (
         "import sys, time\n"
@@ -200,7 +201,7 @@ def rebuild(paths: list[Path], db: Path) -> dict[str, float]:
     }
 
 
-def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
+def incremental(db: Path | str, ruleset: str, repeats: int = 15) -> dict[str, float]:
     """One new table (a live match, all its hands) into a big database: file to leaderboard."""
     import simulator
     from pipeline.ingest import ingest
@@ -212,7 +213,7 @@ def incremental(db: Path, ruleset: str, repeats: int = 15) -> dict[str, float]:
     small = simulator.generate_frame(ruleset, 99, 40, event=event)
     times = []
     phases: dict[str, list[float]] = {"open": [], "ingest": [], "query": [], "close": []}
-    tmp = db.parent / "incremental"
+    tmp = (db.parent if isinstance(db, Path) else ROOT / "bench" / "corpora") / "incremental"
     tmp.mkdir(exist_ok=True)
     for i in range(repeats):
         table = small.filter(

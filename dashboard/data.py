@@ -130,7 +130,8 @@ def is_lock_error(exc: BaseException) -> bool:
 
 
 def db_path() -> str:
-    return str(settings.db_path())
+    """The store: the database file, or the PostgreSQL URL (read through a small pool)."""
+    return str(settings.db_target())
 
 
 def refuse(exc: StoreError) -> NoReturn:

@@ -24,7 +24,16 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("db", str(ROOT / "data" / "domino.duckdb"), "The DuckDB database file."),
+    Setting(
+        "db",
+        str(ROOT / "data" / "domino.duckdb"),
+        "The DuckDB database file, or a PostgreSQL database as postgresql://USER@HOST:PORT/DB.",
+    ),
+    Setting(
+        "pg_pool_size",
+        4,
+        "Most connections each dashboard process keeps open to a PostgreSQL store.",
+    ),
     Setting("max_file_bytes", 20 * 1024 * 1024, "Largest hand-log file accepted, in bytes."),
     Setting("max_rows", 2_000_000, "Most rows one hand-log file may hold."),
     Setting(
@@ -111,3 +120,11 @@ def get(name: str) -> Value:
 def db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     """The database file: an explicit path, else ``DOMINO_DB``, else ``data/domino.duckdb``."""
     return Path(explicit) if explicit else Path(str(get("db")))
+
+
+def db_target(explicit: str | os.PathLike[str] | None = None) -> str | Path:
+    """The store: a ``postgresql://`` URL as it is, else the database file (:func:`db_path`)."""
+    raw = str(explicit) if explicit else str(get("db"))
+    if raw.startswith(("postgresql://", "postgres://")):
+        return raw
+    return db_path(explicit)

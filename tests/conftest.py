@@ -8,6 +8,8 @@ import pytest
 from pipeline import rulesets
 from pipeline.store.db import connect
 
+pytest_plugins = ["tests.pg"]
+
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
 ROOT = TESTS.parent

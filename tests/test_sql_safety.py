@@ -99,6 +99,60 @@ ALLOWED: dict[tuple[str, str], str] = {
         "_WIN_LIST",
     ): "a constant list of category names built from the WINNING tuple",
     ("pipeline/store/db.py", "sql"): "migration and view files shipped in the package",
+    (
+        "pipeline/store/pgconn.py",
+        "text.encode()",
+    ): "PgConnection._run: the caller's SQL transpiled (to_postgres); its values stay parameters",
+    (
+        "pipeline/store/pgconn.py",
+        "to_postgres(sql).encode()",
+    ): "PgConnection.executemany: the caller's SQL transpiled; its values stay parameters",
+    (
+        "pipeline/store/pgconn.py",
+        "f'DROP TABLE IF EXISTS pg_temp.\"{name}\"'.encode()",
+    ): "register/unregister: the frame names our code registers ('_w', '_keys', '_frame_<int>'), quoted",
+    (
+        "pipeline/store/pgconn.py",
+        "f'CREATE TEMP TABLE \"{name}\" ({cols})'.encode()",
+    ): "register: a registered frame name, and its column names (quoted) with types from a fixed map",
+    (
+        "pipeline/store/pgmigrate.py",
+        "stmt.encode()",
+    ): "migration and view files shipped in the package, transpiled",
+    (
+        "pipeline/store/pgmigrate.py",
+        "f'DROP VIEW IF EXISTS \"{view}\" CASCADE'.encode()",
+    ): "view names parsed from the view files shipped in the package",
+    ("pipeline/store/postgres.py", "table"): "insert_frame: the literal table name of its callers",
+    (
+        "pipeline/store/postgres.py",
+        "cols",
+    ): "insert_frame: the literal column list of its callers, quoted",
+    (
+        "pipeline/store/postgres.py",
+        "sel",
+    ): "insert_frame: '*' or the literal column list of its callers",
+    (
+        "pipeline/store/postgres.py",
+        "name",
+    ): "insert_frame: f'_frame_{id(df)}', a name made from an integer",
+    (
+        "pipeline/store/postgres.py",
+        "on_conflict",
+    ): "insert_frame: the literal clause of its callers",
+    ("pipeline/store/transfer.py", "last + 1"): "an integer (the last ingest id plus one)",
+    (
+        "pipeline/store/transfer.py",
+        "table",
+    ): "table names read from the store's own catalogue, quoted",
+    (
+        "pipeline/store/transfer.py",
+        "quoted",
+    ): "column names read from the store's own catalogue, quoted",
+    (
+        "pipeline/store/transfer.py",
+        "view",
+    ): "view names parsed from the view files shipped in the package, quoted",
     ("pipeline/store/backup.py", "table"): "loops over the constant REQUIRED_TABLES",
 }
 

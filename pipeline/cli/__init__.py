@@ -34,6 +34,7 @@ COMMANDS = {
     "event": "pipeline.cli.events:event",  # its subcommands live in both modules
     "draw": "pipeline.cli.events:draw",
     "sheets": "pipeline.cli.sheets:sheets",
+    "migrate-store": "pipeline.cli.admin:migrate_store",
     "advance": "pipeline.cli.league:advance",
     "league": "pipeline.cli.league:league",
 }
@@ -56,6 +57,8 @@ def _refusal(exc: Exception) -> tuple[str, int] | None:
     if raised("pipeline.store.backup", "BackupError"):  # a backup or restore refused
         return f"[red]Error:[/] {escape(str(exc))}", 1
     if raised("pipeline.store.db", "StoreError"):  # a file that cannot be the database
+        return f"[red]Error:[/] {escape(str(exc))}", 2
+    if isinstance(exc, ConnectionError):  # a PostgreSQL store that cannot be reached
         return f"[red]Error:[/] {escape(str(exc))}", 2
     if raised("pipeline.standings.queries", "NotFound"):
         return f"[red]not found:[/] {exc}", 1

@@ -91,7 +91,7 @@ def restore(source, yes, db) -> None:
     from pipeline.store.backup import restore as do
 
     if not yes:
-        click.confirm(f"Replace {settings.db_path(db)} with {source}?", abort=True)
+        click.confirm(f"Replace {_shown(db)} with {source}?", abort=True)
     saved = do(source, db)
     out.print(f"restored {source}; the previous database was saved as {saved}")
 
@@ -167,10 +167,46 @@ def demo(no_serve, port, host, db) -> None:
 @db_option
 def serve(port, host, db) -> None:
     """Start the dashboard on the same database."""
-    from pipeline.store.db import check_file
+    where = settings.db_target(db)
+    if isinstance(where, str):  # PostgreSQL: reachable and migrated, or say so now
+        from pipeline.store.db import connect
 
-    check_file(settings.db_path(db), write=False)  # a file that cannot be the database: say so now
+        with connect(where, read_only=True):
+            pass
+    else:
+        from pipeline.store.db import check_file
+
+        check_file(where, write=False)  # a file that cannot be the database: say so now
     _serve(db, port, host)
+
+
+def _shown(db: str | None) -> str:
+    """The store as shown to the user (a PostgreSQL URL without its password)."""
+    where = settings.db_target(db)
+    if isinstance(where, str):
+        from pipeline.store.postgres import redact
+
+        return redact(where)
+    return str(where)
+
+
+@click.command("migrate-store")
+@click.option(
+    "--to",
+    "target",
+    required=True,
+    help="The store to move the league into: a .duckdb file or postgresql://USER@HOST:PORT/DB (empty).",
+)
+@db_option
+def migrate_store(target, db) -> None:
+    """Move the league into another store (file to PostgreSQL or back); every view is compared."""
+    from pipeline.store.transfer import migrate_store as do
+
+    counts = do(db, target)
+    out.print(
+        f"moved {counts.get('match_versions', 0)} match version(s) and {counts.get('hands', 0)} hand row(s) "
+        f"from {_shown(db)} to {_shown(target)}; every view is the same in both"
+    )
 
 
 def _check_port(host: str, port: int) -> None:

@@ -33,6 +33,8 @@ Upload = tuple[str, bytes]
 Source = str | Path | Upload
 #: Told after each batch is committed: files and rows done so far (both only grow).
 Progress = Callable[[int, int], None]
+#: Times a batch is planned again when another upload wrote one of its matches first.
+RACE_RETRIES = 3
 #: Stands in for a reason only to show what a correction would change.
 PREVIEW_REASON = "(preview)"
 
@@ -166,17 +168,30 @@ def load(
     ):
         done_files += n
         done_rows += sum(s.rows for s in sheets)
-        p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
-        if identity is not None:
-            auth.check_rights(con, identity, plan_events(p))
-        if expected is not None and signature(p) != expected:
-            raise PlanChanged("the plan changed since the preview")
-        if expected is not None and not p.writes:
-            plans.append(p)
-        else:
-            begin_ingest(con, p)
-            # keep the report, not the rows: memory follows one batch, not the corpus
-            plans.append(commit(con, p).release())
+        started: int | None = None  # the ingest log entry, kept when planned again
+        for attempt in range(RACE_RETRIES + 1):
+            p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
+            if identity is not None:
+                auth.check_rights(con, identity, plan_events(p))
+            if expected is not None and signature(p) != expected:
+                raise PlanChanged("the plan changed since the preview")
+            if expected is not None and not p.writes:
+                plans.append(p)
+                break
+            try:
+                if started is None:
+                    started = begin_ingest(con, p)
+                p.ingest_id = started
+                # keep the report, not the rows: memory follows one batch, not the corpus
+                plans.append(commit(con, p).release())
+                break
+            except RuntimeError as exc:
+                # PostgreSQL: another upload wrote one of these matches since this plan;
+                # plan again on what is loaded now (a correction becomes the next version)
+                if type(exc).__name__ != "MatchesChanged" or attempt == RACE_RETRIES:
+                    raise
+                if expected is not None:
+                    raise PlanChanged("the plan changed since the preview") from exc
         if progress is not None:
             progress(done_files, done_rows)
     return merge(plans) if plans else plan(con, [], [], reason=reason, by=by)

@@ -5,6 +5,7 @@ import os
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
+from typing import Any, cast
 
 import duckdb
 import polars as pl
@@ -12,7 +13,7 @@ import polars as pl
 from pipeline import rulesets
 from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
 from pipeline.ingest.outcome import MatchOutcome, Plan
-from pipeline.store.db import insert_frame
+from pipeline.store.db import insert_frame, is_postgres
 
 
 def begin_ingest(con: duckdb.DuckDBPyConnection, p: Plan) -> int:
@@ -52,6 +53,12 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
     now = datetime.now()
     con.execute("BEGIN TRANSACTION")
     try:
+        if is_postgres(con):  # several writers: one match at a time, a lost race refused
+            from pipeline.store.postgres import claim_matches
+
+            claim_matches(
+                cast(Any, con), [(o.event, o.round, o.table, o.version or 1) for o in writes]
+            )
         _write_events(con, p, now)
         if writes:
             _write_matches(con, p, ingest_id, now)
@@ -197,7 +204,9 @@ def _log_files(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int) -> None:
 
 
 def database_file(con: duckdb.DuckDBPyConnection) -> Path | None:
-    """The file behind ``con`` (None in memory)."""
+    """The file behind ``con`` (None in memory or on PostgreSQL)."""
+    if is_postgres(con):
+        return None
     path = con.execute(
         "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
     ).fetchall()

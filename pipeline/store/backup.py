@@ -83,6 +83,15 @@ def backup_dir(db: str | os.PathLike[str]) -> Path:
     return identity(db).parent / "backups"
 
 
+def backup_dir_for(target: str | os.PathLike[str]) -> Path:
+    """:func:`backup_dir` for a file or a PostgreSQL URL (whose copies go to
+    ``backup_dir``, else ``backups/`` in the current folder)."""
+    if str(target).startswith(("postgresql://", "postgres://")):
+        explicit = str(settings.get("backup_dir") or "")
+        return Path(explicit).expanduser() if explicit else Path("backups").absolute()
+    return backup_dir(target)
+
+
 def stamp() -> str:
     return datetime.now().strftime("%Y%m%d-%H%M%S-%f")
 
@@ -93,7 +102,13 @@ def backup(
     """Copy the database consistently to ``dest`` (a file, or a folder); returns the copy.
 
     Without ``dest`` the copy goes to :func:`backup_dir` as ``<name>-<hash>-<time>.duckdb``.
+    A PostgreSQL store's copy is a DuckDB file too (:mod:`pipeline.store.transfer`).
     """
+    where = settings.db_target(db)
+    if isinstance(where, str):
+        from pipeline.store.transfer import backup_postgres
+
+        return backup_postgres(where, dest)
     path = settings.db_path(db)
     if not path.exists():
         raise BackupError(f"there is no database at {path} to back up")
@@ -175,6 +190,11 @@ def restore(source: str | os.PathLike[str], db: str | os.PathLike[str] | None = 
     saved to :func:`backup_dir` as ``<name>-<hash>-<time>-before-restore.duckdb``.
     """
     src = Path(source)
+    where = settings.db_target(db)
+    if isinstance(where, str):
+        from pipeline.store.transfer import restore_postgres
+
+        return restore_postgres(source, where)
     path = settings.db_path(db)
     if not src.is_file():
         raise BackupError(f"the backup {src} does not exist")

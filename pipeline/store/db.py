@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
+from typing import Any, cast
 
 import duckdb
 
@@ -216,9 +217,21 @@ def _is_lock_error(exc: Exception) -> bool:
 def open_connection(
     path: str | Path | None = None, *, read_only: bool = False, timeout: float | None = None
 ) -> duckdb.DuckDBPyConnection:
-    """Open (and for writers migrate) the database, retrying while another process holds it."""
-    db = settings.db_path(path)
+    """Open (and for writers migrate) the database, retrying while another process holds it.
+
+    A ``postgresql://`` URL opens the PostgreSQL store (:mod:`pipeline.store.postgres`),
+    whose connection offers the same surface.
+    """
+    target = settings.db_target(path)
     wait = float(settings.get("lock_timeout")) if timeout is None else timeout
+    if isinstance(target, str):
+        from pipeline.store import postgres
+
+        return cast(
+            duckdb.DuckDBPyConnection,
+            postgres.open_connection(target, read_only=read_only, timeout=wait),
+        )
+    db = target
     if read_only and not db.exists():
         # Nothing loaded yet: an empty, fully migrated in-memory database reads the same.
         con = duckdb.connect(":memory:")
@@ -298,7 +311,15 @@ def read(
     lock is a POSIX lock, which a process loses when it closes *any* handle to the file,
     and the DETACH closes one (see docs/reliability.md).
     """
-    db = settings.db_path(path)
+    target = settings.db_target(path)
+    if isinstance(target, str):
+        from pipeline.store import postgres
+
+        wait = float(settings.get("lock_timeout")) if timeout is None else timeout
+        with postgres.read(target, timeout=wait) as pcon:
+            yield cast(duckdb.DuckDBPyConnection, pcon)
+        return
+    db = target
     if not db.exists():
         with connect(path, read_only=True) as con:
             yield con
@@ -382,6 +403,11 @@ def insert_frame(
     ``table``, ``columns`` and ``on_conflict`` are fixed identifiers and clauses from our
     own code, never user text; the frame is passed by reference, not by value.
     """
+    if is_postgres(con):
+        from pipeline.store import postgres
+
+        postgres.copy_frame(cast(Any, con), table, frame, columns, on_conflict=on_conflict)
+        return
     name = f"_frame_{id(frame)}"
     target = table if columns == "*" else f"{table} ({columns})"
     con.register(name, frame)
@@ -389,6 +415,11 @@ def insert_frame(
         con.execute(f"INSERT INTO {target} SELECT {columns} FROM {name} {on_conflict}")
     finally:
         con.unregister(name)
+
+
+def is_postgres(con: object) -> bool:
+    """Whether ``con`` is a connection to the PostgreSQL store."""
+    return type(con).__name__ == "PgConnection"
 
 
 def schema_version(con: duckdb.DuckDBPyConnection) -> int:

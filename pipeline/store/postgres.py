@@ -1,0 +1,205 @@
+"""The PostgreSQL store: a league's database on a PostgreSQL server.
+
+``--db postgresql://USER@HOST:PORT/DB`` (or ``DOMINO_DB``) selects it. The engine speaks
+to both stores through the same small surface a DuckDB connection offers it —
+``execute`` / ``sql`` with ``?`` parameters, ``fetchall`` / ``fetchone`` / ``pl``,
+``executemany``, ``register`` of a polars frame, ``close`` — so :class:`PgConnection`
+offers exactly that over a psycopg connection: each statement is DuckDB SQL transpiled
+once (:mod:`pipeline.store.pgsql`), a registered frame becomes a temporary table filled
+by ``COPY``, and :func:`copy_frame` writes straight into a table with ``COPY``.
+Reading, validation and scoring stay in DuckDB (the models run in an in-memory DuckDB
+per upload); what reaches PostgreSQL is the commit, serialised per match
+(:func:`claim_matches`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import polars as pl
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from pipeline.store.pgconn import PgConnection, configure
+
+SCHEMES = ("postgresql://", "postgres://")
+
+
+class StoreUnavailable(ConnectionError):
+    """The PostgreSQL server cannot be reached or refuses the connection (one sentence;
+    the CLI exits 2 with it)."""
+
+
+class MatchesChanged(RuntimeError):
+    """Another upload wrote one of these matches since this one was planned."""
+
+    def __init__(self, matches: list[tuple[str, str, str]]) -> None:
+        names = ", ".join(f"{e} {r} table {t}" for e, r, t in matches[:5])
+        super().__init__(f"another upload changed {names} meanwhile; plan again")
+        self.matches = matches
+
+
+def is_url(target: object) -> bool:
+    return isinstance(target, str) and target.startswith(SCHEMES)
+
+
+def redact(url: str) -> str:
+    """The URL without a password, for messages."""
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    host = info.get("host", "")
+    return f"postgresql://{info.get('user', '')}@{host}:{info.get('port', '5432')}/{info.get('dbname', '')}"
+
+
+def copy_frame(
+    con: PgConnection, table: str, frame: Any, columns: str = "*", *, on_conflict: str = ""
+) -> None:
+    """:func:`pipeline.store.db.insert_frame` on PostgreSQL: ``COPY`` straight into the
+    table, or through a temporary table when rows may conflict."""
+    df = frame if isinstance(frame, pl.DataFrame) else pl.from_arrow(frame)
+    assert isinstance(df, pl.DataFrame)
+    target = (
+        con.table_columns(table)[: df.width]
+        if columns == "*"
+        else [c.strip().strip('"') for c in columns.split(",")]
+    )
+    if not on_conflict:
+        con.copy_in(table, df.select(df.columns[: len(target)]), target)
+        return
+    name = f"_frame_{id(df)}"
+    con.register(name, df)
+    try:
+        cols = ", ".join(f'"{c}"' for c in target)
+        sel = "*" if columns == "*" else columns
+        con.execute(f"INSERT INTO {table} ({cols}) SELECT {sel} FROM {name} {on_conflict}")
+    finally:
+        con.unregister(name)
+
+
+def match_key(event: str, round_: str, table: str) -> int:
+    """A signed 64-bit advisory lock key for one match."""
+    digest = hashlib.sha256("\x1f".join((event, round_, table)).encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def claim_matches(con: PgConnection, writes: list[tuple[str, str, str, int]]) -> None:
+    """Inside the commit's transaction: lock each match written (in one order, so two
+    uploads never wait on each other in a circle) and check that its loaded version is
+    still the one this plan replaces; else :class:`MatchesChanged`, nothing written."""
+    if not writes:
+        return
+    keys = sorted({match_key(e, r, t) for e, r, t, _v in writes})
+    con.raw.execute(
+        "SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest(%s::bigint[]) AS k ORDER BY 1) s",
+        [keys],
+    )
+    rows = con.raw.execute(
+        'SELECT event, round, "table", max(version) FROM match_versions '
+        'WHERE (event, round, "table") IN (SELECT * FROM unnest(%s::text[], %s::text[], %s::text[])) '
+        'GROUP BY event, round, "table"',
+        [[w[0] for w in writes], [w[1] for w in writes], [w[2] for w in writes]],
+    ).fetchall()
+    loaded = {(e, r, t): int(v) for e, r, t, v in rows}
+    changed = [(e, r, t) for e, r, t, v in writes if loaded.get((e, r, t), 0) != v - 1]
+    if changed:
+        raise MatchesChanged(changed)
+
+
+# --- connections --------------------------------------------------------------------
+
+_pools: dict[str, ConnectionPool[Any]] = {}
+_pools_lock = threading.Lock()
+_migrated: set[str] = set()
+
+
+def _raw(url: str, timeout: float) -> psycopg.Connection[Any]:
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(timeout)))
+    except psycopg.OperationalError as exc:
+        raise StoreUnavailable(
+            f"the PostgreSQL database {redact(url)} cannot be reached ({_first_line(exc)}); "
+            "check that the server runs and the URL in --db or DOMINO_DB"
+        ) from exc
+    configure(conn)
+    return conn
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:160] if text else type(exc).__name__
+
+
+def open_connection(url: str, *, read_only: bool = False, timeout: float = 10.0) -> PgConnection:
+    """A new connection; a writer (and the first reader of the process) migrates."""
+    con = PgConnection(_raw(url, timeout), url)
+    if not read_only or url not in _migrated:
+        try:
+            from pipeline.store.pgmigrate import migrate
+
+            migrate(con)
+            _migrated.add(url)
+        except BaseException:
+            con.close()
+            raise
+    return con
+
+
+@contextlib.contextmanager
+def connect(url: str, *, read_only: bool = False, timeout: float = 10.0) -> Iterator[PgConnection]:
+    con = open_connection(url, read_only=read_only, timeout=timeout)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def pool(url: str) -> ConnectionPool[Any]:
+    """The process's small pool of reading connections to ``url``."""
+    from pipeline import settings
+
+    with _pools_lock:
+        if url not in _pools:
+            with connect(url):  # migrated once before the pool's connections read
+                pass
+            p: ConnectionPool[Any] = ConnectionPool(
+                url,
+                min_size=1,
+                max_size=int(settings.get("pg_pool_size")),
+                kwargs={"autocommit": True},
+                configure=configure,
+                open=False,
+                name="domino-read",
+            )
+            p.open(wait=True, timeout=10)
+            _pools[url] = p
+        return _pools[url]
+
+
+@contextlib.contextmanager
+def read(url: str, *, timeout: float = 10.0) -> Iterator[PgConnection]:
+    """A pooled connection for one batch of reads (the dashboard)."""
+    try:
+        cm = pool(url).connection(timeout=timeout)
+        raw = cm.__enter__()
+    except psycopg.OperationalError as exc:
+        raise StoreUnavailable(
+            f"the PostgreSQL database {redact(url)} cannot be reached ({_first_line(exc)}); "
+            "check that the server runs and the URL in --db or DOMINO_DB"
+        ) from exc
+    con = PgConnection(raw, url)
+    try:
+        yield con
+    finally:
+        for name in list(con._frames):
+            con.unregister(name)
+        cm.__exit__(None, None, None)
+
+
+def close_pools() -> None:
+    with _pools_lock:
+        for p in _pools.values():
+            p.close()
+        _pools.clear()
