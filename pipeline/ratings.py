@@ -335,8 +335,8 @@ def _after_last(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame
         "LEFT JOIN rounds r ON r.event = t.event AND r.round = t.round",
         [ruleset],
     ).fetchall()
-    if not last:
-        return True
+    if not last:  # an empty ladder (new, or a database from before ratings): build it whole
+        return False
     if last[0][2] is None:  # the last rated table is gone: replay
         return False
     first = rows.row(0, named=True)
