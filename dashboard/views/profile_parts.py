@@ -49,6 +49,8 @@ def history(hist: pl.DataFrame) -> None:
         },
     )
     fig.update_layout(showlegend=frame["ruleset"].n_unique() > 1)
+    if frame.group_by("ruleset").len()["len"].max() <= 12:  # type: ignore[operator]
+        fig.update_xaxes(dtick=1)  # whole tables only
     charts.line(fig, "pf_history", height=280)
 
 
@@ -60,7 +62,9 @@ def form(rows: pl.DataFrame) -> None:
     st.markdown(t("pf.form.line", places=places))
     ui.table(
         rows.with_columns(
-            pl.format("{}/{}", "rank", "players").alias("place"), pl.col("change").round(2)
+            pl.format("{}/{}", "rank", "players").alias("place"),
+            pl.col("change").round(2),
+            pl.col("played_on").cast(pl.String),
         ),
         key="pf_form",
         columns=["played_on", "event", "round", "table", "place", "points", "change"],
@@ -113,7 +117,7 @@ def achievements(held: pl.DataFrame) -> None:
     lines = []
     for a in held.iter_rows(named=True):
         values = {k: ("" if v is None else ui.md(v)) for k, v in a.items()}
-        lines.append(f"- 🏅 {t('pf.ach.' + a['code'], **values)}")
+        lines.append(f"- {t('pf.ach.' + a['code'], **values)}")
     st.markdown("\n".join(lines))
 
 

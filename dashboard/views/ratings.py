@@ -79,6 +79,7 @@ def show(board: pl.DataFrame, ladder: str) -> None:
         return
     shown = board.with_columns(
         pl.col("ordinal", "mu", "sigma").round(2),
+        pl.col("last_played").cast(pl.String),
         pl.when(pl.col("provisional")).then(pl.lit("◔")).otherwise(pl.lit("")).alias("provisional"),
     )
     ui.table(

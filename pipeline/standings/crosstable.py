@@ -5,7 +5,7 @@ after every round.
 (empty when the player sat it out), the points and the place at that table, the total
 over rounds 1..N and the event rank after round N (the same rules as ``event_standings``;
 after the last round it is that view's rank). ``wide`` pivots it for display and export:
-one row per player, four columns per round, then the total and the rank.
+one row per player: rank and name, four columns per round, then the total.
 """
 
 from importlib import resources
@@ -31,8 +31,9 @@ def standings_after(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> 
 
 
 def wide(rows: pl.DataFrame) -> pl.DataFrame:
-    """One row per player: ``<round> table``, ``<round> points``, ``<round> place``,
-    ``<round> rank`` for every round, then ``total`` and ``rank`` (after the last round)."""
+    """One row per player: ``rank`` (after the last round) and ``player``, then
+    ``<round> table``, ``<round> points``, ``<round> place``, ``<round> rank`` for every
+    round, then ``total`` (a phone shows the rank and the name before it scrolls)."""
     if rows.height == 0:
         return pl.DataFrame(
             {"player": [], "total": [], "rank": []},
@@ -50,5 +51,5 @@ def wide(rows: pl.DataFrame) -> pl.DataFrame:
             pl.col("event_rank").alias(f"{rd} rank"),
         )
         out = out.join(part, on="player_key", how="left")
-    cols = [c for c in out.columns if c not in ("player_key", "total", "rank")]
-    return out.select(*cols, "total", "rank", "player_key").sort("rank", "player")
+    cols = [c for c in out.columns if c not in ("player_key", "player", "total", "rank")]
+    return out.select("rank", "player", *cols, "total", "player_key").sort("rank", "player")
