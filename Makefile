@@ -11,7 +11,7 @@ HOST    ?= 0.0.0.0
 $(STAMP): pyproject.toml uv.lock
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.9
-	@$(BIN)/uv sync -q --frozen --extra dev
+	@$(BIN)/uv sync -q --frozen --extra dev --compile-bytecode
 	@rm -f $(VENV)/.installed-*; touch $@
 
 .PHONY: help setup demo test test-fast bench lint typecheck fmt clean serve

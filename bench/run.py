@@ -12,7 +12,9 @@ thousand to 10 million hands for both rulesets and measures, side by side:
 * incremental update: one table's new hands loaded into the database of 1 and 10 million
   hands, until the refreshed standings are queryable (file to leaderboard);
 * leaderboard query latency (open, query, close — as the dashboard does), p50 and p95;
-* dashboard page render (AppTest) at 1 million hands.
+* dashboard page render (AppTest) at 1 million hands;
+* what a person feels at 1 million hands (``bench/browser.py``): each page's content in
+  Chromium, switching page, event, round and tab, a save shown on an open leaderboard.
 
 Results go to ``bench/results/<timestamp>.json`` and ``bench/results/latest.md``.
 ``--smoke`` runs the 10-thousand corpus only (``make test`` runs it so it cannot rot).
@@ -34,6 +36,7 @@ import duckdb
 import polars as pl
 
 from bench import ratings_bench
+from bench.browser import browser_timings
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = {"10k": 10_000, "100k": 100_000, "1m": 1_000_000, "10m": 10_000_000}
@@ -387,6 +390,8 @@ def run(sizes: list[str], rulesets: list[str], out: Path, corpora: Path) -> dict
             if size == "1m" or (size == sizes[-1] and "1m" not in sizes):
                 row.update(page_render(db))
                 row.update(ratings_bench.profile_render(db))
+            if size == "1m":  # not in --smoke: a real browser against a served dashboard
+                row["browser"] = browser_timings(db)
             results["runs"].append(row)  # type: ignore[attr-defined]
             print(json.dumps(row), flush=True)
     out.mkdir(parents=True, exist_ok=True)
@@ -439,6 +444,14 @@ def markdown(results: dict[str, object]) -> str:
             "|---|---:|---:|---:|---:|---:|",
             *extra,
         ]
+    for r in results["runs"]:  # type: ignore[union-attr]
+        if isinstance(r.get("browser"), dict) and "page_leaderboard" in r["browser"]:
+            lines += ["", f"Browser, {r['ruleset']} {r['hands']:,} hands (median / p95 s):", ""]
+            lines += [
+                f"- {k}: {v['median_s']:.2f} / {v['p95_s']:.2f}"
+                for k, v in r["browser"].items()
+                if isinstance(v, dict)
+            ]
     return "\n".join(lines) + "\n"
 
 

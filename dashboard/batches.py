@@ -10,7 +10,7 @@ import duckdb
 import polars as pl
 
 from pipeline import rulesets
-from pipeline.standings import queries, stats
+from pipeline.standings import bracket, queries, stats
 
 AUTO = "__auto__"  # "follow the newest round" on the leaderboard
 
@@ -23,7 +23,9 @@ def _pick_event(evs: pl.DataFrame, event: str | None) -> str | None:
     names = evs.get_column("event").to_list()
     if event in names:
         return event
-    return names[0] if names else None
+    # the newest event with results: one created for next week does not blank the screens
+    played = evs.filter(pl.col("matches") > 0).get_column("event").to_list()
+    return played[0] if played else (names[0] if names else None)
 
 
 def leaderboard(
@@ -37,7 +39,10 @@ def leaderboard(
         return out
     rs = queries.ruleset_of(con, ev)
     rounds = queries.rounds(con, ev)
-    rnd = round if round in rounds else (rounds[-1] if rounds else None)
+    all_tables = queries.standings(con, ev, "table")
+    played = [r for r in rounds if r in set(all_tables.get_column("round").to_list())]
+    # AUTO follows the newest round with results (a round drawn and not yet played waits)
+    rnd = round if round in rounds else (played[-1] if played else None)
     params = rulesets.load(rs).flat
     out.update(
         ruleset=rs,
@@ -50,9 +55,34 @@ def leaderboard(
         session=queries.standings(con, ev, "round", rnd)
         if rnd and "round" in rulesets.load(rs).levels
         else None,
-        event_standings=queries.standings(con, ev, "event"),
-        all_tables=queries.standings(con, ev, "table"),
-        groups=queries.standings(con, ev, "group") if "group" in rulesets.load(rs).levels else None,
+        # the round picker applies to every tab: a round picked by hand shows the event
+        # (and group) standings after that round; following the newest, the whole event
+        event_standings=bracket.event_after(con, ev, rnd)
+        if rnd and round == rnd
+        else queries.standings(con, ev, "event"),
+        all_tables=all_tables,
+        groups=(
+            bracket.groups_after(con, ev, rnd)
+            if rnd and round == rnd
+            else queries.standings(con, ev, "group")
+        )
+        if "group" in rulesets.load(rs).levels
+        else None,
+    )
+    return out
+
+
+def road(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:
+    """The road to the final of one event: every table of every round, and the podium."""
+    evs = queries.events(con)
+    ev = _pick_event(evs, event)
+    out: dict[str, Any] = {"events": evs.get_column("event").to_list(), "event": ev}
+    if ev is None:
+        return out
+    out.update(
+        road=bracket.road(con, ev),
+        podium=bracket.podium(con, ev),
+        qualification=rulesets.load(queries.ruleset_of(con, ev)).shows("qualification"),
     )
     return out
 

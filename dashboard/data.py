@@ -29,6 +29,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn
 
 import duckdb
@@ -196,6 +197,24 @@ def read(batch: Callable[..., Any], *args: Any) -> Result:
     return Result(value)
 
 
+def stamp(db: str, timeout: float = READ_TIMEOUT) -> Any:
+    """The data stamp of ``db`` (one cheap query on a short read-only attach), or None
+    when the file is missing or a writer holds it. The stamp is remembered for every
+    session's :func:`read` (see :mod:`dashboard.live`, which calls this for the process)."""
+    if not Path(db).exists():
+        return None
+    try:
+        with DB_LOCK.reading(timeout), attach(db, timeout=timeout) as con:
+            value = stats.data_stamp(con)
+    except Exception as exc:
+        if is_lock_error(exc):
+            return None
+        raise
+    with _cache_lock:
+        _stamps[db] = (value, time.monotonic())
+    return value
+
+
 def uncached(batch: Callable[..., Any], *args: Any) -> Any:
     """``batch(con, *args)`` on a short read-only connection, no cache (upload previews).
     Raises :class:`DatabaseBusy` when a writer holds the database."""
@@ -232,3 +251,18 @@ def clear() -> None:
         _cache.clear()
         _last.clear()
         _stamps.clear()
+
+
+def event_titles() -> dict[str, str]:
+    """``event → title`` (its id where it has none) of every event, cached like a batch:
+    screens show an event by its title, never its slug."""
+    from pipeline import events
+
+    return dict(read(events.titles).value or {})
+
+
+def title(event: str | None) -> str:
+    """How ``event`` is named on screens: its title, else its id."""
+    if not event:
+        return ""
+    return event_titles().get(event, event)

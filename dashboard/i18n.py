@@ -54,10 +54,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Huruf besar, meja bergantian otomatis — untuk proyektor di tempat acara.",
         "en": "Large type, tables cycling by themselves — for a projector at the venue.",
     },
-    "lb.refresh": {
-        "id": "Diperbarui sendiri setiap {seconds} detik · terakhir {time}",
-        "en": "Refreshes itself every {seconds} s · last {time}",
-    },
     "lb.tab.tables": {"id": "Meja · {round}", "en": "Tables · {round}"},
     "lb.tab.session": {"id": "Klasemen sesi {round} ★", "en": "Session {round} standings ★"},
     "lb.tab.event": {"id": "Klasemen acara", "en": "Event standings"},

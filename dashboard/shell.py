@@ -15,6 +15,9 @@ PAGE_MODULES = (
     "dashboard.views.crosstable",
     "dashboard.views.event_stats",
     "dashboard.views.upload",
+    "dashboard.views.organiser",
+    "dashboard.views.entry",
+    "dashboard.views.bracket",
 )
 
 
@@ -67,6 +70,24 @@ def pages() -> list:
             title=t("nav.upload"),
             icon=":material/upload_file:",
             url_path="upload",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "organiser.py",
+            title=t("nav.organiser"),
+            icon=":material/event:",
+            url_path="organiser",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "entry.py",
+            title=t("nav.entry"),
+            icon=":material/edit_note:",
+            url_path="entry",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "bracket.py",
+            title=t("nav.bracket"),
+            icon=":material/account_tree:",
+            url_path="bracket",
         ),
     ]
 

@@ -159,12 +159,14 @@ def table(
 
 def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:
     """CSV and XLSX download buttons for a standings frame (contract column names,
-    cells neutralised by :mod:`pipeline.standings.exports`)."""
+    cells neutralised by :mod:`pipeline.standings.exports`). The files are made when a
+    button is clicked, not on every rerun of the page (a workbook of every table of a
+    big event takes seconds)."""
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", basename).strip("_") or "standings"
     c1, c2 = st.columns(2)
     c1.download_button(
         f"⬇ {t('download.csv')}",
-        data=exports.to_csv(df),
+        data=lambda: exports.to_csv(df),
         file_name=f"{safe}.csv",
         mime="text/csv",
         key=f"{key}_csv",
@@ -174,7 +176,7 @@ def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:
     )
     c2.download_button(
         f"⬇ {t('download.xlsx')}",
-        data=exports.to_xlsx(df, sheet=safe[:31]),
+        data=lambda: exports.to_xlsx(df, sheet=safe[:31]),
         file_name=f"{safe}.xlsx",
         mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         key=f"{key}_xlsx",

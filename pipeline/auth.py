@@ -18,6 +18,7 @@ Three rules the dashboard relies on:
   events changed, since signing in cannot write with the old rights.
 """
 
+import functools
 import secrets
 import threading
 import time
@@ -37,9 +38,15 @@ MIN_PASSWORD = 8
 MAX_NAME = 64
 
 _hasher = PasswordHasher()
-# Verified against when the name is unknown, so a wrong name costs as long as a wrong
-# password and the response time does not tell which names exist.
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified against when the name is unknown, so a wrong name costs as long as a wrong
+    password and the response time does not tell which names exist. Made on the first
+    sign-in (every sign-in asks for it first), not when the module is imported: a load
+    from the command line never hashes."""
+    return _hasher.hash(secrets.token_urlsafe(16))
 
 
 # --- hashing and users ----------------------------------------------------------------------
@@ -210,6 +217,7 @@ def sign_in(
 ) -> SignInResult:
     """Check a name and password; count failures; on success issue an :class:`Identity`."""
     limiter = limiter or LIMITER
+    dummy = _dummy_hash()
     key = normalize_name(name)
     keys = [f"user:{key}"] + ([f"client:{client}"] if client else [])
     wait = limiter.retry_after(keys)
@@ -220,7 +228,7 @@ def sign_in(
         if key
         else []
     )
-    good = verify_password(rows[0][0] if rows else _DUMMY_HASH, password or "") and bool(rows)
+    good = verify_password(rows[0][0] if rows else dummy, password or "") and bool(rows)
     if not good:
         limiter.fail(keys)
         return SignInResult(None, retry_after=0.0)

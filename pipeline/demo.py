@@ -1,9 +1,12 @@
 """Load the bundled sample events (``data/samples/<ruleset>/``) into the database."""
 
+import tomllib
 from pathlib import Path
 
+import duckdb
 from rich.console import Console
 
+from pipeline import events as event_records
 from pipeline.ingest import ingest
 from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
@@ -25,6 +28,7 @@ def load_samples(db: str | Path | None, samples: Path, console: Console | None =
     folders = sorted(p for p in samples.iterdir() if p.is_dir()) if samples.exists() else []
     with connect(db) as con:
         for folder in folders:
+            _create_event(con, folder / "event.toml")
             reg = folder / "players.csv"
             if reg.exists():
                 import_registry(con, read_registry(reg))
@@ -39,3 +43,20 @@ def load_samples(db: str | Path | None, samples: Path, console: Console | None =
                     f"{p.count('unchanged')} already there, {p.count('rejected')} rejected"
                 )
     return events
+
+
+def _create_event(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """The sample's event as its organiser creates it: title, date, venue, level."""
+    if not path.exists():
+        return
+    meta = tomllib.loads(path.read_text(encoding="utf-8"))
+    event_records.save(
+        con,
+        meta["event"],
+        meta["ruleset"],
+        title=meta.get("title"),
+        event_date=meta.get("date"),
+        venue=meta.get("venue"),
+        level=meta.get("level"),
+        by="demo",
+    )

@@ -58,7 +58,16 @@ SETTINGS: tuple[Setting, ...] = (
         30.0,
         "Seconds a command waits for another process to release the database before giving up.",
     ),
-    Setting("refresh_seconds", 10, "How often the live leaderboard refreshes itself."),
+    Setting(
+        "refresh_seconds",
+        10,
+        "How often big-screen mode re-reads its data between slides (a new result shows at once without it).",
+    ),
+    Setting(
+        "live_seconds",
+        1.0,
+        "How often an open leaderboard asks the server whether a result was saved (the server checks the database twice as often, once for every screen); a save shows within about one and a half times this.",
+    ),
     Setting("bigscreen_seconds", 15, "Seconds each table stays on screen in big-screen mode."),
     Setting("login_attempts", 5, "Failed sign-ins allowed per user within the lock-out window."),
     Setting("login_window_seconds", 300, "Length of the sign-in lock-out window, in seconds."),

@@ -528,7 +528,7 @@ def test_the_language_switch_changes_every_label(loaded):
     assert not at.exception
     assert at.title[-1].value == "Live leaderboard"
     text = texts(at)
-    assert "Refreshes itself every" in text and "Diperbarui" not in text
+    assert "Live: each result shows" in text and "Langsung: setiap hasil" not in text
     assert any("Player" in df.columns for df in frames(at))
 
 

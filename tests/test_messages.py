@@ -488,6 +488,28 @@ RARE = {
     "sheet_skipped.empty": {},
     "sheet_skipped.no_columns": {"missing": ["table", "ending"]},
     "sheet_skipped.few_columns": {},
+    # events, rosters and draws: provoked for real in tests/test_events_draw_cli.py
+    "missing_column.roster": {},
+    "header_only.roster": {},
+    "draw_no_event": {"event": "ev"},
+    "draw_has_results": {"round": "R1"},
+    "draw_needs_reason": {"round": "R1"},
+    "draw_no_roster": {"event": "ev"},
+    "draw_cannot_seat": {"count": "5", "round": "R1"},
+    "draw_no_results": {"round": "R1"},
+    "draw_incomplete": {"round": "R1", "table": "2"},
+    "draw_tiebreak": {"round": "R1", "table": "2"},
+    "draw_player": {"player": "Eko", "table": "1", "round": "R1", "drawn": ["Ana", "Budi"]},
+    "draw_chair": {"player": "Ana", "chair": "A", "hand": "1", "drawn": "B"},
+    "draw_table": {"table": "9", "round": "R1", "tables": ["1", "2"]},
+    # hand entry at the table: provoked for real in tests/test_entry.py
+    "match.entry_edit": {"what": [{"id": "hands.changes", "params": {"hands": "2"}}]},
+    "entry_closed": {"table": "1", "round": "R1"},
+    "entry_hand_gap": {"hand": 4, "next": 2},
+    "entry_ending": {"ending": "gaple", "endings": "apollo, ceki"},
+    "entry_no_hands": {"table": "1"},
+    "entry_tiebreak_owed": {"table": "1"},
+    "entry_incomplete": {"table": "1", "done": 9, "total": 10},
 }
 
 

@@ -49,8 +49,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ): "from match_filter over the fixed columns event, round; 'false' when no keys; the values go in params",
     (
         "pipeline/store/db.py",
-        "table",
-    ): "insert_frame: callers pass a literal table name (test_insert_frame_gets_literals)",
+        "target",
+    ): "insert_frame: a literal table name and, when given, its literal column list (test_insert_frame_gets_literals)",
     (
         "pipeline/store/db.py",
         "columns",

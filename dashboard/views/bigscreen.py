@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import ui
+from dashboard import data, live, ui
 from dashboard.i18n import column, t
 from dashboard.views.leaderboard import (
     _controls,
@@ -35,6 +35,7 @@ def show() -> None:
     _bigscreen_css()
     tick, _ = _big_tick()
     st.fragment(_big_body, run_every=tick)()
+    live.follow("bigscreen")  # a save shows at once, not at the next slide
 
 
 def _big_tick() -> tuple[float, int]:
@@ -120,6 +121,7 @@ def big_table_html(
 
 
 def _big_body() -> None:
+    live.mark("bigscreen")
     res = _load()
     if ui.stale_note(res):
         return
@@ -133,7 +135,7 @@ def _big_body() -> None:
         return
     i = int(time.time() // bigscreen_seconds()) % len(show)
     kind, label = show[i]
-    title = f"{d['event']} · {d['round']}"
+    title = f"{data.title(d['event'])} · {d['round']}"
     if kind == "table":
         rows = _with_marks(
             d["tables"].filter(pl.col("table") == label), d["ruleset"], d["qualifiers"]

@@ -32,7 +32,15 @@ def render() -> None:
         return
     if ui.bound_value(EVENT_KEY) != d["event"]:
         st.session_state[EVENT_KEY] = d["event"]
-    st.selectbox(t("lb.event"), d["events"], key=EVENT_KEY, bind="query-params")
+    titles = data.event_titles()
+    st.selectbox(
+        t("lb.event"),
+        d["events"],
+        key=EVENT_KEY,
+        bind="query-params",
+        format_func=lambda e: titles.get(e, e),
+    )
+    st.subheader(ui.md(data.title(d["event"])), anchor=False)
     show(d)
 
 

@@ -1,9 +1,10 @@
 """Live leaderboard (home): every table of a round, the session (pepet) and the event.
 
-The body is an ``st.fragment`` that reruns itself every ``refresh_seconds`` so a venue
-screen stays current untouched; each rerun costs one cheap query unless something was
-loaded (see dashboard.data). Big-screen mode (:mod:`dashboard.views.bigscreen`) shows
-one table at a time in large type, cycling every ``bigscreen_seconds``.
+The body is an ``st.fragment``; a venue screen stays current untouched because
+:mod:`dashboard.live` reruns the page when the server's one watcher sees a save (within
+about a second, and without this session asking the database). Big-screen mode
+(:mod:`dashboard.views.bigscreen`) shows one table at a time in large type, cycling
+every ``bigscreen_seconds``.
 """
 
 from datetime import datetime
@@ -12,7 +13,7 @@ from typing import Any, cast
 import polars as pl
 import streamlit as st
 
-from dashboard import batches, data, ui
+from dashboard import batches, data, live, ui
 from dashboard.batches import AUTO
 from dashboard.i18n import t
 from pipeline import rulesets, settings
@@ -39,7 +40,8 @@ def render() -> None:
         head.title(t("lb.title"))
         ui.compact_tables_css()
         _phone_css()
-        st.fragment(_live_body, run_every=refresh_seconds())()
+        st.fragment(_live_body)()
+        live.follow("leaderboard")
 
 
 def _phone_css() -> None:
@@ -68,6 +70,7 @@ def _load() -> data.Result:
 
 
 def _live_body() -> None:
+    live.mark("leaderboard")
     res = _load()
     if ui.stale_note(res):
         return
@@ -76,9 +79,8 @@ def _live_body() -> None:
         st.info(t("no_events"))
         return
     _controls(d)
-    st.caption(
-        t("lb.refresh", seconds=int(refresh_seconds()), time=datetime.now().strftime("%H:%M:%S"))
-    )
+    st.subheader(ui.md(data.title(d["event"])), anchor=False)
+    st.caption(t("lb.live", time=datetime.now().strftime("%H:%M:%S")))
     if d["round"] is None:
         st.info(t("lb.no_tables"))
         return
@@ -98,6 +100,7 @@ def _live_body() -> None:
         _event(d)
     if d["groups"] is not None and d["groups"].height:
         with next(tabs):
+            _after_note(d)
             ui.table(
                 ui.public_columns(d["groups"]),
                 key="lb_groups",
@@ -122,7 +125,14 @@ def _controls(d: dict[str, Any]) -> None:
     auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
     # side by side on a phone too (st.columns would stack them)
     box = st.container(horizontal=True, wrap=False, key="lb_controls")
-    box.selectbox(t("lb.event"), d["events"], key="event", bind="query-params")
+    titles = data.event_titles()
+    box.selectbox(
+        t("lb.event"),
+        d["events"],
+        key="event",
+        bind="query-params",
+        format_func=lambda e: titles.get(e, e),
+    )
     box.selectbox(
         t("lb.round"),
         options,
@@ -283,11 +293,18 @@ def event_columns(ruleset: str) -> list[str]:
     return ["rank", "player", "points", *own]
 
 
+def _after_note(d: dict[str, Any]) -> None:
+    """The round picker applies to every tab: say when a tab shows "after round N"."""
+    if not d["auto"]:
+        st.caption(t("lb.after", round=d["round"]))
+
+
 STATIC_ROWS = 100  # up to this many rows: a plain table (a phone scrolls it sideways)
 
 
 def _event(d: dict[str, Any]) -> None:
     ev: pl.DataFrame = d["event_standings"]
+    _after_note(d)
     if rulesets.load(d["ruleset"]).shows("qualification"):
         st.caption(t("lb.event.order"))
     ui.table(

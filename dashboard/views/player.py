@@ -118,8 +118,9 @@ def show(
 
 def _events(ev: pl.DataFrame) -> None:
     st.markdown(f"#### {t('pl.events')}")
+    titles = data.event_titles()
     ui.table(
-        ev,
+        ev.with_columns(pl.col("event").replace(titles)),
         key="pl_events",
         columns=[
             "event",

@@ -3,66 +3,97 @@
 Exit codes: 0 all good, 1 something was rejected (the report says what and why),
 2 a wrong call (click's usage errors), a database held too long by another process, or a
 database file that cannot be used (not a DuckDB file, read-only for a command that writes).
+
+Quick to start: every command is named in :data:`COMMANDS` and its module is imported only
+when that command runs (or ``--help`` lists it). The command modules import click alone at
+the top and the engine (DuckDB, polars) inside each command, so ``domino --help`` never
+loads the engine and a reading command never loads the writers.
 """
 
+import importlib
 import sys
 
 import click
-from rich.markup import escape
 
-from pipeline import rulesets
-from pipeline.cli import admin, loading, reading
-from pipeline.cli.common import err
-from pipeline.standings.queries import NotFound
-from pipeline.store.backup import BackupError
-from pipeline.store.db import DatabaseBusy, StoreError
+#: Every ``domino`` command: its name and where it lives ("module:attribute"). A new
+#: command is one line here; click lists them alphabetically.
+COMMANDS = {
+    "ingest": "pipeline.cli.loading:ingest",
+    "rescore": "pipeline.cli.loading:rescore",
+    "players": "pipeline.cli.loading:players",
+    "standings": "pipeline.cli.reading:standings",
+    "hands": "pipeline.cli.reading:hands",
+    "history": "pipeline.cli.reading:history",
+    "log": "pipeline.cli.reading:log_cmd",
+    "users": "pipeline.cli.admin:users",
+    "backup": "pipeline.cli.admin:backup",
+    "restore": "pipeline.cli.admin:restore",
+    "generate": "pipeline.cli.admin:generate",
+    "demo": "pipeline.cli.admin:demo",
+    "serve": "pipeline.cli.admin:serve",
+    "event": "pipeline.cli.events:event",  # its subcommands live in both modules
+    "draw": "pipeline.cli.events:draw",
+    "sheets": "pipeline.cli.sheets:sheets",
+}
+
+
+def _refusal(exc: Exception) -> tuple[str, int] | None:
+    """The line and exit code for an engine error, or None for any other exception.
+
+    Only the modules already imported are asked: an error can only come from one that is.
+    """
+
+    def raised(module: str, *names: str) -> bool:
+        mod = sys.modules.get(module)
+        return mod is not None and isinstance(exc, tuple(getattr(mod, n) for n in names))
+
+    from rich.markup import escape
+
+    if raised("pipeline.store.db", "DatabaseBusy"):
+        return f"[red]busy:[/] {exc}", 2
+    if raised("pipeline.store.backup", "BackupError"):  # a backup or restore refused
+        return f"[red]Error:[/] {escape(str(exc))}", 1
+    if raised("pipeline.store.db", "StoreError"):  # a file that cannot be the database
+        return f"[red]Error:[/] {escape(str(exc))}", 2
+    if raised("pipeline.standings.queries", "NotFound"):
+        return f"[red]not found:[/] {exc}", 1
+    if raised("pipeline.rulesets", "BadRuleset", "UnknownRuleset"):
+        return f"[red]ruleset:[/] {escape(str(exc))}", 2
+    return None
 
 
 class DominoGroup(click.Group):
+    """The top group: commands resolved from :data:`COMMANDS` on first use; engine errors
+    turned into one line and an exit code."""
+
+    def list_commands(self, ctx):
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attr = COMMANDS[cmd_name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
+        return self.commands.get(cmd_name)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except DatabaseBusy as exc:
-            err.print(f"[red]busy:[/] {exc}")
-            sys.exit(2)
-        except BackupError as exc:  # a backup or restore refused: nothing was changed
-            err.print("[red]Error:[/]", escape(str(exc)))
-            sys.exit(1)
-        except StoreError as exc:  # a file that cannot be the database: nothing was changed
-            err.print("[red]Error:[/]", escape(str(exc)))
-            sys.exit(2)
-        except NotFound as exc:
-            err.print(f"[red]not found:[/] {exc}")
-            sys.exit(1)
-        except (rulesets.BadRuleset, rulesets.UnknownRuleset) as exc:
-            err.print(f"[red]ruleset:[/] {escape(str(exc))}", highlight=False)
-            sys.exit(2)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:
+            said = _refusal(exc)
+            if said is None:
+                raise
+            from pipeline.cli.common import err
+
+            err.print(said[0], highlight=False)
+            sys.exit(said[1])
 
 
 @click.group(cls=DominoGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="domino-results")
 def cli() -> None:
     """Results for Indonesian domino tournaments: hand logs in, standings out."""
-
-
-# the commands live in rooms by what they do; click lists them alphabetically
-for _command in (
-    loading.ingest,
-    loading.rescore,
-    loading.players,
-    reading.standings,
-    reading.hands,
-    reading.history,
-    reading.log_cmd,
-    admin.users,
-    admin.backup,
-    admin.restore,
-    admin.generate,
-    admin.demo,
-    admin.serve,
-    admin.event,
-):
-    cli.add_command(_command)
 
 
 def main() -> None:

@@ -9,9 +9,8 @@ import click
 
 from pipeline import settings
 from pipeline.cli.common import RULESET, db_option, format_option, out, serve_options
-from pipeline.cli.output import emit
-from pipeline.standings import queries
-from pipeline.store.db import check_file, connect
+
+# the engine is imported inside each command (``domino --help`` does not load it)
 
 # --- users -----------------------------------------------------------------------------
 
@@ -38,6 +37,7 @@ def users() -> None:
 def users_add(name, events, password, token, db) -> None:
     """Create (or update) a coordinator. Only a salted hash of the password is stored."""
     from pipeline import auth
+    from pipeline.store.db import connect
 
     if token:
         password = auth.new_token()
@@ -58,6 +58,9 @@ def users_add(name, events, password, token, db) -> None:
 @db_option
 def users_list(fmt, db) -> None:
     """List coordinators and their events (never their passwords)."""
+    from pipeline.cli.output import emit
+    from pipeline.store.db import connect
+
     with connect(db, read_only=True) as con:
         df = con.sql(
             "SELECT u.name, string_agg(e.event, ', ' ORDER BY e.event) AS events, u.created_at FROM users u LEFT JOIN user_events e USING (name) GROUP BY ALL ORDER BY u.name"
@@ -140,7 +143,10 @@ SAMPLES = settings.ROOT / "data" / "samples"
 @db_option
 def demo(no_serve, port, host, db) -> None:
     """Load the bundled sample events, print their standings, start the dashboard."""
+    from pipeline.cli.output import emit
     from pipeline.demo import load_samples
+    from pipeline.standings import queries
+    from pipeline.store.db import connect
 
     if not no_serve:
         _check_port(host, port)  # a second demo says so before loading anything
@@ -161,6 +167,8 @@ def demo(no_serve, port, host, db) -> None:
 @db_option
 def serve(port, host, db) -> None:
     """Start the dashboard on the same database."""
+    from pipeline.store.db import check_file
+
     check_file(settings.db_path(db), write=False)  # a file that cannot be the database: say so now
     _serve(db, port, host)
 
@@ -238,6 +246,8 @@ def event_rounds(event_id, labels, clear, db) -> None:
     (R2 before R10), quarter-finals, semi-finals and finals last.
     """
     from pipeline import rounds as round_order
+    from pipeline.standings import queries
+    from pipeline.store.db import connect
 
     if clear and labels:
         raise click.UsageError("give either the rounds in order or --clear, not both")
@@ -251,12 +261,18 @@ def event_rounds(event_id, labels, clear, db) -> None:
         queries.ruleset_of(con, event_id)
         own = round_order.organiser_order(con, event_id)
         loaded = queries.rounds(con, event_id)
+        played = {
+            r[0]
+            for r in con.execute(
+                "SELECT DISTINCT round FROM table_standings_t WHERE event = ?", [event_id]
+            ).fetchall()
+        }
     how = "the organiser's order" if own else "the default order"
     out.print(
         f"{event_id}, {how}: {' < '.join(loaded) or '(no rounds loaded)'}",
         markup=False,
         highlight=False,
     )
-    waiting = [r for r in own if r not in loaded]
+    waiting = [r for r in own if r not in played]
     if waiting:
         out.print(f"listed, no results yet: {', '.join(waiting)}", markup=False, highlight=False)

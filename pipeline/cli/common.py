@@ -1,10 +1,31 @@
 """What every ``domino`` command shares: the two consoles and the common options."""
 
-import click
-from rich.console import Console
+from typing import Any
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+import click
+
+
+class _Console:
+    """A rich Console made on first use: ``domino --help`` does not load rich."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Any = None
+
+    def real(self) -> Any:
+        """The rich Console itself (for what needs one, such as a progress bar)."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
+
+
+out: Any = _Console(soft_wrap=True)
+err: Any = _Console(stderr=True, soft_wrap=True)
 
 FORMATS = click.Choice(["table", "csv", "json"])
 

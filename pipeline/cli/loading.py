@@ -1,25 +1,15 @@
-"""Commands that write results: ``ingest``, ``rescore`` and the player registry."""
+"""Commands that write results: ``ingest``, ``rescore`` and the player registry.
+
+The engine is imported inside each command (``domino --help`` does not load it).
+"""
 
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import click
-from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
-from pipeline import ingest as ingest_service
-from pipeline import settings
 from pipeline.cli.common import RULESET, db_option, err, format_option, out
-from pipeline.cli.output import emit, report
-from pipeline.store.db import connect
 
 
 @click.command()
@@ -37,15 +27,13 @@ from pipeline.store.db import connect
 @db_option
 def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
     """Load hand-log files (CSV or XLSX). Each match loads whole or not at all."""
+    from pipeline import ingest as ingest_service
+    from pipeline import settings
+    from pipeline.cli.output import report
+    from pipeline.store.db import connect
+
     show = fmt == "table" and sys.stderr.isatty()
-    columns = [
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    ]
-    with Progress(*columns, console=err, disable=not show, transient=True) as bar:
+    with _progress(show=show) as bar:
         task = bar.add_task(f"loading {len(files)} file(s)", total=len(files))
         progress = (
             _bar(bar, task) if show else _lines(len(files), int(settings.get("progress_files")))
@@ -69,7 +57,42 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
     sys.exit(p.exit_code)
 
 
-def _bar(bar: Progress, task: TaskID) -> Callable[[int, int], None]:
+def _progress(*, show: bool) -> Any:
+    """A progress bar on a terminal; away from one, a stand-in that draws nothing (and
+    does not load rich's progress module)."""
+    if not show:
+        return _NoBar()
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    columns = [
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
+    return Progress(*columns, console=err.real(), transient=True)
+
+
+class _NoBar:
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: int) -> int:
+        return 0
+
+
+def _bar(bar: Any, task: Any) -> Callable[[int, int], None]:
     """Progress on a terminal: the bar moves with the files loaded."""
 
     def tell(files: int, hands: int) -> None:
@@ -103,6 +126,7 @@ def _lines(total: int, every: int) -> Callable[[int, int], None]:
 def rescore(events, db) -> None:
     """Re-apply the ruleset files and the registry to every loaded hand."""
     from pipeline.scoring.rescore import rescore as do
+    from pipeline.store.db import connect
 
     with connect(db) as con:
         n = do(con, list(events) or None)
@@ -122,9 +146,12 @@ def players() -> None:
 @db_option
 def players_import(file, db) -> None:
     """Import a registry (CSV/XLSX: player, group, optional city, optional aliases)."""
+    from rich.markup import escape
+
     from pipeline.players import RegistryConflict, import_registry, read_registry
     from pipeline.problems import FileRejected
     from pipeline.scoring.rescore import rescore as do
+    from pipeline.store.db import connect
 
     try:
         reg = read_registry(file)
@@ -148,6 +175,9 @@ def players_import(file, db) -> None:
 @db_option
 def players_list(fmt, db) -> None:
     """List the registry."""
+    from pipeline.cli.output import emit
+    from pipeline.store.db import connect
+
     with connect(db, read_only=True) as con:
         df = con.sql('SELECT player, "group", city FROM registry ORDER BY "group", player').pl()
     emit(df, fmt, title="player registry")

@@ -1,24 +1,29 @@
-"""Commands that only read: ``standings``, ``hands``, ``history`` and ``log``."""
+"""Commands that only read: ``standings``, ``hands``, ``history`` and ``log``.
+
+The engine is imported inside each command (``domino --help`` does not load it).
+"""
 
 import click
 
 from pipeline.cli.common import db_option, err, format_option, match_options
-from pipeline.cli.output import emit
-from pipeline.standings import queries
-from pipeline.store.db import connect
+
+#: ``pipeline.standings.queries.LEVELS``, written out so that --help need not import it
+LEVELS = ("table", "round", "event", "group")
 
 
 @click.command()
 @click.option("--event", required=True, help="Event id.")
-@click.option(
-    "--level", type=click.Choice(list(queries.LEVELS)), default="event", show_default=True
-)
+@click.option("--level", type=click.Choice(LEVELS), default="event", show_default=True)
 @click.option("--round", "round_", help="Only this round (table and round levels).")
 @click.option("--table", help="Only this table (table level).")
 @format_option
 @db_option
 def standings(event, level, round_, table, fmt, db) -> None:
     """Standings of an event at table, round, event or group level."""
+    from pipeline.cli.output import emit
+    from pipeline.standings import queries
+    from pipeline.store.db import connect
+
     with connect(db, read_only=True) as con:
         try:
             df = queries.standings(con, event, level, round_, table)
@@ -44,6 +49,10 @@ def _stale(con) -> list[str]:
 @db_option
 def hands(event, round_, table, fmt, db) -> None:
     """The rows of hand_points: every seated player's category and points per hand."""
+    from pipeline.cli.output import emit
+    from pipeline.standings import queries
+    from pipeline.store.db import connect
+
     with connect(db, read_only=True) as con:
         df = queries.hand_points(con, event, round_, table)
     emit(df, fmt, title=f"{event} — hand points")
@@ -55,6 +64,10 @@ def hands(event, round_, table, fmt, db) -> None:
 @db_option
 def history(event, round_, table, fmt, db) -> None:
     """Every version of every match: who loaded it, when, from which file and why."""
+    from pipeline.cli.output import emit
+    from pipeline.standings import queries
+    from pipeline.store.db import connect
+
     with connect(db, read_only=True) as con:
         df = queries.history(con, event, round_, table)
     if df.height == 0:
@@ -68,5 +81,9 @@ def history(event, round_, table, fmt, db) -> None:
 @db_option
 def log_cmd(limit, fmt, db) -> None:
     """The ingest log: every file loaded, by whom, when, with what result."""
+    from pipeline.cli.output import emit
+    from pipeline.standings import queries
+    from pipeline.store.db import connect
+
     with connect(db, read_only=True) as con:
         emit(queries.ingest_log(con, limit), fmt, title="ingest log")

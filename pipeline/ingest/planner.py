@@ -20,7 +20,7 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, problems, rulesets
-from pipeline.ingest import cross
+from pipeline.ingest import cross, drawcheck
 from pipeline.ingest.checks import match_checks, row_checks
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import HAND_COLUMNS, MATCH, natural
@@ -182,6 +182,7 @@ def _checks(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> list[pl.Data
         found.append(match_checks(part, book))
     found.append(cross.two_tables(con, typed))
     found.append(cross.keyless_rows(typed))
+    found.append(drawcheck.against_draw(con, typed))
     return found
 
 

@@ -110,7 +110,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     cells = cells.with_columns(pl.col("_line").cast(pl.Int64))
     extras = [c for c in extras if cells[c].null_count() < cells.height]  # empty unnamed columns
     not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names)
-    cells = cells.filter(not_blank)
+    cells = cells.filter(not_blank & ~_not_played(names))
     if cells.height == 0:
         raise FileRejected(label, "header_only")
     cells = _mark_rows(cells, names, seen, marks)
@@ -123,6 +123,24 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
         pl.col("_issue"),
     )
     return frame, extras, headers
+
+
+#: What a played hand writes; a row with its hand number (and names) but none of these is a
+#: hand of a pre-filled sheet that was not played (a match stopped early): skipped as blank.
+RESULT_COLUMNS = (
+    "ended_by",
+    "ending",
+    "last_tile",
+    *(f"{kind}_{c}" for kind in ("pips", "tiles", "sanctions") for c in CHAIRS),
+    "note",
+)
+
+
+def _not_played(names: list[str]) -> pl.Expr:
+    result = [c for c in RESULT_COLUMNS if c in names]
+    if "hand" not in names or not result:
+        return pl.lit(value=False)
+    return pl.col("hand").is_not_null() & pl.all_horizontal(pl.col(c).is_null() for c in result)
 
 
 def _issue(

@@ -86,6 +86,9 @@ def classify(
             problems.empty(),
         )
     current, prev_hands = loaded(con, candidates.select(MATCH).unique())
+    current = current.join(open_for_entry(con), on=MATCH, how="left").with_columns(
+        pl.col("open").fill_null(value=False)
+    )
     new_text = candidates.select(
         *MATCH, "hand", "_file", "_line", row_text(candidates).alias("text")
     )
@@ -183,8 +186,17 @@ def classify(
     return outcomes, candidates, previous, vdf, problems.concat(found)
 
 
+def open_for_entry(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """``event, round, table, open`` of the matches open for hand entry at the table
+    (migration 010): their hands may change without a reason until the referee closes them."""
+    return con.sql(
+        'SELECT event, round, "table", true AS open FROM match_entry WHERE closed_at IS NULL'
+    ).pl()
+
+
 def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame]) -> MatchOutcome:
-    """What a file does to one loaded match; a correction without a reason adds a problem."""
+    """What a file does to one loaded match; a correction without a reason adds a problem,
+    except in a match still open for entry (a referee fixing a hand before closing it)."""
     o = MatchOutcome(
         event=row["event"],
         round=row["round"],
@@ -213,7 +225,10 @@ def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame])
             )
             if hands
         ]
-        if reason:
+        if row.get("open") and not reason:
+            o.status, o.version = "update", row["version"] + 1
+            o.say("match.entry_edit", {"what": what})
+        elif reason:
             o.status, o.version = "correction", row["version"] + 1
             o.say("match.correction", {"what": what, "reason": reason})
         else:

@@ -362,7 +362,7 @@ def params_frame(events: dict[str, str]) -> pl.DataFrame:
             k: v
             for k, v in load(rs).flat.items()
             if not isinstance(v, (list, dict))
-            and not k.startswith(("dashboard_", "sheet_", "columns_"))
+            and not k.startswith(("dashboard_", "sheet_", "columns_", "draw_"))
         }
         for rs in set(events.values())
     }

@@ -13,7 +13,6 @@ import io
 import re
 
 import polars as pl
-import xlsxwriter
 
 from pipeline import rulesets
 from pipeline.ingest.columns import CANONICAL, CHAIRS
@@ -77,6 +76,8 @@ def to_xlsx(df: pl.DataFrame, sheet: str = "standings") -> bytes:
     ``'`` prefix: that is for CSV, which has no cell types)."""
     df = _plain(df)
     buf = io.BytesIO()
+    import xlsxwriter  # only when a workbook is asked for
+
     wb = xlsxwriter.Workbook(
         buf,
         {
@@ -129,6 +130,8 @@ def template_xlsx(ruleset: str) -> bytes:
     ``ended_by`` offer their allowed values; sheet ``help`` explains the columns."""
     cols = template_columns(ruleset)
     buf = io.BytesIO()
+    import xlsxwriter  # only when a workbook is asked for
+
     wb = xlsxwriter.Workbook(buf, {"in_memory": True})
     ws = wb.add_worksheet("hands")
     head = wb.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1})

@@ -35,12 +35,14 @@ _CURRENT_HANDS = 'SELECT h.* FROM hands h JOIN match_versions v USING (event, ro
 def data_stamp(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:
     """What the dashboard's cache is keyed on: the ingest counter (``data_version``) plus
     the two things that change scores without an ingest — a registry import and a rescore
-    with changed ruleset values. One cheap query."""
+    with changed ruleset values — and what an organiser changes (an event's title, a draw).
+    One cheap query."""
     return tuple(
         con.execute(
             "SELECT (SELECT coalesce(max(ingest_id), 0) FROM ingests), "
             "(SELECT count(*) FROM ingests WHERE finished_at IS NOT NULL), "
-            "(SELECT coalesce(string_agg(event || ':' || params_hash, ',' ORDER BY event), '') FROM events), "
+            "(SELECT coalesce(string_agg(event || ':' || params_hash || ':' || coalesce(title, ''), ',' ORDER BY event), '') FROM events), "
+            "(SELECT count(*) FROM draws_t), "
             "(SELECT count(*) FROM registry), (SELECT max(imported_at) FROM registry), "
             "(SELECT count(*) FROM aliases)"
         ).fetchall()[0]

@@ -6,13 +6,20 @@
 -- default rule: a label without "final" (ASCII case ignored) before any with it; among
 -- those, quarter-finals, then semi-finals, then the rest; within each, the natural order
 -- of the labels (the label without digits, then its first number: R2 before R10), then
--- the label itself.
+-- the label itself. A round is listed once it has results, a draw, or a place in the
+-- organiser's order (a round drawn and not yet played is a round of the event).
 create or replace view rounds as
 with labels as (
     select event, round,
            translate(round, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') as low,
            regexp_extract(round, '[0-9]+') as first_number
-    from (select distinct event, round from table_standings_t)
+    from (
+        select event, round from table_standings_t
+        union
+        select event, round from draws_t
+        union
+        select event, round from event_rounds
+    ) as every_round
 ),
 keyed as (
     select l.event, l.round, o.position,

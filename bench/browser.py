@@ -1,0 +1,295 @@
+"""What a person feels: the dashboard's pages timed in a real browser (Chromium, Playwright)
+against ``domino serve`` on a big database, the server warm.
+
+Measured, each ``repeats`` times (median and p95, in seconds):
+
+* ``page_<name>``: from navigation (a new visitor, a new session) to the page's content
+  visible — the leaderboard's first table, a chart on the player and statistics pages,
+  the sign-in form of the upload page;
+* ``switch_page``: a sidebar link clicked to the other page's content; ``switch_event``
+  and ``switch_round``: a choice in the leaderboard's selector to the new tables;
+  ``switch_tab``: a leaderboard tab clicked to its table;
+* ``save_to_visible``: ``domino ingest`` of one new table in another process, from the
+  moment it exits to the table shown on a leaderboard that stays open (and from its start).
+
+``python -m bench.browser --db FILE`` runs it alone; ``make bench`` runs it on the
+1-million-hand database. The database gets one small extra event (``bench-browser``)
+for the switches and the saves. Nothing here asserts on time.
+"""
+
+import argparse
+import contextlib
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+]
+EVENT = "bench-browser"
+TABLE = '[data-testid="stTableStyledTable"]'
+CHART = '[data-testid="stPlotlyChart"]'
+TIMEOUT_MS = 120_000
+
+
+def summary(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"median_s": statistics.median(ordered), "p95_s": p95, "n": len(ordered)}
+
+
+def _free_port() -> int:
+    with contextlib.closing(socket.socket()) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve(db: Path, log: Path) -> Iterator[str]:
+    """``domino serve`` on a free port; stopped afterwards."""
+    port = _free_port()
+    env = {**os.environ, "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
+    domino = Path(sys.executable).parent / "domino"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(domino), "serve", "--port", str(port), "--host", "127.0.0.1", "--db", str(db)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the dashboard exited: {log.read_text()[-2000:]}")
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            if time.monotonic() > deadline:
+                raise RuntimeError("the dashboard did not start")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _table_file(folder: Path, event: str, round_: str, table: str, seed: int) -> Path:
+    """One generated match (10 hands or so) as a hand-log file of ``event``."""
+    import simulator
+
+    frame = simulator.generate_frame("unhas", seed, 40, event=event)
+    first = frame.filter(pl.col("round") == frame["round"][0], pl.col("table") == frame["table"][0])
+    first = first.with_columns(
+        pl.lit(event).alias("event"), pl.lit(round_).alias("round"), pl.lit(table).alias("table")
+    )
+    path = folder / f"{event}-{round_}-{table}.csv"
+    first.write_csv(path)
+    return path
+
+
+def _ingest(path: Path, db: Path) -> None:
+    domino = Path(sys.executable).parent / "domino"
+    done = subprocess.run(
+        [str(domino), "ingest", str(path), "--db", str(db), "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"domino ingest failed: {done.stdout[-1000:]} {done.stderr[-1000:]}")
+
+
+def prepare(db: Path, folder: Path) -> tuple[str, str]:
+    """The big event to show and the small event to switch to (made once)."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        big = con.execute(
+            "SELECT event FROM events WHERE event <> ? ORDER BY created_at, event LIMIT 1", [EVENT]
+        ).fetchall()[0][0]
+        have = con.execute("SELECT count(*) FROM events WHERE event = ?", [EVENT]).fetchall()[0][0]
+    if not have:
+        _ingest(_table_file(folder, EVENT, "BR1", "1", 7), db)
+    return big, EVENT
+
+
+def _timed(page, action: Callable[[], None], selector: str) -> float:
+    t = time.perf_counter()
+    action()
+    page.locator(selector).first.wait_for(state="visible", timeout=TIMEOUT_MS)
+    return time.perf_counter() - t
+
+
+def _choose(page, which: int, text: str) -> None:
+    """Pick ``text`` in the leaderboard's ``which``-th selector (0 event, 1 round)."""
+    page.locator('[data-testid="stSelectbox"]').nth(which).click()
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def measure(url: str, db: Path, big: str, small: str, folder: Path, repeats: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+        def fresh():
+            ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="id-ID")
+            ctx.set_default_timeout(TIMEOUT_MS)
+            return ctx, ctx.new_page()
+
+        out = _pages(fresh, url, big, repeats)
+        out.update(_switches(fresh, url, db, big, small, repeats))
+        out.update(_saves(fresh, url, db, small, folder, repeats))
+        browser.close()
+    return out
+
+
+def _pages(fresh, url: str, big: str, repeats: int) -> dict:
+    """Each page's content, for a new visitor (a new browser context, a new session)."""
+    pages = {
+        "leaderboard": (f"/?event={big}", TABLE),
+        "player": ("/player", CHART),
+        "stats": (f"/stats?event={big}", CHART),
+        "upload": ("/upload", 'button:has-text("Masuk")'),
+    }
+    for path, marker in pages.values():  # warm: every page served once
+        ctx, page = fresh()
+        page.goto(url + path)
+        page.locator(marker).first.wait_for(timeout=TIMEOUT_MS)
+        ctx.close()
+    out = {}
+    for name, (path, marker) in pages.items():
+        times = []
+        for _ in range(repeats):
+            ctx, page = fresh()
+            times.append(_timed(page, lambda page=page, path=path: page.goto(url + path), marker))
+            ctx.close()
+        out[f"page_{name}"] = summary(times)
+    return out
+
+
+def _last_round(db: Path, event: str) -> list[str]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return [
+            r[0]
+            for r in con.execute(
+                "SELECT round FROM rounds WHERE event = ? ORDER BY round_no", [event]
+            ).fetchall()
+        ]
+
+
+def _switches(fresh, url: str, db: Path, big: str, small: str, repeats: int) -> dict:
+    """In one open session: sidebar page, tab, event and round."""
+    rounds = _last_round(db, big)
+    ctx, page = fresh()
+    page.goto(f"{url}/?event={big}")
+    page.locator(TABLE).first.wait_for()
+    sw: dict[str, list[float]] = {k: [] for k in ("page", "tab", "event", "round")}
+    for i in range(repeats):
+        link = page.get_by_role("link", name="Statistik acara")
+        sw["page"].append(_timed(page, link.click, CHART))
+        link = page.get_by_role("link", name="Klasemen langsung")
+        sw["page"].append(_timed(page, link.click, TABLE))
+        tab = page.get_by_role("tab", name="Klasemen acara")
+        sw["tab"].append(_timed(page, tab.click, f'[role="tabpanel"]:visible {TABLE}'))
+        page.get_by_role("tab").first.click()
+        target, label = (small, "BR1") if i % 2 == 0 else (big, rounds[-1])
+        sw["event"].append(
+            _timed(
+                page,
+                lambda target=target: _choose(page, 0, target),
+                f'[role="tab"]:has-text("Meja · {label}")',
+            )
+        )
+    _choose(page, 0, big)
+    page.locator(f'[role="tab"]:has-text("Meja · {rounds[-1]}")').wait_for()
+    for i in range(repeats):
+        r = rounds[i % max(1, len(rounds) - 1)]
+        sw["round"].append(
+            _timed(page, lambda r=r: _choose(page, 1, r), f'[role="tab"]:has-text("Meja · {r}")')
+        )
+    ctx.close()
+    return {f"switch_{k}": summary(v) for k, v in sw.items()}
+
+
+def _saves(fresh, url: str, db: Path, small: str, folder: Path, repeats: int) -> dict:
+    """The small event's round open on one screen; tables added by ``domino ingest``."""
+    ctx, page = fresh()
+    page.goto(f"{url}/?event={small}&round=BR1")
+    page.locator(TABLE).first.wait_for()
+    after_exit, after_start = [], []
+    stamp = int(time.time())
+    for i in range(repeats):
+        label = f"{stamp % 100000}{i:02d}"
+        f = _table_file(folder, small, "BR1", label, 100 + i)
+        t0 = time.perf_counter()
+        _ingest(f, db)
+        t1 = time.perf_counter()
+        page.get_by_text(f"Meja {label}", exact=True).wait_for(timeout=TIMEOUT_MS)
+        t2 = time.perf_counter()
+        after_exit.append(t2 - t1)
+        after_start.append(t2 - t0)
+    ctx.close()
+    return {
+        "save_to_visible": summary(after_exit),
+        "save_to_visible_from_ingest_start": summary(after_start),
+    }
+
+
+def browser_timings(db: Path, repeats: int = 10, work: Path | None = None) -> dict:
+    """Every figure above for ``db`` (a copy is not made: the small event is added to it)."""
+    if not CHROMIUM.exists():
+        return {"browser_error": f"{CHROMIUM} is missing"}
+    work = work or db.parent / "browser"
+    work.mkdir(parents=True, exist_ok=True)
+    big, small = prepare(db, work)
+    with serve(db, work / "serve.log") as url:
+        return measure(url, db, big, small, work, repeats)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--db", type=Path, required=True, help="a big database (bench corpora)")
+    ap.add_argument("--repeats", type=int, default=10)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    ap.add_argument("--label", default="browser")
+    a = ap.parse_args(argv)
+    res = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "db": a.db.name,
+        "repeats": a.repeats,
+        **browser_timings(a.db, a.repeats),
+    }
+    a.out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    (a.out / f"{stamp}-{a.label}.json").write_text(json.dumps(res, indent=1))
+    print(json.dumps(res, indent=1))
+    return res
+
+
+if __name__ == "__main__":
+    main()

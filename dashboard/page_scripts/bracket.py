@@ -1,0 +1,5 @@
+"""Page script: display only; see dashboard/views/bracket.py."""
+
+from dashboard.views.bracket import render
+
+render()

@@ -1,0 +1,98 @@
+"""The road to the final: every round's tables, who went where, who left where, the podium.
+
+Read only, for everyone. The rows come from :func:`pipeline.standings.bracket.road` and
+:func:`pipeline.standings.bracket.podium` (through ``dashboard.batches.road``); the page
+only lays them out: round by round, each table in a box with its players, their points,
+and where they went next (or that they went out there).
+"""
+
+from typing import Any
+
+import polars as pl
+import streamlit as st
+
+from dashboard import batches, data, ui
+from dashboard.i18n import t
+
+PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
+
+
+def render() -> None:
+    st.title(t("br.title"))
+    ui.compact_tables_css()
+    res = data.read(batches.road, ui.bound_value("br_event"))
+    if ui.stale_note(res):
+        return
+    d: dict[str, Any] = res.value
+    if d["event"] is None:
+        st.info(t("no_events"))
+        return
+    if ui.bound_value("br_event") != d["event"]:
+        st.session_state["br_event"] = d["event"]
+    st.selectbox(t("br.event"), d["events"], key="br_event", bind="query-params")
+    road: pl.DataFrame = d["road"]
+    if road.height == 0:
+        st.info(t("br.empty"))
+        return
+    _podium(d)
+    follow = st.selectbox(
+        t("br.follow"),
+        [None, *sorted(road.get_column("player").unique().to_list())],
+        format_func=lambda p: t("br.follow.none") if p is None else p,
+        key="br_follow",
+    )
+    for rnd in road.get_column("round").unique(maintain_order=True).to_list():
+        _round(road.filter(pl.col("round") == rnd), rnd, follow)
+
+
+def _podium(d: dict[str, Any]) -> None:
+    podium: pl.DataFrame = d["podium"]
+    st.subheader(t("br.podium"))
+    if podium.height == 0:
+        st.caption(t("br.podium.none"))
+        return
+    if not podium.get_column("final").all():
+        st.caption(t("br.podium.provisional"))
+    word = "br.place.cup" if d["qualification"] else "br.place.league"
+    shown = podium.with_columns(
+        pl.col("place").map_elements(lambda n: t(word, n=n), return_dtype=pl.String)
+    )
+    ui.table(
+        shown,
+        key="br_podium",
+        columns=["place", "player", "points"],
+        static=True,
+        labels={"place": "\\#"},
+    )
+
+
+def where_next(row: dict[str, Any]) -> str:
+    """``lolos → R2 meja 1``, ``gugur``, ``masih main`` … for one player at one table."""
+    outcome = t(f"br.outcome.{row['outcome']}")
+    if row.get("next_table") is not None:
+        to = t("br.to", round=row["next_round"], table=row["next_table"])
+        return f"{outcome} {to}".strip()
+    return outcome
+
+
+def _round(rows: pl.DataFrame, rnd: str, follow: str | None) -> None:
+    st.subheader(t("br.round", round=rnd))
+    rows = rows.with_columns(
+        pl.Series("next", [where_next(r) for r in rows.iter_rows(named=True)], dtype=pl.String)
+    )
+    labels = rows.get_column("table").unique(maintain_order=True).to_list()
+    if follow is not None:
+        mine = rows.filter(pl.col("player") == follow).get_column("table").to_list()
+        labels = [x for x in labels if x in mine]
+    for start in range(0, len(labels), PER_ROW):
+        cols = st.columns(PER_ROW)
+        for col, label in zip(cols, labels[start : start + PER_ROW], strict=False):
+            with col.container(border=True):
+                st.markdown(f"**{ui.md(t('br.table', table=label))}**")
+                ui.table(
+                    rows.filter(pl.col("table") == label),
+                    key=f"br_{rnd}_{label}",
+                    columns=["rank", "player", "points", "next"],
+                    static=True,
+                    labels={"rank": "\\#", "next": "→"},
+                )

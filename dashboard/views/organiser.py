@@ -1,0 +1,284 @@
+"""Organiser (signed-in coordinators): create or edit an event, set its round order,
+upload its roster, draw a round and see the draw with its seed and history.
+
+The page only asks and shows: every change goes through the engine the ``domino``
+command uses (:mod:`pipeline.events`, :mod:`pipeline.rounds`, :mod:`pipeline.draws`) on a
+short write connection, after the coordinator's rights are read from the database again.
+A new event needs the right to every event (``*``); the rest needs the right to that event.
+"""
+
+import re
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import streamlit as st
+
+from dashboard import access, data, ui
+from dashboard.i18n import language, t
+from pipeline import auth, draws, events, messages, rulesets
+from pipeline import rounds as round_order
+from pipeline.ingest.read import display_name
+from pipeline.problems import FileRejected
+from pipeline.store.db import DatabaseBusy
+
+NEW = "\x00new"  # the picker's "new event" choice (no event id can hold a NUL)
+_DONE = "_org_done"
+_SELECT = "_org_select"
+
+
+def render() -> None:
+    st.title(t("org.title"))
+    ident = access.current()
+    if ident is None:
+        access.sign_in_form()
+        return
+    st.caption(t("org.why"))
+    done = st.session_state.pop(_DONE, None)
+    if done:
+        st.success(done)
+    try:
+        state = data.uncached(_state, ident.name)
+    except DatabaseBusy:
+        st.warning(t("busy.nodata"))
+        return
+    choices = [e.event for e in state["events"] if auth.may_write(state["allowed"], e.event)]
+    if auth.ALL_EVENTS in (state["allowed"] or set()):
+        choices.append(NEW)
+    if not choices:
+        st.info(t("org.none"))
+        return
+    # labels made now, in this session's language (a widget may format its value later)
+    labels = {e.event: e.shown for e in state["events"]} | {NEW: t("org.new")}
+    if st.session_state.get(_SELECT) in choices:
+        st.session_state["org_event"] = st.session_state.pop(_SELECT)
+    picked = st.selectbox(t("org.event"), choices, key="org_event", format_func=labels.__getitem__)
+    info = next((e for e in state["events"] if e.event == picked), None)
+    _details(info, ident)
+    if info is None:
+        return
+    _round_order(info, ident)
+    _roster(info, ident)
+    _draw(info, ident)
+    _current(info)
+
+
+def _state(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
+    return {"events": events.all_events(con), "allowed": auth.user_events(con, name)}
+
+
+def _write(ident: auth.Identity, event: str | None, fn: Any) -> Any:
+    """``fn(con)`` on a write connection once the database says ``ident`` may write to
+    ``event`` (None: a new event, which needs the right to every event)."""
+
+    def run(con: duckdb.DuckDBPyConnection) -> Any:
+        auth.check_rights(con, ident, [event if event is not None else auth.ALL_EVENTS])
+        return fn(con)
+
+    return data.write(run)
+
+
+def _refusal(exc: Exception) -> str:
+    """A refusal's sentence in the reader's language where it has a message id."""
+    if isinstance(exc, draws.DrawRefused):
+        return messages.render(f"draw_{exc.code}", exc.params, language())
+    if isinstance(exc, auth.NotAllowed):
+        return exc.render(language())
+    if isinstance(exc, FileRejected):
+        return f"{exc.file}: {messages.render(exc.message_id, exc.params, language())}"
+    return str(exc)
+
+
+def _act(
+    ident: auth.Identity, event: str | None, fn: Any, success: str, *, select: str | None = None
+) -> None:
+    try:
+        _write(ident, event, fn)
+    except (events.EventRefused, draws.DrawRefused, FileRejected, ValueError) as exc:
+        st.error(_refusal(exc))
+        return
+    except auth.NotAllowed as exc:
+        st.error(_refusal(exc))
+        return
+    except DatabaseBusy:
+        st.warning(t("up.busy"))
+        return
+    st.session_state[_DONE] = success
+    if select is not None:
+        st.session_state[_SELECT] = select  # the picker takes it before it is drawn
+    st.rerun()
+
+
+# --- event details --------------------------------------------------------------------------
+
+
+def _details(info: events.EventInfo | None, ident: auth.Identity) -> None:
+    levels = ["", *events.LEVELS]
+    names = list(rulesets.names())
+    with st.form(f"org_details_{info.event if info else 'new'}"):
+        st.subheader(t("org.details"), anchor=False)
+        event_id = (
+            info.event
+            if info
+            else st.text_input(t("org.id"), key="org_new_id", max_chars=100).strip()
+        )
+        ruleset = st.selectbox(
+            t("org.ruleset"), names, index=names.index(info.ruleset) if info else 0
+        )
+        title = st.text_input(t("org.title_field"), value=(info.title or "") if info else "")
+        when = st.date_input(
+            t("org.date"), value=info.event_date if info else None, format="YYYY-MM-DD"
+        )
+        venue = st.text_input(t("org.venue"), value=(info.venue or "") if info else "")
+        unset = t("org.level.none")
+        level = st.selectbox(
+            t("org.level"),
+            levels,
+            index=levels.index(info.level) if info and info.level in levels else 0,
+            format_func=lambda lv: lv or unset,
+        )
+        saved = st.form_submit_button(t("org.save"), type="primary", width="stretch")
+    if not saved:
+        return
+    if not event_id or re.search(r"\s", event_id):
+        st.error(t("org.no_id"))
+        return
+    day = when if isinstance(when, date) else None
+    _act(
+        ident,
+        info.event if info else None,
+        lambda con: events.save(
+            con,
+            event_id,
+            ruleset,
+            title=title.strip() or None,
+            event_date=day,
+            venue=venue.strip() or None,
+            level=level or None,
+            by=ident.name,
+        ),
+        t("org.saved", event=event_id),
+        select=event_id,
+    )
+
+
+# --- round order and roster -------------------------------------------------------------------
+
+
+def _round_order(info: events.EventInfo, ident: auth.Identity) -> None:
+    with st.expander(t("org.rounds")):
+        own = data.uncached(round_order.organiser_order, info.event)
+        text = st.text_input(
+            t("org.rounds.help"), value=", ".join(own), key=f"org_rounds_{info.event}"
+        )
+        if st.button(t("org.rounds.save"), key="org_rounds_save", width="stretch"):
+            labels = [r.strip() for r in text.split(",") if r.strip()]
+            _act(
+                ident,
+                info.event,
+                lambda con: round_order.set_order(con, info.event, labels),
+                t("org.rounds.saved"),
+            )
+
+
+def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
+    with st.expander(t("org.roster")):
+        current = data.uncached(events.roster, info.event)
+        st.caption(t("org.roster.count", n=current.height))
+        if current.height:
+            ui.table(current.select("player", "group"), key="org_roster_table", height=240)
+        upload = st.file_uploader(
+            t("org.roster.file"), type=["csv", "xlsx"], key=f"org_roster_{info.event}"
+        )
+        if upload is None or not st.button(
+            t("org.roster.save"), key="org_roster_save", type="primary", width="stretch"
+        ):
+            return
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / display_name(upload.name)
+            path.write_bytes(upload.getvalue())
+            try:
+                rows = events.read_roster(path)
+            except (FileRejected, events.EventRefused) as exc:
+                st.error(_refusal(exc))
+                return
+        _act(
+            ident,
+            info.event,
+            lambda con: events.set_roster(con, info.event, rows, source=path.name),
+            t("org.roster.saved", n=rows.height),
+        )
+
+
+# --- draws ------------------------------------------------------------------------------------
+
+
+def _draw(info: events.EventInfo, ident: auth.Identity) -> None:
+    with st.form(f"org_draw_{info.event}"):
+        st.subheader(t("org.draw"), anchor=False)
+        label = st.text_input(t("org.draw.round"), key="org_draw_round", max_chars=60).strip()
+        seed_text = st.text_input(t("org.draw.seed"), key="org_draw_seed", max_chars=19).strip()
+        reason = st.text_input(t("org.draw.reason"), key="org_draw_reason", max_chars=200)
+        go = st.form_submit_button(t("org.draw.button"), type="primary", width="stretch")
+    if not go or not label:
+        return
+    if seed_text and not seed_text.isdigit():
+        st.error(t("org.draw.bad_seed"))
+        return
+    seed = int(seed_text) if seed_text else None
+
+    def run(con: duckdb.DuckDBPyConnection) -> draws.Draw:
+        return draws.draw_round(
+            con, info.event, label, seed=seed, reason=reason.strip() or None, by=ident.name
+        )
+
+    try:
+        drawn = _write(ident, info.event, run)
+    except (draws.DrawRefused, auth.NotAllowed) as exc:
+        st.error(_refusal(exc))
+        return
+    except DatabaseBusy:
+        st.warning(t("up.busy"))
+        return
+    st.session_state[_DONE] = t("org.draw.done", round=drawn.round, seed=drawn.seed)
+    st.session_state["org_show_round"] = drawn.round
+    st.rerun()
+
+
+def _current(info: events.EventInfo) -> None:
+    st.subheader(t("org.current"), anchor=False)
+    hist: pl.DataFrame = data.uncached(draws.history, info.event)
+    if hist.height == 0:
+        st.info(t("org.current.none"))
+        return
+    drawn_rounds = list(dict.fromkeys(hist.get_column("round").to_list()))
+    if st.session_state.get("org_show_round") not in drawn_rounds:
+        st.session_state["org_show_round"] = drawn_rounds[0]
+    label = st.selectbox(t("org.col.round"), drawn_rounds, key="org_show_round")
+    now = hist.filter((pl.col("round") == label) & pl.col("current")).row(0, named=True)
+    st.caption(
+        t(
+            "org.current.seed",
+            round=label,
+            seed=now["seed"],
+            at=now["drawn_at"].strftime("%Y-%m-%d %H:%M"),
+        )
+    )
+    seats = data.uncached(draws.current, info.event, label)
+    st.table(_labelled(seats), hide_index=True, border="horizontal")
+    with st.expander(t("org.history")):
+        shown = hist.select(
+            "round",
+            "seed",
+            pl.col("drawn_at").dt.strftime("%Y-%m-%d %H:%M"),
+            pl.col("reason").fill_null(""),
+            pl.when(pl.col("current")).then(pl.lit("✓")).otherwise(pl.lit("")).alias("current"),
+        )
+        st.table(_labelled(shown), hide_index=True, border="horizontal")
+
+
+def _labelled(df: pl.DataFrame) -> Any:
+    return df.rename({c: t(f"org.col.{c}") for c in df.columns}).to_pandas()

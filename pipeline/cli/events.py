@@ -1,0 +1,108 @@
+"""Running a competition: ``domino event create``, ``domino event roster`` (on the
+``event`` group of :mod:`pipeline.cli.admin`) and ``domino draw``."""
+
+import sys
+from datetime import date
+
+import click
+
+from pipeline.cli.admin import event
+from pipeline.cli.common import RULESET, db_option, err, out
+
+LEVEL = click.Choice(["group", "kabupaten", "kota", "provinsi", "nasional"])
+
+
+def _refuse(sentence: str) -> None:
+    from rich.markup import escape
+
+    err.print(f"[red]✗[/] {escape(sentence)}", highlight=False)
+    sys.exit(1)
+
+
+@event.command("create")
+@click.argument("event_id", metavar="EVENT")
+@click.option("--ruleset", type=RULESET, required=True, help="The rulebook the event plays.")
+@click.option("--title", help="The event's name as shown on screens and sheets.")
+@click.option(
+    "--date", "when", type=click.DateTime(formats=["%Y-%m-%d"]), help="Day played (YYYY-MM-DD)."
+)
+@click.option("--venue", help="Where it is played.")
+@click.option("--level", type=LEVEL, help="The level of the competition.")
+@db_option
+def event_create(event_id, ruleset, title, when, venue, level, db) -> None:
+    """Create an event before its results (or update its title, date, venue, level).
+
+    A later load of EVENT plays under its ruleset. The ruleset of an event with loaded
+    results cannot change.
+    """
+    from pipeline import events
+    from pipeline.store.db import connect
+
+    day: date | None = when.date() if when else None
+    try:
+        with connect(db) as con:
+            did = events.save(
+                con, event_id, ruleset, title=title, event_date=day, venue=venue, level=level
+            )
+            info = events.get(con, event_id.strip())
+    except events.EventRefused as exc:
+        _refuse(str(exc))
+        return
+    assert info is not None
+    extra = ", ".join(
+        str(v) for v in (info.title, info.event_date, info.venue, info.level) if v is not None
+    )
+    out.print(
+        f"event {info.event} {did} ({info.ruleset}{'; ' + extra if extra else ''})",
+        markup=False,
+        highlight=False,
+    )
+
+
+@event.command("roster")
+@click.argument("event_id", metavar="EVENT")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@db_option
+def event_roster(event_id, file, db) -> None:
+    """Set the event's entrants from FILE (CSV/XLSX: player, optional group); it replaces
+    the entrants set before. Names are matched to the registry as a load matches them."""
+    from pipeline import events
+    from pipeline.problems import FileRejected
+    from pipeline.store.db import connect
+
+    try:
+        rows = events.read_roster(file)
+        with connect(db) as con:
+            n = events.set_roster(con, event_id, rows, source=rows["_file"][0])
+    except FileRejected as exc:
+        _refuse(f"{exc.file}: {exc.message}")
+        return
+    except events.EventRefused as exc:
+        _refuse(str(exc))
+        return
+    out.print(f"{event_id}: {n} entrant(s) from {file}", markup=False, highlight=False)
+
+
+@click.command()
+@click.option("--event", "event_id", required=True, help="Event id.")
+@click.option("--round", "round_", required=True, help="The round to draw.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: a random one).")
+@click.option("--reason", help="Why the round is drawn again (needed for a redraw).")
+@db_option
+def draw(event_id, round_, seed, reason, db) -> None:
+    """Seat a round as RULES.md decides: tables, chairs by lot, the swap schedule; stored
+    with its seed. Exit 1 with a sentence when the round cannot be drawn yet."""
+    from pipeline import draws
+    from pipeline.store.db import connect
+
+    try:
+        with connect(db) as con:
+            d = draws.draw_round(con, event_id, round_, seed=seed, reason=reason)
+            shown = draws.current(con, event_id, d.round)
+    except draws.DrawRefused as exc:
+        _refuse(exc.message)
+        return
+    again = f", draw {d.draw_no}" if d.draw_no > 1 else ""
+    from pipeline.cli.output import emit
+
+    emit(shown, "table", title=f"{event_id} {d.round}: seed {d.seed}{again}")

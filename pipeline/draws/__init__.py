@@ -1,0 +1,7 @@
+"""Draws: who sits at which table and in which chair (RULES.md, "Decided (draws …)" and
+"Decided (session draw …)"). :mod:`pipeline.draws.seating` holds the pure seating
+algorithms; :mod:`pipeline.draws.service` reads the event, draws and stores."""
+
+from pipeline.draws.service import Draw, DrawRefused, current, draw_round, history
+
+__all__ = ["Draw", "DrawRefused", "current", "draw_round", "history"]

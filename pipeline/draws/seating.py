@@ -1,0 +1,293 @@
+"""Seating algorithms (RULES.md, "Decided (draws …)" and "Decided (session draw …)").
+
+Pure functions on lists: no database, every random choice from the ``random.Random``
+passed in, so the same seed and the same entrants give the same seating. Players are
+their keys (strings); a table is a list of keys; chairs are letters.
+
+- :func:`table_sizes`: tables of ``size``, tables of ``size - 1`` only where the count
+  demands (4k+1 → three tables of 3, 4k+2 → two, 4k+3 → one).
+- :func:`first_round`: the roster dealt into tables, members of one group apart first.
+- :func:`next_round`: the qualifiers of one table meet those of another (Art. 4.1),
+  tables paired at random, pairs that already met avoided where possible.
+- :func:`session`: a pepet session, groups apart first, then the sum over pairs of
+  (times met)² as small as the search finds.
+- :func:`chairs_by_lot` and :func:`per_hand`: chairs A–D by lot, then the ruleset's
+  swap schedule hand by hand.
+"""
+
+import itertools
+import random
+from collections.abc import Callable, Mapping, Sequence
+
+CHAIRS = ("A", "B", "C", "D")
+
+Pair = frozenset[str]
+Met = Mapping[Pair, int]
+
+
+class CannotSeat(ValueError):
+    """A count of players that tables of the allowed sizes cannot hold."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count} players cannot be seated")
+        self.count = count
+
+
+def table_sizes(count: int, size: int = 4, *, small: bool = True) -> list[int]:
+    """Sizes of the tables for ``count`` players: ``size`` each, and tables of
+    ``size - 1`` only where the count demands (``small``); largest first."""
+    if count < 1:
+        raise CannotSeat(count)
+    if not small:
+        if count % size:
+            raise CannotSeat(count)
+        return [size] * (count // size)
+    rest = count % size
+    threes = (size - rest) % size  # 4k+1 → 3, 4k+2 → 2, 4k+3 → 1 table of 3
+    fours = (count - threes * (size - 1)) // size
+    if fours < 0 or size - 1 < 3:
+        raise CannotSeat(count)
+    return [size] * fours + [size - 1] * threes
+
+
+def _deal(ordered: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
+    """Deal players round the tables in turn (a full table is skipped): ``len(sizes)``
+    consecutive players always land at different tables."""
+    tables: list[list[str]] = [[] for _ in sizes]
+    t = 0
+    for p in ordered:
+        while len(tables[t]) >= sizes[t]:
+            t = (t + 1) % len(sizes)
+        tables[t].append(p)
+        t = (t + 1) % len(sizes)
+    return tables
+
+
+def _by_group(
+    players: Sequence[str], groups: Mapping[str, str | None], rng: random.Random
+) -> list[str]:
+    """The players shuffled, members of one group next to each other (largest group
+    first), so that dealing them in turn keeps a group apart."""
+    blocks: dict[str, list[str]] = {}
+    for p in players:
+        g = groups.get(p)
+        blocks.setdefault(f"g:{g}" if g else f"p:{p}", []).append(p)
+    keys = sorted(blocks)
+    rng.shuffle(keys)
+    for k in keys:
+        rng.shuffle(blocks[k])
+    keys.sort(key=lambda k: -len(blocks[k]))  # stable: equal sizes keep the shuffled order
+    return [p for k in keys for p in blocks[k]]
+
+
+def first_round(
+    players: Sequence[str],
+    groups: Mapping[str, str | None],
+    rng: random.Random,
+    *,
+    size: int = 4,
+    small: bool = True,
+) -> list[list[str]]:
+    """The roster seated at random into tables (sizes by :func:`table_sizes`), members
+    of one group at different tables whenever the group is no larger than the number of
+    tables (and spread as evenly as can be otherwise)."""
+    sizes = table_sizes(len(players), size, small=small)
+    return _deal(_by_group(sorted(players), groups, rng), sizes)
+
+
+# --- the search used by later rounds and sessions ----------------------------------------
+
+
+def _search(
+    tables: list[list[str]],
+    table_cost: Callable[[Sequence[str]], float],
+    rng: random.Random,
+    *,
+    extra: Callable[[list[list[str]]], float] | None = None,
+    restarts: int = 8,
+) -> list[list[str]]:
+    """Local search over swaps of two players at different tables, first improvement in a
+    random order, from ``tables`` and from ``restarts`` random reshuffles; the seating of
+    least total cost is kept (ties: the first found)."""
+
+    def total(ts: list[list[str]]) -> float:
+        return sum(table_cost(t) for t in ts) + (extra(ts) if extra else 0.0)
+
+    best, best_cost = [list(t) for t in tables], total(tables)
+    everyone = [p for t in tables for p in t]
+    sizes = [len(t) for t in tables]
+    for attempt in range(restarts + 1):
+        if attempt == 0:
+            cur = [list(t) for t in tables]
+        else:
+            order = list(everyone)
+            rng.shuffle(order)
+            cur, i = [], 0
+            for s in sizes:
+                cur.append(order[i : i + s])
+                i += s
+        cost = total(cur)
+        improved = True
+        while improved and cost > 0:
+            improved = False
+            moves = [
+                (a, i, b, j)
+                for a, b in itertools.combinations(range(len(cur)), 2)
+                for i in range(len(cur[a]))
+                for j in range(len(cur[b]))
+            ]
+            rng.shuffle(moves)
+            for a, i, b, j in moves:
+                before = table_cost(cur[a]) + table_cost(cur[b])
+                whole = extra(cur) if extra else 0.0
+                cur[a][i], cur[b][j] = cur[b][j], cur[a][i]
+                after = table_cost(cur[a]) + table_cost(cur[b])
+                delta = after - before + ((extra(cur) - whole) if extra else 0.0)
+                if delta < 0:
+                    cost += delta
+                    improved = True
+                else:
+                    cur[a][i], cur[b][j] = cur[b][j], cur[a][i]
+        if cost < best_cost:
+            best, best_cost = [list(t) for t in cur], cost
+        if best_cost == 0:
+            break
+    return best
+
+
+GROUP_WEIGHT = 1_000_000.0
+
+
+def _group_clashes(table: Sequence[str], groups: Mapping[str, str | None]) -> int:
+    seen = [groups.get(p) for p in table if groups.get(p)]
+    return len(seen) - len(set(seen))
+
+
+def met_pairs(tables: Sequence[Sequence[str]]) -> dict[Pair, int]:
+    """How often each two players sat at one table in ``tables`` (several rounds' tables)."""
+    met: dict[Pair, int] = {}
+    for t in tables:
+        for a, b in itertools.combinations(sorted(set(t)), 2):
+            met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+    return met
+
+
+def pair_cost(tables: Sequence[Sequence[str]], met: Met) -> int:
+    """Sum over all pairs of (times met)² once ``tables`` are played after ``met``."""
+    now = dict(met)
+    for pair, n in met_pairs(tables).items():
+        now[pair] = now.get(pair, 0) + n
+    return sum(n * n for n in now.values())
+
+
+def session(
+    players: Sequence[str],
+    groups: Mapping[str, str | None],
+    met: Met,
+    rng: random.Random,
+    *,
+    size: int = 4,
+    small: bool = False,
+) -> list[list[str]]:
+    """A pepet session: members of one group apart first, then opponents rotated so that
+    the sum over pairs of (times met)² is as small as the search finds."""
+    start = first_round(players, groups, rng, size=size, small=small)
+
+    def cost(table: Sequence[str]) -> float:
+        # a table raises the sum of squares by 2m + 1 per pair that met m times before;
+        # the + 1 is the same for every seating of these sizes, so it is left out
+        pairs = sum(2 * met.get(frozenset((a, b)), 0) for a, b in itertools.combinations(table, 2))
+        return GROUP_WEIGHT * _group_clashes(table, groups) + pairs
+
+    return _search(start, cost, rng)
+
+
+def next_round(
+    qualifiers: Sequence[Sequence[str]],
+    groups: Mapping[str, str | None],
+    met: Met,
+    rng: random.Random,
+    *,
+    size: int = 4,
+) -> list[list[str]]:
+    """The next round of a knockout: ``qualifiers`` are the qualifiers of each table of
+    the previous round (in its order). Four or fewer: one final table. Otherwise tables
+    by :func:`table_sizes`; the qualifiers of one table sit together and meet those of
+    another table (a table's qualifiers are split only where tables of 3 demand it),
+    members of one group apart where possible, then pairs that already met (other than
+    table-mates of the previous round) avoided where possible."""
+    everyone = [p for q in qualifiers for p in q]
+    if len(everyone) <= size:
+        if len(everyone) < 3:
+            raise CannotSeat(len(everyone))
+        return [list(everyone)]
+    sizes = table_sizes(len(everyone), size)
+    origin = {p: i for i, q in enumerate(qualifiers) for p in q}
+    units = [list(q) for q in qualifiers if q]
+    rng.shuffle(units)
+    for u in units:
+        rng.shuffle(u)
+    start = _deal_units(units, sizes)
+
+    def cost(table: Sequence[str]) -> float:
+        tables_from = len({origin[p] for p in table})
+        same_origin = 1e9 if tables_from < 2 else 0.0
+        old = sum(
+            met.get(frozenset((a, b)), 0)
+            for a, b in itertools.combinations(table, 2)
+            if origin[a] != origin[b]
+        )
+        return same_origin + GROUP_WEIGHT * _group_clashes(table, groups) + old
+
+    def split(ts: list[list[str]]) -> float:
+        # each table's qualifiers sit together unless the sizes force a split
+        where: dict[int, set[int]] = {}
+        for i, t in enumerate(ts):
+            for p in t:
+                where.setdefault(origin[p], set()).add(i)
+        return 1e7 * sum(len(s) - 1 for s in where.values())
+
+    return _search(start, cost, rng, extra=split)
+
+
+def _deal_units(units: list[list[str]], sizes: Sequence[int]) -> list[list[str]]:
+    """A first seating keeping units whole where they fit: units fill the tables in turn."""
+    flat = [p for u in units for p in u]
+    tables: list[list[str]] = []
+    i = 0
+    for s in sizes:
+        tables.append(flat[i : i + s])
+        i += s
+    return tables
+
+
+# --- chairs ---------------------------------------------------------------------------------
+
+
+def chairs_by_lot(tables: Sequence[Sequence[str]], rng: random.Random) -> list[dict[str, str]]:
+    """``chair → player`` per table, drawn by lot (a table of 3 leaves a chair empty,
+    also by lot)."""
+    seated = []
+    for t in tables:
+        chairs = rng.sample(CHAIRS, len(t))
+        players = list(t)
+        rng.shuffle(players)
+        seated.append(dict(sorted(zip(chairs, players, strict=True))))
+    return seated
+
+
+def per_hand(
+    start: Mapping[str, str], schedule: Sequence[tuple[int, int, str]]
+) -> list[tuple[int | None, str, str]]:
+    """``(hand, chair, player)`` for every hand of ``schedule`` (``(first, last, chairs)``:
+    the letter at a chair's place in ``chairs`` is the starting chair whose player sits
+    there in those hands); an empty schedule: one row per chair with hand ``None``."""
+    if not schedule:
+        return [(None, c, p) for c, p in sorted(start.items())]
+    rows: list[tuple[int | None, str, str]] = []
+    for first, last, chairs in schedule:
+        for hand in range(first, last + 1):
+            for chair, came_from in zip(CHAIRS, chairs, strict=True):
+                if came_from in start:
+                    rows.append((hand, chair, start[came_from]))
+    return rows

@@ -1,0 +1,310 @@
+"""Drawing a round (``domino draw`` and the organiser page): what the database says about
+the event, the seating from :mod:`pipeline.draws.seating`, and the stored draw.
+
+How to seat is the ruleset's ``[draw]`` table (docs/rulesets.md): ``method = "knockout"``
+(a first round from the roster, later rounds from the qualifiers of the round before) or
+``"series"`` (every session from the roster, opponents rotated); ``table_size``;
+``small_tables`` (tables of one fewer where the count demands); ``swaps`` (who sits in
+each chair in each regular hand). A refusal is a :class:`DrawRefused`: a message code and
+its parameters (pipeline/messages).
+"""
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from pipeline import messages, rulesets
+from pipeline import rounds as round_order
+from pipeline.draws import seating
+from pipeline.store.db import insert_frame
+
+
+class DrawRefused(Exception):
+    """A round that cannot be drawn now; ``message`` is one sentence."""
+
+    def __init__(self, code: str, params: dict[str, Any] | None = None) -> None:
+        self.code = code
+        self.params = params or {}
+        self.message = messages.render(f"draw_{code}", self.params)
+        super().__init__(self.message)
+
+
+@dataclass
+class Draw:
+    event: str
+    round: str
+    draw_no: int
+    seed: int
+    seats: pl.DataFrame  # table, hand, chair, player_key, player
+    tables: list[dict[str, str]] = field(default_factory=list)  # chair → player, per table
+
+
+def _rules(book: rulesets.Ruleset) -> dict[str, Any]:
+    rules = dict(book.params.get("draw", {}))
+    rules.setdefault("method", "knockout")
+    rules.setdefault("table_size", 4)
+    rules.setdefault("small_tables", True)
+    rules.setdefault("swaps", [])
+    return rules
+
+
+def schedule(book: rulesets.Ruleset) -> list[tuple[int, int, str]]:
+    """The ruleset's swap schedule as ``(first hand, last hand, chairs)``."""
+    return [
+        (int(s["hands"][0]), int(s["hands"][1]), str(s["chairs"])) for s in _rules(book)["swaps"]
+    ]
+
+
+def order_with(con: duckdb.DuckDBPyConnection, event: str, label: str) -> list[str]:
+    """The event's rounds in order, ``label`` placed among them if it is new."""
+    known = [
+        r[0]
+        for r in con.execute(
+            "SELECT round FROM rounds WHERE event = ? ORDER BY round_no", [event]
+        ).fetchall()
+    ]
+    if label in known:
+        return known
+    own = round_order.organiser_order(con, event)
+    rest = round_order.in_order([r for r in known if r not in own] + [label])
+    return [r for r in own if r in known] + rest
+
+
+def draw_round(
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+    label: str,
+    *,
+    seed: int | None = None,
+    reason: str | None = None,
+    by: str | None = None,
+) -> Draw:
+    """Draw ``label`` of ``event`` and store it as the round's current draw."""
+    row = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchone()
+    if row is None:
+        raise DrawRefused("no_event", {"event": event})
+    book = rulesets.load(str(row[0]))
+    rules = _rules(book)
+    label = label.strip()
+    loaded = con.execute(
+        "SELECT count(*) FROM match_versions WHERE event = ? AND round = ?", [event, label]
+    ).fetchone()
+    if loaded and loaded[0]:
+        raise DrawRefused("has_results", {"round": label})
+    before = con.execute(
+        "SELECT coalesce(max(draw_no), 0) FROM draws_t WHERE event = ? AND round = ?",
+        [event, label],
+    ).fetchone()
+    draw_no = int(before[0] if before else 0) + 1
+    if draw_no > 1 and not (reason or "").strip():
+        raise DrawRefused("needs_reason", {"round": label})
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    rng = random.Random(seed)
+    order = order_with(con, event, label)
+    previous = order[: order.index(label)]
+    groups = _groups(con, event)
+    met = seating.met_pairs(_earlier_tables(con, event, [r for r in order if r != label]))
+    size, small = int(rules["table_size"]), bool(rules["small_tables"])
+    try:
+        if rules["method"] == "knockout" and previous:
+            quals = _qualifiers(con, event, previous[-1])
+            tables = seating.next_round(quals, groups, met, rng, size=size)
+        else:
+            players = _entrants(con, event)
+            if rules["method"] == "series":
+                tables = seating.session(players, groups, met, rng, size=size, small=small)
+            else:
+                tables = seating.first_round(players, groups, rng, size=size, small=small)
+    except seating.CannotSeat as exc:
+        raise DrawRefused("cannot_seat", {"count": exc.count, "round": label}) from exc
+    seated = seating.chairs_by_lot(tables, rng)
+    seats = _seat_rows(con, seated, schedule(book))
+    _store(con, event, label, draw_no, seed, reason, by, seats)
+    return Draw(event, label, draw_no, seed, seats, seated)
+
+
+def _entrants(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
+    rows = con.execute(
+        "SELECT player_key FROM entrants WHERE event = ? ORDER BY player_key", [event]
+    ).fetchall()
+    if not rows:
+        raise DrawRefused("no_roster", {"event": event})
+    return [str(r[0]) for r in rows]
+
+
+def _groups(con: duckdb.DuckDBPyConnection, event: str) -> dict[str, str | None]:
+    """Each player's group: the roster's, else the registry's."""
+    rows = con.execute(
+        'SELECT r.player_key, r."group" FROM registry r WHERE r."group" IS NOT NULL '
+        'UNION ALL SELECT e.player_key, e."group" FROM entrants e '
+        'WHERE e.event = ? AND e."group" IS NOT NULL',
+        [event],
+    ).fetchall()
+    return {str(k): (str(g) if g is not None else None) for k, g in rows}
+
+
+def _earlier_tables(
+    con: duckdb.DuckDBPyConnection, event: str, others: list[str]
+) -> list[list[str]]:
+    """The tables of the event's other rounds: as drawn where a round has a current draw,
+    else as played."""
+    drawn = con.execute(
+        'SELECT s.round, s."table", s.player_key FROM draw_seats s JOIN draws_t d '
+        "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
+        "WHERE d.current AND s.event = ?",
+        [event],
+    ).fetchall()
+    played = con.execute(
+        'SELECT round, "table", player_key FROM table_standings_t WHERE event = ?', [event]
+    ).fetchall()
+    by_table: dict[tuple[str, str], set[str]] = {}
+    drawn_rounds = {r for r, _, _ in drawn}
+    for r, t, k in drawn:
+        if r in others:
+            by_table.setdefault((r, t), set()).add(k)
+    for r, t, k in played:
+        if r in others and r not in drawn_rounds:
+            by_table.setdefault((r, t), set()).add(k)
+    return [sorted(v) for _, v in sorted(by_table.items())]
+
+
+def _qualifiers(con: duckdb.DuckDBPyConnection, event: str, prev: str) -> list[list[str]]:
+    """The qualifiers of each table of round ``prev``, table by table; refused while a
+    table is incomplete, missing from the draw, or a tie-break decides who qualifies."""
+    rows = con.sql(
+        'SELECT "table", player_key, complete, walkover, qualified, needs_tiebreak '
+        "FROM table_standings_t WHERE event = ? AND round = ?",
+        params=[event, prev],
+    ).pl()
+    if rows.height == 0:
+        raise DrawRefused("no_results", {"round": prev})
+    drawn = {
+        str(r[0])
+        for r in con.execute(
+            'SELECT DISTINCT s."table" FROM draw_seats s JOIN draws_t d ON d.event = s.event '
+            "AND d.round = s.round AND d.draw_no = s.draw_no WHERE d.current AND s.event = ? "
+            "AND s.round = ?",
+            [event, prev],
+        ).fetchall()
+    }
+    missing = sorted(drawn - set(rows.get_column("table").to_list()), key=_natural)
+    if missing:
+        raise DrawRefused("incomplete", {"round": prev, "table": missing[0]})
+    open_ = rows.filter(~pl.col("complete") & ~pl.col("walkover"))
+    if open_.height:
+        raise DrawRefused("incomplete", {"round": prev, "table": open_["table"][0]})
+    tie = rows.filter(pl.col("needs_tiebreak") & ~pl.col("qualified"))
+    if tie.height:
+        raise DrawRefused("tiebreak", {"round": prev, "table": tie["table"][0]})
+    quals = rows.filter(pl.col("qualified")).sort("player_key")
+    tables = sorted(set(quals.get_column("table").to_list()), key=_natural)
+    return [quals.filter(pl.col("table") == t).get_column("player_key").to_list() for t in tables]
+
+
+def _natural(label: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in label if ch.isdigit())
+    return (int(digits) if digits and len(digits) < 18 else -1, label)
+
+
+def _seat_rows(
+    con: duckdb.DuckDBPyConnection,
+    seated: list[dict[str, str]],
+    swaps: list[tuple[int, int, str]],
+) -> pl.DataFrame:
+    names = dict(
+        con.execute(
+            "SELECT player_key, player FROM players UNION ALL "
+            "SELECT player_key, player FROM entrants WHERE player_key NOT IN "
+            "(SELECT player_key FROM players)"
+        ).fetchall()
+    )
+    rows = [
+        {
+            "table": str(i),
+            "hand": hand,
+            "chair": chair,
+            "player_key": key,
+            "player": names.get(key, key),
+        }
+        for i, start in enumerate(seated, start=1)
+        for hand, chair, key in seating.per_hand(start, swaps)
+    ]
+    return pl.DataFrame(
+        rows,
+        schema={
+            "table": pl.String,
+            "hand": pl.Int32,
+            "chair": pl.String,
+            "player_key": pl.String,
+            "player": pl.String,
+        },
+    )
+
+
+def _store(
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+    label: str,
+    draw_no: int,
+    seed: int,
+    reason: str | None,
+    by: str | None,
+    seats: pl.DataFrame,
+) -> None:
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(
+            "UPDATE draws_t SET current = false WHERE event = ? AND round = ?", [event, label]
+        )
+        con.execute(
+            "INSERT INTO draws_t (event, round, draw_no, seed, drawn_at, drawn_by, reason, current) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, true)",
+            [event, label, draw_no, seed, datetime.now(), by, (reason or "").strip() or None],
+        )
+        frame = seats.with_columns(
+            pl.lit(event).alias("event"),
+            pl.lit(label).alias("round"),
+            pl.lit(draw_no).alias("draw_no"),
+        )
+        insert_frame(
+            con,
+            "draw_seats",
+            frame,
+            'event, round, draw_no, "table", hand, chair, player_key, player',
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+# --- reading draws ---------------------------------------------------------------------------
+
+
+def current(con: duckdb.DuckDBPyConnection, event: str, label: str) -> pl.DataFrame:
+    """``table, chair, player`` of the current draw's starting seating (or its one seating)."""
+    return con.sql(
+        'SELECT s."table", s.chair, s.player FROM draw_seats s JOIN draws_t d '
+        "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
+        "WHERE d.current AND s.event = ? AND s.round = ? "
+        "AND (s.hand IS NULL OR s.hand = (SELECT min(hand) FROM draw_seats x WHERE "
+        "x.event = s.event AND x.round = s.round AND x.draw_no = s.draw_no)) "
+        'ORDER BY length(s."table"), s."table", s.chair',
+        params=[event, label],
+    ).pl()
+
+
+def history(con: duckdb.DuckDBPyConnection, event: str, label: str | None = None) -> pl.DataFrame:
+    """Every draw of the event (or of one round): ``round, draw_no, seed, drawn_at,
+    drawn_by, reason, current``, newest first."""
+    every = con.sql(
+        "SELECT round, draw_no, seed, drawn_at, drawn_by, reason, current FROM draws_t "
+        "WHERE event = ? ORDER BY drawn_at DESC, draw_no DESC",
+        params=[event],
+    ).pl()
+    return every if label is None else every.filter(pl.col("round") == label)

@@ -1,0 +1,360 @@
+"""Hand entry at the table: a referee enters each hand of a match as it ends.
+
+There is no second way in. Each saved hand is written, with the hands of the match
+already loaded, as one hand-log CSV of the contract (docs/handlog.md) and loaded through
+the one ingest service (:func:`pipeline.ingest.service.load`), which checks the
+referee's rights, validates every row exactly as a file row and commits the match whole
+or not at all. The first hand makes version 1 of the match; each later hand adds a
+version of kind ``update``, so the standings move hand by hand.
+
+A match entered here is *open* (a row of ``match_entry``, migration 010) until the
+referee closes it. While it is open a wrong hand is fixed by saving it again: the new
+version changes that hand without a reason (:func:`pipeline.ingest.versions.classify`
+reads the open matches). Once closed — and for every match loaded from a file, which
+was never opened here — a change to a loaded hand is a correction and needs a reason.
+A match closes only when its table standings say it is complete and no tie-break hand
+is still owed (the ruleset's scoring models decide both).
+"""
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from pipeline import auth, messages, players, rulesets
+from pipeline.ingest import service
+from pipeline.ingest.columns import CANONICAL, CHAIRS
+from pipeline.ingest.normalize import SANCTION_CODES
+from pipeline.ingest.outcome import Plan
+from pipeline.problems import ERROR
+from pipeline.standings import queries
+
+#: The columns an entered hand fills (the contract's, in its order).
+COLUMNS = [c for c in CANONICAL if not c.startswith("tiles_")]
+FIRST_LINE = 2  # the CSV's header is line 1: hand rows start on line 2
+
+Seats = dict[str, str]  # chair letter (a-d) -> player
+
+
+class EntryRefused(ValueError):
+    """A hand or a close the entry refuses before anything is loaded; ``str()`` is the
+    English sentence, :meth:`render` says it in another language."""
+
+    def __init__(self, code: str, params: dict[str, Any] | None = None):
+        self.code = code
+        self.params = params or {}
+        super().__init__(messages.render(code, self.params))
+
+    def render(self, lang: str = "en") -> str:
+        return messages.render(self.code, self.params, lang)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand as the referee enters it. Chairs are lower-case letters ``a``-``d``."""
+
+    hand: int
+    ending: str
+    ended_by: str | None = None
+    last_tile: str | None = None
+    pips: Mapping[str, int | None] = field(default_factory=dict)
+    sanctions: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    note: str | None = None
+
+
+@dataclass
+class MatchState:
+    """What the entry page needs to know about one match."""
+
+    event: str
+    round: str
+    table: str
+    ruleset: str
+    drawn: dict[int | None, Seats]  # the draw's seats per hand (pepet: key None); {} undrawn
+    hands: pl.DataFrame  # the current version's rows, in the contract's columns
+    standings: pl.DataFrame  # table_standings rows of the match
+    status: str  # new | open | closed
+
+    @property
+    def book(self) -> rulesets.Ruleset:
+        return rulesets.load(self.ruleset)
+
+    @property
+    def regular_hands(self) -> int | None:
+        n = self.book.flat.get("regular_hands")
+        return int(n) if n else None
+
+    @property
+    def next_hand(self) -> int:
+        return self.hands.height + 1
+
+    @property
+    def complete(self) -> bool:
+        s = self.standings
+        return bool(s.height) and bool(s.get_column("complete").all())
+
+    @property
+    def needs_tiebreak(self) -> bool:
+        s = self.standings
+        return bool(s.height) and bool(s.get_column("needs_tiebreak").any())
+
+    @property
+    def can_close(self) -> bool:
+        return self.status == "open" and self.complete and not self.needs_tiebreak
+
+    def seats(self, hand: int, start: Seats | None = None) -> Seats:
+        """Who sits where in ``hand``: the draw's seats; else the match's first hand (or
+        ``start``, typed once) moved by the swap schedule. A tie-break hand seats only the
+        tied players, in their chairs of the last regular hand."""
+        last = self.regular_hands
+        if last is not None and hand > last:
+            tied = set(
+                self.standings.filter(pl.col("needs_tiebreak")).get_column("player_key").to_list()
+            )
+            return {c: p for c, p in self.seats(last, start).items() if name_key(p) in tied}
+        if self.drawn:
+            return dict(self.drawn.get(hand) or self.drawn.get(None) or {})
+        if self.hands.height:
+            first = self.hands.row(0, named=True)
+            start = {c: first[f"player_{c}"] for c in CHAIRS if first[f"player_{c}"]}
+            start = scheduled(start, int(first["hand"]), 1, self.book, reverse=True)
+        return scheduled(start or {}, 1, hand, self.book)
+
+
+def name_key(name: str) -> str:
+    """A name's player key as the engine spells it (aliases aside)."""
+    frame = pl.DataFrame({"n": [name]}, schema={"n": pl.String})
+    return str(frame.select(players.key_expr(pl.col("n"))).item())
+
+
+def scheduled(
+    seats: Seats, from_hand: int, to_hand: int, book: rulesets.Ruleset, *, reverse: bool = False
+) -> Seats:
+    """``seats`` of ``from_hand`` moved to ``to_hand`` by the swap schedule (RULES.md Art.
+    1.14-1.15: A and C swap from hand 3, B and D from hand 7, cumulatively), for a ruleset
+    that checks it; the swaps are their own inverse, so ``reverse`` only documents intent."""
+    del reverse
+    if not book.has("swap_schedule"):
+        return dict(seats)
+
+    def phase(h: int) -> tuple[bool, bool]:
+        return h >= 3, h >= 7
+
+    (ac0, bd0), (ac1, bd1) = phase(from_hand), phase(to_hand)
+    swap = {}
+    if ac0 != ac1:
+        swap.update({"a": "c", "c": "a"})
+    if bd0 != bd1:
+        swap.update({"b": "d", "d": "b"})
+    return {swap.get(c, c): p for c, p in seats.items()}
+
+
+# --- reading a match ------------------------------------------------------------------------
+
+
+def drawn_seats(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) -> dict:
+    """The current draw's seats of a table, per hand (``None`` for a pepet session)."""
+    rows = con.execute(
+        'SELECT hand, chair, player FROM seatings WHERE event = ? AND round = ? AND "table" = ?',
+        [event, round, table],
+    ).fetchall()
+    out: dict[int | None, Seats] = {}
+    for hand, chair, player in rows:
+        out.setdefault(hand, {})[str(chair).lower()] = player
+    return out
+
+
+def drawn_tables(con: duckdb.DuckDBPyConnection, event: str, round: str) -> list[str]:
+    """The tables of a drawn round, in natural order."""
+    rows = con.execute(
+        'SELECT DISTINCT "table" FROM seatings WHERE event = ? AND round = ?', [event, round]
+    ).fetchall()
+    return sorted((r[0] for r in rows), key=lambda t: (len(t), t))
+
+
+def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) -> MatchState:
+    """The match as loaded now: its hands, standings, draw, and whether it is open."""
+    ruleset = queries.ruleset_of(con, event)
+    cols = ", ".join(f'h."{c}"' for c in COLUMNS if c not in ("event", "ruleset"))
+    hands = con.sql(
+        f"SELECT {cols} FROM hands h JOIN match_versions v "
+        'USING (event, round, "table", version) '
+        'WHERE v.current AND h.event = ? AND h.round = ? AND h."table" = ? '
+        "ORDER BY h.hand",
+        params=[event, round, table],
+    ).pl()
+    standings = con.sql(
+        "SELECT player, points, rank, qualified, needs_tiebreak, complete, player_key "
+        "FROM table_standings "
+        'WHERE event = ? AND round = ? AND "table" = ? ORDER BY rank, player',
+        params=[event, round, table],
+    ).pl()
+    flag = con.execute(
+        'SELECT closed_at IS NULL FROM match_entry WHERE event = ? AND round = ? AND "table" = ?',
+        [event, round, table],
+    ).fetchall()
+    if flag:
+        status = "open" if flag[0][0] else "closed"
+    else:
+        status = "closed" if hands.height else "new"
+    return MatchState(
+        event=event,
+        round=round,
+        table=table,
+        ruleset=ruleset,
+        drawn=drawn_seats(con, event, round, table),
+        hands=hands,
+        standings=standings,
+        status=status,
+    )
+
+
+# --- saving a hand ----------------------------------------------------------------------------
+
+
+def hand_row(st: MatchState, hand: Hand, seats: Seats) -> dict[str, Any]:
+    """One hand as a row of the contract (text cells, as a referee's file would hold)."""
+    row: dict[str, Any] = {
+        "event": st.event,
+        "ruleset": st.ruleset,
+        "round": st.round,
+        "table": st.table,
+        "hand": hand.hand,
+        "ended_by": (hand.ended_by or "").upper() or None,
+        "ending": hand.ending,
+        "last_tile": hand.last_tile,
+        "note": hand.note,
+    }
+    for c in CHAIRS:
+        row[f"player_{c}"] = seats.get(c)
+        row[f"pips_{c}"] = hand.pips.get(c)
+        codes = list(hand.sanctions.get(c) or [])
+        row[f"sanctions_{c}"] = ";".join(codes) or None
+    return row
+
+
+def sheet(rows: list[dict[str, Any]]) -> bytes:
+    """Rows of the contract as a CSV hand log (header on line 1)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(COLUMNS)
+    for r in rows:
+        w.writerow(["" if r.get(c) is None else r[c] for c in COLUMNS])
+    return buf.getvalue().encode("utf-8")
+
+
+def file_name(event: str, round: str, table: str) -> str:
+    return f"entry {event} {round} {table}.csv"
+
+
+@dataclass
+class Saved:
+    """What saving a hand did: the plan, and its problems tied to hands and columns."""
+
+    plan: Plan
+    problems: pl.DataFrame  # hand, column, code, severity, message_id, params, message
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems.filter(pl.col("severity") == ERROR).height
+
+    def sentences(self, lang: str = "en") -> list[dict[str, Any]]:
+        """Each problem as ``hand, column, severity, message`` in ``lang``."""
+        said = self.problems.with_columns(
+            messages.render_frame(self.problems, lang).fill_null(pl.col("message")).alias("message")
+        )
+        return said.select("hand", "column", "severity", "message").to_dicts()
+
+
+def save_hand(
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+    round: str,
+    table: str,
+    hand: Hand,
+    seats: Seats,
+    *,
+    identity: object,
+    reason: str | None = None,
+) -> Saved:
+    """Add or replace one hand of a match and load the whole match through the ingest
+    service. A closed match is changed only with a ``reason`` (a correction)."""
+    st = state(con, event, round, table)
+    if st.status == "closed" and not reason:
+        raise EntryRefused("entry_closed", {"table": table, "round": round})
+    if hand.hand < 1 or hand.hand > st.next_hand:
+        raise EntryRefused("entry_hand_gap", {"hand": hand.hand, "next": st.next_hand})
+    if hand.ending not in st.book.endings:
+        raise EntryRefused(
+            "entry_ending", {"ending": hand.ending, "endings": ", ".join(st.book.endings)}
+        )
+    old = [
+        {"event": event, "ruleset": st.ruleset, "round": round, "table": table, **r}
+        for r in st.hands.iter_rows(named=True)
+        if r["hand"] != hand.hand
+    ]
+    rows = sorted([*old, hand_row(st, hand, seats)], key=lambda r: int(r["hand"]))
+    plan = service.load(
+        con,
+        [(file_name(event, round, table), sheet(rows))],
+        reason=reason or None,
+        identity=identity,
+    )
+    saved = Saved(plan=plan, problems=_by_hand(plan.problems, [int(r["hand"]) for r in rows]))
+    if saved.ok and st.status == "new":
+        who = auth.identity_ok(identity)
+        con.execute(
+            'INSERT INTO match_entry (event, round, "table", opened_by, opened_at) '
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [event, round, table, who.name if who else None, datetime.now()],
+        )
+    return saved
+
+
+def _by_hand(found: pl.DataFrame, hands: list[int]) -> pl.DataFrame:
+    """The plan's problems with the hand of their line (line 2 is the first hand)."""
+    lines = pl.DataFrame(
+        {"line": list(range(FIRST_LINE, FIRST_LINE + len(hands))), "hand": hands},
+        schema={"line": found.schema.get("line", pl.Int64), "hand": pl.Int64},
+    )
+    return found.join(lines, on="line", how="left").select(
+        "hand", "column", "code", "severity", "message_id", "params", "message"
+    )
+
+
+# --- closing a match --------------------------------------------------------------------------
+
+
+def close(
+    con: duckdb.DuckDBPyConnection, event: str, round: str, table: str, *, identity: object
+) -> MatchState:
+    """Close an open match: from now on a change to a loaded hand needs a reason."""
+    who = auth.check_rights(con, identity, [event])
+    st = state(con, event, round, table)
+    if st.status == "closed":
+        raise EntryRefused("entry_closed", {"table": table, "round": round})
+    if not st.hands.height:
+        raise EntryRefused("entry_no_hands", {"table": table})
+    if st.needs_tiebreak and st.complete:
+        raise EntryRefused("entry_tiebreak_owed", {"table": table})
+    if not st.complete:
+        raise EntryRefused(
+            "entry_incomplete",
+            {"table": table, "done": st.hands.height, "total": st.regular_hands or 0},
+        )
+    con.execute(
+        "UPDATE match_entry SET closed_at = ?, closed_by = ? "
+        'WHERE event = ? AND round = ? AND "table" = ?',
+        [datetime.now(), who.name, event, round, table],
+    )
+    return state(con, event, round, table)
+
+
+def sanction_codes(ruleset: str) -> list[str]:
+    """The sanction codes a hand may carry under ``ruleset`` (none where it shows none)."""
+    return list(SANCTION_CODES) if rulesets.load(ruleset).shows("sanctions") else []

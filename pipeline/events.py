@@ -1,0 +1,220 @@
+"""Events as records: created before any result, with a title, date, venue, level and
+ruleset, and their entrants (``domino event create`` and ``domino event roster``).
+
+A load of an event created here plays under the event's ruleset (the loader reads the
+``events`` table first, pipeline/ingest/resolve.py); its writer leaves the row as it is.
+"""
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipeline import rulesets
+from pipeline.players import alias_map, player_key, read_registry
+from pipeline.problems import FileRejected
+from pipeline.store.db import insert_frame
+
+LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
+
+
+class EventRefused(Exception):
+    """A change to an event that is refused whole: ``message`` is one sentence."""
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    event: str
+    ruleset: str
+    title: str | None
+    event_date: date | None
+    venue: str | None
+    level: str | None
+
+    @property
+    def shown(self) -> str:
+        """How the event is named on screens: its title, else its id."""
+        return self.title or self.event
+
+
+def get(con: duckdb.DuckDBPyConnection, event: str) -> EventInfo | None:
+    row = con.execute(
+        "SELECT event, ruleset, title, event_date, venue, level FROM events WHERE event = ?",
+        [event],
+    ).fetchone()
+    return EventInfo(*row) if row else None
+
+
+def titles(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """``event → title`` of every event (its id where it has no title)."""
+    rows = con.execute("SELECT event, coalesce(title, event) FROM events").fetchall()
+    return {str(e): str(t) for e, t in rows}
+
+
+def save(
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+    ruleset: str,
+    *,
+    title: str | None = None,
+    event_date: date | None = None,
+    venue: str | None = None,
+    level: str | None = None,
+    by: str | None = None,
+) -> str:
+    """Create ``event`` or update the fields given; returns ``created`` or ``updated``.
+
+    A field left ``None`` keeps its stored value. Changing the ruleset of an event with
+    loaded matches is refused (its results were scored under the old one).
+    """
+    event = event.strip()
+    if not event:
+        raise EventRefused("an event needs an id: give one, e.g. unhas-2026")
+    if level is not None and level not in LEVELS:
+        raise EventRefused(f"level {level!r} is not one of {', '.join(LEVELS)}: use one of them")
+    book = rulesets.load(ruleset)
+    old = get(con, event)
+    if old is None:
+        frame = pl.DataFrame(
+            [
+                {
+                    "event": event,
+                    "ruleset": book.name,
+                    "params_hash": book.hash,
+                    "models": book.models,
+                    "created_at": datetime.now(),
+                    "created_by": by,
+                    "title": title,
+                    "event_date": event_date,
+                    "venue": venue,
+                    "level": level,
+                }
+            ],
+            schema={
+                "event": pl.String,
+                "ruleset": pl.String,
+                "params_hash": pl.String,
+                "models": pl.String,
+                "created_at": pl.Datetime,
+                "created_by": pl.String,
+                "title": pl.String,
+                "event_date": pl.Date,
+                "venue": pl.String,
+                "level": pl.String,
+            },
+        )
+        insert_frame(
+            con,
+            "events",
+            frame,
+            "event, ruleset, params_hash, models, created_at, created_by, title, event_date, "
+            "venue, level",
+        )
+        return "created"
+    if old.ruleset != book.name:
+        loaded = con.execute(
+            "SELECT count(*) FROM match_versions WHERE event = ?", [event]
+        ).fetchone()
+        if loaded and loaded[0]:
+            raise EventRefused(
+                f"event {event} already has results scored under {old.ruleset}; its ruleset "
+                f"cannot change to {book.name} (create a new event instead)"
+            )
+        con.execute(
+            "UPDATE events SET ruleset = ?, params_hash = ?, models = ? WHERE event = ?",
+            [book.name, book.hash, book.models, event],
+        )
+    con.execute(
+        "UPDATE events SET title = coalesce(?, title), event_date = coalesce(?, event_date), "
+        "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",
+        [title, event_date, venue, level, event],
+    )
+    return "updated"
+
+
+# --- the roster ------------------------------------------------------------------------
+
+
+def read_roster(path: str | Path) -> pl.DataFrame:
+    """A roster file (CSV/XLSX: ``player``, optional ``group``) as ``player, group,
+    _file, _line``; a file that cannot be a roster raises :class:`FileRejected`, a row
+    that cannot be one raises :class:`EventRefused` naming its file, line and column."""
+    try:
+        rows = read_registry(path)
+    except FileRejected as exc:
+        if exc.code in ("missing_column", "header_only"):
+            raise FileRejected(exc.file, exc.code, variant="roster", column=exc.column) from exc
+        raise
+    keyed = rows.with_columns(pl.col("player").str.to_lowercase().alias("_key"))
+    twice = keyed.filter(pl.col("_key").is_duplicated()).sort("_line")
+    if twice.height:
+        first, again = twice.row(0, named=True), twice.row(1, named=True)
+        raise EventRefused(
+            f"{again['_file']}, line {again['_line']}, column player: {again['player']} is "
+            f"already listed on line {first['_line']}; list every entrant once"
+        )
+    return rows.select("player", "group", "_file", "_line")
+
+
+def set_roster(
+    con: duckdb.DuckDBPyConnection, event: str, roster: pl.DataFrame, source: str
+) -> int:
+    """Replace ``event``'s entrants with ``roster``; names are keyed as a load keys them
+    (the registry's aliases); the registry's spelling and group where the file has none."""
+    if get(con, event) is None:
+        raise EventRefused(f"no event {event}: create it first with domino event create")
+    aliases = alias_map(con)
+    keyed = roster.with_columns(
+        player_key(pl.col("player"), aliases, clean=True).alias("player_key")
+    )
+    dup = keyed.filter(pl.col("player_key").is_duplicated()).sort("_line")
+    if dup.height:
+        row = dup.row(1, named=True)
+        raise EventRefused(
+            f"{row['_file']}, line {row['_line']}, column player: {row['player']} is the same "
+            f"registered player as line {dup['_line'][0]}; list every entrant once"
+        )
+    reg = con.sql(
+        'SELECT player_key, player AS reg_player, "group" AS reg_group FROM registry'
+    ).pl()
+    rows = keyed.join(reg, on="player_key", how="left").select(
+        pl.lit(event).alias("event"),
+        "player_key",
+        pl.coalesce("reg_player", "player").alias("player"),
+        pl.coalesce("group", "reg_group").alias("group"),
+        pl.lit(source).alias("source"),
+        pl.lit(datetime.now()).alias("added_at"),
+    )
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute("DELETE FROM entrants WHERE event = ?", [event])
+        insert_frame(
+            con,
+            "entrants",
+            rows,
+            'event, player_key, player, "group", source, added_at',
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return rows.height
+
+
+def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+    """``player_key, player, group`` of ``event``'s entrants, by name."""
+    return con.sql(
+        'SELECT player_key, player, "group" FROM entrants WHERE event = ? ORDER BY player_key',
+        params=[event],
+    ).pl()
+
+
+def all_events(con: duckdb.DuckDBPyConnection) -> list[EventInfo]:
+    """Every event, the newest first."""
+    rows = con.execute(
+        "SELECT event, ruleset, title, event_date, venue, level FROM events "
+        "ORDER BY created_at DESC, event"
+    ).fetchall()
+    return [EventInfo(*r) for r in rows]

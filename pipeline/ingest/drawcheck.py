@@ -1,0 +1,119 @@
+"""A sheet against the current draw of its round (``domino draw``; view ``seatings``).
+
+Only rounds with a draw are checked. Errors (the match stays out), each named by file,
+line and column:
+
+- ``draw_table``: a table label the draw does not have (once per match, column table);
+- ``draw_player``: a player the draw does not seat at that table (once per player);
+- ``draw_chair``: a drawn player in another chair than the draw gives them in that hand
+  (the first such hand per player). Hands the draw does not list (tie-break hands 11, 12 …)
+  are not compared; a pepet draw's chairs hold for every hand.
+
+A drawn table missing from the upload is no problem: uploads may be partial, and the
+next round's draw waits for every table anyway.
+"""
+
+import duckdb
+import polars as pl
+
+from pipeline import problems
+from pipeline.ingest.match import MATCH, seats_long
+
+_SEATS = (
+    's.event, s.round, s."table", s.hand, s.chair, s.player_key, s.player '
+    "FROM draw_seats s JOIN draws_t d ON d.event = s.event AND d.round = s.round "
+    "AND d.draw_no = s.draw_no"
+)
+
+
+def drawn_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
+    """Seats of the current draws of the ``event, round`` pairs in ``keys`` (one query per
+    event of the upload: an upload holds few)."""
+    found = [
+        con.sql(f"SELECT {_SEATS} WHERE d.current AND s.event = ?", params=[event]).pl()
+        for event in keys.get_column("event").unique().sort().to_list()
+    ]
+    if not found:
+        return pl.DataFrame()
+    return pl.concat(found, how="vertical_relaxed").join(keys, on=["event", "round"], how="semi")
+
+
+def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
+    """Problems of the rows whose round has a current draw."""
+    rows = typed.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in MATCH))
+    if rows.height == 0:
+        return problems.empty()
+    keys = rows.select(pl.col("event").cast(pl.String), pl.col("round").cast(pl.String)).unique()
+    drawn = drawn_seats(con, keys)
+    if drawn.height == 0:
+        return problems.empty()
+    rows = rows.join(drawn.select("event", "round").unique(), on=["event", "round"], how="semi")
+    tables = drawn.group_by("event", "round").agg(pl.col("table").unique().sort().alias("_tables"))
+    stray = (
+        rows.join(drawn.select(MATCH).unique(), on=MATCH, how="anti")
+        .unique(MATCH, keep="first", maintain_order=True)
+        .join(tables, on=["event", "round"])
+    )
+    found = [
+        problems.from_rows(
+            stray,
+            column="table",
+            code="draw_table",
+            params={
+                "table": pl.col("table"),
+                "round": pl.col("round"),
+                "tables": pl.col("_tables"),
+            },
+        )
+    ]
+    rows = rows.join(drawn.select(MATCH).unique(), on=MATCH, how="semi")
+    seats = seats_long(rows, [*MATCH, "hand", "_file", "_line"]).with_columns(
+        pl.col("_col").str.slice(-1).str.to_uppercase().alias("_chair")
+    )
+    at_table = drawn.group_by(MATCH).agg(
+        pl.col("player_key").unique().alias("_keys"),
+        pl.col("player").unique().sort().alias("_drawn"),
+    )
+    wrong_player = (
+        seats.join(at_table, on=MATCH)
+        .filter(~pl.col("player_key").is_in(pl.col("_keys")))
+        .sort("_line", "_col")
+        .unique([*MATCH, "player_key"], keep="first", maintain_order=True)
+    )
+    found.append(
+        problems.from_rows(
+            wrong_player,
+            column=pl.col("_col"),
+            code="draw_player",
+            params={
+                "player": pl.col("player"),
+                "table": pl.col("table"),
+                "round": pl.col("round"),
+                "drawn": pl.col("_drawn"),
+            },
+        )
+    )
+    chairs = drawn.select(
+        *MATCH, "player_key", pl.col("hand").alias("_hand"), pl.col("chair").alias("_drawn_chair")
+    )
+    wrong_chair = (
+        seats.join(chairs, on=[*MATCH, "player_key"])
+        .filter(pl.col("_hand").is_null() | (pl.col("_hand") == pl.col("hand")))
+        .filter(pl.col("_chair") != pl.col("_drawn_chair"))
+        .sort("_line", "_col")
+        .unique([*MATCH, "player_key"], keep="first", maintain_order=True)
+    )
+    found.append(
+        problems.from_rows(
+            wrong_chair,
+            column=pl.col("_col"),
+            code="draw_chair",
+            params={
+                "player": pl.col("player"),
+                "chair": pl.col("_chair"),
+                "hand": pl.col("hand"),
+                "drawn": pl.col("_drawn_chair"),
+            },
+        )
+    )
+    return problems.concat(found)

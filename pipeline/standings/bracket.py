@@ -1,0 +1,118 @@
+"""The road to the final: every round's tables, who went where, who left where, the podium.
+
+Read side only (the dashboard's bracket page); the SQL is in ``bracket.sql`` and
+``after_round.sql`` beside this module. Whether a table qualifies players, and so whether
+the podium is the final table's ranks (a cup, unhas) or the event standings' first four
+(a league, pepet: *Juara 1-4*), is the ruleset's ``[dashboard] qualification``.
+"""
+
+from functools import cache
+from importlib import resources
+
+import duckdb
+import polars as pl
+
+from pipeline import rounds as round_order
+from pipeline import rulesets
+from pipeline.standings import queries
+
+PODIUM = 4  # places shown: 1-4 (RULES.md: unhas final table; pepet Juara 1-4)
+
+
+@cache
+def _sql(name: str) -> str:
+    return (resources.files("pipeline.standings") / name).read_text(encoding="utf-8")
+
+
+def round_order_of(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
+    """The event's rounds in order: the played ones (the rounds view), then the rounds
+    drawn but not played yet (the organiser's order where set, else the default rule)."""
+    played = queries.rounds(con, event)
+    drawn = con.execute(
+        "SELECT d.round, o.position FROM (SELECT DISTINCT round FROM draws_t WHERE event = ?) d "
+        "LEFT JOIN event_rounds o ON o.event = ? AND o.round = d.round",
+        [event, event],
+    ).fetchall()
+    later = [(pos, r) for r, pos in drawn if r not in played]
+    later.sort(key=lambda x: (x[0] is None, x[0] or 0, round_order.round_key(x[1])))
+    return played + [r for _, r in later]
+
+
+def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+    """One row per player per table per round: ``round, round_no, table, player, points,
+    rank, qualified, needs_tiebreak, complete, walkover, next_round, next_table, outcome,
+    player_key``. ``outcome``: ``advanced`` (qualified and seated in the next round),
+    ``qualified`` (next round not drawn yet), ``eliminated``, ``playing`` (match in
+    progress or a tie-break owed), ``drawn`` (seated, not played yet); a league without
+    qualification: ``moved`` / ``played``."""
+    book = rulesets.load(queries.ruleset_of(con, event))
+    order = round_order_of(con, event)
+    frame = pl.DataFrame(
+        {"round": order, "round_no": list(range(1, len(order) + 1))},
+        schema={"round": pl.String, "round_no": pl.Int32},
+    )
+    con.register("_order", frame)
+    try:
+        df = con.sql(_sql("bracket.sql"), params=[event, event, book.shows("qualification")]).pl()
+    finally:
+        con.unregister("_order")
+    number = pl.col("table").str.extract(r"(\d+)").cast(pl.Int64, strict=False)
+    return df.sort(
+        [pl.col("round_no"), number, pl.col("table"), pl.col("rank"), pl.col("player")],
+        nulls_last=True,
+    )
+
+
+def podium(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+    """``place, player, points, final``: places 1-4. A cup: the ranks at the final table
+    (the last round, once it is a single table; ``final`` when that match is complete with
+    no tie-break owed). A league: the event standings' first four (``final`` always:
+    the standings so far)."""
+    book = rulesets.load(queries.ruleset_of(con, event))
+    schema = {"place": pl.Int32, "player": pl.String, "points": pl.Int32, "final": pl.Boolean}
+    if not book.shows("qualification"):
+        ev = queries.standings(con, event, "event")
+        return ev.filter(pl.col("rank") <= PODIUM).select(
+            pl.col("rank").cast(pl.Int32).alias("place"),
+            "player",
+            pl.col("points").cast(pl.Int32),
+            pl.lit(value=True).alias("final"),
+        )
+    played = queries.rounds(con, event)
+    if not played:
+        return pl.DataFrame(schema=schema)
+    last = queries.standings(con, event, "table", played[-1])
+    if last.get_column("table").n_unique() != 1:
+        return pl.DataFrame(schema=schema)
+    done = bool(last.get_column("complete").all()) and not last.get_column("needs_tiebreak").any()
+    return last.filter(pl.col("rank") <= PODIUM).select(
+        pl.col("rank").cast(pl.Int32).alias("place"),
+        "player",
+        pl.col("points").cast(pl.Int32),
+        pl.lit(done).alias("final"),
+    )
+
+
+def event_after(con: duckdb.DuckDBPyConnection, event: str, round: str) -> pl.DataFrame:
+    """Event standings after ``round``: computed only over the rounds up to it in round
+    order (``after_round.sql``), with the event standings' columns (the contract's, then
+    the ruleset's own)."""
+    book = rulesets.load(queries.ruleset_of(con, event))
+    upto = _round_no(con, event, round)
+    df = con.sql(_sql("after_round.sql"), params=[event, upto]).pl()
+    return df.select(queries.CONTRACT["event"] + book.columns("event"))
+
+
+def groups_after(con: duckdb.DuckDBPyConnection, event: str, round: str) -> pl.DataFrame:
+    """Group (KG) standings after ``round`` (``groups_after_round.sql``)."""
+    upto = _round_no(con, event, round)
+    return con.sql(_sql("groups_after_round.sql"), params=[event, upto]).pl()
+
+
+def _round_no(con: duckdb.DuckDBPyConnection, event: str, round: str) -> int:
+    known = queries.rounds(con, event)
+    if round not in known:
+        raise queries.NotFound(
+            f"event {event} has no round {round!r}; its rounds are {', '.join(known) or 'none yet'}"
+        )
+    return known.index(round) + 1

@@ -1,0 +1,253 @@
+"""Hand entry at the table (pipeline/entry.py): every hand through the one ingest service."""
+
+import csv
+
+import polars as pl
+import pytest
+
+from pipeline import auth, entry
+from pipeline.ingest import ingest
+from pipeline.standings import queries
+from tests.conftest import DATA
+from tests.draw_fixture_entry import create_event, insert_draw
+
+EVENT, ROUND, TABLE = "unhas-2024-e1", "R1", "1"
+BASE = DATA / "errors" / "base_unhas.csv"
+START = {"a": "Wahyu Nugroho", "b": "Bayu Rahman", "c": "Bayu Rauf", "d": "Arif Pallawa"}
+TILE = {str(i): i for i in range(7)}
+
+
+def _pips(row: dict[str, str], c: str) -> int | None:
+    if row[f"biji_{c}"]:
+        return int(row[f"biji_{c}"])
+    tiles = row[f"kartu_{c}"].split()
+    return sum(TILE[t[0]] + TILE[t[-1]] for t in tiles) if tiles else None
+
+
+def base_hands() -> list[entry.Hand]:
+    """Table 1 of the sample file, as a referee would enter it (pips, not tiles)."""
+    with BASE.open(newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["meja"] == TABLE]
+    return [
+        entry.Hand(
+            hand=int(r["kocokan"]),
+            ending=r["akhir"],
+            ended_by=r["oleh"].lower(),
+            last_tile=r["kartu_terakhir"].replace("|", "-"),
+            pips={c: _pips(r, c) for c in "abcd"},
+            sanctions={c: r[f"sanksi_{c}"].split(";") for c in "abcd" if r[f"sanksi_{c}"]},
+        )
+        for r in rows
+    ]
+
+
+@pytest.fixture
+def referee(con):
+    auth.add_user(con, "Pak Basri", "a long password", [EVENT])
+    return auth.sign_in(con, "Pak Basri", "a long password").identity
+
+
+@pytest.fixture
+def drawn(con):
+    insert_draw(con, EVENT, ROUND, {TABLE: START})
+
+
+def save(con, referee, hand, **kw):
+    st = entry.state(con, EVENT, ROUND, TABLE)
+    return entry.save_hand(
+        con, EVENT, ROUND, TABLE, hand, st.seats(hand.hand), identity=referee, **kw
+    )
+
+
+def points(con) -> dict[str, int]:
+    s = queries.standings(con, EVENT, "table", ROUND, TABLE)
+    return dict(zip(s["player"].to_list(), s["points"].to_list(), strict=True))
+
+
+def kinds(con) -> list[str]:
+    return queries.history(con, EVENT, ROUND, TABLE)["kind"].to_list()
+
+
+def test_the_draw_prefills_every_hand_after_the_swap_schedule(con, drawn):
+    st = entry.state(con, EVENT, ROUND, TABLE)
+    assert st.status == "new" and st.next_hand == 1
+    assert st.seats(1) == START
+    # Art. 1.14: hands 3-6 A and C swap; Art. 1.15: hands 7-10 B and D swap as well
+    assert st.seats(4) == {**START, "a": "Bayu Rauf", "c": "Wahyu Nugroho"}
+    assert st.seats(9) == {
+        "a": "Bayu Rauf",
+        "b": "Arif Pallawa",
+        "c": "Wahyu Nugroho",
+        "d": "Bayu Rahman",
+    }
+
+
+def test_an_undrawn_table_is_typed_once_and_follows_the_schedule(con):
+    create_event(con, EVENT, "unhas")
+    st = entry.state(con, EVENT, ROUND, TABLE)
+    assert st.drawn == {}
+    assert st.seats(3, START)["a"] == "Bayu Rauf"
+    assert st.seats(2, START) == START
+
+
+def test_hands_entered_one_by_one_land_as_updates_and_the_standings_move(
+    con, drawn, referee, tmp_path
+):
+    hands = base_hands()
+    first = save(con, referee, hands[0])
+    assert first.ok and [o.status for o in first.plan.outcomes] == ["new"]
+    # hand 1: ceki by chair A (Wahyu) -> +4; the player above A is D (Arif) -> -3
+    assert points(con) == {"Wahyu Nugroho": 4, "Arif Pallawa": -3, "Bayu Rahman": 0, "Bayu Rauf": 0}
+    assert entry.state(con, EVENT, ROUND, TABLE).status == "open"
+    seen = [points(con)]
+    for n, h in enumerate(hands[1:], start=2):
+        saved = save(con, referee, h)
+        assert saved.ok, saved.sentences()
+        assert len(kinds(con)) == n
+        seen.append(points(con))
+    assert kinds(con) == ["new"] + ["update"] * 9
+    # every unhas hand gives its winner points: the standings moved after each hand
+    assert all(a != b for a, b in zip(seen, seen[1:], strict=False))
+    # and they end where the same hands loaded as a file end
+    with_file = tmp_path / "file.duckdb"
+    from pipeline.store.db import connect
+
+    with connect(with_file) as other:
+        rows = [line for line in BASE.read_text().splitlines() if ",R1,1," in line]
+        f = tmp_path / "t1.csv"
+        f.write_text("\n".join([BASE.read_text().splitlines()[0], *rows]) + "\n")
+        ingest(other, [f])
+        expected = queries.standings(other, EVENT, "table", ROUND, TABLE)
+    got = queries.standings(con, EVENT, "table", ROUND, TABLE)
+    cols = ["player", "points", "rank", "qualified", "needs_tiebreak"]
+    assert got.select(cols).sort("player").equals(expected.select(cols).sort("player"))
+
+
+def test_an_invalid_hand_is_refused_with_its_column_and_nothing_is_written(con, drawn, referee):
+    hands = base_hands()
+    bad_first = entry.Hand(hand=1, ending="apollo", ended_by="a", last_tile="5-3")
+    saved = save(con, referee, bad_first)
+    assert not saved.ok
+    said = saved.sentences("en")
+    assert [(p["hand"], p["column"]) for p in said if p["severity"] == "error"] == [
+        (1, "last_tile")
+    ]
+    assert "double" in said[0]["message"]
+    assert saved.sentences("id")[0]["message"] != said[0]["message"]  # the page's language
+    assert con.execute("SELECT count(*) FROM match_versions").fetchall() == [(0,)]
+    assert con.execute("SELECT count(*) FROM match_entry").fetchall() == [(0,)]
+    for h in hands[:2]:
+        assert save(con, referee, h).ok
+    before = points(con)
+    kandang = entry.Hand(hand=3, ending="kandang", ended_by="b", last_tile="4-6", pips={"a": 4})
+    saved = save(con, referee, kandang)
+    assert not saved.ok
+    cols = {p["column"] for p in saved.sentences() if p["severity"] == "error"}
+    assert cols and all(c.startswith("pips_") for c in cols)
+    assert {p["hand"] for p in saved.sentences()} == {3}
+    assert kinds(con) == ["new", "update"] and points(con) == before
+    assert con.execute("SELECT count(*) FROM hands").fetchall() == [(1 + 2,)]
+
+
+def test_a_wrong_hand_is_fixed_before_closing_without_a_reason(con, drawn, referee):
+    hands = base_hands()
+    for h in hands[:3]:
+        assert save(con, referee, h).ok
+    # hand 2 was biasa by D (Arif): entered again as ceki by D
+    fixed = entry.Hand(hand=2, ending="ceki", ended_by="d", last_tile="1-2")
+    saved = save(con, referee, fixed)
+    assert saved.ok
+    (o,) = saved.plan.outcomes
+    assert o.status == "update" and o.changed_hands == [2]
+    hist = queries.history(con, EVENT, ROUND, TABLE)
+    assert hist["kind"].to_list() == ["new", "update", "update", "update"]
+    assert hist["reason"].to_list() == [None] * 4
+
+
+def test_closing_waits_for_hand_ten_and_then_changes_need_a_reason(con, drawn, referee):
+    hands = base_hands()
+    for h in hands[:9]:
+        assert save(con, referee, h).ok
+    with pytest.raises(entry.EntryRefused) as exc:
+        entry.close(con, EVENT, ROUND, TABLE, identity=referee)
+    assert exc.value.code == "entry_incomplete" and "9 of 10" in str(exc.value)
+    assert save(con, referee, hands[9]).ok
+    st = entry.close(con, EVENT, ROUND, TABLE, identity=referee)
+    assert st.status == "closed" and not st.can_close
+    before = points(con)
+    fixed = entry.Hand(hand=2, ending="ceki", ended_by="d", last_tile="1-2")
+    with pytest.raises(entry.EntryRefused) as exc:
+        save(con, referee, fixed)
+    assert exc.value.code == "entry_closed"
+    assert points(con) == before and len(kinds(con)) == 10
+    saved = save(con, referee, fixed, reason="referee misread the last tile")
+    assert saved.ok
+    hist = queries.history(con, EVENT, ROUND, TABLE)
+    assert hist["kind"].to_list()[-1] == "correction"
+    assert hist["reason"].to_list()[-1] == "referee misread the last tile"
+
+
+def test_a_closed_match_refuses_a_file_that_changes_it_without_a_reason(
+    con, drawn, referee, tmp_path
+):
+    for h in base_hands():
+        assert save(con, referee, h).ok
+    entry.close(con, EVENT, ROUND, TABLE, identity=referee)
+    lines = BASE.read_text().splitlines()
+    rows = [line.replace(",A,biasa,6|2,", ",A,ceki,6|2,") for line in lines[1:11]]
+    f = tmp_path / "fix.csv"
+    f.write_text("\n".join([lines[0], *rows]) + "\n")
+    p = ingest(con, [f])
+    assert [o.status for o in p.outcomes] == ["rejected"]
+    assert p.problems.filter(pl.col("code") == "correction_needs_reason").height == 1
+
+
+def test_a_referee_of_another_event_writes_nothing(con, drawn):
+    auth.add_user(con, "Bu Rina", "another long one", ["other-event"])
+    other = auth.sign_in(con, "Bu Rina", "another long one").identity
+    with pytest.raises(auth.NotAllowed):
+        save(con, other, base_hands()[0])
+    assert con.execute("SELECT count(*) FROM match_versions").fetchall() == [(0,)]
+    assert con.execute("SELECT count(*) FROM match_entry").fetchall() == [(0,)]
+
+
+def test_a_hand_out_of_turn_or_ending_not_in_the_rulebook_is_refused(con, drawn, referee):
+    with pytest.raises(entry.EntryRefused) as exc:
+        save(con, referee, entry.Hand(hand=2, ending="biasa", ended_by="a", last_tile="1-2"))
+    assert exc.value.code == "entry_hand_gap"
+    with pytest.raises(entry.EntryRefused) as exc:
+        save(con, referee, entry.Hand(hand=1, ending="gaple", ended_by="a"))
+    assert exc.value.code == "entry_ending"
+    assert "gaple" in exc.value.render("id")
+
+
+def test_a_tie_for_first_owes_a_tie_break_hand_of_the_tied_players_before_closing(
+    con, drawn, referee
+):
+    # biasa every hand: hand 1 Wahyu Nugroho (chair A; above her Arif Pallawa), hand 2 Bayu Rauf (chair C; above
+    # her Bayu Rahman); from hand 3 Wahyu Nugroho sits in C and Bayu Rauf in A and they win in turn: Wahyu Nugroho's
+    # losers are Bayu Rahman (3-6) and Arif Pallawa (7-10), Bayu Rauf's Arif Pallawa (3-6) and Bayu Rahman (7-10).
+    # Totals: Wahyu Nugroho 10, Bayu Rauf 10, Bayu Rahman -5, Arif Pallawa -5: a tie for first.
+    chairs = ["a", "c", "c", "a", "c", "a", "c", "a", "c", "a"]
+    for n, who in enumerate(chairs, start=1):
+        h = entry.Hand(hand=n, ending="biasa", ended_by=who, last_tile="1-2")
+        assert save(con, referee, h).ok
+    assert points(con) == {
+        "Wahyu Nugroho": 10,
+        "Bayu Rauf": 10,
+        "Bayu Rahman": -5,
+        "Arif Pallawa": -5,
+    }
+    st = entry.state(con, EVENT, ROUND, TABLE)
+    assert st.complete and st.needs_tiebreak and not st.can_close
+    with pytest.raises(entry.EntryRefused) as exc:
+        entry.close(con, EVENT, ROUND, TABLE, identity=referee)
+    assert exc.value.code == "entry_tiebreak_owed"
+    # hand 11 seats the tied players only, in their chairs of hand 10
+    assert st.seats(11) == {"a": "Bayu Rauf", "c": "Wahyu Nugroho"}
+    tiebreak = entry.Hand(hand=11, ending="biasa", ended_by="c", last_tile="1-2")
+    assert save(con, referee, tiebreak).ok
+    s = queries.standings(con, EVENT, "table", ROUND, TABLE)
+    first = s.filter(pl.col("rank") == 1)
+    assert first["player"].to_list() == ["Wahyu Nugroho"] and not s["needs_tiebreak"].any()
+    assert entry.close(con, EVENT, ROUND, TABLE, identity=referee).status == "closed"

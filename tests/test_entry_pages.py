@@ -1,0 +1,151 @@
+"""The hand entry page, the road to the final and the leaderboard's round picker through
+streamlit.testing.v1.AppTest."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import data
+from pipeline import auth
+from pipeline.standings import queries
+from pipeline.store.db import connect
+from tests.browser.support import APP, PASSWORD, PEPET, UNHAS, add_coordinator, build_samples
+from tests.draw_fixture_entry import insert_draw
+from tests.test_dashboard import texts
+
+TIMEOUT = 60
+EV, RND, TBL = "cup-2026", "R1", "1"
+START = {"a": "Ani", "b": "Budi", "c": "Cici", "d": "Dedi"}
+
+
+@pytest.fixture(scope="module")
+def samples_db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("samples") / "samples.duckdb"
+    build_samples(path)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _fresh(monkeypatch):
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.clear()
+    auth.LIMITER.reset(list(auth.LIMITER._fails))
+    yield
+    data.clear()
+
+
+def run(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def page(name: str, **state) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    for k, v in state.items():
+        at.session_state[k] = v
+    run(at)
+    at.switch_page(f"page_scripts/{name}.py")
+    return run(at)
+
+
+def signed_in(db: Path, events: list[str]) -> AppTest:
+    add_coordinator(db, "wasit", events)
+    at = page("entry", lang="en")
+    at.text_input(key="signin_name").input("wasit")
+    at.text_input(key="signin_password").input(PASSWORD)
+    at.button[0].click()
+    return run(at)
+
+
+@pytest.fixture
+def drawn(db_path) -> Path:
+    with connect(db_path) as con:
+        insert_draw(con, EV, RND, {TBL: START})
+    return db_path
+
+
+def pick_table(at: AppTest) -> AppTest:
+    at.pills(key="en_round").set_value(RND)
+    run(at)
+    at.pills(key="en_table").set_value(TBL)
+    return run(at)
+
+
+def enter(at: AppTest, ending: str, who: str, hi: int, lo: int) -> AppTest:
+    form = [w for w in at.segmented_control if w.key and w.key.startswith("en_ending_")]
+    form[0].set_value(ending)
+    run(at)
+    [w for w in at.segmented_control if w.key.startswith("en_who_")][0].set_value(who)
+    [w for w in at.segmented_control if w.key.startswith("en_hi_")][0].set_value(hi)
+    [w for w in at.segmented_control if w.key.startswith("en_lo_")][0].set_value(lo)
+    run(at)
+    [b for b in at.button if b.key and b.key.startswith("en_save_")][0].click()
+    return run(at)
+
+
+def test_anonymous_visitors_get_the_sign_in_form(drawn):
+    at = page("entry")
+    assert "Masuk koordinator" in texts(at)
+    assert not [w for w in at.segmented_control if (w.key or "").startswith("en_")]
+
+
+def test_a_referee_enters_a_hand_and_the_table_moves(drawn):
+    at = pick_table(signed_in(drawn, [EV]))
+    shown = texts(at)
+    assert "**A** · Ani" in shown and "Chairs from this round's draw" in shown
+    enter(at, "biasa", "a", 1, 2)
+    assert "Hand 1 saved (version 1)." in texts(at)
+    with connect(drawn, read_only=True) as con:
+        s = queries.standings(con, EV, "table", RND, TBL)
+    # biasa by chair A (Ani): +2; the player above A is D (Dedi): -1
+    got = dict(zip(s["player"].to_list(), s["points"].to_list(), strict=True))
+    assert got == {"Ani": 2, "Dedi": -1, "Budi": 0, "Cici": 0}
+
+
+def test_a_bad_hand_names_its_hand_and_column_in_the_page_language(drawn):
+    at = pick_table(signed_in(drawn, [EV]))
+    at.session_state["lang"] = "id"
+    run(at)
+    enter(at, "apollo", "a", 5, 3)  # apollo needs a double
+    errors = " ".join(e.value for e in at.error)
+    assert "Kocokan 1 tidak disimpan" in errors and "kartu terakhir" in errors
+    with connect(drawn, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM match_versions").fetchall() == [(0,)]
+
+
+def test_a_referee_without_rights_sees_no_event(drawn):
+    at = signed_in(drawn, ["another-event"])
+    assert "no event you may enter results for" in texts(at)
+
+
+def test_the_road_to_the_final_shows_every_round(db_path, samples_db):
+    shutil.copyfile(samples_db, db_path)
+    at = page("bracket", lang="en", br_event=UNHAS)
+    shown = texts(at)
+    for rnd in ("Round R1", "Round R2", "Round R3"):
+        assert rnd in shown
+    cells = [str(v) for tb in at.table for v in tb.value.to_numpy().ravel()]
+    assert any("through → R2 table 1" in c for c in cells)
+    assert any(c == "out" for c in cells)
+    assert "No final table yet" in shown
+    at = page("bracket", lang="id", br_event=PEPET)
+    cells = [str(v) for tb in at.table for v in tb.value.to_numpy().ravel()]
+    assert "Juara 1" in cells and "Juara 4" in cells
+
+
+def test_the_round_picker_applies_to_the_event_tab(db_path, samples_db):
+    shutil.copyfile(samples_db, db_path)
+    at = page("leaderboard", lang="en", event=UNHAS, round="R1")
+    at.switch_page("page_scripts/leaderboard.py")
+    run(at)
+    shown = texts(at)
+    assert "Event standings after round R1" in shown
+    # after R1 nobody has reached R2: every row of the event table says R1
+    event_tables = [tb.value for tb in at.table if "Round reached" in list(tb.value.columns)]
+    if not event_tables:
+        event_tables = [df for df in at.dataframe if "Round reached" in list(df.value.columns)]
+        event_tables = [df.value for df in event_tables]
+    assert event_tables and set(event_tables[0]["Round reached"].astype(str)) == {"R1"}

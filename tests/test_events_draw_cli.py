@@ -1,0 +1,331 @@
+"""Events as records, rosters and draws through the ``domino`` command (HANDLOG.md,
+"Additions for running competitions"), the ``seatings`` view, and a load checked against
+its round's draw."""
+
+import duckdb
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import cli
+from pipeline.draws import seating
+from pipeline.store.db import connect
+from tests.rules_helpers import biasa_match, load
+
+EIGHT = ["Ana", "Budi", "Cici", "Dedi", "Eko", "Fani", "Gita", "Hadi"]
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(map(str, args)), catch_exceptions=False)
+
+
+def refused(r, *words: str) -> str:
+    """Exit 1, one sentence on stderr holding ``words``, no traceback."""
+    assert r.exit_code == 1, r.output
+    text = " ".join(r.output.split())
+    assert "Traceback" not in text
+    for w in words:
+        assert w in text, text
+    return text
+
+
+def roster(tmp_path, players, groups=None, name="roster.csv"):
+    lines = ["player,group"] + [f"{p},{(groups or {}).get(p, '')}" for p in players]
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def start_of(con, event, rnd, table) -> tuple:
+    """The drawn starting seating (chairs A-D, None = empty) of a table."""
+    rows = dict(
+        con.execute(
+            'SELECT chair, player FROM seatings WHERE event = ? AND round = ? AND "table" = ? '
+            "AND hand = 1",
+            [event, rnd, table],
+        ).fetchall()
+    )
+    return tuple(rows.get(c) for c in "ABCD")
+
+
+def play(start, *, event="ev", rnd="R1", table="1", winners=None):
+    """A whole match at the drawn seating: the first seated player wins 6 hands, the
+    second 4 (so both qualify without a tie)."""
+    seated = [p for p in start if p]
+    winners = winners or [seated[0]] * 6 + [seated[1]] * 4
+    return biasa_match(winners, start, event=event, round=rnd, table=table, ruleset=None)
+
+
+def setup_event(tmp_path, players=EIGHT, *, ruleset="unhas", seed=3):
+    assert (
+        run("event", "create", "ev", "--ruleset", ruleset, "--title", "Piala Dies").exit_code == 0
+    )
+    assert run("event", "roster", "ev", roster(tmp_path, players)).exit_code == 0
+    r = run("draw", "--event", "ev", "--round", "R1", "--seed", seed)
+    assert r.exit_code == 0, r.output
+    return r
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+def test_create_then_update_an_event(db_path):
+    r = run(
+        "event", "create", "ev", "--ruleset", "unhas", "--title", "Piala Dies LXIV",
+        "--date", "2026-12-01", "--venue", "Makassar", "--level", "kota",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "created" in r.output
+    r = run("event", "create", "ev", "--ruleset", "unhas", "--venue", "Gowa")
+    assert "updated" in r.output
+    with connect(db_path, read_only=True) as con:
+        row = con.execute("SELECT title, event_date::VARCHAR, venue, level FROM events").fetchall()
+    assert row == [("Piala Dies LXIV", "2026-12-01", "Gowa", "kota")]
+
+
+def test_a_wrong_level_or_date_is_a_wrong_call(db_path):
+    assert run("event", "create", "ev", "--ruleset", "unhas", "--level", "desa").exit_code == 2
+    assert run("event", "create", "ev", "--ruleset", "unhas", "--date", "1/12/2026").exit_code == 2
+
+
+def test_a_load_of_a_created_event_plays_its_ruleset(db_path, tmp_path):
+    assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
+    with connect(db_path) as con:
+        # the file names no ruleset: the event's is used
+        p = load(con, tmp_path, biasa_match(["Ana"] * 10, ruleset=None))
+        assert p.count("new") == 1
+        # a file naming another ruleset for it is refused
+        rows = biasa_match(["Ana"] * 10, ruleset="pepet", table="2")
+        p = load(con, tmp_path, rows, name="other.csv")
+        assert p.count("rejected") == 1
+        assert "ruleset_changed" in p.problems["code"].to_list()
+    # the ruleset of an event with results does not change
+    refused(run("event", "create", "ev", "--ruleset", "pepet"), "ev", "unhas", "pepet")
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT ruleset FROM events").fetchall() == [("unhas",)]
+
+
+def test_the_ruleset_of_an_event_without_results_may_change(db_path):
+    assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
+    assert run("event", "create", "ev", "--ruleset", "pepet").exit_code == 0
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT ruleset, models FROM events").fetchall() == [("pepet", "pepet")]
+
+
+# --- rosters -----------------------------------------------------------------------------------
+
+
+def test_roster_keys_names_through_the_registry(db_path, tmp_path):
+    reg = tmp_path / "players.csv"
+    reg.write_text("player,group,aliases\nAndi Makmur,KG1,Andi M\n")
+    assert run("players", "import", reg).exit_code == 0
+    assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
+    r = run("event", "roster", "ev", roster(tmp_path, ["andi m", "Budi", "Cici"], {"Budi": "KG2"}))
+    assert r.exit_code == 0, r.output
+    with connect(db_path, read_only=True) as con:
+        rows = con.execute(
+            'SELECT player_key, player, "group" FROM entrants ORDER BY player_key'
+        ).fetchall()
+    assert rows == [
+        ("andi makmur", "Andi Makmur", "KG1"),
+        ("budi", "Budi", "KG2"),
+        ("cici", "Cici", None),
+    ]
+
+
+def test_bad_rosters_are_refused_with_file_line_and_column(db_path, tmp_path):
+    assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
+    no_player = tmp_path / "nama.csv"
+    no_player.write_text("peserta\nAna\n")
+    refused(run("event", "roster", "ev", no_player), "nama.csv", "column player")
+    twice = tmp_path / "twice.csv"
+    twice.write_text("player\nAna\nBudi\nANA\n")
+    refused(run("event", "roster", "ev", twice), "twice.csv, line 4, column player", "line 2")
+    refused(run("event", "roster", "nope", roster(tmp_path, EIGHT)), "nope", "event create")
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM entrants").fetchall() == [(0,)]
+
+
+# --- draws -------------------------------------------------------------------------------------
+
+
+def test_a_first_round_draw_is_stored_with_its_seed_and_the_swap_schedule(db_path, tmp_path):
+    r = setup_event(tmp_path)
+    assert "seed 3" in r.output
+    with connect(db_path, read_only=True) as con:
+        draws = con.sql("SELECT event, round, seed, reason, current FROM draws").fetchall()
+        seats = con.sql('SELECT * FROM seatings ORDER BY "table", hand, chair').pl()
+        rounds = con.sql("SELECT round FROM rounds WHERE event = 'ev'").fetchall()
+        # by hand, Art. 1.14-1.15: hands 1-2 S; 3-6 A<->C; 7-10 also B<->D
+        for table in ("1", "2"):
+            a, b, c, d = start_of(con, "ev", "R1", table)
+            for hand, want in ((2, (a, b, c, d)), (3, (c, b, a, d)), (6, (c, b, a, d)), (7, (c, d, a, b)), (10, (c, d, a, b))):  # fmt: skip
+                got = dict(
+                    seats.filter((pl.col("table") == table) & (pl.col("hand") == hand))
+                    .select("chair", "player")
+                    .iter_rows()
+                )
+                assert tuple(got.get(ch) for ch in "ABCD") == want
+    assert draws == [("ev", "R1", 3, None, True)]
+    assert rounds == [("R1",)]
+    assert seats.height == 8 * 10
+    assert sorted(seats.filter(pl.col("hand") == 1)["player"].to_list()) == sorted(EIGHT)
+
+
+def test_same_seed_same_roster_same_draw(tmp_path, monkeypatch):
+    shown = []
+    for name in ("one", "two"):
+        monkeypatch.setenv("DOMINO_DB", str(tmp_path / f"{name}.duckdb"))
+        setup_event(tmp_path, seed=99)
+        with duckdb.connect(str(tmp_path / f"{name}.duckdb"), read_only=True) as con:
+            shown.append(
+                con.sql('SELECT "table", hand, chair, player FROM seatings ORDER BY ALL').fetchall()
+            )
+    assert shown[0] == shown[1]
+
+
+@pytest.mark.parametrize("count", [1, 2, 5])
+def test_counts_that_cannot_be_seated_are_refused(db_path, tmp_path, count):
+    assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
+    assert run("event", "roster", "ev", roster(tmp_path, EIGHT[:count])).exit_code == 0
+    refused(run("draw", "--event", "ev", "--round", "R1"), f"{count} players cannot be seated")
+
+
+def test_draw_refusals_before_anything_is_there(db_path, tmp_path):
+    refused(run("draw", "--event", "ev", "--round", "R1"), "no event ev")
+    assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
+    refused(run("draw", "--event", "ev", "--round", "R1"), "no entrants", "event roster")
+
+
+def test_a_redraw_needs_a_reason_and_keeps_the_history(db_path, tmp_path):
+    setup_event(tmp_path)
+    refused(run("draw", "--event", "ev", "--round", "R1", "--seed", 4), "redraw needs a reason")
+    r = run("draw", "--event", "ev", "--round", "R1", "--seed", 4, "--reason", "Hadi late")
+    assert r.exit_code == 0, r.output
+    with connect(db_path, read_only=True) as con:
+        rows = con.sql("SELECT seed, reason, current FROM draws ORDER BY drawn_at").fetchall()
+        assert con.sql("SELECT count(*) FROM seatings").fetchall() == [(80,)]
+    assert rows == [(3, None, False), (4, "Hadi late", True)]
+
+
+def test_a_round_with_results_is_not_redrawn(db_path, tmp_path):
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        load(con, tmp_path, play(start_of(con, "ev", "R1", "1")))
+    r = run("draw", "--event", "ev", "--round", "R1", "--reason", "again")
+    refused(r, "round R1 already has results")
+
+
+def test_the_next_round_waits_for_results_complete_tables_and_tie_breaks(db_path, tmp_path):
+    setup_event(tmp_path)
+    refused(run("draw", "--event", "ev", "--round", "R2"), "round R1 has no results yet")
+    with connect(db_path) as con:
+        t1, t2 = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
+        load(con, tmp_path, play(t1))
+    # table 2 drawn but not loaded: incomplete
+    refused(run("draw", "--event", "ev", "--round", "R2"), "table 2 of round R1 is not complete")
+    with connect(db_path) as con:
+        load(con, tmp_path, play(t2)[:5], name="t2.csv")
+    refused(run("draw", "--event", "ev", "--round", "R2"), "table 2 of round R1 is not complete")
+    # a tie for the second place decides who qualifies: refused until the tie-break
+    s = [p for p in t2]
+    tie = [s[0], s[1], s[2], s[3], s[0], s[1], s[2], s[3], s[0], s[0]]
+    with connect(db_path) as con:
+        load(con, tmp_path, play(t2, table="2", winners=tie), name="t2.csv")
+    refused(run("draw", "--event", "ev", "--round", "R2"), "table 2 of round R1 has a tie")
+    with connect(db_path) as con:
+        load(con, tmp_path, play(t2, table="2"), name="t2.csv", reason="score sheet misread")
+    r = run("draw", "--event", "ev", "--round", "R2", "--seed", 1)
+    assert r.exit_code == 0, r.output
+    with connect(db_path, read_only=True) as con:
+        final = {
+            p
+            for (p,) in con.sql(
+                "SELECT DISTINCT player FROM seatings WHERE round = 'R2'"
+            ).fetchall()
+        }
+        quals = {
+            p for (p,) in con.sql("SELECT player FROM table_standings WHERE qualified").fetchall()
+        }
+        order = [r for (r,) in con.sql("SELECT round FROM rounds ORDER BY round_no").fetchall()]
+    # four qualifiers (the two who won hands at each table): the final table
+    winners = {p for t in (t1, t2) for p in [x for x in t if x][:2]}
+    assert final == quals == winners
+    assert order == ["R1", "R2"]
+
+
+def test_a_pepet_session_has_one_row_per_chair_and_no_hand(db_path, tmp_path):
+    players = [f"Pemain {i}" for i in range(12)]
+    setup_event(tmp_path, players, ruleset="pepet")
+    assert run("draw", "--event", "ev", "--round", "S2", "--seed", 8).exit_code == 0
+    with connect(db_path, read_only=True) as con:
+        s1 = con.sql("SELECT \"table\", player_key FROM draw_seats WHERE round = 'R1'").fetchall()
+        s2 = con.sql("SELECT \"table\", player FROM seatings WHERE round = 'S2'").pl()
+        hands = con.sql("SELECT DISTINCT hand FROM seatings").fetchall()
+    assert hands == [(None,)]
+    assert s2.height == 12 and s2.group_by("table").len()["len"].to_list() == [4, 4, 4]
+    first = [[k for t, k in s1 if t == x] for x in ("1", "2", "3")]
+    second = [
+        [p.lower() for p in s2.filter(pl.col("table") == x)["player"]] for x in ("1", "2", "3")
+    ]
+    # 12 players, 3 tables: each second-session table repeats at least one pair; the least
+    # possible is one per table (sum of squares 18 + 18 - 6 + 3·4 = 42)
+    assert seating.pair_cost(second, seating.met_pairs(first)) == 42
+
+
+# --- a load against the draw -----------------------------------------------------------------
+
+
+def test_a_sheet_as_drawn_loads(db_path, tmp_path):
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        p = load(con, tmp_path, play(start_of(con, "ev", "R1", "1")))
+    assert p.count("new") == 1, p.problems
+
+
+def test_a_player_in_the_wrong_chair_is_refused_with_line_and_column(db_path, tmp_path):
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        a, b, c, d = start_of(con, "ev", "R1", "1")
+        rows = play((b, a, c, d))  # A and B written the other way round
+        p = load(con, tmp_path, rows, name="meja1.csv")
+    assert p.count("rejected") == 1 and p.count("new") == 0
+    chair = p.problems.filter(pl.col("code") == "draw_chair").sort("column")
+    assert chair.select("file", "line", "column").rows() == [
+        ("meja1.csv", 2, "player_a"),
+        ("meja1.csv", 2, "player_b"),
+    ]
+    assert (
+        f"{b} sits in chair A in hand 1, but the draw seats {b} in chair B" in chair["message"][0]
+    )
+    with connect(db_path, read_only=True) as con:
+        assert con.sql("SELECT count(*) FROM hands").fetchall() == [(0,)]
+
+
+def test_a_player_not_drawn_at_the_table_and_a_table_not_drawn_are_refused(db_path, tmp_path):
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        a, b, c, d = start_of(con, "ev", "R1", "1")
+        other = start_of(con, "ev", "R1", "2")[0]
+        rows = [
+            {k: (other if v == d and k.startswith("player_") else v) for k, v in r.items()}
+            for r in play((a, b, c, d))
+        ]
+        p = load(con, tmp_path, rows, name="meja1.csv")
+        stray = load(con, tmp_path, play((a, b, c, d), table="9"), name="meja9.csv")
+    bad = p.problems.filter(pl.col("code") == "draw_player")
+    assert bad.select("file", "line").rows() == [("meja1.csv", 2)]
+    assert bad["column"][0] == "player_d"  # where the drawn D sat in hand 1
+    assert f"{other} is not drawn at table 1 of round R1" in bad["message"][0]
+    assert stray.problems.filter(pl.col("code") == "draw_table").select(
+        "file", "line", "column"
+    ).rows() == [("meja9.csv", 2, "table")]
+    assert p.count("rejected") == 1 and stray.count("rejected") == 1
+
+
+def test_a_partial_upload_of_a_drawn_round_is_no_problem(db_path, tmp_path):
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        p = load(con, tmp_path, play(start_of(con, "ev", "R1", "2"), table="2"))
+    assert p.count("new") == 1
+    assert not p.problems.filter(pl.col("code").str.starts_with("draw_")).height

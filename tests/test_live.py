@@ -1,0 +1,87 @@
+"""One change watcher per server process (dashboard/live.py): it counts saves, it skips
+a busy database, and it keeps the stamp that every session's cached reads are keyed on."""
+
+import time
+
+import pytest
+
+from dashboard import data, live
+from pipeline.ingest import load
+from pipeline.store.db import DatabaseBusy, connect
+from tests.conftest import DATA
+
+LOGS = DATA / "examples" / "unhas" / "logs"
+
+
+def ingest(db, name: str) -> None:
+    with connect(db) as con:
+        plan = load(con, [LOGS / name], by="test")
+    assert plan.count("rejected") == 0
+
+
+@pytest.fixture
+def loaded(db_path):
+    ingest(db_path, "unhas-2024-e1_R1_meja3.csv")
+    data.clear()
+    yield db_path
+    data.clear()
+
+
+def test_a_save_is_one_change(loaded):
+    w = live.Watcher(str(loaded), every=0.05)
+    w.poll()
+    first = w.stamp
+    assert first is not None and w.changes == 0  # the first stamp read is no change
+    w.poll()
+    assert w.changes == 0 and w.stamp == first  # nothing saved: nothing changes
+    ingest(loaded, "unhas-2024-e1_R1_meja4.csv")
+    w.poll()
+    assert w.changes == 1 and w.stamp != first
+    w.poll()
+    assert w.changes == 1
+
+
+def test_the_stamp_serves_every_sessions_reads(loaded):
+    """What the watcher read is what data.read keys its cache on: sessions ask nothing."""
+    w = live.Watcher(str(loaded), every=0.05)
+    w.poll()
+    assert data._stamps[str(loaded)][0] == w.stamp
+
+
+def test_a_busy_database_is_skipped_not_counted(loaded, monkeypatch):
+    w = live.Watcher(str(loaded), every=0.05)
+    w.poll()
+    before = w.stamp
+
+    def busy(*a, **k):
+        raise DatabaseBusy("the database is in use by another process")
+
+    monkeypatch.setattr(data, "attach", busy)
+    w.poll()
+    assert w.changes == 0 and w.stamp == before
+    monkeypatch.undo()
+    w.poll()
+    assert w.changes == 0 and w.stamp == before
+
+
+def test_the_thread_sees_a_save_by_itself(loaded):
+    w = live.Watcher(str(loaded), every=0.05)
+    assert w.version() == 0  # starts the thread
+    deadline = time.monotonic() + 30
+    while w.stamp is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert w.stamp is not None
+    # the watcher's attach is short: another connection gets its write lock (waits it out)
+    ingest(loaded, "unhas-2024-e1_R1_meja4.csv")
+    while w.changes == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert w.version() == 1
+    w.stop()
+    assert not w._thread or not w._thread.is_alive()
+
+
+def test_a_missing_file_is_no_change(tmp_path):
+    w = live.Watcher(str(tmp_path / "none.duckdb"), every=0.05)
+    w.poll()
+    assert w.stamp is None and w.changes == 0
+    assert not (tmp_path / "none.duckdb").exists()  # watching creates nothing

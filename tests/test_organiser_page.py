@@ -1,0 +1,123 @@
+"""The organiser page through streamlit.testing.v1.AppTest: sign-in, create an event,
+upload a roster, draw a round with a seed, a redraw that needs a reason, the history;
+a coordinator sees only their own events."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import data
+from dashboard.i18n import t
+from pipeline import auth
+from pipeline.store.db import connect
+from tests.browser.support import APP, PASSWORD, add_coordinator
+
+TIMEOUT = 60
+PAGE = "page_scripts/organiser.py"
+EIGHT = ["Ana", "Budi", "Cici", "Dedi", "Eko", "Fani", "Gita", "Hadi"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state(monkeypatch):
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.clear()
+    auth.LIMITER.reset(list(auth.LIMITER._fails))
+    yield
+    data.clear()
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = [e.value for e in (*at.markdown, *at.caption, *at.title, *at.subheader)]
+    parts += [str(e.value) for e in (*at.error, *at.success, *at.info, *at.warning)]
+    return "\n".join(map(str, parts))
+
+
+def signed_in(db_path, rights: list[str]) -> AppTest:
+    add_coordinator(db_path, "rina", rights)
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = "en"
+    ok(at.run())
+    ok(at.switch_page(PAGE).run())
+    at.text_input(key="signin_name").input("rina")
+    at.text_input(key="signin_password").input(PASSWORD)
+    at.button[0].click()
+    return ok(at.run())
+
+
+def click(at: AppTest, label: str) -> AppTest:
+    button = next(b for b in at.button if b.label == label)
+    return ok(button.click().run())
+
+
+def field(at: AppTest, label: str):
+    return next(w for w in at.text_input if w.label == label)
+
+
+def test_anonymous_visitors_get_the_sign_in_form(db_path):
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    ok(at.run())
+    ok(at.switch_page(PAGE).run())
+    assert at.text_input(key="signin_name")
+    assert not any(w.key == "org_event" for w in at.selectbox)
+    assert not any(b.label == t("org.save", "en") for b in at.button)
+
+
+def test_create_an_event_upload_a_roster_and_draw(db_path, tmp_path):
+    at = signed_in(db_path, ["*"])
+    assert at.session_state["org_event"] == "\x00new"
+    at.text_input(key="org_new_id").input("piala-2026")
+    field(at, "Title").input("Piala Dies 2026")
+    field(at, "Venue").input("Makassar")
+    click(at, "Save event")
+    assert "Event piala-2026 saved." in texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT event, title, venue FROM events").fetchall() == [
+            ("piala-2026", "Piala Dies 2026", "Makassar")
+        ]
+    # the picker shows the title, not the id
+    assert at.session_state["org_event"] == "piala-2026"
+    assert "Piala Dies 2026" in at.selectbox(key="org_event").options
+
+    roster = "player,group\n" + "\n".join(f"{p}," for p in EIGHT) + "\n"
+    at.get("file_uploader")[0].set_value([("peserta.csv", roster.encode(), "text/csv")])
+    ok(at.run())
+    click(at, "Use this roster")
+    assert "8 entrant(s) saved." in texts(at)
+
+    field(at, "Round to draw").input("R1")
+    field(at, "Seed (leave empty for a random one)").input("5")
+    click(at, "Draw this round")
+    assert "Round R1 drawn with seed 5." in texts(at)
+    assert "Round R1 · seed 5" in texts(at)
+    seated = at.table[0].value
+    assert sorted(seated["Player"]) == sorted(EIGHT)
+    assert set(seated["Table"]) == {"1", "2"}
+
+    # a redraw needs a reason: refused in a sentence, then done with one
+    field(at, "Round to draw").input("R1")
+    field(at, "Seed (leave empty for a random one)").input("6")
+    click(at, "Draw this round")
+    assert "a redraw needs a reason" in texts(at)
+    field(at, "Reason for a redraw (needed when the round is already drawn)").input("Hadi late")
+    click(at, "Draw this round")
+    assert "Round R1 · seed 6" in texts(at)
+    history = at.table[1].value
+    assert list(history["Seed"]) == [6, 5]
+    assert list(history["Reason"]) == ["Hadi late", ""]
+
+
+def test_a_coordinator_runs_only_their_own_events(db_path):
+    with connect(db_path) as con:
+        con.execute(
+            "INSERT INTO events (event, ruleset, params_hash, created_at, models, title) VALUES "
+            "('mine', 'unhas', 'x', now(), 'unhas', 'My cup'), "
+            "('theirs', 'unhas', 'x', now(), 'unhas', 'Their cup')"
+        )
+    at = signed_in(db_path, ["mine"])
+    assert at.selectbox(key="org_event").options == ["My cup"]
+    # no "new event" for a coordinator of single events
+    assert not any(w.key == "org_new_id" for w in at.text_input)

@@ -1,0 +1,334 @@
+"""``domino sheets``: pre-filled hand logs of a drawn round, and the record to print.
+
+The round trip is the proof: the simulator plays the drawn tables, the result cells of the
+generated workbooks are filled with its hands (openpyxl, as another spreadsheet saves
+them), and loading them gives the same standings as loading the simulator's plain log.
+"""
+
+import csv
+import io
+import random
+import shutil
+import subprocess
+from datetime import date
+from pathlib import Path
+
+import openpyxl
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from pipeline import rulesets
+from pipeline.cli import cli
+from pipeline.ingest import ingest
+from pipeline.ingest.columns import CANONICAL, canonical_name
+from pipeline.ingest.read import read_file
+from pipeline.sheets import printable, write_sheets
+from pipeline.store.db import connect
+from simulator.events import pepet_table, record, unhas_match
+from tests.draw_fixture import create_event, seat_round
+
+UNHAS_TABLES = {
+    "1": {"A": "Andi Amir", "B": "Budi Bakri", "C": "Citra Daeng", "D": "Dewi Hamzah"},
+    "2": {"A": "Eko Hasyim", "B": "Fajar Ilyas", "C": "Gilang Kadir"},  # D empty: 3 players
+}
+PEPET_TABLES = {
+    str(t + 1): dict(zip("ABCD", [f"Pemain {4 * t + i}" for i in range(1, 5)], strict=True))
+    for t in range(3)
+}
+RESULT = [
+    "ended_by",
+    "ending",
+    "last_tile",
+    *(f"{k}_{c}" for k in ("pips", "tiles", "sanctions") for c in "abcd"),
+    "note",
+]
+
+
+def _drawn(con, ruleset: str, event: str = "ev-1") -> tuple[str, dict[str, dict[str, str]]]:
+    create_event(
+        con,
+        event,
+        ruleset,
+        title="Turnamen Domino Dies Natalis",
+        on=date(2026, 6, 1),
+        venue="Aula FK Unhas",
+        level="kota",
+    )
+    if ruleset == "unhas":
+        seat_round(con, event, "R1", UNHAS_TABLES)
+        return "R1", UNHAS_TABLES
+    seat_round(con, event, "S1", PEPET_TABLES, per_hand=None)
+    return "S1", PEPET_TABLES
+
+
+def _play(ruleset: str, rnd: str, tables: dict[str, dict[str, str]], seed: int) -> list:
+    rng = random.Random(seed)
+    hands = []
+    for table, start in tables.items():
+        if ruleset == "unhas":
+            hands += unhas_match(rng, rnd, table, start)
+        else:
+            hands += pepet_table(rng, rnd, table, start, 8)  # 8 of the 12 rows offered
+    return hands
+
+
+def _hands_sheet(path: Path):
+    wb = openpyxl.load_workbook(path)
+    ws = wb["hands"]
+    cols = [canonical_name(str(c.value)) for c in ws[1]]
+    return wb, ws, cols
+
+
+def _fill(path: Path, played: pl.DataFrame, out: Path) -> None:
+    """Write the played hands of this workbook's table into its result cells; hands beyond
+    the pre-filled rows (tie-break hands) go below as whole rows."""
+    wb, ws, cols = _hands_sheet(path)
+    by_hand = {r[cols.index("hand")].value: r for r in ws.iter_rows(min_row=2)}
+    table = ws.cell(2, cols.index("table") + 1).value
+    for row in played.filter(pl.col("table") == table).iter_rows(named=True):
+        cells = by_hand.get(row["hand"])
+        if cells is None:
+            ws.append([row.get(c) for c in cols])
+            continue
+        for c in ("player_a", "player_b", "player_c", "player_d"):
+            assert (cells[cols.index(c)].value or None) == row[c], (table, row["hand"], c)
+        for c in RESULT:
+            if c in cols and row[c] is not None:
+                cells[cols.index(c)].value = row[c]
+    wb.save(out)
+
+
+def _standings(con, event: str) -> dict[str, list]:
+    return {
+        view: con.execute(
+            f"SELECT * EXCLUDE (event) FROM {view} WHERE event = ? ORDER BY ALL", [event]
+        ).fetchall()
+        for view in ("table_standings", "event_standings", "hand_points")
+    }
+
+
+@pytest.mark.parametrize("ruleset", ["unhas", "pepet"])
+def test_filled_sheets_load_to_the_standings_of_the_plain_log(tmp_path, ruleset):
+    with connect(tmp_path / "drawn.duckdb") as con:
+        rnd, tables = _drawn(con, ruleset)
+        written = write_sheets(con, "ev-1", rnd, tmp_path / "out")
+        played = record(_play(ruleset, rnd, tables, 5), ruleset, "ev-1", random.Random(9))
+        filled = []
+        for path in sorted(p for p in written if p.suffix == ".xlsx"):
+            filled.append(tmp_path / f"filled-{path.name}")
+            _fill(path, played, filled[-1])
+        plan = ingest(con, filled)
+        assert plan.errors.height == 0, plan.errors.to_dicts()
+        assert {o.status for o in plan.outcomes} == {"new"}
+        via_sheets = _standings(con, "ev-1")
+    plain = tmp_path / "plain.csv"
+    played.write_csv(plain)
+    with connect(tmp_path / "plain.duckdb") as con:
+        assert ingest(con, [plain]).errors.height == 0
+        assert _standings(con, "ev-1") == via_sheets
+    assert len(via_sheets["table_standings"]) == sum(len(t) for t in tables.values())
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_a_sheet_saved_by_libreoffice_loads(con, tmp_path):
+    rnd, tables = _drawn(con, "unhas")
+    write_sheets(con, "ev-1", rnd, tmp_path / "out")
+    played = record(_play("unhas", rnd, tables, 5), "unhas", "ev-1", random.Random(9))
+    _fill(tmp_path / "out" / "ev-1_R1_meja1.xlsx", played, tmp_path / "filled.xlsx")
+    (tmp_path / "lo").mkdir()
+    subprocess.run(
+        ["soffice", "--headless", "--convert-to", "xlsx", "--outdir", str(tmp_path / "lo"),
+         str(tmp_path / "filled.xlsx")],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    plan = ingest(con, [tmp_path / "lo" / "filled.xlsx"])
+    assert plan.errors.height == 0, plan.errors.to_dicts()
+    assert [(o.table, o.status) for o in plan.outcomes] == [("1", "new")]
+
+
+def test_the_sheets_of_a_round(con, tmp_path):
+    _drawn(con, "unhas")
+    written = write_sheets(con, "ev-1", "R1", tmp_path)
+    assert [p.name for p in written] == [
+        "ev-1_R1_meja1.xlsx",
+        "ev-1_R1_meja1.csv",
+        "ev-1_R1_meja2.xlsx",
+        "ev-1_R1_meja2.csv",
+        "ev-1_R1.pdf",
+    ]
+    wb, ws, cols = _hands_sheet(tmp_path / "ev-1_R1_meja2.xlsx")
+    assert wb.sheetnames == ["hands", "contoh", "info"]
+    # Indonesian headers, each one the reader maps back to a contract column
+    assert [c.value for c in ws[1]][:9] == [
+        "Acara", "Aturan", "Babak", "Meja", "Kocokan", "Kursi A", "Kursi B", "Kursi C", "Kursi D"
+    ]  # fmt: skip
+    assert cols == list(CANONICAL)
+    rows = [[c.value for c in r] for r in ws.iter_rows(min_row=2)]
+    assert len(rows) == 10
+    names = [tuple(r[5:9]) for r in rows]
+    # Art. 1.14-1.15 worked by hand: start A Eko, B Fajar, C Gilang, D empty
+    assert names[0] == names[1] == ("Eko Hasyim", "Fajar Ilyas", "Gilang Kadir", None)
+    assert names[2] == names[5] == ("Gilang Kadir", "Fajar Ilyas", "Eko Hasyim", None)
+    assert names[6] == names[9] == ("Gilang Kadir", None, "Eko Hasyim", "Fajar Ilyas")
+    assert [r[4] for r in rows] == list(range(1, 11))
+    assert all(r[0:4] == ["ev-1", "unhas", "R1", "2"] for r in rows)
+    assert all(v is None for r in rows for v in r[9:])  # every result cell blank
+    info = [[c.value for c in r] for r in wb["info"].iter_rows()]
+    assert info[0][0] == "Turnamen Domino Dies Natalis"
+    assert ["Meja / table", "2"] in info and ["Tempat / venue", "Aula FK Unhas"] in info
+
+
+def test_result_cells_offer_the_rulesets_values(con, tmp_path):
+    _drawn(con, "unhas")
+    write_sheets(con, "ev-1", "R1", tmp_path)
+    _, ws, cols = _hands_sheet(tmp_path / "ev-1_R1_meja1.xlsx")
+    letter = {c: openpyxl.utils.get_column_letter(cols.index(c) + 1) for c in cols}
+    rules = {str(dv.sqref).split(":")[0]: dv for dv in ws.data_validations.dataValidation}
+    ending = rules[f"{letter['ending']}2"]
+    assert ending.type == "list"
+    choices = ending.formula1.strip('"').split(",")
+    assert choices[:6] == rulesets.load("unhas").endings
+    assert {"palang", "balak"} <= set(choices) and "habis" not in choices
+    assert rules[f"{letter['ended_by']}2"].formula1 == '"A,B,C,D"'
+    pips = rules[f"{letter['pips_c']}2"]
+    # "between" is the default operator, which the file leaves out
+    assert (pips.type, pips.operator or "between") == ("whole", "between")
+    assert (pips.formula1, pips.formula2) == ("0", "69")
+    # the rows a tie-break needs below the ten hands keep them (10 spare rows)
+    assert str(ending.sqref) == f"{letter['ending']}2:{letter['ending']}21"
+
+
+def test_a_pepet_session_sheet_offers_the_rulesets_rows(con, tmp_path):
+    _drawn(con, "pepet")
+    write_sheets(con, "ev-1", "S1", tmp_path)
+    _, ws, cols = _hands_sheet(tmp_path / "ev-1_S1_meja3.xlsx")
+    assert ws["C1"].value == "Sesi"
+    assert not any(c.startswith("sanctions_") for c in cols)  # [sheet] skip_prefixes
+    rows = [[c.value for c in r] for r in ws.iter_rows(min_row=2)]
+    assert len(rows) == rulesets.load("pepet").params["sheet"]["hands"] == 12
+    assert {tuple(r[5:9]) for r in rows} == {("Pemain 9", "Pemain 10", "Pemain 11", "Pemain 12")}
+    rules = {str(dv.sqref).split(":")[0]: dv for dv in ws.data_validations.dataValidation}
+    pips = rules[f"{openpyxl.utils.get_column_letter(cols.index('pips_a') + 1)}2"]
+    assert pips.formula2 == "74"
+
+
+def test_the_csv_holds_the_same_rows_and_reads_back(con, tmp_path):
+    _drawn(con, "unhas")
+    write_sheets(con, "ev-1", "R1", tmp_path)
+    raw = (tmp_path / "ev-1_R1_meja1.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    lines = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
+    assert lines[0][:5] == ["Acara", "Aturan", "Babak", "Meja", "Kocokan"]
+    _, ws, _ = _hands_sheet(tmp_path / "ev-1_R1_meja1.xlsx")
+    xlsx = [[("" if c.value is None else str(c.value)) for c in r] for r in ws.iter_rows(min_row=2)]
+    assert lines[1:] == xlsx
+    # filled in (hand 1 only) it reads as one hand; the nine blank hands are skipped
+    lines[1][lines[0].index("Oleh")] = "B"
+    lines[1][lines[0].index("Akhir")] = "biasa"
+    out = io.StringIO()
+    csv.writer(out, delimiter=";").writerows(lines)
+    (tmp_path / "one.csv").write_text(out.getvalue(), encoding="utf-8-sig")
+    sheet = read_file(tmp_path / "one.csv")
+    assert sheet.frame.select("_line", "hand", "player_b", "ending").rows() == [
+        (2, "1", "Budi Bakri", "biasa")
+    ]
+
+
+def test_a_match_stopped_early_loads_its_played_hands(con, tmp_path):
+    _drawn(con, "unhas")
+    write_sheets(con, "ev-1", "R1", tmp_path)
+    played = record(_play("unhas", "R1", UNHAS_TABLES, 5), "unhas", "ev-1", random.Random(9))
+    _fill(tmp_path / "ev-1_R1_meja1.xlsx", played.filter(pl.col("hand") <= 6), tmp_path / "f.xlsx")
+    plan = ingest(con, [tmp_path / "f.xlsx"])
+    assert plan.problems.height == 0
+    assert [(o.table, o.status, o.hands) for o in plan.outcomes] == [("1", "new", 6)]
+    complete = con.execute("SELECT DISTINCT complete FROM table_standings WHERE event = 'ev-1'")
+    assert complete.fetchall() == [(False,)]
+
+
+def test_a_hand_left_blank_between_played_hands_is_a_gap(con, tmp_path):
+    _drawn(con, "unhas")
+    write_sheets(con, "ev-1", "R1", tmp_path)
+    played = record(_play("unhas", "R1", UNHAS_TABLES, 5), "unhas", "ev-1", random.Random(9))
+    _fill(tmp_path / "ev-1_R1_meja1.xlsx", played.filter(pl.col("hand") != 4), tmp_path / "f.xlsx")
+    plan = ingest(con, [tmp_path / "f.xlsx"])
+    assert {o.status for o in plan.outcomes} == {"rejected"}
+    # hand 4's row (line 5) is skipped as not played; hand 5 (line 6) then breaks the order
+    assert plan.errors.select("line", "column", "code").rows() == [(6, "hand", "hand_gap")]
+    assert con.execute("SELECT count(*) FROM hands").fetchall() == [(0,)]
+
+
+def test_an_unknown_ending_keeps_the_match_out_and_names_line_and_column(con, tmp_path):
+    _drawn(con, "unhas")
+    write_sheets(con, "ev-1", "R1", tmp_path)
+    played = record(_play("unhas", "R1", UNHAS_TABLES, 5), "unhas", "ev-1", random.Random(9))
+    played = played.with_columns(
+        pl.when(pl.col("hand") == 3).then(pl.lit("menang")).otherwise("ending").alias("ending")
+    )
+    _fill(tmp_path / "ev-1_R1_meja1.xlsx", played, tmp_path / "meja1.xlsx")
+    plan = ingest(con, [tmp_path / "meja1.xlsx"])
+    assert [(o.table, o.status) for o in plan.outcomes] == [("1", "rejected")]
+    (p,) = plan.errors.to_dicts()
+    assert (p["file"], p["line"], p["column"], p["code"]) == (
+        "meja1.xlsx",
+        4,
+        "ending",
+        "unknown_ending",
+    )
+    assert p["message"].startswith("menang is not an ending of ruleset unhas")
+    assert con.execute("SELECT count(*) FROM hands").fetchall() == [(0,)]
+
+
+@pytest.mark.parametrize("ruleset", ["unhas", "pepet"])
+def test_the_example_rows_load(con, tmp_path, ruleset):
+    rnd, _ = _drawn(con, ruleset)
+    write_sheets(con, "ev-1", rnd, tmp_path)
+    ws = openpyxl.load_workbook(tmp_path / f"ev-1_{rnd}_meja1.xlsx")["contoh"]
+    rows = [[c.value for c in r] for r in ws.iter_rows(min_row=3)]
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    (tmp_path / "contoh.csv").write_text(out.getvalue())
+    plan = ingest(con, [tmp_path / "contoh.csv"])
+    assert plan.errors.height == 0, plan.errors.to_dicts()
+    assert [o.hands for o in plan.outcomes] == [2]
+
+
+def test_the_pdf_has_a_page_per_table(con, tmp_path, monkeypatch):
+    _drawn(con, "pepet")
+    seat_round(
+        con,
+        "ev-1",
+        "S2",
+        {"1": {"A": "Şükrü", "B": "Nguyễn Văn An", "C": "Zoë", "D": "Ana"}},
+        per_hand=None,
+    )
+    pdf = write_sheets(con, "ev-1", "S1", tmp_path / "s1")[-1].read_bytes()
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") == 3
+    # without a Unicode font the core font writes the names without their accents
+    monkeypatch.setattr(printable, "find_font", lambda: None)
+    pdf = write_sheets(con, "ev-1", "S2", tmp_path / "s2")[-1].read_bytes()
+    assert pdf.count(b"/Type /Page\n") == 1
+    # ü is Latin-1, ễ and Ş are not; the page's own dashes become plain ones
+    assert printable.latin1("Nguyễn Văn An · Şükrü Zoë") == "Nguyen Van An · Sükrü Zoë"
+    assert printable.latin1("Turnamen — 0–69") == "Turnamen - 0-69"
+
+
+def test_cli_writes_the_files_and_refuses_a_round_without_a_draw(db_path, tmp_path):
+    with connect(db_path) as con:
+        _drawn(con, "unhas")
+    runner = CliRunner()
+    res = runner.invoke(
+        cli, ["sheets", "--event", "ev-1", "--round", "R1", "--out", str(tmp_path / "o")]
+    )
+    assert res.exit_code == 0, res.output
+    assert "wrote 2 table sheet(s)" in res.output
+    assert sorted(p.name for p in (tmp_path / "o").iterdir())[-1] == "ev-1_R1_meja2.xlsx"
+    res = runner.invoke(
+        cli, ["sheets", "--event", "ev-1", "--round", "R2", "--out", str(tmp_path / "o")]
+    )
+    assert res.exit_code == 1
+    assert "round 'R2' of event 'ev-1' has no draw yet" in res.output
+    assert "Traceback" not in res.output
+    res = runner.invoke(cli, ["sheets", "--event", "ev-1", "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2
