@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import rulesets
+from pipeline import league, rulesets
 from pipeline.standings import bracket, queries, stats
 
 AUTO = "__auto__"  # "follow the newest round" on the leaderboard
@@ -68,6 +68,7 @@ def leaderboard(
         )
         if "group" in rulesets.load(rs).levels
         else None,
+        advancements=[league.advancement_text(r) for r in league.advancements(con, ev).to_dicts()],
     )
     return out
 
@@ -99,6 +100,7 @@ def player(con: duckdb.DuckDBPyConnection, key: str) -> dict[str, Any]:
         "fed": stats.player_fed(con, key),
         "chairs": stats.player_chairs(con, key),
         "timeline": stats.player_timeline(con, key),
+        "reserve_for": league.reserve_of(con, key),
     }
 
 

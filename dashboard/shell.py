@@ -15,6 +15,7 @@ PAGE_MODULES = (
     "dashboard.views.crosstable",
     "dashboard.views.event_stats",
     "dashboard.views.upload",
+    "dashboard.views.registry",
     "dashboard.views.organiser",
     "dashboard.views.entry",
     "dashboard.views.bracket",
@@ -70,6 +71,12 @@ def pages() -> list:
             title=t("nav.upload"),
             icon=":material/upload_file:",
             url_path="upload",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "registry.py",
+            title=t("nav.registry"),
+            icon=":material/group:",
+            url_path="registry",
         ),
         st.Page(
             HERE / "page_scripts" / "organiser.py",

@@ -8,9 +8,25 @@ from rich.console import Console
 
 from pipeline import events as event_records
 from pipeline.ingest import ingest
+from pipeline.ingest.read import read_sheets
+from pipeline.league import create_events, set_league
 from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
 from pipeline.store.db import connect
+
+LEAGUE = "demo"
+
+
+def _sample_events(folder: Path) -> dict[str, str]:
+    """``event → ruleset`` named in a sample folder's logs."""
+    found: dict[str, str] = {}
+    for f in sample_files(folder):
+        for sheet in read_sheets(f):
+            cols = [c for c in ("event", "ruleset") if c in sheet.frame.columns]
+            if len(cols) == 2:
+                for ev, rs in sheet.frame.select(cols).drop_nulls().unique().iter_rows():
+                    found.setdefault(ev, rs)
+    return found
 
 
 def sample_files(folder: Path) -> list[Path]:
@@ -23,15 +39,19 @@ def sample_files(folder: Path) -> list[Path]:
 
 
 def load_samples(db: str | Path | None, samples: Path, console: Console | None = None) -> list[str]:
-    """Import each sample's registry, then its logs in order; returns the events loaded."""
+    """Import each sample's registry, then its logs in order; returns the events loaded.
+
+    The samples are a league of their own (:data:`LEAGUE`): their registry never rejects
+    the players of events loaded later (a generated event is in the default league)."""
     events: list[str] = []
     folders = sorted(p for p in samples.iterdir() if p.is_dir()) if samples.exists() else []
     with connect(db) as con:
         for folder in folders:
-            _create_event(con, folder / "event.toml")
+            if not _create_event(con, folder / "event.toml"):
+                create_events(con, _sample_events(folder), LEAGUE, "demo")
             reg = folder / "players.csv"
             if reg.exists():
-                import_registry(con, read_registry(reg))
+                import_registry(con, read_registry(reg), LEAGUE)
                 rescore(con)
             p = ingest(con, sample_files(folder), by="demo")
             for o in p.outcomes:
@@ -45,10 +65,10 @@ def load_samples(db: str | Path | None, samples: Path, console: Console | None =
     return events
 
 
-def _create_event(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+def _create_event(con: duckdb.DuckDBPyConnection, path: Path) -> bool:
     """The sample's event as its organiser creates it: title, date, venue, level."""
     if not path.exists():
-        return
+        return False
     meta = tomllib.loads(path.read_text(encoding="utf-8"))
     event_records.save(
         con,
@@ -60,3 +80,5 @@ def _create_event(con: duckdb.DuckDBPyConnection, path: Path) -> None:
         level=meta.get("level"),
         by="demo",
     )
+    set_league(con, [meta["event"]], LEAGUE)
+    return True

@@ -16,7 +16,6 @@ from pipeline.ingest.normalize import name_expr
 from pipeline.ingest.read import _csv_rows, display_name
 from pipeline.ingest.workbook import _xlsx_rows
 from pipeline.problems import FileRejected
-from pipeline.store.db import insert_frame
 
 _ALIASES = {
     "pemain": "player",
@@ -25,8 +24,16 @@ _ALIASES = {
     "kg": "group",
     "kota": "city",
     "alias": "aliases",
+    "anggota_sejak": "member_since",
+    "sejak": "member_since",
+    "tanggal_lahir": "birth_date",
+    "lahir": "birth_date",
+    "kewarganegaraan": "citizenship",
+    "cadangan": "reserve_for",
+    "cadangan_untuk": "reserve_for",
 }
-_MAX_REASONS = 20
+#: Optional registry columns (HANDLOG.md, Registry), read as text; dates as YYYY-MM-DD.
+OPTIONAL = ("group", "city", "aliases", "member_since", "birth_date", "citizenship", "reserve_for")
 # Every seat of the current versions of the rounds where a name about to become an alias
 # (table ``_merging``) has played.
 _MERGED_SEATS = (
@@ -54,8 +61,8 @@ class RegistryConflict(Exception):
 
 
 def read_registry(path: str | Path) -> pl.DataFrame:
-    """Read a registry file (CSV or XLSX) into ``player, group, city, aliases`` (text) with
-    ``_file`` and ``_line`` (where each row is, for messages)."""
+    """Read a registry file (CSV or XLSX) into ``player`` and the :data:`OPTIONAL` columns
+    (text) with ``_file`` and ``_line`` (where each row is, for messages)."""
     path = Path(path)
     data = path.read_bytes()
     label = display_name(path.name)
@@ -66,7 +73,7 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     body.columns = [n or f"column_{i}" for i, n in enumerate(names)]
     if "player" not in body.columns:
         raise FileRejected(label, "missing_column", variant="registry", column="player")
-    for c in ("group", "city", "aliases"):
+    for c in OPTIONAL:
         if c not in body.columns:
             body = body.with_columns(pl.lit(None, dtype=pl.String).alias(c))
     out = (
@@ -76,6 +83,10 @@ def read_registry(path: str | Path) -> pl.DataFrame:
             name_expr(pl.col("group").cast(pl.String)).alias("group"),
             name_expr(pl.col("city").cast(pl.String)).alias("city"),
             pl.col("aliases").cast(pl.String),
+            *(
+                name_expr(pl.col(c).cast(pl.String)).alias(c)
+                for c in ("member_since", "birth_date", "citizenship", "reserve_for")
+            ),
             pl.lit(label).alias("_file"),
             pl.col("_line").cast(pl.Int64),
         )
@@ -122,10 +133,12 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
     ).pl()
     found: list[str] = []
 
-    # the same player (one key) in two groups
+    # the same player (one key) in two groups from one date
+    if "member_since" not in rows.columns:
+        rows = rows.with_columns(pl.lit(None, dtype=pl.String).alias("member_since"))
     for r in (
         rows.filter(pl.col("group").is_not_null())
-        .group_by("player_key")
+        .group_by("player_key", "member_since")
         .agg(
             pl.col("_at"),
             pl.col("player").first(),
@@ -323,48 +336,26 @@ def _seat_conflicts(
     return found
 
 
-def import_registry(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> dict[str, int]:
-    """Upsert players and aliases; returns counts. The caller rescores afterwards.
+def import_registry(
+    con: duckdb.DuckDBPyConnection, reg: pl.DataFrame, league: str = "default"
+) -> dict[str, int]:
+    """Merge ``reg`` into ``league``'s registry at once; returns counts. The caller rescores.
 
-    Raises :class:`RegistryConflict`, changing nothing, when :func:`conflicts` finds any.
+    Raises :class:`RegistryConflict`, changing nothing, when the import must be refused.
+    The command's path (a diff, ``--apply`` and a reason kept in the history) is
+    :mod:`pipeline.registry`.
     """
-    found = conflicts(con, reg)
-    if found:
-        if len(found) > _MAX_REASONS:
-            found = [
-                *found[:_MAX_REASONS],
-                f"… and {len(found) - _MAX_REASONS} more conflicts like these.",
-            ]
-        raise RegistryConflict(found)
-    rows, aliases = _rows(reg)
-    # a player listed on several rows: the last spelling, the group and city given
-    players = rows.group_by("player_key", maintain_order=True).agg(
-        pl.col("player").last(),
-        pl.col("group").drop_nulls().last(),
-        pl.col("city").drop_nulls().last(),
-    )
-    aliases = aliases.unique("alias_key", keep="last").select("alias_key", "player_key")
-    now = datetime.now()
-    new_players = players.select(
-        "player_key", "player", "group", "city", pl.lit(now).alias("imported_at")
-    )
+    from pipeline.registry import check, write  # noqa: PLC0415 - registry imports this module
+
+    check(con, reg)
     con.execute("BEGIN TRANSACTION")
     try:
-        con.execute(
-            "DELETE FROM registry WHERE player_key IN (SELECT unnest(?))",
-            [new_players["player_key"].to_list()],
-        )
-        con.execute(
-            "DELETE FROM aliases WHERE alias_key IN (SELECT unnest(?))",
-            [aliases["alias_key"].to_list()],
-        )
-        insert_frame(con, "registry", new_players, 'player_key, player, "group", city, imported_at')
-        insert_frame(con, "aliases", aliases, "alias_key, player_key")
+        counts = write(con, reg, league, datetime.now())
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
-    return {"players": new_players.height, "aliases": aliases.height}
+    return counts
 
 
 # --- keys of loaded names ---------------------------------------------------------------

@@ -69,7 +69,9 @@ def problem_codes() -> set[str]:
 
 def commands(group: click.Group = cli, prefix: str = "domino") -> list[str]:
     out = []
-    for name, cmd in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # the top group resolves its commands lazily
+        cmd = group.get_command(ctx, name)
         out.append(f"{prefix} {name}")
         if isinstance(cmd, click.Group):
             out += commands(cmd, f"{prefix} {name}")

@@ -106,8 +106,8 @@ def snapshot(db_path) -> dict:
         }
 
 
-def import_cli(path):
-    return CliRunner().invoke(cli, ["players", "import", str(path)], catch_exceptions=False)
+def import_cli(path, *more: str):
+    return CliRunner().invoke(cli, ["players", "import", str(path), *more], catch_exceptions=False)
 
 
 def prepared(db_path, tmp_path, registry: str | None = None, matches: list[list[dict]] = ()):
@@ -214,7 +214,13 @@ def test_a_merge_across_rounds_is_imported(db_path, tmp_path):
     r2 = biasa_match(WINNERS, start=("Eko H.", "Budi", "Cici", "Dedi"), round="R2")
     prepared(db_path, tmp_path, None, [r1, r2])
     path = write(tmp_path, "player,group,aliases\nEko Hamzah,KG A,Eko H.\nBudi,KG A,\n")
+    # a merge of loaded players (and groups for them) is shown first and needs a reason
     r = import_cli(path)
+    assert r.exit_code == 1, r.output
+    assert "Eko H. of event ev is merged into another player" in r.output
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM aliases").fetchall() == [(0,)]
+    r = import_cli(path, "--apply", "--reason", "Eko H. is Eko Hamzah")
     assert r.exit_code == 0, r.output
     assert "imported 2 players and 1 aliases" in r.output
     with connect(db_path, read_only=True) as c:

@@ -81,6 +81,8 @@ def _live_body() -> None:
     _controls(d)
     st.subheader(ui.md(data.title(d["event"])), anchor=False)
     st.caption(t("lb.live", time=datetime.now().strftime("%H:%M:%S")))
+    for rule in d.get("advancements") or []:
+        st.caption(t("lg.advance", rule=ui.md(rule)))
     if d["round"] is None:
         st.info(t("lb.no_tables"))
         return

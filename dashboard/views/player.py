@@ -82,6 +82,8 @@ def show(
     st.subheader(ui.md(name))
     if group:
         st.caption(t("pl.group", group=ui.md(group)))
+    if d.get("reserve_for"):
+        st.caption(t("lg.reserve_for", group=ui.md(d["reserve_for"])))
     url = ui.profile_url(name, event=event)
     st.markdown(t("pf.share", label=ui.md(name), url=url))
     ev: pl.DataFrame = d["events"]

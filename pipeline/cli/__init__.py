@@ -34,6 +34,8 @@ COMMANDS = {
     "event": "pipeline.cli.events:event",  # its subcommands live in both modules
     "draw": "pipeline.cli.events:draw",
     "sheets": "pipeline.cli.sheets:sheets",
+    "advance": "pipeline.cli.league:advance",
+    "league": "pipeline.cli.league:league",
 }
 
 

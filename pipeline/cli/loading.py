@@ -38,6 +38,7 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
         progress = (
             _bar(bar, task) if show else _lines(len(files), int(settings.get("progress_files")))
         )
+        warnings: list[str] = []
         with connect(db, read_only=dry_run) as con:
             if dry_run:
                 p = ingest_service.preview(
@@ -53,7 +54,13 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
                     by=by,
                     progress=progress,
                 )
+                warnings = _eligibility(con, p)
     report(p, fmt, dry_run=dry_run)
+    if warnings:
+        from rich.markup import escape
+
+        for line in warnings:
+            err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
     sys.exit(p.exit_code)
 
 
@@ -90,6 +97,16 @@ class _NoBar:
 
     def add_task(self, description: str, total: int) -> int:
         return 0
+
+
+def _eligibility(con, p) -> list[str]:
+    """Eligibility warnings (RULES.md; the ruleset's ``[eligibility]``) for the events that
+    this load wrote to: each names the player; nothing is rejected for it."""
+    from pipeline.ingest.match import WRITES
+    from pipeline.league import eligibility
+
+    events = sorted({o.event for o in p.outcomes if o.status in WRITES and o.event})
+    return [line for ev in events for line in eligibility(con, ev)]
 
 
 def _bar(bar: Any, task: Any) -> Callable[[int, int], None]:
@@ -143,16 +160,32 @@ def players() -> None:
 
 @players.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--league", default="default", show_default=True, help="The league whose registry this is."
+)
+@click.option(
+    "--apply",
+    "apply_",
+    is_flag=True,
+    help="Apply an import that changes loaded events (needs --reason).",
+)
+@click.option("--reason", help="Why the loaded events change; kept in the registry history.")
+@click.option("--by", "by", help="Who is importing (default DOMINO_USER or the login name).")
 @db_option
-def players_import(file, db) -> None:
-    """Import a registry (CSV/XLSX: player, group, optional city, optional aliases)."""
+def players_import(file, league, apply_, reason, by, db) -> None:
+    """Import a registry (CSV/XLSX: player, group, optional city, aliases, member_since,
+    birth_date, citizenship, reserve_for) into a league's registry."""
     from rich.markup import escape
 
-    from pipeline.players import RegistryConflict, import_registry, read_registry
+    from pipeline.ingest.outcome import default_user
+    from pipeline.players import RegistryConflict, read_registry
     from pipeline.problems import FileRejected
-    from pipeline.scoring.rescore import rescore as do
+    from pipeline.registry import apply_import, plan_import
+    from pipeline.scoring.rescore import rescore_stale
     from pipeline.store.db import connect
 
+    if apply_ and not (reason or "").strip():
+        raise click.UsageError("--apply needs --reason TEXT: say why the loaded events change.")
     try:
         reg = read_registry(file)
     except FileRejected as exc:
@@ -160,14 +193,34 @@ def players_import(file, db) -> None:
         sys.exit(1)
     with connect(db) as con:
         try:
-            counts = import_registry(con, reg)
+            plan = plan_import(con, reg, league)
+            if plan.needs_reason and not apply_:
+                out.print(
+                    f"This import would change loaded events of league {escape(league)}:",
+                    highlight=False,
+                )
+                for line in plan.lines():
+                    out.print(f"  {escape(line)}", highlight=False)
+                err.print(
+                    "Nothing was imported: to apply it, run again with --apply --reason TEXT."
+                )
+                sys.exit(1)
+            counts = apply_import(
+                con, reg, league, plan=plan, reason=reason, by=by or default_user()
+            )
+            rescore_stale(con)  # a changed ruleset file takes effect with any write
         except RegistryConflict as exc:
-            for reason in exc.reasons:
-                err.print(f"[red]✗[/] {escape(reason)}")
+            for why in exc.reasons:
+                err.print(f"[red]✗[/] {escape(why)}")
             err.print(f"Nothing was imported: fix {escape(reg['_file'][0])} and import it again.")
             sys.exit(1)
-        do(con)
-    out.print(f"imported {counts['players']} players and {counts['aliases']} aliases")
+    if plan.needs_reason:
+        for line in plan.lines():
+            out.print(f"  {escape(line)}", highlight=False)
+    out.print(
+        f"imported {counts['players']} players and {counts['aliases']} aliases into league {escape(league)}",
+        highlight=False,
+    )
 
 
 @players.command("list")

@@ -50,6 +50,8 @@ for _c in CHAIRS:
     _ALIASES[f"biji_{_c}"] = f"pips_{_c}"
     _ALIASES[f"kartu_{_c}"] = f"tiles_{_c}"
     _ALIASES[f"sanksi_{_c}"] = f"sanctions_{_c}"
+    # optional, kept with the row's extra columns: whom a reserve in this chair replaced
+    _ALIASES[f"ganti_{_c}"] = f"replaces_{_c}"
 
 
 def header_key(raw: str) -> str:

@@ -113,17 +113,29 @@ def resolve_players(
         player_key(pl.col(f"player_{c}"), aliases, clean=True).alias(f"key_{c}")
         for c in CHAIRS
     )
-    registry = con.execute("SELECT player_key, player FROM registry").fetchall()
-    if not registry:
+    # each event is checked against its own league's registry (an event not loaded yet is
+    # in the default league); a league without a registry rejects nobody
+    registry = con.sql("SELECT league AS _league, player_key, player FROM league_players").pl()
+    if registry.height == 0:
         return typed, problems.empty()
-    found = []
-    known = {k for k, _ in registry}
-    names = [n for _, n in registry]
+    events = typed.get_column("event").drop_nulls().unique().to_list()
+    leagues = event_leagues(con, events)
     need = [rs for rs in rulesets.names() if rulesets.load(rs).flat.get("require_registered")]
-    scope = typed.filter(pl.col("rs").is_in(need))
+    scope = typed.with_columns(
+        pl.col("event")
+        .replace_strict(leagues, default="default", return_dtype=pl.String)
+        .alias("_league")
+    ).filter(
+        pl.col("rs").is_in(need)
+        & pl.col("_league").is_in(registry.get_column("_league").unique().implode())
+    )
+    names = registry.get_column("player").unique().sort().to_list()
+    found = []
     for c in CHAIRS:
-        bad = scope.filter(
-            pl.col(f"key_{c}").is_not_null() & ~pl.col(f"key_{c}").is_in(list(known))
+        bad = scope.filter(pl.col(f"key_{c}").is_not_null()).join(
+            registry.select("_league", pl.col("player_key").alias(f"key_{c}")),
+            on=["_league", f"key_{c}"],
+            how="anti",
         )
         if not bad.height:
             continue
@@ -133,7 +145,7 @@ def resolve_players(
         }
         bad = bad.with_columns(
             pl.col(f"player_{c}").replace_strict(suggestions, default="").alias("_sugg")
-        )
+        ).drop("_league")
         found.append(
             problems.from_rows(
                 bad,
@@ -144,6 +156,18 @@ def resolve_players(
             )
         )
     return typed, problems.concat(found)
+
+
+def event_leagues(con: duckdb.DuckDBPyConnection, events: list[str]) -> dict[str, str]:
+    """``event → league`` of the loaded events among ``events``."""
+    if not events:
+        return {}
+    where, params = match_filter([{"event": e} for e in events[:FEW]], ["event"])
+    if len(events) <= FEW:
+        rows = con.execute(f"SELECT event, league FROM events WHERE {where}", params).fetchall()
+    else:
+        rows = con.execute("SELECT event, league FROM events").fetchall()
+    return {e: lg or "default" for e, lg in rows if e in set(events)}
 
 
 def label_key(label: pl.Expr) -> pl.Expr:

@@ -29,31 +29,41 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
     Events are scored together, in chunks of about ``batch_rows`` hands per ruleset, so
     a league of thousands of events costs a scan of the hands per chunk, not per event.
     """
-    sizes = con.sql(
-        "SELECT e.event, e.ruleset, coalesce(sum(v.hands), 0)::BIGINT AS hands FROM events e "
-        "LEFT JOIN match_versions v ON v.event = e.event AND v.current GROUP BY ALL ORDER BY e.event"
-    ).pl()
+    sizes = event_sizes(con)
     if events is not None:
         sizes = sizes.filter(pl.col("event").is_in(events))
-    limit = int(settings.get("batch_rows"))
-    aliases = alias_map(con)
-    total = 0
     con.execute("BEGIN TRANSACTION")
     try:
-        for rs in rulesets.names():
-            part = sizes.filter(pl.col("ruleset") == rs)
-            # a chunk closes when adding the next event would pass the limit
-            chunk_no = ((pl.col("hands").cum_sum() - pl.col("hands")) // max(1, limit)).alias(
-                "_chunk"
-            )
-            for chunk in part.with_columns(chunk_no).partition_by("_chunk", maintain_order=True):
-                total += _rescore_chunk(con, chunk.select("event"), rs, aliases)
+        total = rescore_within(con, sizes)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     # the ladders follow the new scores
     ratings.recompute(con, None if events is None else set(sizes["ruleset"].to_list()))
+    return total
+
+
+def event_sizes(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """``event, ruleset, hands`` of every event (hands of the current versions)."""
+    return con.sql(
+        "SELECT e.event, e.ruleset, coalesce(sum(v.hands), 0)::BIGINT AS hands FROM events e "
+        "LEFT JOIN match_versions v ON v.event = e.event AND v.current GROUP BY ALL ORDER BY e.event"
+    ).pl()
+
+
+def rescore_within(con: duckdb.DuckDBPyConnection, sizes: pl.DataFrame) -> int:
+    """Rescore the events of ``sizes`` inside the caller's transaction (a registry import
+    tries its changes this way and rolls them back to show what would move)."""
+    limit = int(settings.get("batch_rows"))
+    aliases = alias_map(con)
+    total = 0
+    for rs in rulesets.names():
+        part = sizes.filter(pl.col("ruleset") == rs)
+        # a chunk closes when adding the next event would pass the limit
+        chunk_no = ((pl.col("hands").cum_sum() - pl.col("hands")) // max(1, limit)).alias("_chunk")
+        for chunk in part.with_columns(chunk_no).partition_by("_chunk", maintain_order=True):
+            total += _rescore_chunk(con, chunk.select("event"), rs, aliases)
     return total
 
 

@@ -1,0 +1,47 @@
+"""Strings of the league features: the registry import page, advance rules, reserves."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "nav.registry": {"id": "Registri pemain", "en": "Player registry"},
+    "reg.title": {"id": "Registri pemain", "en": "Player registry"},
+    "reg.intro": {
+        "id": "Impor registri (CSV/XLSX: player, group, member_since, birth_date, citizenship, reserve_for, aliases) ke dalam liga. Yang mengubah acara yang sudah dimuat ditampilkan dulu dan perlu alasan.",
+        "en": "Import a registry (CSV/XLSX: player, group, member_since, birth_date, citizenship, reserve_for, aliases) into a league. One that changes loaded events is shown first and needs a reason.",
+    },
+    "reg.no_rights": {
+        "id": "Hanya koordinator untuk semua acara yang dapat mengimpor registri.",
+        "en": "Only a coordinator of every event can import a registry.",
+    },
+    "reg.file": {"id": "Berkas registri", "en": "Registry file"},
+    "reg.league": {"id": "Liga", "en": "League"},
+    "reg.check": {"id": "Periksa", "en": "Check"},
+    "reg.refused": {
+        "id": "Impor ditolak seluruhnya; tidak ada yang diubah:",
+        "en": "The import is refused whole; nothing was changed:",
+    },
+    "reg.unreadable": {
+        "id": "Berkas tidak dapat dibaca: {why}",
+        "en": "The file cannot be read: {why}",
+    },
+    "reg.added": {"id": "Pemain baru: {n}", "en": "New players: {n}"},
+    "reg.changes": {
+        "id": "Impor ini akan mengubah acara yang sudah dimuat:",
+        "en": "This import would change loaded events:",
+    },
+    "reg.nothing": {
+        "id": "Impor ini tidak mengubah acara yang sudah dimuat.",
+        "en": "This import changes nothing in loaded events.",
+    },
+    "reg.reason": {"id": "Alasan (wajib)", "en": "Reason (required)"},
+    "reg.confirm": {"id": "Terapkan perubahan", "en": "Apply the changes"},
+    "reg.apply": {"id": "Impor", "en": "Import"},
+    "reg.done": {
+        "id": "Diimpor: {players} pemain dan {aliases} alias ke liga {league}.",
+        "en": "Imported {players} players and {aliases} aliases into league {league}.",
+    },
+    "reg.changed": {
+        "id": "Data berubah sejak pemeriksaan; periksa perbedaan yang baru lalu konfirmasi lagi.",
+        "en": "The data changed since the check; read the new diff and confirm again.",
+    },
+    "lg.advance": {"id": "Lolos ke tingkat berikut: {rule}", "en": "Advance: {rule}"},
+    "lg.reserve_for": {"id": "Pemain cadangan untuk {group}", "en": "Reserve for {group}"},
+}

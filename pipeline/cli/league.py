@@ -1,0 +1,102 @@
+"""League commands: ``advance`` (levels) and ``league`` (which league an event is in)."""
+
+import sys
+
+import click
+
+from pipeline.cli.common import db_option, err, out
+
+
+@click.command()
+@click.option(
+    "--from",
+    "sources",
+    multiple=True,
+    required=True,
+    metavar="EVENT",
+    help="A finished event whose qualifiers advance (repeatable).",
+)
+@click.option(
+    "--to", "target", required=True, metavar="EVENT", help="The next level's event (it must exist)."
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    required=True,
+    help="How many of each event (or group) advance.",
+)
+@click.option(
+    "--per-group", is_flag=True, help="The top N of each group (KG) instead of each event."
+)
+@click.option("--by", "by", help="Who advances them (default DOMINO_USER or the login name).")
+@db_option
+def advance(sources, target, top, per_group, by, db) -> None:
+    """Put the qualifiers of finished events into the roster of the next level's event."""
+    from rich.markup import escape
+
+    from pipeline.ingest.outcome import default_user
+    from pipeline.league import Refused
+    from pipeline.league import advance as do
+    from pipeline.store.db import connect
+
+    with connect(db) as con:
+        try:
+            done = do(con, list(sources), target, top, per_group=per_group, by=by or default_user())
+        except Refused as exc:
+            err.print(f"[red]✗[/] {escape(str(exc))}", highlight=False)
+            sys.exit(1)
+    for line in done.ties:
+        out.print(f"tie at the cut: {escape(line)}", highlight=False)
+    for line in done.warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
+    scope = " per group" if per_group else ""
+    out.print(
+        f"{done.qualifiers.height} players advance to {escape(target)} (top {top}{scope} of {escape(', '.join(sources))})",
+        highlight=False,
+    )
+
+
+@click.group()
+def league() -> None:
+    """Leagues: a registry belongs to one, and checks only its own events."""
+
+
+@league.command("set")
+@click.argument("name", metavar="LEAGUE")
+@click.argument("events", nargs=-1, required=True, metavar="EVENT...")
+@db_option
+def league_set(name, events, db) -> None:
+    """Put events in a league (checked against that league's registry from then on)."""
+    from rich.markup import escape
+
+    from pipeline.league import Refused, set_league
+    from pipeline.store.db import connect
+
+    with connect(db) as con:
+        try:
+            set_league(con, list(events), name)
+        except Refused as exc:
+            err.print(f"[red]✗[/] {escape(str(exc))}", highlight=False)
+            sys.exit(1)
+    out.print(f"{len(events)} event(s) in league {escape(name)}", highlight=False)
+
+
+@league.command("history")
+@db_option
+def league_history(db) -> None:
+    """Every registry import: when, by whom, why, and what it changed."""
+    from pipeline.registry import history
+    from pipeline.store.db import connect
+
+    with connect(db, read_only=True) as con:
+        rows = history(con)
+    for r in rows.iter_rows(named=True):
+        out.print(
+            f"#{r['change_no']} {r['applied_at']:%Y-%m-%d %H:%M} league {r['league']} {r['file'] or ''} "
+            f"by {r['applied_by'] or '?'}: {r['players']} players"
+            + (f"; reason: {r['reason']}" if r["reason"] else ""),
+            markup=False,
+            highlight=False,
+        )
+        for line in (r["changes"] or "").splitlines():
+            out.print(f"    {line}", markup=False, highlight=False)

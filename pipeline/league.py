@@ -1,0 +1,336 @@
+"""A league: its events, levels that feed each other, eligibility and substitutes.
+
+``domino advance`` puts the qualifiers of finished events into the roster (entrants) of
+the next level's event, with the rule kept in ``advancements``. Eligibility (RULES.md,
+pepet: age and citizenship on the event's date) comes from the ruleset's
+``[eligibility]`` table and only ever warns. Substitutes (rule 23) are registered reserves
+(``league_players.reserve_for``); a hand log names whom they replace in the optional
+columns ``replaces_a`` … ``replaces_d``, kept with the hand's other extra columns.
+"""
+
+import json
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+import duckdb
+import polars as pl
+
+from pipeline import messages, rulesets
+from pipeline.ingest.columns import CHAIRS
+from pipeline.store.db import insert_frame
+
+LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
+
+
+class Refused(Exception):
+    """A league command refused with one sentence (exit 1); nothing was changed.
+    ``mid`` and ``params`` render it in another language (:mod:`pipeline.messages`)."""
+
+    def __init__(self, mid: str, **params: object) -> None:
+        super().__init__(messages.render(mid, params))
+        self.mid, self.params = mid, params
+
+
+def _say(mid: str, **params: object) -> str:
+    return messages.render(mid, params)
+
+
+# --- leagues ------------------------------------------------------------------------------
+
+
+def set_league(con: duckdb.DuckDBPyConnection, events: list[str], league: str) -> None:
+    """Put ``events`` (which must exist) in ``league``: they are checked against its registry."""
+    missing = [e for e in events if not _exists(con, e)]
+    if missing:
+        raise Refused("advance.unknown_event", event=missing[0])
+    con.execute("UPDATE events SET league = ? WHERE event IN (SELECT unnest(?))", [league, events])
+
+
+def create_events(
+    con: duckdb.DuckDBPyConnection, events: dict[str, str], league: str, by: str
+) -> None:
+    """Create the rows of ``events`` (event → ruleset) not there yet, in ``league``."""
+    now = datetime.now()
+    for event, rs in events.items():
+        if _exists(con, event):
+            continue
+        book = rulesets.load(rs)
+        con.execute(
+            "INSERT INTO events (event, ruleset, params_hash, created_at, created_by, models, league) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [event, rs, book.hash, now, by, book.models, league],
+        )
+
+
+def _exists(con: duckdb.DuckDBPyConnection, event: str) -> bool:
+    return bool(
+        con.execute("SELECT count(*) FROM events WHERE event = ?", [event]).fetchall()[0][0]
+    )
+
+
+def _event_info(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str, str, date]:
+    """``ruleset, league, date`` of an event (its date: event_date, else the day created)."""
+    row = con.execute(
+        "SELECT ruleset, coalesce(league, 'default'), coalesce(event_date, CAST(created_at AS DATE)) "
+        "FROM events WHERE event = ?",
+        [event],
+    ).fetchall()
+    if not row:
+        raise Refused("advance.unknown_event", event=event)
+    return row[0][0], row[0][1], row[0][2]
+
+
+# --- eligibility --------------------------------------------------------------------------
+
+
+def eligibility(
+    con: duckdb.DuckDBPyConnection, event: str, keys: list[str] | None = None
+) -> list[str]:
+    """Warnings, one sentence naming the player each, for the entrants and players of
+    ``event`` (or only ``keys``) the ruleset's ``[eligibility]`` does not admit on the
+    event's date; unknown birth dates or citizenship pass."""
+    rs, league, on = _event_info(con, event)
+    flat = rulesets.load(rs).flat
+    min_age = flat.get("eligibility_min_age")
+    allowed = [str(c).lower() for c in flat.get("eligibility_citizenship") or []]
+    if min_age is None and not allowed:
+        return []
+    people = con.sql(
+        "SELECT lp.player_key, lp.player, lp.birth_date, lp.citizenship FROM league_players lp "
+        "WHERE lp.league = ? AND lp.player_key IN (SELECT player_key FROM entrants WHERE event = ? "
+        "UNION SELECT player_key FROM table_standings_t WHERE event = ?)",
+        params=[league, event, event],
+    ).pl()
+    if keys is not None:
+        people = people.filter(pl.col("player_key").is_in(keys))
+    b = pl.col("birth_date")
+    age = (
+        pl.lit(on.year)
+        - b.dt.year()
+        - ((b.dt.month() > on.month) | ((b.dt.month() == on.month) & (b.dt.day() > on.day))).cast(
+            pl.Int32
+        )
+    )
+    people = people.with_columns(age.alias("age")).sort("player")
+    found: list[str] = []
+    if min_age is not None:
+        for r in people.filter(pl.col("age") < int(min_age)).iter_rows(named=True):
+            found.append(
+                _say(
+                    "eligibility.age",
+                    player=r["player"],
+                    age=r["age"],
+                    date=on,
+                    born=r["birth_date"],
+                    event=event,
+                    min_age=min_age,
+                )
+            )
+    if allowed:
+        bad = people.filter(
+            pl.col("citizenship").is_not_null()
+            & ~pl.col("citizenship").str.to_lowercase().is_in(allowed)
+        )
+        for r in bad.iter_rows(named=True):
+            found.append(
+                _say(
+                    "eligibility.citizenship",
+                    player=r["player"],
+                    citizenship=r["citizenship"],
+                    event=event,
+                    allowed=", ".join(flat["eligibility_citizenship"]),
+                )
+            )
+    return found
+
+
+# --- levels: domino advance ------------------------------------------------------------------
+
+
+@dataclass
+class Advanced:
+    """What ``domino advance`` put in: the qualifiers and the ties at the cut."""
+
+    target: str
+    qualifiers: pl.DataFrame  # from_event, player_key, player, group, rank
+    ties: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
+    """Why ``event`` is not finished (None when it is). Finished: it has results, every
+    loaded table is complete, every session has the ruleset's number of tables, and every
+    drawn round has results."""
+    rs, _, _ = _event_info(con, event)
+    want = rulesets.load(rs).flat.get("session_tables")
+    tables = con.sql(
+        'SELECT round, count(DISTINCT "table") AS tables, bool_and(complete) AS complete '
+        "FROM table_standings_t WHERE event = ? GROUP BY round ORDER BY round",
+        params=[event],
+    ).pl()
+    if tables.height == 0:
+        return _say("advance.no_results", event=event)
+    for r in tables.iter_rows(named=True):
+        if not r["complete"]:
+            return _say("advance.in_progress", round=r["round"], event=event)
+        if want and r["tables"] < int(want):
+            return _say(
+                "advance.tables", round=r["round"], event=event, tables=r["tables"], want=want
+            )
+    drawn = con.execute(
+        "SELECT round FROM draws_t WHERE event = ? AND current AND round NOT IN "
+        "(SELECT round FROM table_standings_t WHERE event = ?) ORDER BY round",
+        [event, event],
+    ).fetchall()
+    if drawn:
+        return _say("advance.drawn", round=drawn[0][0], event=event)
+    return None
+
+
+def advance(
+    con: duckdb.DuckDBPyConnection,
+    sources: list[str],
+    target: str,
+    top: int,
+    *,
+    per_group: bool = False,
+    by: str | None = None,
+) -> Advanced:
+    """Put the top ``top`` of each source event (of each group with ``per_group``) into
+    ``target``'s entrants; every player tied at the cut goes in. One transaction.
+
+    Raises :class:`Refused` (one sentence) for an unknown event, an unfinished source or a
+    ``top`` below 1.
+    """
+    if top < 1:
+        raise ValueError(f"top must be 1 or more, not {top}")
+    _event_info(con, target)
+    for ev in sources:
+        _event_info(con, ev)
+        why = unfinished(con, ev)
+        if why:
+            raise Refused("advance.unfinished", why=why)
+    con.register("_sources", pl.DataFrame({"event": sources}, schema={"event": pl.String}))
+    try:
+        ranked = con.sql(
+            'SELECT s.event AS from_event, s.player_key, s.player, m."group", s.rank, '
+            'rank() OVER (PARTITION BY s.event, m."group" ORDER BY s.rank) AS group_rank '
+            "FROM event_standings s LEFT JOIN event_members m "
+            "ON m.event = s.event AND m.player_key = s.player_key "
+            "WHERE s.event IN (SELECT event FROM _sources)"
+        ).pl()
+    finally:
+        con.unregister("_sources")
+    cut = "group_rank" if per_group else "rank"
+    if per_group:
+        ranked = ranked.filter(pl.col("group").is_not_null())
+    chosen = ranked.filter(pl.col(cut) <= top).sort("from_event", "group", cut, "player")
+    over = [*(["from_event", "group"] if per_group else ["from_event"])]
+    counts = chosen.group_by(over).agg(pl.len().alias("n"), pl.col("player"), pl.col(cut).max())
+    ties = [
+        _say(
+            "advance.tie",
+            source=r["from_event"] + (f", {r['group']}" if per_group else ""),
+            n=r["n"],
+            top=top,
+            rank=r[cut],
+            players=", ".join(r["player"]),
+        )
+        for r in counts.filter(pl.col("n") > top).sort(over).iter_rows(named=True)
+    ]
+    now = datetime.now()
+    source = "advance from " + ", ".join(sources)
+    new = chosen.unique("player_key", keep="first", maintain_order=True).select(
+        pl.lit(target).alias("event"),
+        "player_key",
+        "player",
+        "group",
+        pl.lit(source).alias("source"),
+        pl.lit(now).alias("added_at"),
+    )
+    con.execute("BEGIN TRANSACTION")
+    try:
+        insert_frame(
+            con,
+            "entrants",
+            new,
+            'event, player_key, player, "group", source, added_at',
+            on_conflict="ON CONFLICT DO NOTHING",
+        )
+        for ev in sources:
+            n = chosen.filter(pl.col("from_event") == ev).height
+            con.execute(
+                'INSERT INTO advancements (from_event, to_event, "top", per_group, advanced_at, advanced_by, players) '
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [ev, target, top, per_group, now, by, n],
+            )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    warnings = eligibility(con, target, new.get_column("player_key").to_list())
+    return Advanced(target, chosen, ties, warnings)
+
+
+def advancements(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+    """The advance rules that feed ``event`` or that it feeds, newest first:
+    ``from_event, to_event, top, per_group, players, advanced_at, advanced_by``."""
+    return con.sql(
+        'SELECT from_event, to_event, "top", per_group, players, advanced_at, advanced_by '
+        "FROM advancements WHERE from_event = ? OR to_event = ? ORDER BY advanced_at DESC, from_event",
+        params=[event, event],
+    ).pl()
+
+
+def advancement_text(row: dict) -> str:
+    """One line for a page or the CLI: ``top 2 per group of E1 → E3 (8 players)``."""
+    scope = " per group" if row["per_group"] else ""
+    return f"top {row['top']}{scope} of {row['from_event']} → {row['to_event']} ({row['players']} players)"
+
+
+# --- substitutes (rule 23) -------------------------------------------------------------------
+
+
+def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.DataFrame:
+    """``event, round, table, player_key, player, reserve_for, replaces`` — every reserve who
+    played, the group they are a reserve of, and whom the hand log says they replaced."""
+    reserves = con.sql(
+        'SELECT DISTINCT m.event, t.round, t."table", m.player_key, p.player, m."group" AS reserve_for '
+        "FROM event_members m JOIN table_standings_t t ON t.event = m.event AND t.player_key = m.player_key "
+        "JOIN players p ON p.player_key = m.player_key "
+        "WHERE m.role = 'reserve' AND (CAST(? AS VARCHAR) IS NULL OR m.event = ?)",
+        params=[event, event],
+    ).pl()
+    named = _replaces(con, event)
+    out = reserves.join(named, on=["event", "round", "table", "player_key"], how="left")
+    return out.sort("event", "round", "table", "player")
+
+
+def _replaces(con: duckdb.DuckDBPyConnection, event: str | None) -> pl.DataFrame:
+    """Whom each seated reserve replaced, from the hand log's ``replaces_x`` columns."""
+    schema = {"event": pl.String, "round": pl.String, "table": pl.String}
+    rows = con.sql(
+        'SELECT h.event, h.round, h."table", h.key_a, h.key_b, h.key_c, h.key_d, h.extra FROM hands h '
+        'JOIN match_versions v USING (event, round, "table", version) '
+        "WHERE v.current AND h.extra IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR h.event = ?)",
+        params=[event, event],
+    ).pl()
+    found = []
+    for r in rows.iter_rows(named=True):  # extra columns are rare: a few rows per reserve
+        extra = json.loads(r["extra"])
+        for c in CHAIRS:
+            name = extra.get(f"replaces_{c}")
+            if name and r[f"key_{c}"]:
+                found.append(
+                    {**{k: r[k] for k in schema}, "player_key": r[f"key_{c}"], "replaces": name}
+                )
+    frame = pl.DataFrame(found, schema={**schema, "player_key": pl.String, "replaces": pl.String})
+    return frame.unique(["event", "round", "table", "player_key"], keep="first")
+
+
+def reserve_of(con: duckdb.DuckDBPyConnection, key: str) -> str | None:
+    """The group a player is a registered reserve of (any league), for the player page."""
+    rows = con.execute(
+        "SELECT min(reserve_for) FROM league_players WHERE player_key = ?", [key]
+    ).fetchall()
+    return rows[0][0] if rows else None

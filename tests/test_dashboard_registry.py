@@ -1,0 +1,56 @@
+"""The registry page: the same diff as ``domino players import`` and a confirm button that
+needs a reason; nothing changes before it is pressed."""
+
+from pathlib import Path
+
+from dashboard import data
+from pipeline.demo import load_samples
+from pipeline.store.db import connect
+from tests.browser.support import PASSWORD, add_coordinator
+from tests.test_dashboard import _sign_in, app, texts
+
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+MOVE = "player,group,city\nOki Saputra,KG Tamalate,Makassar\nSitti Rauf,KG Tamalate,Makassar\n"
+EVENT = "pepet-liga-makassar"
+
+
+def panakkukang(db: Path) -> int:
+    with connect(db, read_only=True) as c:
+        return c.execute(
+            "SELECT points FROM group_standings WHERE event = ? AND \"group\" = 'KG Panakkukang'",
+            [EVENT],
+        ).fetchall()[0][0]
+
+
+def test_registry_page_shows_the_diff_and_applies_only_with_a_reason(db_path, monkeypatch):
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    load_samples(db_path, SAMPLES)
+    add_coordinator(db_path, "rina", ["*"])
+    at = app("page_scripts/registry.py")
+    _sign_in(at, "rina", PASSWORD)
+    at.text_input(key="reg_league").input("demo").run()
+    at.get("file_uploader")[0].set_value(("players.csv", MOVE.encode(), "text/csv")).run()
+    at.button(key="reg_check").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = texts(at)
+    # the diff in the page's language (Indonesian by default)
+    assert "KG Panakkukang: 113 poin, peringkat 1 -> 95 poin, peringkat 1" in text.replace("\\", "")
+    assert at.button(key="reg_apply").disabled  # a reason first
+    assert panakkukang(db_path) == 113
+    at.text_input(key="reg_reason").input("Oki moved to KG Tamalate").run()
+    at.button(key="reg_apply").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert panakkukang(db_path) == 95
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT reason, applied_by FROM registry_history").fetchall() == [
+            ("Oki moved to KG Tamalate", "rina")
+        ]
+
+
+def test_registry_page_needs_a_coordinator_of_every_event(db_path):
+    load_samples(db_path, SAMPLES)
+    add_coordinator(db_path, "budi", [EVENT])
+    at = app("page_scripts/registry.py")
+    _sign_in(at, "budi", PASSWORD)
+    assert not at.get("file_uploader")
+    assert "Hanya koordinator" in texts(at)

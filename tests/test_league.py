@@ -1,0 +1,344 @@
+"""Leagues (issue 15): a registry per league with dated memberships, the import's diff and
+``--apply --reason``, substitutes (rule 23), eligibility warnings and ``domino advance``.
+
+Expected values are worked out by hand from RULES.md (pepet points: jawara1 3, jawara2 2,
+jawara3 1, ambyar 0; a group is the sum of its members; membership on the event's date).
+"""
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import cli
+from pipeline.demo import load_samples
+from pipeline.league import Refused, advance, advancements, create_events, eligibility, substitutes
+from pipeline.players import import_registry, read_registry
+from pipeline.registry import apply_import, plan_import
+from pipeline.scoring.rescore import rescore
+from pipeline.store.db import connect
+from tests.rules_helpers import csv_text, hand, load, statuses
+
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+EXAMPLE_REGISTRY = Path("/work/shared/examples/pepet/players.csv")
+EXAMPLE_TEXT = """player,group,city,aliases
+Oki Saputra,KG Tamalate,Makassar,
+Sitti Rauf,KG Tamalate,Makassar,
+Eko Hamzah,KG Biringkanaya,Makassar,Eko H.;E. Hamzah
+"""
+
+
+def ph(n, by, ending, **kw):
+    kw.setdefault("round", "S1")
+    return hand(n, by, ending, ruleset="pepet", **kw)
+
+
+def registry(con, tmp_path, text: str, league: str = "default", name="players.csv") -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    import_registry(con, read_registry(path), league)
+    rescore(con)
+
+
+def groups(con, event: str) -> list[tuple]:
+    return sorted(
+        con.execute(
+            'SELECT "group", points, hands, players, rank, reserves FROM group_standings WHERE event = ?',
+            [event],
+        ).fetchall()
+    )
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+# --- the issue's report: the worked example's registry into the demo database ----------------
+
+
+@pytest.fixture
+def demo_db(tmp_path):
+    db = tmp_path / "demo.duckdb"
+    load_samples(db, SAMPLES)
+    return db
+
+
+def test_example_registry_into_the_demo_league_changes_nothing_without_apply(demo_db, tmp_path):
+    reg = tmp_path / "players.csv"
+    reg.write_text(
+        EXAMPLE_REGISTRY.read_text() if EXAMPLE_REGISTRY.exists() else EXAMPLE_TEXT, "utf-8"
+    )
+    ev = "pepet-liga-makassar"
+    with connect(demo_db, read_only=True) as c:
+        before = groups(c, ev)
+        oki = c.execute(
+            "SELECT points FROM event_standings WHERE event = ? AND player = 'Oki Saputra'", [ev]
+        ).fetchone()[0]
+    # the report: KG Panakkukang has 113 points, Oki Saputra (18 of them) is its member
+    assert [g[:2] for g in before if g[0] == "KG Panakkukang"] == [("KG Panakkukang", 113)]
+    assert oki == 113 - 95
+    res = run("players", "import", str(reg), "--league", "demo", "--db", str(demo_db))
+    assert res.exit_code == 1
+    lines = [ln.strip() for ln in res.stdout.splitlines()[1:]]
+    assert lines == [
+        f"Oki Saputra moves from KG Panakkukang to KG Tamalate in event {ev}",
+        f"event {ev}, group standings, KG Panakkukang: 113 points, rank 1 -> 95 points, rank 1",
+        f"event {ev}, group standings, KG Tamalate: no row -> {oki} points, rank 5",
+    ]
+    with connect(demo_db, read_only=True) as c:
+        assert groups(c, ev) == before
+        assert c.execute("SELECT count(*) FROM registry_history").fetchone()[0] == 0
+    # confirmed with a reason: applied, and the history keeps the reason and the diff
+    res = run(
+        "players",
+        "import",
+        str(reg),
+        "--league",
+        "demo",
+        "--apply",
+        "--reason",
+        "KG moved",
+        "--db",
+        str(demo_db),
+    )
+    assert res.exit_code == 0, res.output
+    with connect(demo_db, read_only=True) as c:
+        after = dict((g[0], g[1]) for g in groups(c, ev))
+        assert after["KG Panakkukang"] == 95 and after["KG Tamalate"] == oki
+        (reason, changes) = c.execute(
+            "SELECT reason, changes FROM registry_history WHERE league = 'demo'"
+        ).fetchone()
+    assert reason == "KG moved" and "113 points, rank 1 -> 95 points" in changes
+
+
+def test_the_example_registry_in_another_league_applies_at_once(demo_db, tmp_path):
+    reg = tmp_path / "players.csv"
+    reg.write_text(EXAMPLE_TEXT, "utf-8")
+    with connect(demo_db, read_only=True) as c:
+        before = groups(c, "pepet-liga-makassar")
+    res = run("players", "import", str(reg), "--db", str(demo_db))
+    assert res.exit_code == 0, res.output
+    with connect(demo_db, read_only=True) as c:
+        assert groups(c, "pepet-liga-makassar") == before
+
+
+def test_a_generated_pepet_event_after_the_demo_is_not_rejected(demo_db, tmp_path):
+    out = tmp_path / "gen"
+    assert run("generate", "--ruleset", "pepet", "--seed", "7", "--out", str(out)).exit_code == 0
+    res = run("ingest", *map(str, sorted(out.iterdir())), "--db", str(demo_db))
+    assert res.exit_code == 0, res.output
+    assert "unregistered" not in res.output and " 0 rejected" in res.output
+
+
+# --- membership on the event's date ------------------------------------------------------------
+
+DATED = """player,group,member_since
+Ana,KG Alpha,
+Ana,KG Beta,2026-06-01
+Budi,KG Alpha,
+Cici,KG Beta,
+Dedi,KG Beta,
+"""
+# h1 out by Ana: Ana 3 (jawara1); Budi 5 -> jawara2 2; Cici 10 -> jawara3 1; Dedi 20 -> 0
+ONE_HAND = [ph(1, "A", "out", pips=(None, 5, 10, 20), seats=("Ana", "Budi", "Cici", "Dedi"))]
+
+
+def dated_events(con, tmp_path) -> None:
+    for ev, day in (("e-may", "2026-05-01"), ("e-jun", "2026-06-15")):
+        plan = load(con, tmp_path, [{**r, "event": ev} for r in ONE_HAND], name=f"{ev}.csv")
+        assert plan.errors.height == 0, plan.errors.to_dicts()
+        con.execute("UPDATE events SET event_date = ? WHERE event = ?", [day, ev])
+
+
+def test_group_is_the_membership_in_force_on_the_event_date(con, tmp_path):
+    registry(con, tmp_path, DATED)
+    dated_events(con, tmp_path)
+    # May: Ana still in KG Alpha: Alpha 3 + 2 = 5 (2 players), Beta 1 + 0 = 1
+    assert groups(con, "e-may") == [("KG Alpha", 5, 2, 2, 1, 0), ("KG Beta", 1, 2, 2, 2, 0)]
+    # June: Ana in KG Beta from June 1: Alpha 2 (Budi), Beta 3 + 1 + 0 = 4
+    assert groups(con, "e-jun") == [("KG Alpha", 2, 1, 1, 2, 0), ("KG Beta", 4, 3, 3, 1, 0)]
+
+
+def test_a_later_membership_keeps_finished_events_and_applies_at_once(con, tmp_path):
+    registry(con, tmp_path, DATED)
+    dated_events(con, tmp_path)
+    before = {ev: groups(con, ev) for ev in ("e-may", "e-jun")}
+    later = tmp_path / "later.csv"
+    later.write_text("player,group,member_since\nBudi,KG Beta,2026-07-01\n", "utf-8")
+    plan = plan_import(con, read_registry(later))
+    assert not plan.needs_reason and plan.lines() == []
+    apply_import(con, read_registry(later))
+    assert {ev: groups(con, ev) for ev in ("e-may", "e-jun")} == before
+    # the same move without a date rewrites history: both events' rows named, nothing changed
+    always = tmp_path / "always.csv"
+    always.write_text("player,group\nBudi,KG Beta\n", "utf-8")
+    plan = plan_import(con, read_registry(always))
+    assert plan.needs_reason
+    assert [ln for ln in plan.lines() if "standings" in ln] == [
+        "event e-jun, group standings, KG Alpha: 2 points, rank 2 -> no row",
+        "event e-jun, group standings, KG Beta: 4 points, rank 1 -> 6 points, rank 1",
+        "event e-may, group standings, KG Alpha: 5 points, rank 1 -> 3 points, rank 1",
+        "event e-may, group standings, KG Beta: 1 points, rank 2 -> 3 points, rank 1",
+    ]
+    assert {ev: groups(con, ev) for ev in ("e-may", "e-jun")} == before
+
+
+# --- substitutes (rule 23) ---------------------------------------------------------------------
+
+
+def test_a_reserve_plays_for_the_group_with_their_own_points(con, tmp_path):
+    registry(
+        con,
+        tmp_path,
+        "player,group,reserve_for\nAna,KG Alpha,\nBudi,KG Alpha,\n"
+        "Cici,KG Beta,\nDedi,KG Beta,\nRudi,,KG Alpha\n",
+    )
+    rows = [ph(1, "A", "out", pips=(None, 5, 10, 20), seats=("Ana", "Rudi", "Cici", "Dedi"))]
+    text = csv_text(rows).splitlines()
+    path = tmp_path / "sub.csv"
+    path.write_text("\n".join([text[0] + ",ganti_b", text[1] + ",Budi"]) + "\n", "utf-8")
+    from pipeline.ingest import ingest
+
+    assert statuses(ingest(con, [path])) == {"1": "new"}
+    # Rudi (chair B, 5) is jawara2: 2 points, his own, counted for KG Alpha: 3 + 2 = 5,
+    # 2 players of whom 1 reserve; KG Beta 1 + 0 = 1
+    assert con.execute("SELECT points FROM event_standings WHERE player = 'Rudi'").fetchone() == (
+        2,
+    )
+    assert groups(con, "ev") == [("KG Alpha", 5, 2, 2, 1, 1), ("KG Beta", 1, 2, 2, 2, 0)]
+    subs = substitutes(con, "ev").select("player", "reserve_for", "replaces").to_dicts()
+    assert subs == [{"player": "Rudi", "reserve_for": "KG Alpha", "replaces": "Budi"}]
+
+
+# --- eligibility -----------------------------------------------------------------------------------
+
+
+def test_eligibility_warns_naming_the_player(con, tmp_path):
+    registry(
+        con,
+        tmp_path,
+        "player,group,birth_date,citizenship\n"
+        "Ana,KG Alpha,2009-05-02,Indonesia\nBudi,KG Alpha,2009-05-01,\n"
+        "Cici,KG Beta,,Malaysia\nDedi,KG Beta,,WNI\n",
+    )
+    dated_events(con, tmp_path)
+    # on 2026-05-01 Ana is 16 (17 the next day), Budi 17 that day; Cici is not Indonesian
+    assert eligibility(con, "e-may") == [
+        "Ana is 16 on 2026-05-01 (born 2009-05-02); event e-may admits players of 17 or older.",
+        "Cici's citizenship is Malaysia; event e-may admits Indonesia, Indonesian, WNI citizens.",
+    ]
+    assert len(eligibility(con, "e-jun")) == 1  # Ana is 17 by June
+
+
+# --- levels: domino advance --------------------------------------------------------------------------
+
+
+def session(event: str, tables: int = 3) -> list[dict]:
+    """S1 of ``event``: table t seats Pt1..Pt4; each one hand out by chair A with pips 5, 10, 20:
+    Pt1 3, Pt2 2, Pt3 1, Pt4 0."""
+    return [
+        ph(
+            1,
+            "A",
+            "out",
+            pips=(None, 5, 10, 20),
+            seats=tuple(f"P{t}{i}" for i in range(1, 5)),
+            table=str(t),
+            event=event,
+        )
+        for t in range(1, tables + 1)
+    ]
+
+
+def test_advance_top_n_with_ties_and_per_group(con, tmp_path):
+    load(con, tmp_path, session("kg1"), name="kg1.csv")
+    create_events(con, {"kota": "pepet"}, "default", "test")
+    # event ranks: P11, P21, P31 3 points and a star each: rank 1; P12, P22, P32 rank 4 …
+    done = advance(con, ["kg1"], "kota", 2, by="jury")
+    assert sorted(done.qualifiers.get_column("player")) == ["P11", "P21", "P31"]
+    assert done.ties == ["kg1: 3 players for 2 places, tied at rank 1 (P11, P21, P31); all go in"]
+    entrants = con.execute(
+        "SELECT player, source FROM entrants WHERE event = 'kota' ORDER BY 1"
+    ).fetchall()
+    assert entrants == [(p, "advance from kg1") for p in ("P11", "P21", "P31")]
+    rule = advancements(con, "kg1").select("from_event", "to_event", "top", "per_group", "players")
+    assert rule.to_dicts() == [
+        {"from_event": "kg1", "to_event": "kota", "top": 2, "per_group": False, "players": 3}
+    ]
+    assert advancements(con, "kota").height == 1  # shown on both events
+    # per group: tables' second places form KG B; the top 1 of each group
+    registry(
+        con,
+        tmp_path,
+        "player,group\n"
+        + "".join(
+            f"P{t}{i},{'KG B' if i == 2 else 'KG A'}\n" for t in (1, 2, 3) for i in (1, 2, 3, 4)
+        ),
+    )
+    create_events(con, {"kota2": "pepet"}, "default", "test")
+    done = advance(con, ["kg1"], "kota2", 1, per_group=True)
+    assert sorted(done.qualifiers.get_column("player")) == [
+        "P11",
+        "P12",
+        "P21",
+        "P22",
+        "P31",
+        "P32",
+    ]
+
+
+def test_advance_refusals(con, tmp_path):
+    load(con, tmp_path, session("kg1", tables=2), name="kg1.csv")
+    with pytest.raises(Refused, match="event nowhere does not exist"):
+        advance(con, ["kg1"], "nowhere", 2)
+    create_events(con, {"kota": "pepet"}, "default", "test")
+    with pytest.raises(Refused, match="round S1 of event kg1 has 2 of 3 tables in"):
+        advance(con, ["kg1"], "kota", 2)
+
+
+def test_advance_command_says_ties_and_refuses_in_one_sentence(db_path, tmp_path):
+    with connect(db_path) as c:
+        load(c, tmp_path, session("kg1"), name="kg1.csv")
+        load(c, tmp_path, session("kg2", tables=2), name="kg2.csv")
+        create_events(c, {"kota": "pepet"}, "default", "test")
+    db = str(db_path)
+    res = run("advance", "--from", "kg1", "--to", "kota", "--top", "2", "--db", db)
+    assert res.exit_code == 0, res.output
+    assert "tie at the cut: kg1: 3 players for 2 places, tied at rank 1" in res.stdout
+    assert "3 players advance to kota (top 2 of kg1)" in res.stdout
+    res = run("advance", "--from", "kg2", "--to", "kota", "--top", "2", "--db", db)
+    assert (res.exit_code, res.stderr.strip()) == (
+        1,
+        "✗ round S1 of event kg2 has 2 of 3 tables in: advance from a finished event only.",
+    )
+    res = run("advance", "--from", "kg1", "--to", "nasional", "--top", "2", "--db", db)
+    assert res.exit_code == 1 and "event nasional does not exist" in res.stderr
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM advancements").fetchall() == [(1,)]
+
+
+def test_eligibility_warning_on_load_names_the_player_and_loads(db_path, tmp_path):
+    with connect(db_path) as c:
+        registry(
+            c,
+            tmp_path,
+            "player,group,birth_date\nAna,KG A,2015-01-01\nBudi,KG A,\nCici,KG B,\nDedi,KG B,\n",
+        )
+    log = tmp_path / "h.csv"
+    log.write_text(csv_text(ONE_HAND), "utf-8")
+    res = run("ingest", str(log), "--db", str(db_path))
+    assert res.exit_code == 0, res.output
+    assert "warning: Ana is " in res.stderr and "admits players of 17 or older" in res.stderr
+
+
+def test_league_set_scopes_the_registry(db_path, tmp_path):
+    with connect(db_path) as c:
+        load(c, tmp_path, ONE_HAND, name="a.csv")
+        registry(c, tmp_path, "player,group\nZed,KG Z\n", league="other")
+    assert run("league", "set", "other", "ev", "--db", str(db_path)).exit_code == 0
+    # ev is now checked against league other's registry: a new match with Ana is refused
+    log = tmp_path / "b.csv"
+    log.write_text(csv_text([{**ONE_HAND[0], "table": "2"}]), "utf-8")
+    res = run("ingest", str(log), "--db", str(db_path))
+    assert res.exit_code == 1 and "Ana is not in the player registry" in res.output
+    assert run("league", "set", "other", "nope", "--db", str(db_path)).exit_code == 1
