@@ -35,6 +35,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from bench import ratings_bench
 from bench.browser import browser_timings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -385,8 +386,11 @@ def run(sizes: list[str], rulesets: list[str], out: Path, corpora: Path) -> dict
             if size in ("1m", "10m") or size == sizes[-1]:
                 row.update(incremental(db, rs))
                 row.update(leaderboard_latency(db))
+            if size in ("1m", "10m") or size == sizes[-1]:
+                row.update(ratings_bench.rating_recompute(db))
             if size == "1m" or (size == sizes[-1] and "1m" not in sizes):
                 row.update(page_render(db))
+                row.update(ratings_bench.profile_render(db))
             if size == "1m":  # not in --smoke: a real browser against a served dashboard
                 row["browser"] = browser_timings(db)
             results["runs"].append(row)  # type: ignore[attr-defined]
@@ -409,6 +413,7 @@ def markdown(results: dict[str, object]) -> str:
         "| ruleset | hands | rebuild s | hands/s | peak RSS MiB | polars read s | duckdb read s | × floor | DuckDB store × floor | SQL-only bound × floor | incremental ms (median) | leaderboard p50 / p95 ms | page render s: new session / cached / first served / first in bare process |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    extra: list[str] = []
     for r in results["runs"]:  # type: ignore[union-attr]
         inc = f"{r['incremental_median_ms']:.0f}" if "incremental_median_ms" in r else ""
         lat = (
@@ -422,11 +427,24 @@ def markdown(results: dict[str, object]) -> str:
             if "page_render_new_session_s" in r
             else ""
         )
+        if "rating_recompute_s" in r:
+            extra.append(
+                f"| {r['ruleset']} | {r['hands']:,} | {r['rating_tables']:,} | "
+                f"{r['rating_recompute_s']:.2f} | {r['rating_recompute_cpu_s']:.2f} | "
+                f"{r.get('profile_render_first_s', float('nan')):.2f} |"
+            )
         lines.append(
             f"| {r['ruleset']} | {r['hands']:,} | {r['rebuild_s']:.2f} | {r['hands_per_s']:,.0f} | {r['peak_rss_mib']:,.0f} | "
             f"{r['polars_read_csv_s']:.2f} | {r['duckdb_read_csv_s']:.2f} | {r['ratio_to_floor']:.1f} | "
             f"{r['store_ratio_to_floor']:.1f} | {r['sql_bound_ratio_to_floor']:.1f} | {inc} | {lat} | {page} |"
         )
+    if extra:
+        lines += [
+            "",
+            "| ruleset | hands | tables rated | rating recompute s | its CPU s | profile page first render s |",
+            "|---|---:|---:|---:|---:|---:|",
+            *extra,
+        ]
     for r in results["runs"]:  # type: ignore[union-attr]
         if isinstance(r.get("browser"), dict) and "page_leaderboard" in r["browser"]:
             lines += ["", f"Browser, {r['ruleset']} {r['hands']:,} hands (median / p95 s):", ""]

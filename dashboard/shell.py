@@ -11,6 +11,8 @@ HERE = Path(__file__).resolve().parent
 PAGE_MODULES = (
     "dashboard.views.leaderboard",
     "dashboard.views.player",
+    "dashboard.views.ratings",
+    "dashboard.views.crosstable",
     "dashboard.views.event_stats",
     "dashboard.views.upload",
     "dashboard.views.registry",
@@ -45,6 +47,18 @@ def pages() -> list:
             title=t("nav.player"),
             icon=":material/person:",
             url_path="player",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "ratings.py",
+            title=t("nav.ratings"),
+            icon=":material/trending_up:",
+            url_path="ratings",
+        ),
+        st.Page(
+            HERE / "page_scripts" / "crosstable.py",
+            title=t("nav.crosstable"),
+            icon=":material/grid_on:",
+            url_path="crosstable",
         ),
         st.Page(
             HERE / "page_scripts" / "event_stats.py",

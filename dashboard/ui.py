@@ -3,6 +3,7 @@
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
+from urllib.parse import quote, urlencode
 
 import pandas as pd
 import polars as pl
@@ -20,6 +21,32 @@ def md(text: object) -> str:
     """Text from the data (a player's name…) made inert for ``st.markdown``: every
     character markdown would act on is escaped, and it is never rendered as HTML."""
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+#: The player page's address (its ``url_path`` in dashboard/shell.py).
+PROFILE_PATH = "player"
+#: How a link column shows a profile address: the player's name it carries.
+PROFILE_TEXT = r"[?&]player=([^&]*)"
+
+
+def profile_url(name: str, event: str | None = None) -> str:
+    """A player's page as a relative address (``player?player=Name&event=E``). The page's
+    player choice is bound to the address by the name it shows, so a link reads as the
+    name it opens."""
+    params = {"player": name, **({"event": event} if event else {})}
+    return f"{PROFILE_PATH}?{urlencode(params, quote_via=quote)}"
+
+
+def _linked(df: pl.DataFrame, *, markdown: bool, event: str | None) -> pl.DataFrame:
+    """The ``player`` column as links to each player's page."""
+    names = df.get_column("player").to_list()
+    cells = [
+        (f"[{md(n)}]({profile_url(n, event)})" if markdown else profile_url(n, event))
+        if n is not None
+        else n
+        for n in names
+    ]
+    return df.with_columns(pl.Series("player", cells, dtype=pl.String))
 
 
 def bound_value(key: str, default: Any = None) -> Any:
@@ -67,17 +94,23 @@ def display(
     *,
     markdown: bool = False,
     labels: dict[str, str] | None = None,
+    links: bool = False,
+    event: str | None = None,
 ) -> pd.DataFrame:
     """A frame ready to show: chosen columns, headers in the session's language,
     booleans as ✓ / blank, integers as integers (also with blanks); with ``markdown`` (``st.table`` renders its cells as
-    markdown) every text cell is escaped so a name shows as written and does nothing."""
+    markdown) every text cell is escaped so a name shows as written and does nothing.
+    With ``links`` the player names link to their pages (see :func:`table`)."""
+    linked = links and "player" in df.columns
+    if linked:
+        df = _linked(df, markdown=markdown, event=event)
     if columns is not None:
         df = df.select([c for c in columns if c in df.columns])
     if markdown:
         df = df.with_columns(
             pl.col(c).map_elements(md, return_dtype=pl.String)
             for c in df.columns
-            if df[c].dtype == pl.String
+            if df[c].dtype == pl.String and not (linked and c == "player")
         )
     df = df.with_columns(
         pl.when(pl.col(c)).then(pl.lit("✓")).otherwise(pl.lit("")).alias(c)
@@ -103,16 +136,25 @@ def table(
     *,
     static: bool = False,
     labels: dict[str, str] | None = None,
+    links: bool = False,
+    event: str | None = None,
 ) -> None:
     """``df`` with translated headers and optional styling: ``st.dataframe`` (sortable,
     scrolls), or with ``static`` a plain ``st.table`` (short tables: readable on a phone,
-    text in the page for screen readers)."""
-    shown = display(df, columns, markdown=static, labels=labels)
+    text in the page for screen readers). With ``links``
+    each player's name links to their page, with ``event`` chosen there."""
+    shown = display(df, columns, markdown=static, labels=labels, links=links, event=event)
     data: Any = style(shown) if style is not None else shown
     if static:
         st.table(data, hide_index=True, border="horizontal")
     else:
-        st.dataframe(data, hide_index=True, key=key, height=height, width="stretch")
+        config = None
+        if links and "player" in df.columns:
+            header = (labels or {}).get("player") or i18n.column("player")
+            config = {header: st.column_config.LinkColumn(display_text=PROFILE_TEXT)}
+        st.dataframe(
+            data, hide_index=True, key=key, height=height, width="stretch", column_config=config
+        )
 
 
 def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:

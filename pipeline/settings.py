@@ -96,6 +96,12 @@ SETTINGS: tuple[Setting, ...] = (
         30,
         "Automatic backups before corrections kept per database (the newest); 0 keeps all.",
     ),
+    Setting(
+        "provisional_matches",
+        5,
+        "A player's rating is provisional until they have played this many rated tables.",
+    ),
+    Setting("form_matches", 10, "Tables shown as a player's recent form on their page."),
     Setting("language", "id", "Default dashboard language: id (Indonesian) or en (English)."),
 )
 

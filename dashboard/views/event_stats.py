@@ -12,7 +12,7 @@ import plotly.express as px
 import polars as pl
 import streamlit as st
 
-from dashboard import batches, data, ui
+from dashboard import batches, charts, data, ui
 from dashboard.i18n import category, column, t
 from pipeline import rulesets
 
@@ -87,11 +87,13 @@ def _endings_and_categories(d: dict[str, Any]) -> None:
     with left:
         st.markdown(f"#### {t('st.endings')}")
         endings = labelled(d["endings"], "ending")
-        if endings.height:
-            fig = px.pie(endings.to_pandas(), names="ending", values="hands", hole=0.45)
-            fig.update_traces(textinfo="label+percent")
-            fig.update_layout(margin=_MARGIN, height=300, showlegend=False)
-            st.plotly_chart(fig, key="st_endings_chart", config=CHART_CONFIG)
+        charts.hbar(
+            endings,
+            "ending",
+            "hands",
+            key="st_endings_chart",
+            labels={"ending": column("ending"), "hands": column("hands")},
+        )
         ui.table(
             endings.with_columns((pl.col("share") * 100).round(1).alias("share")),
             key="st_endings",
@@ -102,17 +104,13 @@ def _endings_and_categories(d: dict[str, Any]) -> None:
         cats = labelled(d["categories"], "category").with_columns(
             (pl.col("share") * 100).round(1).alias("share")
         )
-        if cats.height:
-            fig = px.bar(
-                cats.to_pandas(),
-                x="category",
-                y="seats",
-                text="share",
-                labels={"category": column("category"), "seats": column("seats")},
-            )
-            fig.update_traces(texttemplate="%{text}%")
-            fig.update_layout(margin=_MARGIN, height=300)
-            st.plotly_chart(fig, key="st_categories_chart", config=CHART_CONFIG)
+        charts.hbar(
+            cats,
+            "category",
+            "seats",
+            key="st_categories_chart",
+            labels={"category": column("category"), "seats": column("seats")},
+        )
         ui.table(cats, key="st_categories", columns=["category", "seats", "share", "points"])
 
 

@@ -250,6 +250,8 @@ def _tables(d: dict[str, Any]) -> None:
                     style=_zone_style(rows.get_column("mark").to_list()),
                     static=True,
                     labels=RANK_LABEL,
+                    links=True,
+                    event=d["event"],
                 )
     ui.downloads(
         ui.public_columns(d["tables"]),
@@ -270,6 +272,8 @@ def _session(d: dict[str, Any]) -> None:
         columns=["rank", "player", "points", "star", "hands", "wins"],
         static=True,
         labels={**RANK_LABEL, "star": "★"},
+        links=True,
+        event=d["event"],
     )
     ui.downloads(
         ui.public_columns(d["session"]),
@@ -311,6 +315,8 @@ def _event(d: dict[str, Any]) -> None:
         columns=event_columns(d["ruleset"]),
         static=ev.height <= STATIC_ROWS,
         labels=RANK_LABEL,
+        links=True,
+        event=d["event"],
     )
     ui.downloads(ui.public_columns(ev), f"{d['event']}_event", t("lb.what.event"), key="dl_event")
     st.caption(t("lb.all_tables"))

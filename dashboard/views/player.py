@@ -6,14 +6,20 @@ import plotly.express as px
 import polars as pl
 import streamlit as st
 
-from dashboard import batches, data, ui
+from dashboard import batches, charts, data, profile_batches, ui
 from dashboard.i18n import category, column, t
+from dashboard.views import profile_parts
 
 PLAYER_KEY = "player"
+EVENT_KEY = "event"
+VS_KEY = "vs"
 CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 
 
 def render() -> None:
+    """The page of one player: its address carries ``?player=KEY`` (and optionally
+    ``&event=E`` for the rounds of one event, ``&vs=KEY`` for a comparison), so a link
+    shared on WhatsApp opens it as it was."""
     st.title(t("pl.title"))
     res = data.read(batches.player_list)
     if ui.stale_note(res):
@@ -23,34 +29,69 @@ def render() -> None:
         st.info(t("pl.none"))
         return
     keys = people.get_column("player_key").to_list()
-    labels = dict(zip(keys, people.get_column("player").to_list(), strict=True))
+    labels = shown_names(people)
     groups = dict(zip(keys, people.get_column("group").to_list(), strict=True))
-    if ui.bound_value(PLAYER_KEY) not in labels:
+    wanted = ui.bound_value(PLAYER_KEY)
+    if wanted not in labels and wanted not in labels.values():
         st.session_state[PLAYER_KEY] = keys[0]
     key = st.selectbox(
         t("pl.choose"),
         keys,
         key=PLAYER_KEY,
-        format_func=lambda k: labels.get(k, str(k)) + (f" · {groups[k]}" if groups.get(k) else ""),
+        format_func=lambda k: labels.get(k, str(k)),
         bind="query-params",
     )
-    pres = data.read(batches.player, key)
-    if ui.stale_note(pres):
+    full = data.read(profile_batches.player, key)
+    if ui.stale_note(full):
         return
-    show(pres.value, labels.get(key, key), groups.get(key))
+    d: dict[str, Any] = dict(full.value)
+    events = d["events"].get_column("event").to_list()
+    event = _choose(EVENT_KEY, ["", *events], t("pf.event"), lambda e: e or t("pf.all_events"))
+    others = ["", *(k for k in keys if k != key)]
+    vs = _choose(VS_KEY, others, t("pf.vs"), lambda k: labels.get(k, t("pf.nobody")))
+    if event:
+        line = data.read(profile_batches.rounds, key, event)
+        d["rounds"] = None if line.value is None else line.value
+    show(d, labels.get(key, key), groups.get(key), key=key, event=event or None)
+    if vs:
+        cmp = data.read(profile_batches.compare, key, vs)
+        if not ui.stale_note(cmp):
+            profile_parts.compare(cmp.value, labels.get(key, key), labels.get(vs, vs))
 
 
-def show(d: dict[str, Any], name: str, group: str | None) -> None:
+def shown_names(people: pl.DataFrame) -> dict[str, str]:
+    """Each player key's name as the page's choice shows it, and its address carries it
+    (``?player=Name``); a name two players share gets its key after it."""
+    names = people.get_column("player").to_list()
+    keys = people.get_column("player_key").to_list()
+    shared = {n for n in names if names.count(n) > 1} if len(set(names)) < len(names) else set()
+    return {k: (f"{n} · {k}" if n in shared else n) for k, n in zip(keys, names, strict=True)}
+
+
+def _choose(key: str, options: list[str], label: str, fmt: Any) -> str:
+    """A choice bound to the address; a value the data does not have falls back to none."""
+    wanted = ui.bound_value(key, "")
+    if wanted not in options and wanted not in [fmt(o) for o in options]:
+        st.session_state[key] = ""
+    return str(st.selectbox(label, options, key=key, format_func=fmt, bind="query-params"))
+
+
+def show(
+    d: dict[str, Any], name: str, group: str | None, *, key: str = "", event: str | None = None
+) -> None:
     st.subheader(ui.md(name))
     if group:
         st.caption(t("pl.group", group=ui.md(group)))
     if d.get("reserve_for"):
         st.caption(t("lg.reserve_for", group=ui.md(d["reserve_for"])))
+    url = ui.profile_url(name, event=event)
+    st.markdown(t("pf.share", label=ui.md(name), url=url))
     ev: pl.DataFrame = d["events"]
     hands = int(ev.get_column("hands").sum() or 0)
     points = int(ev.get_column("points").sum() or 0)
     ui.metrics(
         [
+            *profile_parts.rating_metrics(d.get("ratings", pl.DataFrame())),
             (t("pl.m.events"), ev.height),
             (t("pl.m.matches"), int(ev.get_column("matches").sum() or 0)),
             (t("pl.m.hands"), hands),
@@ -59,13 +100,19 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
             (t("pl.m.wins"), int(ev.get_column("wins").sum() or 0)),
         ]
     )
-
+    if "history" in d:
+        profile_parts.history(d["history"])
+        profile_parts.form(d["form"])
+        profile_parts.rounds(d.get("rounds"), event)
     _events(ev)
     left, right = st.columns(2)
     with left:
-        _categories(d["categories"])
+        profile_parts.wins(d["categories"])
     with right:
-        _chairs(d["chairs"])
+        if "achievements" in d:
+            profile_parts.achievements(d["achievements"])
+    _categories(d["categories"])
+    _chairs(d["chairs"])
     _fed(d["fed"])
     _timeline(d["timeline"])
     _matches(d["matches"])
@@ -95,25 +142,14 @@ def _categories(categories: pl.DataFrame) -> None:
     cats: pl.DataFrame = categories.with_columns(
         pl.col("category").map_elements(category, return_dtype=pl.String).alias("category")
     )
-    if cats.height:
-        fig = px.bar(
-            cats.to_pandas(),
-            x="category",
-            y="hands",
-            color="ruleset",
-            text="hands",
-            labels={
-                "category": column("category"),
-                "hands": column("hands"),
-                "ruleset": column("ruleset"),
-            },
-        )
-        fig.update_layout(
-            margin={"l": 10, "r": 10, "t": 10, "b": 10},
-            height=300,
-            showlegend=cats.get_column("ruleset").n_unique() > 1,
-        )
-        st.plotly_chart(fig, key="pl_cat_chart", config=CHART_CONFIG)
+    charts.hbar(
+        cats,
+        "category",
+        "hands",
+        key="pl_cat_chart",
+        color="ruleset",
+        labels={"category": column("category"), "hands": column("hands")},
+    )
     ui.table(cats, key="pl_categories", columns=["ruleset", "category", "hands", "points"])
 
 

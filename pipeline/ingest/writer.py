@@ -10,7 +10,7 @@ from typing import Any, cast
 import duckdb
 import polars as pl
 
-from pipeline import rulesets
+from pipeline import ratings, rulesets
 from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
 from pipeline.ingest.outcome import MatchOutcome, Plan
 from pipeline.store.db import insert_frame, is_postgres
@@ -67,7 +67,21 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    _update_ratings(con, writes)
     return p
+
+
+def _update_ratings(con: duckdb.DuckDBPyConnection, writes: list[MatchOutcome]) -> None:
+    """After the commit, the rating ladders follow the matches written (pipeline/ratings.py)."""
+    if writes:
+        ratings.update(
+            con,
+            pl.DataFrame(
+                [(o.event, o.round, o.table) for o in writes],
+                schema={"event": pl.String, "round": pl.String, "table": pl.String},
+                orient="row",
+            ),
+        )
 
 
 def _write_events(con: duckdb.DuckDBPyConnection, p: Plan, now: datetime) -> None:

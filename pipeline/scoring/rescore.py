@@ -8,7 +8,7 @@ commands call :func:`rescore_stale` so a changed ruleset file takes effect by it
 import duckdb
 import polars as pl
 
-from pipeline import rulesets, settings
+from pipeline import ratings, rulesets, settings
 from pipeline.ingest.columns import CHAIRS
 from pipeline.players import alias_map, first_spellings, player_key
 from pipeline.scoring.models import score
@@ -39,6 +39,8 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    # the ladders follow the new scores
+    ratings.recompute(con, None if events is None else set(sizes["ruleset"].to_list()))
     return total
 
 

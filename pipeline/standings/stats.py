@@ -182,10 +182,11 @@ def pips_left(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 
 
 def hand_points_spread(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
-    """How many seated hands earned each number of points."""
+    """How many seated hands earned each number of points: every hand played, tie-break
+    hands included, so the chart counts the same seats as the categories table."""
     return con.sql(
         "SELECT points, count(*)::INTEGER AS seats FROM hand_points_t "
-        "WHERE event = ? AND NOT tiebreak GROUP BY points ORDER BY points",
+        "WHERE event = ? GROUP BY points ORDER BY points",
         params=[event],
     ).pl()
 

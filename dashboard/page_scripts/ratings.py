@@ -1,0 +1,5 @@
+"""Page script: display only; see dashboard/views/ratings.py."""
+
+from dashboard.views.ratings import render
+
+render()

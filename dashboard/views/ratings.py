@@ -1,0 +1,102 @@
+"""Rating leaderboard: one ladder per ruleset, filtered by event level, period and group;
+provisional ratings marked (pipeline/standings/profile.py's rating_board)."""
+
+from datetime import date
+
+import polars as pl
+import streamlit as st
+
+from dashboard import data, profile_batches, ui
+from dashboard.i18n import t
+from pipeline import settings
+
+RULESET_KEY = "ladder"
+LEVEL_KEY = "level"
+GROUP_KEY = "kg"
+PERIOD_KEY = "period"
+ANY = ""
+
+
+def columns_labels() -> dict[str, str]:
+    return {
+        "ordinal": t("rt.col.ordinal"),
+        "mu": t("rt.col.mu"),
+        "sigma": t("rt.col.sigma"),
+        "matches": t("rt.col.matches"),
+        "provisional": t("rt.col.provisional"),
+        "last_played": t("rt.col.last_played"),
+    }
+
+
+def render() -> None:
+    st.title(t("rt.title"))
+    res = data.read(profile_batches.rating_filters)
+    if ui.stale_note(res):
+        return
+    f: dict[str, list[str]] = res.value
+    if not f["ladders"]:
+        st.info(t("rt.none"))
+        return
+    if ui.bound_value(RULESET_KEY) not in f["ladders"]:
+        st.session_state[RULESET_KEY] = f["ladders"][0]
+    with st.container(horizontal=True, wrap=True):
+        ladder = st.selectbox(t("rt.ruleset"), f["ladders"], key=RULESET_KEY, bind="query-params")
+        level = _choice(t("rt.level"), f["levels"], LEVEL_KEY)
+        group = _choice(t("rt.group"), f["groups"], GROUP_KEY)
+        period = st.date_input(t("rt.period"), value=[], key=PERIOD_KEY, format="YYYY-MM-DD")
+    since, until = _period(period)
+    board = data.read(profile_batches.rating_board, ladder, level, since, until, group)
+    if ui.stale_note(board):
+        return
+    show(board.value, ladder)
+
+
+def _choice(label: str, options: list[str], key: str) -> str | None:
+    if ui.bound_value(key, ANY) not in [ANY, *options]:
+        st.session_state[key] = ANY
+    value = st.selectbox(
+        label,
+        [ANY, *options],
+        key=key,
+        format_func=lambda v: v or t("rt.any"),
+        bind="query-params",
+    )
+    return value or None
+
+
+def _period(value: object) -> tuple[date | None, date | None]:
+    """The date input's range: nothing chosen, one day, or a start and an end."""
+    days = [d for d in (value if isinstance(value, tuple | list) else (value,)) if d]
+    if not days:
+        return None, None
+    return days[0], days[-1]
+
+
+def show(board: pl.DataFrame, ladder: str) -> None:
+    st.caption(t("rt.explain", n=int(settings.get("provisional_matches"))))
+    if board.height == 0:
+        st.info(t("rt.empty_filter"))
+        return
+    shown = board.with_columns(
+        pl.col("ordinal", "mu", "sigma").round(2),
+        pl.col("last_played").cast(pl.String),
+        pl.when(pl.col("provisional")).then(pl.lit("◔")).otherwise(pl.lit("")).alias("provisional"),
+    )
+    ui.table(
+        shown,
+        key="rt_board",
+        columns=[
+            "rank",
+            "player",
+            "ordinal",
+            "provisional",
+            "matches",
+            "group",
+            "last_played",
+            "mu",
+            "sigma",
+        ],
+        labels=columns_labels(),
+        links=True,
+    )
+    ui.downloads(ui.public_columns(board), f"ratings_{ladder}", t("rt.what"), key="rt_dl")

@@ -1,0 +1,372 @@
+"""Ratings: OpenSkill Plackett–Luce over each table's finishing order, one ladder per ruleset.
+
+Each rated table (complete, not a walkover) is one update of the ``openskill`` package's
+``PlackettLuce`` model with its defaults (mu 25, sigma 25/3), every player a team of one,
+ranked by ``table_standings.rank`` (ties share a rank), in play order: the event's date
+(else the day it was first loaded), the event name, the round order, the table.
+
+Stored in three tables (migration 007): ``rating_tables`` (the tables rated, in order,
+with the finishing order each was rated with), ``rating_history_t`` (every player's rating
+after every table) and ``ratings_t`` (the current rating). After a load, :func:`update`
+appends when the new tables all come after every rated table; otherwise (a correction, a
+table loaded out of order, a changed date or round order) it keeps the longest prefix of
+rated tables that is still the same and replays the rest — the result is the same as a
+full :func:`recompute`, which ``domino rescore`` runs.
+
+The loop is one package call per table over arrays read in one query (never per hand).
+"""
+
+import math
+from collections.abc import Iterable
+from importlib import resources
+from typing import Any
+
+import duckdb
+import polars as pl
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from pipeline import settings
+from pipeline.store.db import insert_frame
+
+_SQL = resources.files("pipeline.sql") / "ratings"
+TABLE_KEY = ["event", "round", "table"]
+
+#: The model every ladder uses: the package's defaults.
+MODEL = PlackettLuce()
+
+State = dict[str, tuple[float, float, int]]  # player key -> (mu, sigma, matches)
+
+
+def _sql(name: str) -> str:
+    return (_SQL / f"{name}.sql").read_text()
+
+
+def rate_table(
+    mus: list[float],
+    sigmas: list[float],
+    ranks: list[int],
+    model: PlackettLuce = MODEL,
+    pool: list[PlackettLuceRating] | None = None,
+) -> list[tuple[float, float]]:
+    """One table through the package: new (mu, sigma) per player, rows sorted by rank.
+
+    Equal to ``model.rate([[r] for r in ratings], ranks=ranks)`` (the test suite proves it
+    on random tables with ties): it adds the package's tau to sigma and calls the step
+    ``rate`` calls after checking and copying its arguments, which rows sorted by rank
+    never need. ``pool`` lends rating objects to reuse (each new one draws a UUID, which
+    cost a third of a recompute).
+    """
+    tau2 = model.tau * model.tau
+    if pool is None:
+        pool = []
+    while len(pool) < len(mus):
+        pool.append(PlackettLuceRating(model.mu, model.sigma))
+    teams = []
+    for i, (mu, sigma) in enumerate(zip(mus, sigmas, strict=True)):
+        r = pool[i]
+        r.mu, r.sigma = mu, math.sqrt(sigma * sigma + tau2)
+        teams.append([r])
+    out = model._compute(teams=teams, ranks=[float(r) for r in ranks])
+    return [(team[0].mu, team[0].sigma) for team in out]
+
+
+def _tables(rows: pl.DataFrame) -> pl.DataFrame:
+    """One row per table of ``rows`` (already in play order), with its fingerprint."""
+    return rows.group_by(TABLE_KEY, maintain_order=True).agg(
+        pl.col("played_on").first(),
+        pl.col("round_no").first(),
+        pl.col("version").first(),
+        (pl.col("player_key") + "=" + pl.col("rank").cast(pl.String))
+        .str.join(",")
+        .alias("fingerprint"),
+        pl.len().alias("n"),
+    )
+
+
+def _replay(rows: pl.DataFrame, tables: pl.DataFrame, state: State, first_seq: int) -> pl.DataFrame:
+    """Rate ``tables`` in order from ``state`` (updated in place); the history rows."""
+    keys = rows.get_column("player_key").to_list()
+    ranks = rows.get_column("rank").to_list()
+    size = len(keys)
+    mu_before = [0.0] * size
+    sigma_before = [0.0] * size
+    mu_after = [0.0] * size
+    sigma_after = [0.0] * size
+    matches = [0] * size
+    seqs = [0] * size
+    default = (MODEL.mu, MODEL.sigma, 0)
+    pool: list[PlackettLuceRating] = []
+    start = 0
+    for i, n in enumerate(tables.get_column("n").to_list()):
+        end = start + n
+        players = keys[start:end]
+        before = [state.get(k, default) for k in players]
+        after = rate_table(
+            [b[0] for b in before], [b[1] for b in before], ranks[start:end], pool=pool
+        )
+        for j, (k, b, a) in enumerate(zip(players, before, after, strict=True)):
+            row = start + j
+            mu_before[row], sigma_before[row] = b[0], b[1]
+            mu_after[row], sigma_after[row] = a
+            matches[row] = b[2] + 1
+            seqs[row] = first_seq + i
+            state[k] = (a[0], a[1], b[2] + 1)
+        start = end
+    return pl.DataFrame(
+        {
+            "seq": seqs,
+            "player_key": keys,
+            "rank": ranks,
+            "mu": mu_after,
+            "sigma": sigma_after,
+            "mu_before": mu_before,
+            "sigma_before": sigma_before,
+            "matches": matches,
+        },
+        schema={
+            "seq": pl.Int64,
+            "player_key": pl.String,
+            "rank": pl.Int32,
+            "mu": pl.Float64,
+            "sigma": pl.Float64,
+            "mu_before": pl.Float64,
+            "sigma_before": pl.Float64,
+            "matches": pl.Int32,
+        },
+    )
+
+
+def _state_at(
+    con: duckdb.DuckDBPyConnection, ruleset: str, seq: int
+) -> tuple[State, dict[str, int]]:
+    """Every player's rating after the first ``seq`` tables of the ladder (and its position)."""
+    rows = con.execute(
+        "SELECT player_key, mu, sigma, matches, seq FROM ("
+        "SELECT player_key, mu, sigma, matches, seq, row_number() OVER "
+        "(PARTITION BY player_key ORDER BY seq DESC) AS rn "
+        "FROM rating_history_t WHERE ruleset = ? AND seq <= ?) AS h WHERE rn = 1",
+        [ruleset, seq],
+    ).fetchall()
+    return {k: (mu, sg, m) for k, mu, sg, m, _ in rows}, {k: s for k, *_, s in rows}
+
+
+def _write(
+    con: duckdb.DuckDBPyConnection,
+    ruleset: str,
+    tables: pl.DataFrame,
+    history: pl.DataFrame,
+    first_seq: int,
+) -> None:
+    """Append rated tables and their history rows to the ladder."""
+    if tables.height == 0:
+        return
+    t = tables.with_columns(
+        pl.lit(ruleset).alias("ruleset"),
+        pl.int_range(first_seq, first_seq + tables.height, dtype=pl.Int64).alias("seq"),
+    )
+    insert_frame(
+        con,
+        "rating_tables",
+        t,
+        'ruleset, seq, event, round, "table", version, played_on, fingerprint',
+    )
+    insert_frame(
+        con,
+        "rating_history_t",
+        history.with_columns(pl.lit(ruleset).alias("ruleset")),
+        "ruleset, seq, player_key, rank, mu, sigma, mu_before, sigma_before, matches",
+    )
+
+
+def _put_ratings(
+    con: duckdb.DuckDBPyConnection,
+    ruleset: str,
+    state: State,
+    last: dict[str, int],
+    *,
+    only: Iterable[str] | None = None,
+) -> None:
+    """Write the current ratings of ``only`` these players (all when None)."""
+    keys = list(state) if only is None else sorted(set(only))
+    frame = pl.DataFrame(
+        {
+            "ruleset": [ruleset] * len(keys),
+            "player_key": keys,
+            "mu": [state[k][0] for k in keys],
+            "sigma": [state[k][1] for k in keys],
+            "matches": [state[k][2] for k in keys],
+            "last_seq": [last[k] for k in keys],
+        },
+        schema={
+            "ruleset": pl.String,
+            "player_key": pl.String,
+            "mu": pl.Float64,
+            "sigma": pl.Float64,
+            "matches": pl.Int32,
+            "last_seq": pl.Int64,
+        },
+    )
+    if only is None:
+        con.execute("DELETE FROM ratings_t WHERE ruleset = ?", [ruleset])
+    else:
+        con.register("_rating_keys", frame.select("player_key"))
+        try:
+            con.execute(
+                "DELETE FROM ratings_t WHERE ruleset = ? AND player_key IN "
+                "(SELECT player_key FROM _rating_keys)",
+                [ruleset],
+            )
+        finally:
+            con.unregister("_rating_keys")
+    insert_frame(con, "ratings_t", frame, "ruleset, player_key, mu, sigma, matches, last_seq")
+
+
+def _last_seqs(history: pl.DataFrame) -> dict[str, int]:
+    last = history.group_by("player_key").agg(pl.col("seq").max())
+    return dict(zip(last["player_key"].to_list(), last["seq"].to_list(), strict=True))
+
+
+def _rebuild_from_diff(con: duckdb.DuckDBPyConnection, ruleset: str, *, full: bool = False) -> int:
+    """Keep the rated prefix still the same (none when ``full``), replay the rest."""
+    rows = con.sql(_sql("rated_tables"), params={"ruleset": ruleset}).pl()
+    current = _tables(rows)
+    keep = 0
+    if not full:
+        stored = con.sql(
+            'SELECT event, round, "table", fingerprint FROM rating_tables WHERE ruleset = ? ORDER BY seq',
+            params=[ruleset],
+        ).pl()
+        n = min(stored.height, current.height)
+        cols = [*TABLE_KEY, "fingerprint"]
+        same = pl.DataFrame([stored[c][:n] == current[c][:n] for c in cols]).select(
+            pl.all_horizontal(pl.all()).alias("same")
+        )["same"]
+        keep = n if same.all() else int(same.arg_min() or 0)
+        if keep == stored.height == current.height:
+            return 0
+    state, last = _state_at(con, ruleset, keep)
+    con.execute("DELETE FROM rating_tables WHERE ruleset = ? AND seq > ?", [ruleset, keep])
+    con.execute("DELETE FROM rating_history_t WHERE ruleset = ? AND seq > ?", [ruleset, keep])
+    todo = current.slice(keep)
+    todo_rows = rows.slice(int(current["n"][:keep].sum()))
+    history = _replay(todo_rows, todo, state, keep + 1)
+    _write(con, ruleset, todo, history, keep + 1)
+    last.update(_last_seqs(history))
+    _put_ratings(con, ruleset, state, last)
+    return todo.height
+
+
+def _transaction(con: duckdb.DuckDBPyConnection, work: Any) -> int:
+    con.execute("BEGIN TRANSACTION")
+    try:
+        n = int(work())
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return n
+
+
+def recompute(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = None) -> int:
+    """Rate every table again from the start (all ladders when None); returns the tables rated.
+
+    Ladders of rulesets no longer played by any event are removed.
+    """
+
+    def work() -> int:
+        played = [r for (r,) in con.execute("SELECT DISTINCT ruleset FROM events").fetchall()]
+        todo = played if rulesets is None else [r for r in rulesets if r in played]
+        if rulesets is None:
+            for t in ("rating_tables", "rating_history_t", "ratings_t"):
+                con.execute(
+                    f"DELETE FROM {t} WHERE ruleset NOT IN (SELECT DISTINCT ruleset FROM events)"
+                )
+        return sum(_rebuild_from_diff(con, rs, full=True) for rs in sorted(todo))
+
+    return _transaction(con, work)
+
+
+def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame) -> int:
+    """Bring the ladders up to date after ``written`` tables (event, round, table) changed.
+
+    Appends when every newly rated table comes after every rated one and none was rated
+    before; otherwise replays the ladder from the first table that differs.
+    """
+    if written.height == 0:
+        return 0
+    scope = written.select(TABLE_KEY).unique()
+    con.register("_rating_scope", scope)
+    try:
+        return _transaction(con, lambda: _update_scope(con))
+    finally:
+        con.unregister("_rating_scope")
+
+
+def _update_scope(con: duckdb.DuckDBPyConnection) -> int:
+    touched = [
+        r
+        for (r,) in con.execute(
+            "SELECT DISTINCT ruleset FROM events WHERE event IN (SELECT event FROM _rating_scope) ORDER BY 1"
+        ).fetchall()
+    ]
+    done = 0
+    for rs in touched:
+        rows = con.sql(_sql("rated_scope"), params={"ruleset": rs}).pl()
+        rated_before = con.execute(
+            "SELECT count(*) FROM rating_tables t JOIN _rating_scope s "
+            'ON s.event = t.event AND s.round = t.round AND s."table" = t."table" WHERE t.ruleset = ?',
+            [rs],
+        ).fetchall()[0][0]
+        if rated_before:
+            done += _rebuild_from_diff(con, rs)
+        elif rows.height and _after_last(con, rs, rows):
+            done += _append(con, rs, rows)
+        elif rows.height:
+            done += _rebuild_from_diff(con, rs)
+    return done
+
+
+def _after_last(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> bool:
+    """Whether the first of ``rows`` comes after the last rated table, both as ordered now."""
+    last = con.execute(
+        'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, r.round_no, t."table" '
+        "FROM (SELECT * FROM rating_tables WHERE ruleset = ? ORDER BY seq DESC LIMIT 1) t "
+        "JOIN events e ON e.event = t.event "
+        "LEFT JOIN rounds r ON r.event = t.event AND r.round = t.round",
+        [ruleset],
+    ).fetchall()
+    if not last:  # an empty ladder (new, or a database from before ratings): build it whole
+        return False
+    if last[0][2] is None:  # the last rated table is gone: replay
+        return False
+    first = rows.row(0, named=True)
+    return (first["played_on"], first["event"], first["round_no"], first["table"]) > last[0]
+
+
+def _append(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> int:
+    tables = _tables(rows)
+    first_seq = 1 + int(
+        con.execute(
+            "SELECT coalesce(max(seq), 0) FROM rating_tables WHERE ruleset = ?", [ruleset]
+        ).fetchall()[0][0]
+    )
+    con.register("_rating_players", rows.select("player_key").unique())
+    try:
+        known = con.execute(
+            "SELECT player_key, mu, sigma, matches, last_seq FROM ratings_t WHERE ruleset = ? "
+            "AND player_key IN (SELECT player_key FROM _rating_players)",
+            [ruleset],
+        ).fetchall()
+    finally:
+        con.unregister("_rating_players")
+    state: State = {k: (mu, sg, m) for k, mu, sg, m, _ in known}
+    history = _replay(rows, tables, state, first_seq)
+    _write(con, ruleset, tables, history, first_seq)
+    last = _last_seqs(history)
+    _put_ratings(con, ruleset, state, last, only=last)
+    return tables.height
+
+
+def provisional_matches() -> int:
+    """Fewer rated tables than this: the rating is shown as provisional."""
+    return int(settings.get("provisional_matches"))

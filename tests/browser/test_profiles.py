@@ -1,0 +1,77 @@
+"""Profiles and the cross-table in headless Chromium, opened from shared links (an
+address with query parameters), at desktop (1366×900) and phone (390×844) width;
+screenshots saved under tests/artifacts/ (profile-*.png, crosstable-*.png)."""
+
+from urllib.parse import quote
+
+import pytest
+
+from pipeline.store.db import connect
+from tests.browser.support import PEPET, UNHAS, build_samples, dashboard
+from tests.browser.test_dashboard_e2e import SIZES, shot, wait_idle
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("profiles")
+    db = tmp / "domino.duckdb"
+    build_samples(db)
+    with connect(db, read_only=True) as con:
+        best = con.execute(
+            "SELECT player FROM ratings WHERE ruleset = 'unhas' ORDER BY ordinal DESC LIMIT 1"
+        ).fetchall()[0][0]
+    with dashboard(db, tmp) as srv:
+        yield srv, best
+
+
+def drawn(page) -> None:
+    """Until every chart on the page has drawn its plot (they draw once in view)."""
+    page.set_viewport_size({"width": page.viewport_size["width"], "height": 8000})
+    page.wait_for_function(
+        "() => { const c = [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')];"
+        " return c.length > 0 && c.every(e => e.querySelector('.main-svg')); }"
+    )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_profile_opens_from_a_shared_link(server, new_page, size):
+    srv, name = server
+    page = new_page(*SIZES[size])
+    page.goto(f"{srv.url}/player?player={quote(name)}&event={UNHAS}")
+    page.get_by_role("heading", name="Riwayat rating").wait_for()
+    page.get_by_role("heading", name=f"Hasil per babak: {UNHAS}").wait_for()
+    wait_idle(page)
+    # the page is the player the link named, and the address still says so
+    page.get_by_role("heading", name=name, exact=True).wait_for()
+    assert f"player={quote(name)}" in page.url
+    drawn(page)
+    shot(page, "profile", size)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_crosstable_opens_from_a_shared_link(server, new_page, size):
+    srv, _ = server
+    page = new_page(*SIZES[size])
+    page.goto(f"{srv.url}/crosstable?event={PEPET}&after=S2")
+    page.get_by_role("heading", name="Tabel silang").wait_for()
+    grid = page.locator('[data-testid="stDataFrame"]')
+    grid.first.wait_for()
+    wait_idle(page)
+    assert grid.count() == 2  # the cross-table and the standings after S2
+    assert "after=S2" in page.url
+    shot(page, "crosstable", size)
+
+
+def test_leaderboard_names_link_to_their_profiles(server, new_page):
+    srv, _ = server
+    page = new_page(*SIZES["desktop"])
+    page.goto(f"{srv.url}/?event={UNHAS}")
+    link = page.locator('[data-testid="stTable"] a[href*="player?player="]').first
+    link.wait_for()
+    href = link.get_attribute("href") or ""
+    name = link.inner_text()
+    page.goto(href if href.startswith("http") else f"{srv.url}/{href.lstrip('/')}")
+    page.get_by_role("heading", name=name).wait_for()
+    assert f"event={UNHAS}" in page.url

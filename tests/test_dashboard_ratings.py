@@ -1,0 +1,165 @@
+"""The ratings, profile and cross-table pages through AppTest, on the sample events: a
+profile opened from its address (query parameters), names linking to profiles, the
+rating leaderboard's filters, the cross-table, no internal category codes on screen."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import data, ui
+from dashboard.i18n import CATEGORIES
+from pipeline.standings import h2h, queries
+from pipeline.store.db import connect
+from tests.browser.support import APP, PEPET, UNHAS, build_samples
+from tests.test_dashboard import frames, texts
+
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def samples_db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("samples") / "samples.duckdb"
+    build_samples(path)
+    return path
+
+
+@pytest.fixture
+def loaded(db_path, samples_db, monkeypatch) -> Path:
+    shutil.copyfile(samples_db, db_path)
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.clear()
+    yield db_path
+    data.clear()
+
+
+def open_page(page: str, lang: str = "id", **params: str) -> AppTest:
+    """``page`` opened from an address carrying ``params``, as a shared link's first load
+    (the page script itself: within the app a page switch starts without parameters;
+    tests/browser/test_profiles.py opens the whole app from such a link)."""
+    at = AppTest.from_file(str(APP.parent / page), default_timeout=TIMEOUT)
+    at.session_state["lang"] = lang
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def best_player(db: Path, ruleset: str) -> tuple[str, str]:
+    with connect(db, read_only=True) as con:
+        row = con.execute(
+            "SELECT player_key, player FROM ratings WHERE ruleset = ? ORDER BY ordinal DESC LIMIT 1",
+            [ruleset],
+        ).fetchall()[0]
+    return row[0], row[1]
+
+
+def test_profile_opens_from_a_shared_address(loaded):
+    key, name = best_player(loaded, "unhas")
+    at = open_page("page_scripts/player.py", player=name, event=UNHAS)
+    assert at.selectbox(key="player").value == key
+    assert at.selectbox(key="event").value == UNHAS
+    text = texts(at)
+    assert name in text
+    assert "Riwayat rating" in text and "Hasil per babak" in text and "Prestasi" in text
+    assert ui.profile_url(name, event=UNHAS) in text  # the link to share
+    # the player's rounds: one line per round they reached
+    line = [f for f in frames(at) if "Peringkat acara" in f.columns]
+    assert line and len(line[0]) >= 1
+
+
+def test_profile_compares_two_players_side_by_side(loaded):
+    with connect(loaded, read_only=True) as con:
+        a, b, name_a, name_b = con.execute(
+            "SELECT a.player_key, b.player_key, a.player, b.player FROM table_standings a "
+            'JOIN table_standings b USING (event, round, "table") '
+            "WHERE a.player_key < b.player_key LIMIT 1"
+        ).fetchall()[0]
+    at = open_page("page_scripts/player.py", lang="en", player=name_a, vs=name_b)
+    assert at.selectbox(key="player").value == a
+    assert at.selectbox(key="vs").value == b
+    text = texts(at)
+    with connect(loaded, read_only=True) as con:
+        shared = h2h.head_to_head(con, a, b).summary()["tables"]
+    assert shared >= 1
+    assert "Side by side" in text and f"Shared a table {shared} times" in text
+
+
+@pytest.mark.parametrize("lang", ["id", "en"])
+def test_no_internal_category_code_on_a_profile(loaded, lang):
+    with connect(loaded, read_only=True) as con:
+        names = [
+            n
+            for (n,) in con.execute(
+                "SELECT DISTINCT player FROM hand_points WHERE category IN "
+                "('tangkap', 'caught', 'ambyar1', 'jawara1') LIMIT 2"
+            ).fetchall()
+        ]
+    for name in names:
+        at = open_page("page_scripts/player.py", lang=lang, player=name)
+        shown = " ".join(str(v) for f in frames(at) for v in f.to_numpy().ravel())
+        for code, words in CATEGORIES.items():
+            if code != words[lang] and len(code) > 3 and "_" in code or code in ("jawara1",):
+                assert code not in shown, code
+
+
+def test_leaderboard_names_link_to_profiles(loaded):
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["event"] = UNHAS
+    at.run()
+    cells = [str(v) for e in at.table for v in e.value.to_numpy().ravel()]
+    links = [c for c in cells if c.startswith("[") and "](player?player=" in c]
+    with connect(loaded, read_only=True) as con:
+        rnd = queries.rounds(con, UNHAS)[-1]
+        n = queries.standings(con, UNHAS, "table", rnd).height
+    assert len(links) >= n
+    assert any(f"&event={UNHAS}" in c for c in links)
+
+
+def test_rating_leaderboard_lists_the_ladder_and_marks_provisional(loaded):
+    at = open_page("page_scripts/ratings.py", ladder="pepet")
+    board = at.dataframe[0].value
+    with connect(loaded, read_only=True) as con:
+        n = con.execute("SELECT count(*) FROM ratings WHERE ruleset = 'pepet'").fetchall()[0][0]
+    assert len(board) == n
+    assert set(board["Sementara"]) == {"◔"}  # three sessions, fewer than five tables
+    assert all(str(u).startswith("player?player=") for u in board["Pemain"])
+    with connect(loaded, read_only=True) as con:
+        best = con.execute(
+            "SELECT player FROM ratings WHERE ruleset = 'pepet' ORDER BY ordinal DESC LIMIT 1"
+        ).fetchall()[0][0]
+    assert board["Pemain"][0] == ui.profile_url(best)
+    ratings = list(board["Rating"])
+    assert ratings == sorted(ratings, reverse=True)
+    # a group filter keeps only that group's members
+    groups = at.selectbox(key="kg").options[1:]  # after "Semua" (all)
+    at.selectbox(key="kg").set_value(groups[0]).run()
+    narrowed = at.dataframe[0].value
+    assert 0 < len(narrowed) < n and set(narrowed["Kelompok"]) == {groups[0]}
+
+
+def test_crosstable_page_shows_every_player_once(loaded):
+    at = open_page("page_scripts/crosstable.py", lang="en", event=PEPET)
+    assert at.selectbox(key="event").value == PEPET
+    wide = at.dataframe[0].value
+    with connect(loaded, read_only=True) as con:
+        ev = queries.standings(con, PEPET, "event")
+    assert len(wide) == ev.height
+    assert list(wide["Event rank"]) == sorted(ev["rank"].to_list())
+    assert {"S1 table", "S1 points", "S1 place", "S1 rank"} <= set(wide.columns)
+    at.selectbox(key="after").set_value("S1").run()
+    after = at.dataframe[1].value
+    assert len(after) == 12  # the players of the first session
+
+
+@pytest.mark.parametrize(
+    "page", ["page_scripts/ratings.py", "page_scripts/crosstable.py", "page_scripts/player.py"]
+)
+def test_new_pages_render_on_an_empty_database(db_path, page):
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not db_path.exists(), "reading must not create the database"

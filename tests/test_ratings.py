@@ -1,0 +1,239 @@
+"""Ratings (pipeline/ratings.py, view ``ratings``): golden values from the openskill
+package itself on a worked set, and the properties HANDLOG.md promises.
+
+The worked set (unhas, biasa wins: winner +2, the player above −1; seats by the swap
+schedule, RULES.md Art. 1.14-1.15 — A↔C from hand 3, B↔D in hands 7-10):
+
+* T1 ``R1``, start Ana Budi Cici Dedi, Ana wins all 10. Above Ana: Dedi in hands 1-2,
+  Budi in 3-6, Dedi in 7-10. Ana +20, Cici 0, Budi −4, Dedi −6 → Ana 1, Cici 2, Budi 3,
+  Dedi 4.
+* T2 ``R2``, start Ana Budi Cici Eka, Ana wins 1-5, Budi 6-10. Ana: +10, −4 (Ana above
+  Budi in 7-10) = 6; Budi +10, −3 (above Ana in 3-5) = 7; Cici −1 (above Budi in 6);
+  Eka −2 (above Ana in 1-2) → Budi 1, Ana 2, Cici 3, Eka 4.
+* T3 ``R3``, start Ana Budi Cici Dedi, winners Cici Cici Ana Ana Ana Budi Budi Budi Dedi
+  Dedi. Ana 6 − 2 = 4; Dedi 4; Budi −2 −3 +2 +4 = 1; Cici 4 −1 −2 = 1 → Ana 1, Dedi 1,
+  Budi 3, Cici 3 (ties share a rank).
+* T4 ``R4``: 5 hands only, still in progress: not rated.
+"""
+
+import random
+from datetime import date
+
+import pytest
+from openskill.models import PlackettLuce
+
+from pipeline import ratings
+from tests.rules_helpers import biasa_match, load
+
+ABCD = ("Ana", "Budi", "Cici", "Dedi")
+ABCE = ("Ana", "Budi", "Cici", "Eka")
+T3_WINNERS = ["Cici", "Cici", "Ana", "Ana", "Ana", "Budi", "Budi", "Budi", "Dedi", "Dedi"]
+
+#: the worked tables: rows, and the finishing order worked out by hand (docstring)
+WORKED = {
+    "R1": (
+        lambda **w: biasa_match(["Ana"] * 10, ABCD, **w),
+        {"Ana": 1, "Cici": 2, "Budi": 3, "Dedi": 4},
+    ),
+    "R2": (
+        lambda **w: biasa_match(["Ana"] * 5 + ["Budi"] * 5, ABCE, **w),
+        {"Budi": 1, "Ana": 2, "Cici": 3, "Eka": 4},
+    ),
+    "R3": (
+        lambda **w: biasa_match(T3_WINNERS, ABCD, **w),
+        {"Ana": 1, "Dedi": 1, "Budi": 3, "Cici": 3},
+    ),
+}
+
+
+def worked_rows(round_: str, event: str = "liga") -> list[dict]:
+    return WORKED[round_][0](event=event, round=round_, table="1")
+
+
+def in_progress(event: str = "liga") -> list[dict]:
+    return biasa_match(["Ana"] * 5, ABCD, event=event, round="R4", table="1")
+
+
+def expected(order: list[dict[str, int]]) -> dict[str, tuple[float, float, int]]:
+    """The package's public API applied table by table in the given order."""
+    model = PlackettLuce()
+    state: dict[str, tuple[object, int]] = {}
+    for ranks in order:
+        names = list(ranks)
+        teams = [[state[n][0] if n in state else model.rating(name=n)] for n in names]
+        out = model.rate(teams, ranks=[float(ranks[n]) for n in names])
+        for n, team in zip(names, out, strict=True):
+            state[n] = (team[0], (state[n][1] if n in state else 0) + 1)
+    return {n: (r.mu, r.sigma, m) for n, (r, m) in state.items()}  # type: ignore[attr-defined]
+
+
+def current(con, ruleset: str = "unhas") -> dict[str, tuple[float, float, int]]:
+    rows = con.execute(
+        "SELECT player, mu, sigma, matches, ordinal FROM ratings WHERE ruleset = ?", [ruleset]
+    ).fetchall()
+    for _, mu, sigma, _, ordinal in rows:
+        assert ordinal == pytest.approx(mu - 3 * sigma, abs=1e-12)
+    return {p: (mu, sg, int(m)) for p, mu, sg, m, _ in rows}
+
+
+def assert_same(got: dict, want: dict) -> None:
+    assert set(got) == set(want)
+    for name, (mu, sigma, m) in want.items():
+        assert got[name][0] == pytest.approx(mu, abs=1e-9), name
+        assert got[name][1] == pytest.approx(sigma, abs=1e-9), name
+        assert got[name][2] == m, name
+
+
+def test_worked_tables_finish_as_worked_out_by_hand(con, tmp_path):
+    load(con, tmp_path, [r for rd in ("R1", "R2", "R3") for r in worked_rows(rd)])
+    for rd, (_, ranks) in WORKED.items():
+        got = dict(
+            con.execute(
+                "SELECT player, rank FROM table_standings WHERE event = 'liga' AND round = ?", [rd]
+            ).fetchall()
+        )
+        assert got == ranks
+
+
+def test_golden_ratings_equal_the_package_applied_by_hand(con, tmp_path):
+    rows = [r for rd in ("R1", "R2", "R3") for r in worked_rows(rd)] + in_progress()
+    load(con, tmp_path, rows)
+    want = expected([WORKED[r][1] for r in ("R1", "R2", "R3")])
+    assert_same(current(con), want)
+    # the view's columns are the contract's, numbers as DOUBLE
+    cols = con.execute("DESCRIBE ratings").fetchall()
+    assert [c[0] for c in cols[:6]] == ["ruleset", "player", "mu", "sigma", "ordinal", "matches"]
+    assert {c[1] for c in cols[2:6]} == {"DOUBLE"}
+    # Ana played three rated tables (the one in progress does not count)
+    assert current(con)["Ana"][2] == 3
+    hist = con.execute(
+        "SELECT event, round, rank, matches FROM rating_history WHERE player = 'Ana' ORDER BY seq"
+    ).fetchall()
+    assert hist == [("liga", "R1", 1, 1), ("liga", "R2", 2, 2), ("liga", "R3", 1, 3)]
+
+
+def test_a_walkover_table_is_not_rated(con, tmp_path):
+    from tests.rules_helpers import hand
+
+    wo = [
+        hand(
+            None,
+            None,
+            "wo",
+            seats=("Dedi", "Fajar", None, None),
+            event="liga",
+            round="R1",
+            table="1",
+        )
+    ]
+    load(con, tmp_path, wo + worked_rows("R2"))
+    assert con.execute(
+        "SELECT bool_and(walkover) FROM table_standings WHERE round = 'R1'"
+    ).fetchall() == [(True,)]
+    assert con.execute("SELECT count(*) FROM rating_tables").fetchall()[0][0] == 1
+    assert "Dedi" not in current(con)
+
+
+def test_fast_step_equals_the_package_rate():
+    model = PlackettLuce()
+    rng = random.Random(42)
+    for _ in range(300):
+        n = rng.choice([2, 3, 4])
+        mus = [rng.uniform(10, 40) for _ in range(n)]
+        sigmas = [rng.uniform(0.5, 9) for _ in range(n)]
+        ranks = sorted(rng.choice([1, 2, 3, 4][:n]) for _ in range(n))
+        want = model.rate(
+            [[model.rating(mu=m, sigma=s)] for m, s in zip(mus, sigmas, strict=True)],
+            ranks=[float(r) for r in ranks],
+        )
+        got = ratings.rate_table(mus, sigmas, ranks)
+        for (mu, sigma), team in zip(got, want, strict=True):
+            assert mu == pytest.approx(team[0].mu, abs=1e-12)
+            assert sigma == pytest.approx(team[0].sigma, abs=1e-12)
+
+
+def test_a_player_ahead_of_everyone_at_every_table_rises(con, tmp_path):
+    rng = random.Random(7)
+    others = ["Budi", "Cici", "Dedi", "Eka", "Fajar", "Gita", "Hadi"]
+    rows = []
+    for i in range(6):
+        seats = ["Ana", *rng.sample(others, 3)]
+        rng.shuffle(seats)
+        rows += biasa_match(["Ana"] * 10, seats, event="liga", round=f"R{i + 1}", table="1")
+    load(con, tmp_path, rows)
+    steps = con.execute(
+        "SELECT rank, ordinal, change FROM rating_history WHERE player = 'Ana' ORDER BY seq"
+    ).fetchall()
+    assert len(steps) == 6
+    assert all(rank == 1 and change > 0 for rank, _, change in steps)
+    ordinals = [o for _, o, _ in steps]
+    assert ordinals == sorted(ordinals) and len(set(ordinals)) == 6
+
+
+def test_loading_order_does_not_change_final_ratings(con, tmp_path):
+    # one file per round, loaded R3, R1, R2: each later load comes before a rated table
+    for rd in ("R3", "R1", "R2"):
+        load(con, tmp_path, worked_rows(rd), name=f"{rd}.csv")
+    want = expected([WORKED[r][1] for r in ("R1", "R2", "R3")])
+    assert_same(current(con), want)
+    assert con.execute("SELECT round FROM rating_tables ORDER BY seq").fetchall() == [
+        ("R1",),
+        ("R2",),
+        ("R3",),
+    ]
+
+
+def test_event_date_orders_the_ladder_before_the_name(con, tmp_path):
+    # "b-early" is played first by date although "a-late" sorts first by name and loads first
+    con.execute(
+        "INSERT INTO events (event, ruleset, params_hash, created_at, models, event_date) "
+        "SELECT 'b-early', 'unhas', 'x', now(), 'unhas', ?",
+        [date(2026, 1, 1)],
+    )
+    load(con, tmp_path, worked_rows("R2", event="a-late"), name="late.csv")
+    load(con, tmp_path, worked_rows("R1", event="b-early"), name="early.csv")
+    assert con.execute("SELECT event FROM rating_tables ORDER BY seq").fetchall() == [
+        ("b-early",),
+        ("a-late",),
+    ]
+    assert_same(current(con), expected([WORKED["R1"][1], WORKED["R2"][1]]))
+
+
+def test_a_correction_changes_ratings_as_a_fresh_recompute(con, tmp_path):
+    for rd in ("R1", "R2", "R3"):
+        load(con, tmp_path, worked_rows(rd), name=f"{rd}.csv")
+    # R1 corrected: Budi, not Ana, won all ten hands
+    fixed = biasa_match(["Budi"] * 10, ABCD, event="liga", round="R1", table="1")
+    plan = load(con, tmp_path, fixed, name="R1.csv", reason="wrong winner noted")
+    assert {o.status for o in plan.outcomes} == {"correction"}
+    after = current(con)
+    n = ratings.recompute(con)
+    assert n == 3
+    assert_same(after, current(con))
+    ranks_r1 = dict(
+        con.execute("SELECT player, rank FROM table_standings WHERE round = 'R1'").fetchall()
+    )
+    assert_same(after, expected([ranks_r1, WORKED["R2"][1], WORKED["R3"][1]]))
+
+
+def test_appending_in_order_only_adds_history(con, tmp_path):
+    load(con, tmp_path, worked_rows("R1"), name="R1.csv")
+    first = con.execute(
+        "SELECT * FROM rating_history_t WHERE seq = 1 ORDER BY player_key"
+    ).fetchall()
+    load(con, tmp_path, worked_rows("R2"), name="R2.csv")
+    assert (
+        con.execute("SELECT * FROM rating_history_t WHERE seq = 1 ORDER BY player_key").fetchall()
+        == first
+    )
+    assert con.execute("SELECT max(seq) FROM rating_tables").fetchall()[0][0] == 2
+    assert_same(current(con), expected([WORKED["R1"][1], WORKED["R2"][1]]))
+
+
+def test_rescore_command_recomputes(con, tmp_path):
+    from pipeline.scoring.rescore import rescore
+
+    load(con, tmp_path, [r for rd in ("R1", "R2") for r in worked_rows(rd)])
+    con.execute("DELETE FROM ratings_t")
+    rescore(con)
+    assert_same(current(con), expected([WORKED["R1"][1], WORKED["R2"][1]]))
