@@ -11,7 +11,7 @@ import click
 from rich.markup import escape
 
 from pipeline import rulesets
-from pipeline.cli import admin, loading, reading
+from pipeline.cli import admin, changes, loading, reading
 from pipeline.cli.common import err
 from pipeline.standings.queries import NotFound
 from pipeline.store.backup import BackupError
@@ -55,6 +55,7 @@ for _command in (
     reading.history,
     reading.log_cmd,
     admin.users,
+    changes.requests_group,
     admin.backup,
     admin.restore,
     admin.generate,
