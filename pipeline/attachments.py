@@ -1,6 +1,7 @@
 """A photo or scan of the paper record a change request carries (RULES.md, pepet rule 20).
 
-Only PNG, JPEG, WebP and PDF are taken, recognised by their first bytes (a file's name
+Only PNG, JPEG, WebP and PDF are taken, recognised by their first bytes (an image must
+also decode as one) (a file's name
 and the type its browser claims are not trusted: an HTML page renamed ``.png`` is
 refused), and no larger than the ``attachment_max_bytes`` setting. The content type
 stored is the one the bytes prove, so the dashboard shows an image with ``st.image`` and
@@ -73,6 +74,26 @@ def check(name: str, content: bytes, *, limit: int | None = None) -> Attachment:
             "attachment.size", {"file": shown, "size": len(content), "limit": limit}
         )
     kind = sniff(content)
-    if kind is None or not shown.lower().endswith(TYPES[kind]):
+    if kind is None or not shown.lower().endswith(TYPES[kind]) or not _decodes(kind, content):
         raise AttachmentRefused("attachment.type", {"file": shown})
     return Attachment(name=shown, content_type=kind, content=content)
+
+
+def _decodes(kind: str, content: bytes) -> bool:
+    """An image must be one (its header alone is not enough: the page shows it)."""
+    if not kind.startswith("image/"):
+        return True
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a decompression bomb's warning refuses it too
+            with Image.open(io.BytesIO(content)) as img:
+                fmt = (img.format or "").lower()
+                img.verify()
+    except Exception:
+        return False
+    return f"image/{fmt}" == kind

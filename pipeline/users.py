@@ -146,6 +146,10 @@ def set_role(
             raise LookupError(f"there is no user {name!r}: add them with `domino users add`")
         con.execute("UPDATE users SET role = ? WHERE name = ?", [role, key])
         _set_scope(con, key, evs, grs)
+        con.execute(
+            "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+            [datetime.now(), key],
+        )
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -19,7 +19,19 @@ PW = "a long enough password"
 # Corrected A to 8 → A jawara2 (+2), B jawara3 (−1), C ambyar (−1), D jawara1 (±0).
 HAND1 = "Taufik Pallawa;D;out;15;11;9;10;;"
 FIXED = "Taufik Pallawa;D;out;15;8;9;10;;"
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+
+def image(fmt: str) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 6), (200, 30, 30)).save(out, format=fmt)
+    return out.getvalue()
+
+
+PNG = image("PNG")
 
 
 def corrected(old: str = HAND1, new: str = FIXED) -> tuple[str, bytes]:
@@ -71,7 +83,7 @@ def test_roles_and_what_each_needs(con):
 
 def test_a_group_coordinator_writes_to_the_events_its_players_play_in(league, tmp_path):
     league.execute(
-        "INSERT INTO registry (player_key, player, \"group\", imported_at) "
+        'INSERT INTO registry (player_key, player, "group", imported_at) '
         "VALUES ('rusdi rahman', 'Rusdi Rahman', 'KG Tamalate', now())"
     )
     auth.add_user(league, "kg", PW, [], groups=["KG Tamalate"])
@@ -186,8 +198,8 @@ def test_a_request_needs_a_correction_and_a_reason(league):
     ("name", "content", "kind"),
     [
         ("a.png", PNG, "image/png"),
-        ("a.JPG", b"\xff\xd8\xff\xe0" + b"\x00" * 20, "image/jpeg"),
-        ("a.webp", b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 20, "image/webp"),
+        ("a.JPG", image("JPEG"), "image/jpeg"),
+        ("a.webp", image("WEBP"), "image/webp"),
         ("scan.pdf", b"%PDF-1.7\n%...", "application/pdf"),
     ],
 )
@@ -203,6 +215,8 @@ def test_attachments_are_known_by_their_content(name, content, kind):
         ("photo.pdf", PNG),  # a PNG that says it is a PDF
         ("photo.html", PNG),
         ("empty.png", b""),
+        ("broken.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64),  # a PNG header, no image
+        ("photo.jpg", image("PNG")),  # a PNG named .jpg
     ],
 )
 def test_a_hostile_attachment_is_refused(name, content):
@@ -210,12 +224,13 @@ def test_a_hostile_attachment_is_refused(name, content):
         attachments.check(name, content)
     assert exc.value.code == "attachment.type"
     assert Path(name).name in str(exc.value) and "PNG, JPEG, WebP or PDF" in str(exc.value)
-    assert "berkas PNG" in exc.value.render("id") or "bukan" in exc.value.render("id")
+    assert "bukan berkas PNG, JPEG, WebP atau PDF" in exc.value.render("id")
 
 
 def test_an_attachment_over_the_size_setting_is_refused(monkeypatch):
-    monkeypatch.setenv("DOMINO_ATTACHMENT_MAX_BYTES", "100")
-    attachments.check("ok.png", PNG)
+    small = image("PNG")
+    monkeypatch.setenv("DOMINO_ATTACHMENT_MAX_BYTES", str(len(small)))
+    attachments.check("ok.png", small)
     with pytest.raises(attachments.AttachmentRefused) as exc:
-        attachments.check("big.png", PNG + b"\x00" * 100)
+        attachments.check("big.png", small + b"\x00")
     assert exc.value.code == "attachment.size" and "attachment_max_bytes" in str(exc.value)
