@@ -234,3 +234,56 @@ def test_an_attachment_over_the_size_setting_is_refused(monkeypatch):
     with pytest.raises(attachments.AttachmentRefused) as exc:
         attachments.check("big.png", small + b"\x00")
     assert exc.value.code == "attachment.size" and "attachment_max_bytes" in str(exc.value)
+
+
+def test_users_commands_keep_the_old_call_and_manage_roles(db_path):
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+    from pipeline.store.db import connect
+
+    r = CliRunner()
+    ok = r.invoke(cli, ["users", "add", "rina", "--event", EV, "--password", PW])
+    assert ok.exit_code == 0, ok.output
+    assert "coordinator 'rina' may write to" in ok.output
+    ok = r.invoke(cli, ["users", "add", "juri", "--role", "jury", "--event", EV, "--password", PW])
+    assert ok.exit_code == 0, ok.output
+    bad = r.invoke(cli, ["users", "add", "x", "--role", "jury", "--password", PW])
+    assert bad.exit_code == 2 and "at least one event" in bad.output
+    bad = r.invoke(cli, ["users", "add", "x", "--role", "admin", "--event", EV, "--password", PW])
+    assert bad.exit_code == 2 and "every event" in bad.output
+    ok = r.invoke(cli, ["users", "role", "rina", "--role", "coordinator", "--group", "KG A"])
+    assert ok.exit_code == 0, ok.output
+    listed = r.invoke(cli, ["users", "list", "--format", "csv"])
+    assert "juri,jury," + EV in listed.output and "rina,coordinator,,KG A" in listed.output
+    gone = r.invoke(cli, ["users", "role", "nobody", "--role", "admin"])
+    assert gone.exit_code == 1 and "no user 'nobody'" in gone.output
+    assert r.invoke(cli, ["users", "remove", "juri"]).exit_code == 0
+    assert r.invoke(cli, ["users", "remove", "juri"]).exit_code == 1
+    with connect(db_path, read_only=True) as con:
+        assert auth.user_role(con, "juri") is None and auth.user_groups(con, "rina") == ["KG A"]
+    assert r.invoke(cli, ["requests", "list"]).exit_code == 0
+
+
+def test_existing_users_become_coordinators_of_their_events(tmp_path):
+    """A database made before roles: its users keep their events, as coordinators."""
+    import duckdb
+
+    from pipeline.store.db import _migrations, connect
+
+    path = tmp_path / "old.duckdb"
+    raw = duckdb.connect(str(path))
+    raw.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR, applied_at TIMESTAMP)"
+    )
+    for version, name, sql in _migrations():
+        if version < 9:
+            raw.execute(sql)
+            raw.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+    raw.execute("INSERT INTO users VALUES ('old', ?, now())", [auth.hash_password(PW)])
+    raw.execute("INSERT INTO user_events VALUES ('old', ?)", [EV])
+    raw.close()
+    with connect(path) as con:
+        assert auth.user_role(con, "old") == "coordinator"
+        assert auth.user_events(con, "old") == {EV}
+        assert auth.sign_in(con, "old", PW, limiter=auth.RateLimiter()).ok

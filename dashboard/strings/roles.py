@@ -49,6 +49,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "{status} oleh **{by}** pada {at}: {reason}",
         "en": "{status} by **{by}** at {at}: {reason}",
     },
+    "rq.col.base": {"id": "Diminta atas versi", "en": "Asked against version"},
+    "rq.col.applied": {"id": "Diterapkan sebagai versi", "en": "Applied as version"},
     "rq.photo": {"id": "Catatan kertas", "en": "Paper record"},
     "rq.photo.download": {"id": "Unduh {name}", "en": "Download {name}"},
     "rq.review": {

@@ -83,12 +83,17 @@ def _one(ident: auth.Identity, rid: int) -> None:
                 reason=ui.md(req.decision_reason or ""),
             )
         )
-    ui.table(req.matches, key=f"rq_matches_{rid}", static=True)
+    ui.table(
+        req.matches,
+        key=f"rq_matches_{rid}",
+        static=True,
+        labels={"base_version": t("rq.col.base"), "applied_version": t("rq.col.applied")},
+    )
     if att is not None:
         st.markdown(f"##### {t('rq.photo')}")
         if att.is_image:
             try:
-                st.image(att.content, caption=att.name, width=480)
+                st.image(att.content, caption=att.name, width="content")
             except Exception:  # checked when attached; kept as a download if it won't show
                 st.caption(att.name)
         st.download_button(
