@@ -22,6 +22,7 @@ pytestmark = pytest.mark.browser
 
 
 def sign_in(page, url: str, name: str) -> None:
+    page.set_default_navigation_timeout(180_000)  # a loaded 2-core machine serves slowly
     page.goto(f"{url}/upload")
     page.get_by_label("Nama").fill(name)
     page.get_by_label("Kata sandi atau token").fill(PASSWORD)
@@ -49,10 +50,15 @@ def leaderboard_row(page, url: str, player: str) -> str:
     return row.first.inner_text()
 
 
-def request_correction(page, tmp_path, reason: str, *, photo: bool, a_pips: int = 8) -> None:
+def request_correction(
+    page, url: str, tmp_path, reason: str, *, photo: bool, a_pips: int = 8
+) -> None:
     name, blob = corrected(HAND1, HAND1.replace(";11;", f";{a_pips};"))
     f = tmp_path / name
     f.write_bytes(blob)
+    page.goto(f"{url}/upload")  # a fresh page: signed in again by the lasting sign-in
+    page.locator('[data-testid="stFileUploader"]').first.wait_for()
+    wait_idle(page)
     upload(page, f)
     page.get_by_text("koreksi Anda dikirim ke juri", exact=False).first.wait_for()
     assert page.get_by_role("button", name=re.compile(r"^Simpan \d+ pertandingan")).count() == 0
@@ -99,10 +105,11 @@ def test_a_request_is_approved_by_the_jury_and_the_leaderboard_changes(tmp_path,
         tab.goto(f"{srv.url}/upload")
         tab.locator('[data-testid="stFileUploader"]').first.wait_for()
         tab.close()
-        request_correction(coord, tmp_path, "A memegang 8, bukan 11", photo=True)
+        request_correction(coord, srv.url, tmp_path, "A memegang 8, bukan 11", photo=True)
         assert points(db) == before, "nothing applies before the jury approves"
 
         visitor = new_page()
+        visitor.set_default_navigation_timeout(180_000)
         for path in ("requests", "admin"):
             visitor.goto(f"{srv.url}/{path}")
             wait_idle(visitor)
@@ -132,7 +139,7 @@ def test_a_request_is_approved_by_the_jury_and_the_leaderboard_changes(tmp_path,
         assert row_after != row_before and str(after["Rahmat Mansyur"]) in row_after
 
         # a second request, rejected: nothing changes
-        request_correction(coord, tmp_path, "salah lagi", photo=False, a_pips=12)
+        request_correction(coord, srv.url, tmp_path, "salah lagi", photo=False, a_pips=12)
         decide(jury, srv.url, "kertas tidak cocok", "Tolak", "ditolak")
         assert points(db) == after
 
@@ -170,7 +177,8 @@ def test_screens_of_the_request_box_and_the_admin_page_and_the_language_lasts(tm
         wait_idle(admin)
         for size in ("desktop", "phone"):
             shot(admin, "admin", size)
-        # the chosen language survives a reload
+        # the chosen language survives a reload (the sidebar shows at desktop width)
+        admin.set_viewport_size({"width": 1366, "height": 900})
         admin.get_by_text("EN · English").click()
         admin.get_by_text("Users and roles").wait_for()
         wait_idle(admin)
