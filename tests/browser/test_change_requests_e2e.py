@@ -62,8 +62,9 @@ def request_correction(
     upload(page, f)
     page.get_by_text("koreksi Anda dikirim ke juri", exact=False).first.wait_for()
     assert page.get_by_role("button", name=re.compile(r"^Simpan \d+ pertandingan")).count() == 0
-    page.get_by_label("Alasan koreksi (wajib)").fill(reason)
-    page.get_by_label("Alasan koreksi (wajib)").blur()
+    box = page.get_by_label("Alasan koreksi (wajib)")
+    box.fill(reason)
+    box.press("Control+Enter")  # commits the text area's value (a rerun)
     wait_idle(page)
     if photo:
         png = tmp_path / "kertas.png"
@@ -71,6 +72,9 @@ def request_correction(
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(1).set_input_files(str(png))
         page.get_by_text("kertas.png").first.wait_for()
         wait_idle(page)
+    from playwright.sync_api import expect
+
+    expect(page.get_by_role("button", name="Kirim ke juri")).to_be_enabled(timeout=120_000)
     page.get_by_role("button", name="Kirim ke juri").click()
     page.get_by_text(re.compile(r"Permintaan perubahan \d+ terkirim")).wait_for()
 
