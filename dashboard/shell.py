@@ -19,7 +19,11 @@ PAGE_MODULES = (
     "dashboard.views.organiser",
     "dashboard.views.entry",
     "dashboard.views.bracket",
+    "dashboard.views.requests",
+    "dashboard.views.admin",
 )
+LANG_COOKIE = "domino_lang"
+_LANG_SAVED = "_domino_lang_saved"  # the language the browser's cookie holds
 
 
 def preload() -> None:
@@ -32,15 +36,22 @@ def preload() -> None:
         importlib.import_module(name)
 
 
-def pages() -> list:
+def pages(role: str | None = None) -> list:
     """The pages, titled in the session's language. Upload is listed for everyone: it
-    shows the sign-in form until a coordinator signs in."""
+    shows the sign-in form until a coordinator signs in. Change requests are listed for
+    the signed-in, the admin page for admins only (each page checks again)."""
     return [
         st.Page(
             HERE / "page_scripts" / "leaderboard.py",
             title=t("nav.leaderboard"),
             icon=":material/leaderboard:",
             default=True,
+        ),
+        st.Page(
+            HERE / "page_scripts" / "bracket.py",
+            title=t("nav.bracket"),
+            icon=":material/account_tree:",
+            url_path="bracket",
         ),
         st.Page(
             HERE / "page_scripts" / "player.py",
@@ -73,6 +84,12 @@ def pages() -> list:
             url_path="upload",
         ),
         st.Page(
+            HERE / "page_scripts" / "entry.py",
+            title=t("nav.entry"),
+            icon=":material/edit_note:",
+            url_path="entry",
+        ),
+        st.Page(
             HERE / "page_scripts" / "registry.py",
             title=t("nav.registry"),
             icon=":material/group:",
@@ -84,25 +101,58 @@ def pages() -> list:
             icon=":material/event:",
             url_path="organiser",
         ),
-        st.Page(
-            HERE / "page_scripts" / "entry.py",
-            title=t("nav.entry"),
-            icon=":material/edit_note:",
-            url_path="entry",
+        *(
+            [
+                st.Page(
+                    HERE / "page_scripts" / "requests.py",
+                    title=t("nav.requests"),
+                    icon=":material/fact_check:",
+                    url_path="requests",
+                )
+            ]
+            if role
+            else []
         ),
-        st.Page(
-            HERE / "page_scripts" / "bracket.py",
-            title=t("nav.bracket"),
-            icon=":material/account_tree:",
-            url_path="bracket",
+        *(
+            [
+                st.Page(
+                    HERE / "page_scripts" / "admin.py",
+                    title=t("nav.admin"),
+                    icon=":material/admin_panel_settings:",
+                    url_path="admin",
+                )
+            ]
+            if role == "admin"
+            else []
         ),
     ]
 
 
+def _start_language() -> None:
+    """The language a new session starts in: ``?lang=`` in the address, else the cookie
+    an earlier choice left, else the ``language`` setting."""
+    if LANG_KEY in st.session_state:
+        return
+    try:
+        saved = st.context.cookies.get(LANG_COOKIE)
+    except Exception:  # outside a browser session (tests)
+        saved = None
+    asked = st.query_params.get("lang")
+    lang = next((v for v in (asked, saved) if v in LANGUAGES), default_language())
+    st.session_state[LANG_KEY] = lang
+    st.session_state[_LANG_SAVED] = saved
+
+
+def _save_language() -> None:
+    """Keep the chosen language in a cookie, so a reload or a new tab starts in it."""
+    lang = st.session_state.get(LANG_KEY)
+    if lang in LANGUAGES and st.session_state.get(_LANG_SAVED) != lang:
+        access.set_cookie(LANG_COOKIE, str(lang), 365 * 24 * 3600)
+        st.session_state[_LANG_SAVED] = lang
+
+
 def sidebar() -> None:
     with st.sidebar:
-        if LANG_KEY not in st.session_state:
-            st.session_state[LANG_KEY] = default_language()
         st.segmented_control(
             t("side.language"),
             options=list(LANGUAGES),
@@ -112,18 +162,24 @@ def sidebar() -> None:
         )
         ident = access.current()
         if ident is not None:
-            st.markdown(t("side.signed_in", name=ui.md(ident.name)))
+            role = access.role() or "coordinator"
+            st.markdown(t("side.signed_in", name=ui.md(ident.name)) + f" · {t(f'role.{role}')}")
             if st.button(t("side.sign_out"), key="sign_out"):
                 access.sign_out()
                 st.rerun()
         else:
             st.caption(t("side.public"))
+        with st.container(height=1, border=False, key="cookie_box"):
+            access.write_pending_cookie()
+            _save_language()
 
 
 def main() -> None:
+    _start_language()
     st.set_page_config(
         page_title=t("app.title"), page_icon="🁫", layout="wide", initial_sidebar_state="auto"
     )
-    nav = st.navigation(pages())
+    access.current()  # a lasting sign-in resumes before the pages are listed
+    nav = st.navigation(pages(access.role()))
     sidebar()
     nav.run()

@@ -1,8 +1,15 @@
-"""Coordinators: salted password hashes, rate-limited sign-in, and who may write where.
+"""Users and roles: salted password hashes, rate-limited sign-in, and who may write where.
 
-Reading results is public; loading and correcting them is not. A coordinator is a row of
-``users`` (argon2id hash, never the password) with the events they may write to in
-``user_events`` (``'*'`` = every event). ``domino users add`` creates them.
+Reading results is public (the viewer needs no account); loading and correcting them is
+not. A user is a row of ``users`` (argon2id hash, never the password) with one role:
+
+- **coordinator** — uploads results of their events (``user_events``) or of the events
+  their groups play in (``user_groups``); a correction of a loaded match becomes a change
+  request (:mod:`pipeline.change_requests`) that the jury approves;
+- **jury** — of their events: approves or rejects change requests, and corrects directly;
+- **admin** — every event; manages users (``domino users``, the dashboard's admin page).
+
+``domino users add`` creates them; users made before roles existed are coordinators.
 
 Three rules the dashboard relies on:
 
@@ -18,107 +25,80 @@ Three rules the dashboard relies on:
   events changed, since signing in cannot write with the old rights.
 """
 
-import functools
 import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
 
 import duckdb
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from pipeline import messages, settings
+from pipeline.users import (
+    ADMIN,
+    ALL_EVENTS,
+    COORDINATOR,
+    JURY,
+    MAX_NAME,
+    MIN_PASSWORD,
+    ROLES,
+    add_user,
+    check_scope,
+    dummy_hash,
+    forbidden_events,
+    group_events,
+    hash_password,
+    may_write,
+    new_token,
+    normalize_name,
+    remove_user,
+    set_password,
+    set_role,
+    user_events,
+    user_groups,
+    user_role,
+    verify_password,
+)
 
-ALL_EVENTS = "*"
-MIN_PASSWORD = 8
-MAX_NAME = 64
-
-_hasher = PasswordHasher()
-
-
-@functools.cache
-def _dummy_hash() -> str:
-    """Verified against when the name is unknown, so a wrong name costs as long as a wrong
-    password and the response time does not tell which names exist. Made on the first
-    sign-in (every sign-in asks for it first), not when the module is imported: a load
-    from the command line never hashes."""
-    return _hasher.hash(secrets.token_urlsafe(16))
-
-
-# --- hashing and users ----------------------------------------------------------------------
-
-
-def hash_password(password: str) -> str:
-    """An argon2id hash with its own random salt (the salt is part of the string)."""
-    return _hasher.hash(password)
-
-
-def verify_password(password_hash: str, password: str) -> bool:
-    try:
-        return _hasher.verify(password_hash, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False
-
-
-def new_token() -> str:
-    """A random sign-in token (32 bytes of randomness, URL-safe), shown once."""
-    return secrets.token_urlsafe(32)
-
-
-def normalize_name(name: str) -> str:
-    """Names compare trimmed and case-insensitively, inner white space collapsed."""
-    return " ".join(str(name).split()).lower()
-
-
-def add_user(
-    con: duckdb.DuckDBPyConnection, name: str, password: str, events: Iterable[str]
-) -> None:
-    """Create or update a coordinator: store only the hash, replace their event list."""
-    key = normalize_name(name)
-    if not key:
-        raise ValueError("a coordinator needs a name")
-    if len(key) > MAX_NAME or not key.isprintable():
-        raise ValueError(f"a coordinator name is at most {MAX_NAME} printable characters")
-    if len(password) < MIN_PASSWORD:
-        raise ValueError(f"the password must be at least {MIN_PASSWORD} characters")
-    evs = sorted({e.strip() for e in events if e and e.strip()})
-    if not evs:
-        raise ValueError("give at least one event (--event E, or --event '*' for every event)")
-    digest = hash_password(password)
-    con.execute("BEGIN TRANSACTION")
-    try:
-        con.execute(
-            "INSERT INTO users VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash",
-            [key, digest, datetime.now()],
-        )
-        con.execute("DELETE FROM user_events WHERE name = ?", [key])
-        con.executemany("INSERT INTO user_events VALUES (?, ?)", [[key, e] for e in evs])
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-
-
-def user_events(con: duckdb.DuckDBPyConnection, name: str) -> set[str] | None:
-    """The events ``name`` may write to (``{'*'}`` for all); None when there is no such user."""
-    key = normalize_name(name)
-    if not con.execute("SELECT 1 FROM users WHERE name = ?", [key]).fetchall():
-        return None
-    rows = con.execute("SELECT event FROM user_events WHERE name = ?", [key]).fetchall()
-    return {r[0] for r in rows}
-
-
-def may_write(allowed: set[str] | None, event: str) -> bool:
-    return allowed is not None and (ALL_EVENTS in allowed or event in allowed)
-
-
-def forbidden_events(allowed: set[str] | None, events: Iterable[str]) -> list[str]:
-    """The events of ``events`` the coordinator may not write to, sorted."""
-    return sorted({e for e in events if e is not None and not may_write(allowed, e)})
+# the user records live in pipeline/users.py; callers keep using pipeline.auth
+__all__ = [
+    "ADMIN",
+    "ALL_EVENTS",
+    "COORDINATOR",
+    "JURY",
+    "MAX_NAME",
+    "MIN_PASSWORD",
+    "ROLES",
+    "add_user",
+    "check_scope",
+    "forbidden_events",
+    "group_events",
+    "hash_password",
+    "may_write",
+    "new_token",
+    "normalize_name",
+    "remove_user",
+    "set_password",
+    "set_role",
+    "user_events",
+    "user_groups",
+    "user_role",
+    "verify_password",
+    "RateLimiter",
+    "LIMITER",
+    "Identity",
+    "SignInResult",
+    "sign_in",
+    "issue_identity",
+    "identity_ok",
+    "sign_out",
+    "LOOPBACK",
+    "client_address",
+    "NotAllowed",
+    "check_may_correct",
+    "check_rights",
+]
 
 
 # --- rate limiting --------------------------------------------------------------------------
@@ -191,6 +171,7 @@ class Identity:
     name: str
     nonce: str
     signed_in_at: float
+    session: str | None = None  # the lasting sign-in (pipeline/sessions.py) it came from
 
 
 _LIVE: dict[str, str] = {}  # nonce -> name, for identities issued by this process
@@ -217,7 +198,7 @@ def sign_in(
 ) -> SignInResult:
     """Check a name and password; count failures; on success issue an :class:`Identity`."""
     limiter = limiter or LIMITER
-    dummy = _dummy_hash()
+    dummy = dummy_hash()
     key = normalize_name(name)
     keys = [f"user:{key}"] + ([f"client:{client}"] if client else [])
     wait = limiter.retry_after(keys)
@@ -233,10 +214,21 @@ def sign_in(
         limiter.fail(keys)
         return SignInResult(None, retry_after=0.0)
     limiter.reset([f"user:{key}"])
-    ident = Identity(name=key, nonce=secrets.token_urlsafe(24), signed_in_at=time.time())
+    return SignInResult(issue_identity(key))
+
+
+def issue_identity(name: str, session: str | None = None) -> Identity:
+    """A live identity for ``name``: after a password check, or a lasting sign-in that
+    :func:`pipeline.sessions.resume` found valid. Nothing else may call this."""
+    ident = Identity(
+        name=normalize_name(name),
+        nonce=secrets.token_urlsafe(24),
+        signed_in_at=time.time(),
+        session=session,
+    )
     with _LIVE_LOCK:
-        _LIVE[ident.nonce] = key
-    return SignInResult(ident)
+        _LIVE[ident.nonce] = ident.name
+    return ident
 
 
 def identity_ok(value: object) -> Identity | None:
@@ -248,9 +240,12 @@ def identity_ok(value: object) -> Identity | None:
 
 
 def sign_out(value: object) -> None:
+    """End every identity of that user this process issued (every tab, every browser);
+    the lasting sign-ins in the database are revoked by :func:`pipeline.sessions.revoke`."""
     if isinstance(value, Identity):
         with _LIVE_LOCK:
-            _LIVE.pop(value.nonce, None)
+            for nonce in [n for n, who in _LIVE.items() if who == value.name]:
+                _LIVE.pop(nonce, None)
 
 
 LOOPBACK = "127.0.0.1"
@@ -301,6 +296,19 @@ class NotAllowed(PermissionError):
 
     def render(self, lang: str = "en") -> str:
         return messages.render(self.message_id, self.params, lang)
+
+
+def check_may_correct(
+    con: duckdb.DuckDBPyConnection, ident: Identity, events: Iterable[str]
+) -> None:
+    """A coordinator's correction of a loaded match is a change request, not a load
+    (RULES.md, pepet rule 24): raise :class:`NotAllowed` when ``events`` (those of the
+    corrections in a plan) is not empty and the user is a coordinator."""
+    corrected = sorted({e for e in events if e})
+    if corrected and user_role(con, ident.name) == COORDINATOR:
+        raise NotAllowed(
+            "correction_needs_request", {"name": ident.name, "events": ", ".join(corrected)}
+        )
 
 
 def check_rights(con: duckdb.DuckDBPyConnection, ident: object, events: Iterable[str]) -> Identity:

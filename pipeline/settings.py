@@ -81,6 +81,16 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("login_attempts", 5, "Failed sign-ins allowed per user within the lock-out window."),
     Setting("login_window_seconds", 300, "Length of the sign-in lock-out window, in seconds."),
     Setting(
+        "sign_in_days",
+        14,
+        "Days a dashboard sign-in lasts across reloads and tabs before the password is asked again.",
+    ),
+    Setting(
+        "attachment_max_bytes",
+        10 * 1024 * 1024,
+        "Largest photo or scan of a paper record a change request may carry, in bytes.",
+    ),
+    Setting(
         "trusted_proxies",
         "",
         "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client "

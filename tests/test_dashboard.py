@@ -364,8 +364,10 @@ def test_wrong_password_is_refused_and_failures_are_rate_limited(loaded, monkeyp
     assert not at.get("file_uploader")
 
 
-def _signed_in(db: Path, events: list[str], name: str = "rina") -> AppTest:
-    add_coordinator(db, name, events)
+def _signed_in(
+    db: Path, events: list[str], name: str = "rina", role: str = "coordinator"
+) -> AppTest:
+    add_coordinator(db, name, events, role=role)
     at = app("page_scripts/upload.py")
     _sign_in(at, name, PASSWORD)
     assert at.get("file_uploader"), texts(at)
@@ -480,7 +482,9 @@ def test_rights_are_checked_against_the_database_at_commit(db_path):
 
 
 def test_a_correction_shows_its_difference_and_needs_a_reason(loaded, tmp_path):
-    at = _signed_in(loaded, [UNHAS])
+    """The jury's path: a jury member corrects directly with a reason (a coordinator's
+    correction becomes a change request: tests/test_dashboard_requests.py)."""
+    at = _signed_in(loaded, [UNHAS], role="jury")
     src = (
         sample_file("unhas", "unhas-2024-e1_R1_meja3.csv")
         .read_bytes()
@@ -727,7 +731,7 @@ def test_a_correction_asks_for_its_reason_in_the_pages_words_and_shows_points_be
 ):
     with connect(loaded, read_only=True) as con:
         before = queries.standings(con, UNHAS, "table", "R1", "3")
-    at = _signed_in(loaded, [UNHAS])
+    at = _signed_in(loaded, [UNHAS], role="jury")
     _upload(at, _correction_file(tmp_path))
     text = texts(at)
     cells = " ".join(str(v) for df in frames(at) for col in df.columns for v in df[col])

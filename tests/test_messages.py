@@ -541,6 +541,16 @@ RARE = {
     "entry_no_hands": {"table": "1"},
     "entry_tiebreak_owed": {"table": "1"},
     "entry_incomplete": {"table": "1", "done": 9, "total": 10},
+    "correction_needs_request": {"name": "rina", "events": "pepet-2024-e1"},
+    "request.unknown": {"id": "7"},
+    "request.decided": {"id": "7", "status": "rejected"},
+    "request.not_jury": {"name": "rina", "events": "pepet-2024-e1", "id": "7"},
+    "request.needs_reason": {"id": "7"},
+    "request.stale": {"id": "7", "base": "1", "match": "pepet-2024-e1 S2 1", "now": "2"},
+    "request.no_correction": {},
+    "request.refused": {"problems": "2"},
+    "attachment.type": {"file": "photo.png"},
+    "attachment.size": {"file": "photo.png", "size": "11000000", "limit": "10485760"},
 }
 
 

@@ -17,6 +17,7 @@ import streamlit as st
 from dashboard import access, batches, data, ui
 from dashboard.i18n import language, t
 from dashboard.views.upload_preview import show_preview
+from dashboard.views.upload_request import SENT_STATE, request_box
 from pipeline import auth, ingest, rulesets, settings
 from pipeline.ingest import PlanChanged, Preview
 from pipeline.ingest.read import display_name
@@ -55,7 +56,7 @@ def render() -> None:
     if ident is None:
         access.sign_in_form()
         return
-    done = st.session_state.pop(_DONE_STATE, None)
+    done = st.session_state.pop(_DONE_STATE, None) or st.session_state.pop(SENT_STATE, None)
     if done:
         st.success(done)
     _templates()
@@ -149,6 +150,10 @@ def _preview_and_confirm(
     st.session_state[_PREVIEW_STATE] = (key, pv)
     st.subheader(t("up.preview"))
     show_preview(pv)
+    if pv.diffs and access.role() == auth.COORDINATOR:
+        # a coordinator's correction of a loaded match is a request for the jury (rule 24)
+        request_box(files, event, ruleset, reason, pv, st.session_state.get(_ROUND_STATE, 0))
+        return
     _confirm_box(files, event, ruleset, reason, pv)
 
 

@@ -49,6 +49,13 @@ def show_preview(pv: Preview) -> None:
         )
 
 
+def show_diffs(pv: Preview) -> None:
+    """Only the corrections of a preview: points before → after, then the changed fields
+    (the requests page shows a change request with it)."""
+    for i, d in enumerate(pv.diffs):
+        _diff(i, d, pv)
+
+
 def _problems(problems: pl.DataFrame) -> None:
     errors = problems.filter(pl.col("severity") == ERROR).height
     st.markdown(f"##### {t('up.problems', errors=errors, warnings=problems.height - errors)}")

@@ -1,4 +1,4 @@
-"""Looking after a venue: coordinators, backups, the demo, the dashboard, simulated
+"""Looking after a venue: users and roles, backups, the demo, the dashboard, simulated
 events and an event's round order."""
 
 import os
@@ -17,55 +17,120 @@ from pipeline.cli.common import RULESET, db_option, format_option, out, serve_op
 
 @click.group()
 def users() -> None:
-    """Coordinators who may upload and correct results on the dashboard."""
+    """Users and their roles: coordinators, jury members and admins (viewers need none)."""
+
+
+ROLE = click.Choice(["coordinator", "jury", "admin"])
+
+
+def _scope_options(fn):
+    fn = click.option(
+        "--group",
+        "groups",
+        multiple=True,
+        help="Group (KG) a coordinator looks after: the events its players play in (repeatable).",
+    )(fn)
+    return click.option(
+        "--event",
+        "events",
+        multiple=True,
+        help="Event the user may write to, or sits on the jury of (repeatable; '*' for all).",
+    )(fn)
 
 
 @users.command("add")
 @click.argument("name")
 @click.option(
-    "--event",
-    "events",
-    multiple=True,
-    required=True,
-    help="Event the coordinator may write to (repeatable; '*' for all).",
+    "--role", type=ROLE, default="coordinator", show_default=True, help="What the user may do."
 )
+@_scope_options
 @click.option(
     "--password", help="The password; prompted for when omitted. --token makes one instead."
 )
 @click.option("--token", is_flag=True, help="Generate a random token and print it once.")
 @db_option
-def users_add(name, events, password, token, db) -> None:
-    """Create (or update) a coordinator. Only a salted hash of the password is stored."""
+def users_add(name, role, events, groups, password, token, db) -> None:
+    """Create (or update) a user. Only a salted hash of the password is stored."""
     from pipeline import auth
     from pipeline.store.db import connect
 
+    try:
+        auth.check_scope(role, sorted(set(events)), sorted(set(groups)))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
     if token:
         password = auth.new_token()
     elif not password:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
         with connect(db) as con:
-            auth.add_user(con, name, password, list(events))
+            auth.add_user(con, name, password, list(events), role=role, groups=list(groups))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
-    out.print(f"coordinator {name!r} may write to: {', '.join(events)}")
+    out.print(_said(name, role, events, groups), markup=False, highlight=False)
     if token:
         out.print(f"token (shown once): {password}")
+
+
+def _said(name: str, role: str, events, groups) -> str:
+    if role == "admin":
+        return f"admin {name!r} may write to every event and manage users"
+    where = ", ".join([*events, *(f"group {g}" for g in groups)])
+    verb = "sits on the jury of" if role == "jury" else "may write to"
+    return f"{role} {name!r} {verb}: {where}"
+
+
+@users.command("role")
+@click.argument("name")
+@click.option("--role", type=ROLE, required=True, help="The new role.")
+@_scope_options
+@db_option
+def users_role(name, role, events, groups, db) -> None:
+    """Change a user's role, events and groups (the password stays)."""
+    from pipeline import auth
+    from pipeline.store.db import connect
+
+    try:
+        with connect(db) as con:
+            auth.set_role(con, name, role, list(events), list(groups))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    except LookupError as exc:
+        raise click.ClickException(str(exc.args[0])) from exc
+    out.print(_said(name, role, events, groups), markup=False, highlight=False)
+
+
+@users.command("remove")
+@click.argument("name")
+@db_option
+def users_remove(name, db) -> None:
+    """Remove a user; their sign-ins end at once."""
+    from pipeline import auth
+    from pipeline.store.db import connect
+
+    with connect(db) as con:
+        found = auth.remove_user(con, name)
+    if not found:
+        raise click.ClickException(f"there is no user {name!r}: `domino users list` shows them")
+    out.print(f"removed {name!r}", markup=False, highlight=False)
 
 
 @users.command("list")
 @format_option
 @db_option
 def users_list(fmt, db) -> None:
-    """List coordinators and their events (never their passwords)."""
+    """List users, their roles, events and groups (never their passwords)."""
     from pipeline.cli.output import emit
     from pipeline.store.db import connect
 
     with connect(db, read_only=True) as con:
         df = con.sql(
-            "SELECT u.name, string_agg(e.event, ', ' ORDER BY e.event) AS events, u.created_at FROM users u LEFT JOIN user_events e USING (name) GROUP BY ALL ORDER BY u.name"
+            "SELECT u.name, coalesce(u.role, 'coordinator') AS role, "
+            "(SELECT string_agg(e.event, ', ' ORDER BY e.event) FROM user_events e WHERE e.name = u.name) AS events, "
+            '(SELECT string_agg(g."group", \', \' ORDER BY g."group") FROM user_groups g WHERE g.name = u.name) AS groups, '
+            "u.created_at FROM users u ORDER BY u.name"
         ).pl()
-    emit(df, fmt, title="coordinators")
+    emit(df, fmt, title="users")
 
 
 # --- backup ----------------------------------------------------------------------------

@@ -172,7 +172,11 @@ def load(
         for attempt in range(RACE_RETRIES + 1):
             p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
             if identity is not None:
-                auth.check_rights(con, identity, plan_events(p))
+                who = auth.check_rights(con, identity, plan_events(p))
+                # a coordinator's correction is a change request (pipeline/change_requests.py)
+                auth.check_may_correct(
+                    con, who, [o.event for o in p.outcomes if o.status == "correction"]
+                )
             if expected is not None and signature(p) != expected:
                 raise PlanChanged("the plan changed since the preview")
             if expected is not None and not p.writes:

@@ -185,10 +185,16 @@ def history(
     con: duckdb.DuckDBPyConnection, event: str, round: str | None = None, table: str | None = None
 ) -> pl.DataFrame:
     where, params = _where(event, round, table)
+    # a version a change request brought names its requester and approver (rule 24)
     df = con.sql(
-        'SELECT event, round, "table", version, kind, current, hands, changed_hands, file, loaded_by, '
-        "loaded_at, reason, superseded_at, ingest_id "
-        f'FROM match_versions WHERE {" AND ".join(where)} ORDER BY round, "table", version',
+        'SELECT v.event, v.round, v."table", v.version, v.kind, v.current, v.hands, '
+        "v.changed_hands, v.file, v.loaded_by, v.loaded_at, v.reason, v.superseded_at, "
+        "v.ingest_id, r.request_id, r.requested_by, r.requested_at, r.decided_by AS approved_by, "
+        "r.decided_at AS approved_at, r.decision_reason AS approval_reason "
+        "FROM match_versions v LEFT JOIN change_request_matches m ON m.event = v.event "
+        'AND m.round = v.round AND m."table" = v."table" AND m.applied_version = v.version '
+        "LEFT JOIN change_requests r ON r.request_id = m.request_id AND r.status = 'approved' "
+        f'WHERE {" AND ".join("v." + w for w in where)} ORDER BY v.round, v."table", v.version',
         params=params,
     ).pl()
     return (

@@ -64,9 +64,12 @@ def sample_file(ruleset: str, name: str) -> Path:
     return SAMPLES / ruleset / "logs" / name
 
 
-def add_coordinator(db: Path, name: str, events: list[str], password: str = PASSWORD) -> None:
+def add_coordinator(
+    db: Path, name: str, events: list[str], password: str = PASSWORD, role: str = "coordinator"
+) -> None:
+    """A user (a coordinator unless ``role`` says jury or admin)."""
     with connect(db) as con:
-        auth.add_user(con, name, password, events)
+        auth.add_user(con, name, password, events, role=role)
 
 
 def free_port() -> int:

@@ -1,0 +1,5 @@
+"""Page script: display only; see dashboard/views/admin.py."""
+
+from dashboard.views.admin import render
+
+render()

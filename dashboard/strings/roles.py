@@ -1,0 +1,99 @@
+"""Strings of the roles, change-request and admin pages."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "nav.requests": {"id": "Permintaan perubahan", "en": "Change requests"},
+    "nav.admin": {"id": "Pengguna", "en": "Users"},
+    "role.coordinator": {"id": "koordinator", "en": "coordinator"},
+    "role.jury": {"id": "juri", "en": "jury"},
+    "role.admin": {"id": "admin", "en": "admin"},
+    # --- the upload page: a coordinator's correction becomes a request ---------------------
+    "rq.ask.note": {
+        "id": "Ini mengoreksi pertandingan yang sudah dimuat. Sebagai koordinator, koreksi Anda dikirim ke juri acara sebagai permintaan perubahan; tidak ada yang berubah sampai juri menyetujuinya.",
+        "en": "This corrects matches already loaded. As a coordinator, your correction goes to the event's jury as a change request; nothing changes until a jury member approves it.",
+    },
+    "rq.ask.reason": {"id": "Alasan koreksi (wajib)", "en": "Reason for the correction (required)"},
+    "rq.ask.photo": {
+        "id": "Foto atau pindaian catatan kertas (PNG, JPEG, WebP atau PDF; boleh kosong)",
+        "en": "Photo or scan of the paper record (PNG, JPEG, WebP or PDF; optional)",
+    },
+    "rq.ask.send": {"id": "Kirim ke juri", "en": "Send to the jury"},
+    "rq.ask.sent": {
+        "id": "Permintaan perubahan {id} terkirim. Hasil tidak berubah sampai juri menyetujuinya.",
+        "en": "Change request {id} sent. Results do not change until a jury member approves it.",
+    },
+    "rq.refused": {"id": "Tidak dapat: {message}", "en": "Not possible: {message}"},
+    # --- the requests page -----------------------------------------------------------------
+    "rq.title": {"id": "Permintaan perubahan", "en": "Change requests"},
+    "rq.intro": {
+        "id": "Koreksi koordinator atas pertandingan yang sudah dimuat menunggu di sini sampai juri acara menyetujui atau menolaknya (aturan 24).",
+        "en": "Coordinators' corrections of loaded matches wait here until a jury member of the event approves or rejects them (rule 24).",
+    },
+    "rq.none": {
+        "id": "Tidak ada permintaan yang dapat Anda lihat.",
+        "en": "No requests you may see.",
+    },
+    "rq.pick": {"id": "Permintaan", "en": "Request"},
+    "rq.label": {
+        "id": "#{id} · {status} · {events} · oleh {by}",
+        "en": "#{id} · {status} · {events} · by {by}",
+    },
+    "rq.status.pending": {"id": "menunggu", "en": "pending"},
+    "rq.status.approved": {"id": "disetujui", "en": "approved"},
+    "rq.status.rejected": {"id": "ditolak", "en": "rejected"},
+    "rq.status.stale": {"id": "kedaluwarsa", "en": "stale"},
+    "rq.asked": {
+        "id": "Diminta oleh **{by}** pada {at}: {reason}",
+        "en": "Asked by **{by}** at {at}: {reason}",
+    },
+    "rq.decided": {
+        "id": "{status} oleh **{by}** pada {at}: {reason}",
+        "en": "{status} by **{by}** at {at}: {reason}",
+    },
+    "rq.col.base": {"id": "Diminta atas versi", "en": "Asked against version"},
+    "rq.col.applied": {"id": "Diterapkan sebagai versi", "en": "Applied as version"},
+    "rq.photo": {"id": "Catatan kertas", "en": "Paper record"},
+    "rq.photo.download": {"id": "Unduh {name}", "en": "Download {name}"},
+    "rq.review": {
+        "id": "Yang akan berubah bila disetujui (dihitung sekarang):",
+        "en": "What approving would change (computed now):",
+    },
+    "rq.decision": {"id": "Alasan keputusan (wajib)", "en": "Reason for the decision (required)"},
+    "rq.approve": {"id": "Setujui dan terapkan", "en": "Approve and apply"},
+    "rq.reject": {"id": "Tolak", "en": "Reject"},
+    "rq.approved": {
+        "id": "Permintaan {id} disetujui dan diterapkan.",
+        "en": "Request {id} approved and applied.",
+    },
+    "rq.rejected": {"id": "Permintaan {id} ditolak.", "en": "Request {id} rejected."},
+    "rq.only_jury": {
+        "id": "Hanya juri acara ini yang dapat memutuskan.",
+        "en": "Only the event's jury may decide.",
+    },
+    # --- the admin page ----------------------------------------------------------------------
+    "adm.title": {"id": "Pengguna dan peran", "en": "Users and roles"},
+    "adm.only": {"id": "Halaman ini hanya untuk admin.", "en": "This page is for admins only."},
+    "adm.add": {"id": "Tambah atau perbarui pengguna", "en": "Add or update a user"},
+    "adm.name": {"id": "Nama", "en": "Name"},
+    "adm.role": {"id": "Peran", "en": "Role"},
+    "adm.events": {
+        "id": "Acara (pisahkan dengan koma; * = semua)",
+        "en": "Events (comma-separated; * = all)",
+    },
+    "adm.groups": {
+        "id": "Kelompok/KG (koordinator; pisahkan dengan koma)",
+        "en": "Groups/KG (coordinators; comma-separated)",
+    },
+    "adm.password": {
+        "id": "Kata sandi (min. 8 karakter)",
+        "en": "Password (at least 8 characters)",
+    },
+    "adm.save": {"id": "Simpan", "en": "Save"},
+    "adm.saved": {"id": "Tersimpan: {name}.", "en": "Saved: {name}."},
+    "adm.change": {"id": "Ubah peran atau kata sandi", "en": "Change a role or a password"},
+    "adm.user": {"id": "Pengguna", "en": "User"},
+    "adm.set_role": {"id": "Simpan peran", "en": "Save role"},
+    "adm.reset": {"id": "Atur ulang kata sandi", "en": "Reset password"},
+    "adm.remove": {"id": "Hapus pengguna", "en": "Remove user"},
+    "adm.removed": {"id": "Dihapus: {name}.", "en": "Removed: {name}."},
+    "adm.bad": {"id": "Tidak dapat: {message}", "en": "Not possible: {message}"},
+}

@@ -1,0 +1,149 @@
+"""Change requests (RULES.md, pepet rule 24): what coordinators asked, and the jury's call.
+
+Only the signed-in see this page, and only the requests whose events are all theirs
+(their own requests too; an admin sees all): :func:`pipeline.change_requests.visible`.
+A request shows who asked, when and why, the photo or scan of the paper record (an image
+with ``st.image``, a PDF as a download — never rendered as a page), and what approving
+would change, planned now by the ingest service: every player's points before and after
+and the hand-by-hand diff. A jury member of its events approves (the correction is
+loaded) or rejects it, with a reason.
+"""
+
+import polars as pl
+import streamlit as st
+
+from dashboard import access, data, ui
+from dashboard.i18n import language, t
+from dashboard.views.upload_preview import show_diffs
+from pipeline import auth
+from pipeline import change_requests as cr
+from pipeline.store.db import DatabaseBusy
+
+_DONE = "_requests_done"
+
+
+def render() -> None:
+    st.title(t("rq.title"))
+    ident = access.current()
+    if ident is None:
+        access.sign_in_form()
+        return
+    st.caption(t("rq.intro"))
+    done = st.session_state.pop(_DONE, None)
+    if done:
+        st.success(done)
+    try:
+        listed = data.uncached(lambda con: cr.visible(con, ident.name))
+    except DatabaseBusy:
+        st.warning(t("busy.nodata"))
+        return
+    if listed.height == 0:
+        st.info(t("rq.none"))
+        return
+    listed = listed.sort(pl.col("status") != cr.PENDING, -pl.col("request_id"))
+    labels = {
+        r["request_id"]: t(
+            "rq.label",
+            id=r["request_id"],
+            status=t(f"rq.status.{r['status']}"),
+            events=r["events"],
+            by=r["requested_by"],
+        )
+        for r in listed.iter_rows(named=True)
+    }
+    rid = st.selectbox(t("rq.pick"), list(labels), format_func=lambda i: labels[i], key="rq_pick")
+    if rid is not None:
+        _one(ident, int(rid))
+
+
+def _one(ident: auth.Identity, rid: int) -> None:
+    try:
+        req, att, pv, role = data.uncached(lambda con: _load(con, ident, rid))
+    except cr.RequestRefused as exc:
+        st.error(exc.render(language()))
+        return
+    except DatabaseBusy:
+        st.warning(t("busy.nodata"))
+        return
+    st.markdown(
+        t(
+            "rq.asked",
+            by=ui.md(req.requested_by),
+            at=f"{req.requested_at:%Y-%m-%d %H:%M}",
+            reason=ui.md(req.reason),
+        )
+    )
+    if req.decided_by and req.decided_at:
+        st.markdown(
+            t(
+                "rq.decided",
+                status=t(f"rq.status.{req.status}"),
+                by=ui.md(req.decided_by),
+                at=f"{req.decided_at:%Y-%m-%d %H:%M}",
+                reason=ui.md(req.decision_reason or ""),
+            )
+        )
+    ui.table(
+        req.matches,
+        key=f"rq_matches_{rid}",
+        static=True,
+        labels={"base_version": t("rq.col.base"), "applied_version": t("rq.col.applied")},
+    )
+    if att is not None:
+        st.markdown(f"##### {t('rq.photo')}")
+        if att.is_image:
+            try:
+                st.image(att.content, caption=att.name, width="content")
+            except Exception:  # checked when attached; kept as a download if it won't show
+                st.caption(att.name)
+        st.download_button(
+            t("rq.photo.download", name=att.name),
+            att.content,
+            file_name=att.name,
+            mime=att.content_type,
+            key=f"rq_photo_{rid}",
+            on_click="ignore",
+        )
+    if req.status != cr.PENDING:
+        return
+    if pv is not None:
+        st.caption(t("rq.review"))
+        show_diffs(pv)
+    if role not in (auth.JURY, auth.ADMIN):
+        st.info(t("rq.only_jury"))
+        return
+    _decide(rid)
+
+
+def _load(con, ident: auth.Identity, rid: int):
+    req = cr.get(con, rid, ident.name)
+    pv = cr.review(con, req) if req.status == cr.PENDING else None
+    return req, cr.attachment(con, rid), pv, auth.user_role(con, ident.name)
+
+
+def _decide(rid: int) -> None:
+    with st.container(border=True, key="rq_decide"):
+        reason = st.text_area(t("rq.decision"), key=f"rq_reason_{rid}", max_chars=500, height=68)
+        c1, c2 = st.columns(2)
+        ok = bool((reason or "").strip())
+        approve = c1.button(
+            t("rq.approve"), key="rq_approve", type="primary", disabled=not ok, width="stretch"
+        )
+        reject = c2.button(t("rq.reject"), key="rq_reject", disabled=not ok, width="stretch")
+    if not (approve or reject):
+        return
+    who = st.session_state.get(access.IDENTITY_KEY)
+    try:
+        if approve:
+            data.write(cr.approve, who, rid, reason)
+        else:
+            data.write(cr.reject, who, rid, reason)
+    except (cr.RequestRefused, auth.NotAllowed) as exc:
+        st.error(t("rq.refused", message=exc.render(language())))
+        return
+    except DatabaseBusy:
+        st.warning(t("up.busy"))
+        return
+    st.session_state[_DONE] = t("rq.approved" if approve else "rq.rejected", id=rid)
+    data.clear()
+    st.rerun()

@@ -1,0 +1,340 @@
+"""Change requests (RULES.md, pepet rule 24): a coordinator's correction waits for the jury.
+
+A coordinator who uploads on the dashboard a file that corrects a loaded match does not
+load it: :func:`create` keeps the upload byte for byte, with a reason, the version each
+match was at, and optionally a photo or scan of the paper record
+(:mod:`pipeline.attachments`). A jury member of every event it touches (or an admin)
+looks at it through the ingest service's preview — the same plan, hand diff and points
+before and after an upload shows (:func:`review`) — and :func:`approve` or
+:func:`reject` it with a reason of their own. Only approval writes: it loads the kept
+bytes through :func:`pipeline.ingest.load` as a correction with the coordinator's
+reason, as the approver, and only when the plan is exactly the one reviewed. A request
+made against version v of a match that has moved on since is refused as stale and
+closed: it would overwrite a change nobody reviewed against it.
+
+Nothing here is shown to anyone who may not see it: :func:`visible` lists the requests
+whose events are all the user's (their own requests too); an admin sees every one.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from pipeline import auth, messages
+from pipeline.attachments import Attachment
+from pipeline.ingest.match import WRITES
+from pipeline.ingest.outcome import Plan
+from pipeline.ingest.service import (
+    PlanChanged,
+    Preview,
+    Source,
+    Upload,
+    load,
+    preview,
+    signature,
+)
+
+PENDING, APPROVED, REJECTED, STALE = "pending", "approved", "rejected", "stale"
+
+
+class RequestRefused(ValueError):
+    """A request cannot be made or decided; ``render(lang)`` says why in one sentence."""
+
+    def __init__(self, code: str, params: dict[str, Any]):
+        self.code, self.params = code, params
+        super().__init__(messages.render(code, params))
+
+    def render(self, lang: str = "en") -> str:
+        return messages.render(self.code, self.params, lang)
+
+
+@dataclass(frozen=True)
+class Request:
+    request_id: int
+    status: str
+    event_choice: str | None
+    ruleset_choice: str | None
+    requested_by: str
+    requested_at: datetime
+    reason: str
+    decided_by: str | None
+    decided_at: datetime | None
+    decision_reason: str | None
+    matches: pl.DataFrame  # event, round, table, base_version, applied_version
+
+    @property
+    def events(self) -> list[str]:
+        return sorted(set(self.matches.get_column("event").to_list()))
+
+
+# --- making one -----------------------------------------------------------------------------
+
+
+def create(
+    con: duckdb.DuckDBPyConnection,
+    identity: object,
+    files: list[Upload],
+    *,
+    reason: str,
+    event: str | None = None,
+    ruleset: str | None = None,
+    attachment: Attachment | None = None,
+    expected: tuple[Any, ...] | None = None,
+) -> int:
+    """Keep an upload that corrects loaded matches as a pending request; its id.
+
+    The whole upload is the request: its other matches wait with it, so the jury
+    approves what the coordinator checked, as one."""
+    who = auth.check_rights(con, identity, [])
+    reason = (reason or "").strip()
+    pv = preview(
+        con, list[Source](files), event=event, ruleset=ruleset, reason=reason or None, by=who.name
+    )
+    if pv.forbidden:
+        auth.check_rights(con, identity, pv.forbidden)  # raises NotAllowed naming them
+    if not reason:
+        raise RequestRefused("request.needs_reason", {"id": "-"})
+    _whole(pv)
+    if not any(o.status == "correction" for o in pv.plan.outcomes):
+        raise RequestRefused("request.no_correction", {})
+    if expected is not None and pv.signature != expected:
+        raise PlanChanged("the plan changed since the preview")
+    now = datetime.now()
+    con.execute("BEGIN TRANSACTION")
+    try:
+        rid = int(con.execute("SELECT nextval('change_request_seq')").fetchall()[0][0])
+        con.execute(
+            "INSERT INTO change_requests (request_id, status, event_choice, ruleset_choice, "
+            "requested_by, requested_at, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [rid, PENDING, event or None, ruleset or None, who.name, now, reason],
+        )
+        con.executemany(
+            'INSERT INTO change_request_matches (request_id, event, round, "table", base_version) '
+            "VALUES (?, ?, ?, ?, ?)",
+            [[rid, o.event, o.round, o.table, (o.version or 1) - 1] for o in pv.plan.writes],
+        )
+        con.executemany(
+            "INSERT INTO change_request_files (request_id, file_no, name, content) VALUES (?, ?, ?, ?)",
+            [[rid, i, name, blob] for i, (name, blob) in enumerate(files)],
+        )
+        if attachment is not None:
+            con.execute(
+                "INSERT INTO change_request_attachments (request_id, name, content_type, size, content) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    rid,
+                    attachment.name,
+                    attachment.content_type,
+                    len(attachment.content),
+                    attachment.content,
+                ],
+            )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return rid
+
+
+def _whole(pv: Preview) -> None:
+    """Refuse an upload that would not load whole: the jury approves all of it or nothing."""
+    bad = pv.plan.errors.height + sum(1 for o in pv.plan.outcomes if o.status == "rejected")
+    bad += sum(1 for f in pv.files if f.get("error") is not None)
+    if bad:
+        raise RequestRefused("request.refused", {"problems": bad})
+
+
+# --- reading --------------------------------------------------------------------------------
+
+LIST = (
+    "SELECT r.request_id, r.status, string_agg(DISTINCT m.event, ', ') AS events, "
+    "string_agg(m.event || ' ' || m.round || ' ' || m.\"table\", '; ') AS matches, "
+    "r.requested_by, r.requested_at, r.reason, r.decided_by, r.decided_at, r.decision_reason, "
+    "max(a.content_type) AS attachment "
+    "FROM change_requests r JOIN change_request_matches m USING (request_id) "
+    "LEFT JOIN change_request_attachments a USING (request_id) "
+    "GROUP BY r.request_id, r.status, r.requested_by, r.requested_at, r.reason, r.decided_by, "
+    "r.decided_at, r.decision_reason ORDER BY r.request_id DESC"
+)
+
+
+def may_see(
+    con: duckdb.DuckDBPyConnection, name: str, requested_by: str, events: list[str]
+) -> bool:
+    """An admin, the requester, or a user whose events include every one of ``events``."""
+    key = auth.normalize_name(name)
+    allowed = auth.user_events(con, key)
+    if allowed is None:
+        return False
+    return key == requested_by or not auth.forbidden_events(allowed, events)
+
+
+def visible(con: duckdb.DuckDBPyConnection, name: str, status: str | None = None) -> pl.DataFrame:
+    """The requests ``name`` may see, newest first (``status`` keeps only those)."""
+    df = con.sql(LIST).pl()
+    if status:
+        df = df.filter(pl.col("status") == status)
+    keep = [
+        may_see(con, name, r["requested_by"], r["events"].split(", "))
+        for r in df.select("requested_by", "events").iter_rows(named=True)
+    ]
+    return df.filter(pl.Series(keep, dtype=pl.Boolean)) if df.height else df
+
+
+def get(con: duckdb.DuckDBPyConnection, request_id: int, name: str | None = None) -> Request:
+    """One request; :class:`RequestRefused` when there is none, or ``name`` may not see it
+    (the same sentence: who may not see a request does not learn that it exists)."""
+    rows = con.execute(
+        "SELECT request_id, status, event_choice, ruleset_choice, requested_by, requested_at, "
+        "reason, decided_by, decided_at, decision_reason FROM change_requests WHERE request_id = ?",
+        [int(request_id)],
+    ).fetchall()
+    if not rows:
+        raise RequestRefused("request.unknown", {"id": request_id})
+    matches = con.sql(
+        'SELECT event, round, "table", base_version, applied_version FROM change_request_matches '
+        'WHERE request_id = ? ORDER BY event, round, "table"',
+        params=[int(request_id)],
+    ).pl()
+    req = Request(*rows[0], matches=matches)  # type: ignore[misc]
+    if name is not None and not may_see(con, name, req.requested_by, req.events):
+        raise RequestRefused("request.unknown", {"id": request_id})
+    return req
+
+
+def files(con: duckdb.DuckDBPyConnection, request_id: int) -> list[Upload]:
+    rows = con.execute(
+        "SELECT name, content FROM change_request_files WHERE request_id = ? ORDER BY file_no",
+        [int(request_id)],
+    ).fetchall()
+    return [(str(n), bytes(c)) for n, c in rows]
+
+
+def attachment(con: duckdb.DuckDBPyConnection, request_id: int) -> Attachment | None:
+    rows = con.execute(
+        "SELECT name, content_type, content FROM change_request_attachments WHERE request_id = ?",
+        [int(request_id)],
+    ).fetchall()
+    return Attachment(str(rows[0][0]), str(rows[0][1]), bytes(rows[0][2])) if rows else None
+
+
+def review(con: duckdb.DuckDBPyConnection, req: Request) -> Preview:
+    """What approving would do, planned now by the ingest service (nothing is written):
+    the hand-by-hand diff and every player's points before and after."""
+    return preview(
+        con,
+        list[Source](files(con, req.request_id)),
+        event=req.event_choice,
+        ruleset=req.ruleset_choice,
+        reason=req.reason,
+        by=req.requested_by,
+    )
+
+
+# --- deciding -------------------------------------------------------------------------------
+
+
+def _decider(con: duckdb.DuckDBPyConnection, identity: object, req: Request) -> str:
+    who = auth.check_rights(con, identity, [])
+    role = auth.user_role(con, who.name)
+    allowed = auth.user_events(con, who.name)
+    if role not in (auth.JURY, auth.ADMIN) or auth.forbidden_events(allowed, req.events):
+        if not may_see(con, who.name, req.requested_by, req.events):
+            raise RequestRefused("request.unknown", {"id": req.request_id})
+        raise RequestRefused(
+            "request.not_jury",
+            {"name": who.name, "events": ", ".join(req.events), "id": req.request_id},
+        )
+    if req.status != PENDING:
+        raise RequestRefused("request.decided", {"id": req.request_id, "status": req.status})
+    return who.name
+
+
+def _close(
+    con: duckdb.DuckDBPyConnection,
+    request_id: int,
+    status: str,
+    by: str,
+    reason: str,
+    ingest_id: int | None = None,
+) -> None:
+    con.execute(
+        "UPDATE change_requests SET status = ?, decided_by = ?, decided_at = ?, "
+        "decision_reason = ?, ingest_id = ? WHERE request_id = ? AND status = ?",
+        [status, by, datetime.now(), reason, ingest_id, request_id, PENDING],
+    )
+
+
+def stale_match(con: duckdb.DuckDBPyConnection, req: Request) -> dict[str, Any] | None:
+    """The first match of ``req`` whose loaded version is no longer the one asked against."""
+    for m in req.matches.iter_rows(named=True):
+        rows = con.execute(
+            'SELECT max(version) FROM match_versions WHERE event = ? AND round = ? AND "table" = ?',
+            [m["event"], m["round"], m["table"]],
+        ).fetchall()
+        now = int(rows[0][0] or 0)
+        if now != m["base_version"]:
+            return {
+                "match": f"{m['event']} {m['round']} {m['table']}",
+                "base": m["base_version"],
+                "now": now,
+            }
+    return None
+
+
+def approve(con: duckdb.DuckDBPyConnection, identity: object, request_id: int, reason: str) -> Plan:
+    """Apply a pending request as the jury member ``identity``; the loaded plan.
+
+    Refused (and nothing written) when the approver is not on the jury of its events, the
+    reason is empty, or the upload no longer plans as it did; refused and closed as stale
+    when a match moved on since the request was made."""
+    req = get(con, request_id)
+    by = _decider(con, identity, req)
+    reason = (reason or "").strip()
+    if not reason:
+        raise RequestRefused("request.needs_reason", {"id": request_id})
+    moved = stale_match(con, req)
+    if moved is not None:
+        _close(con, req.request_id, STALE, by, reason)
+        raise RequestRefused("request.stale", {"id": request_id, **moved})
+    pv = review(con, req)
+    _whole(pv)
+    plan = load(
+        con,
+        files(con, req.request_id),
+        event=req.event_choice,
+        ruleset=req.ruleset_choice,
+        reason=req.reason,
+        identity=identity,
+        expected=signature(pv.plan),
+    )
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _close(con, req.request_id, APPROVED, by, reason, plan.ingest_id)
+        con.executemany(
+            "UPDATE change_request_matches SET applied_version = ? "
+            'WHERE request_id = ? AND event = ? AND round = ? AND "table" = ?',
+            [
+                [o.version, req.request_id, o.event, o.round, o.table]
+                for o in plan.outcomes
+                if o.status in WRITES
+            ],
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return plan
+
+
+def reject(con: duckdb.DuckDBPyConnection, identity: object, request_id: int, reason: str) -> None:
+    """Close a pending request without changing any result."""
+    req = get(con, request_id)
+    by = _decider(con, identity, req)
+    reason = (reason or "").strip()
+    if not reason:
+        raise RequestRefused("request.needs_reason", {"id": request_id})
+    _close(con, req.request_id, REJECTED, by, reason)

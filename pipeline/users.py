@@ -1,0 +1,253 @@
+"""User records: names, salted password hashes, roles, and the events each may write to.
+
+The roles and what they may do are described in :mod:`pipeline.auth`; this module only
+keeps the rows (``users``, ``user_events``, ``user_groups``) and answers who may write
+where. ``pipeline.auth`` re-exports every public name here.
+"""
+
+import functools
+import secrets
+from collections.abc import Iterable
+from datetime import datetime
+
+import duckdb
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+ALL_EVENTS = "*"
+ROLES = ("coordinator", "jury", "admin")
+COORDINATOR, JURY, ADMIN = ROLES
+MIN_PASSWORD = 8
+MAX_NAME = 64
+
+_hasher = PasswordHasher()
+
+
+# Verified against when the name is unknown, so a wrong name costs as long as a wrong
+# password and the response time does not tell which names exist.
+@functools.cache
+def dummy_hash() -> str:
+    """Made on the first sign-in (every sign-in asks for it first), not on import: a load
+    from the command line never hashes."""
+    return _hasher.hash(secrets.token_urlsafe(16))
+
+
+def hash_password(password: str) -> str:
+    """An argon2id hash with its own random salt (the salt is part of the string)."""
+    return _hasher.hash(password)
+
+
+def verify_password(password_hash: str, password: str) -> bool:
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def new_token() -> str:
+    """A random sign-in token (32 bytes of randomness, URL-safe), shown once."""
+    return secrets.token_urlsafe(32)
+
+
+def normalize_name(name: str) -> str:
+    """Names compare trimmed and case-insensitively, inner white space collapsed."""
+    return " ".join(str(name).split()).lower()
+
+
+def _check_name(name: str) -> str:
+    key = normalize_name(name)
+    if not key:
+        raise ValueError("a user needs a name")
+    if len(key) > MAX_NAME or not key.isprintable():
+        raise ValueError(f"a user name is at most {MAX_NAME} printable characters")
+    return key
+
+
+def _check_password(password: str) -> None:
+    if len(password) < MIN_PASSWORD:
+        raise ValueError(f"the password must be at least {MIN_PASSWORD} characters")
+
+
+def _clean(values: Iterable[str]) -> list[str]:
+    return sorted({v.strip() for v in values if v and v.strip()})
+
+
+def check_scope(role: str, events: list[str], groups: list[str]) -> None:
+    """What each role needs: a coordinator events or groups, a jury events, an admin neither."""
+    if role not in ROLES:
+        raise ValueError(f"the role must be one of {', '.join(ROLES)}, not {role!r}")
+    if role == COORDINATOR and not events and not groups:
+        raise ValueError(
+            "give a coordinator at least one event or group (--event E, --group G; "
+            "--event '*' for every event)"
+        )
+    if role == JURY and not events:
+        raise ValueError("give a jury member at least one event (--event E)")
+    if role == JURY and groups:
+        raise ValueError("a jury member sits for events, not groups: drop --group")
+    if role == ADMIN and (events or groups):
+        raise ValueError("an admin may write to every event: drop --event and --group")
+
+
+def add_user(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    password: str,
+    events: Iterable[str],
+    *,
+    role: str = COORDINATOR,
+    groups: Iterable[str] = (),
+) -> None:
+    """Create or update a user: store only the hash, replace their role, events and groups."""
+    key = _check_name(name)
+    _check_password(password)
+    evs, grs = _clean(events), _clean(groups)
+    check_scope(role, evs, grs)
+    digest = hash_password(password)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(
+            "INSERT INTO users (name, password_hash, created_at, role) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash, "
+            "role = excluded.role",
+            [key, digest, datetime.now(), role],
+        )
+        _set_scope(con, key, evs, grs)
+        con.execute(
+            "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+            [datetime.now(), key],
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def _set_scope(con: duckdb.DuckDBPyConnection, key: str, evs: list[str], grs: list[str]) -> None:
+    con.execute("DELETE FROM user_events WHERE name = ?", [key])
+    con.execute("DELETE FROM user_groups WHERE name = ?", [key])
+    if evs:
+        con.executemany(
+            "INSERT INTO user_events (name, event) VALUES (?, ?)", [[key, e] for e in evs]
+        )
+    if grs:
+        con.executemany(
+            'INSERT INTO user_groups (name, "group") VALUES (?, ?)', [[key, g] for g in grs]
+        )
+
+
+def set_role(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    role: str,
+    events: Iterable[str],
+    groups: Iterable[str] = (),
+) -> None:
+    """Change a user's role, events and groups (the password stays)."""
+    key = normalize_name(name)
+    evs, grs = _clean(events), _clean(groups)
+    check_scope(role, evs, grs)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        if not con.execute("SELECT 1 FROM users WHERE name = ?", [key]).fetchall():
+            raise LookupError(f"there is no user {name!r}: add them with `domino users add`")
+        con.execute("UPDATE users SET role = ? WHERE name = ?", [role, key])
+        _set_scope(con, key, evs, grs)
+        con.execute(
+            "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+            [datetime.now(), key],
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def set_password(con: duckdb.DuckDBPyConnection, name: str, password: str) -> None:
+    """A new password (an admin's reset); every lasting sign-in of the user ends."""
+    key = normalize_name(name)
+    _check_password(password)
+    digest = hash_password(password)
+    if not con.execute("SELECT 1 FROM users WHERE name = ?", [key]).fetchall():
+        raise LookupError(f"there is no user {name!r}: add them with `domino users add`")
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute("UPDATE users SET password_hash = ? WHERE name = ?", [digest, key])
+        con.execute(
+            "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+            [datetime.now(), key],
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def remove_user(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Remove a user, their events, groups and sign-ins; False when there was none."""
+    key = normalize_name(name)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        found = bool(con.execute("SELECT 1 FROM users WHERE name = ?", [key]).fetchall())
+        for table in ("user_events", "user_groups", "sign_ins", "users"):
+            con.execute(f"DELETE FROM {table} WHERE name = ?", [key])
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return found
+
+
+def user_role(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
+    """The user's role, None when there is no such user."""
+    rows = con.execute(
+        "SELECT coalesce(role, 'coordinator') FROM users WHERE name = ?", [normalize_name(name)]
+    ).fetchall()
+    return str(rows[0][0]) if rows else None
+
+
+def group_events(con: duckdb.DuckDBPyConnection, groups: list[str]) -> set[str]:
+    """Events the players of ``groups`` play in: on the roster, or loaded and registered."""
+    if not groups:
+        return set()
+    marks = ", ".join("?" for _ in groups)
+    rows = con.execute(
+        f'SELECT event FROM entrants WHERE "group" IN ({marks}) '
+        "UNION SELECT s.event FROM table_standings_t s JOIN registry r "
+        f'ON r.player_key = s.player_key WHERE r."group" IN ({marks})',
+        [*groups, *groups],
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def user_groups(con: duckdb.DuckDBPyConnection, name: str) -> list[str]:
+    rows = con.execute(
+        'SELECT "group" FROM user_groups WHERE name = ? ORDER BY "group"', [normalize_name(name)]
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def user_events(con: duckdb.DuckDBPyConnection, name: str) -> set[str] | None:
+    """The events ``name`` may write to (``{'*'}`` for all); None when there is no such user.
+
+    An admin's are every event; a coordinator's are their events and their groups' events."""
+    key = normalize_name(name)
+    role = user_role(con, key)
+    if role is None:
+        return None
+    if role == ADMIN:
+        return {ALL_EVENTS}
+    rows = con.execute("SELECT event FROM user_events WHERE name = ?", [key]).fetchall()
+    events = {r[0] for r in rows}
+    if role == COORDINATOR:
+        events |= group_events(con, user_groups(con, key))
+    return events
+
+
+def may_write(allowed: set[str] | None, event: str) -> bool:
+    return allowed is not None and (ALL_EVENTS in allowed or event in allowed)
+
+
+def forbidden_events(allowed: set[str] | None, events: Iterable[str]) -> list[str]:
+    """The events of ``events`` the coordinator may not write to, sorted."""
+    return sorted({e for e in events if e is not None and not may_write(allowed, e)})

@@ -1,0 +1,289 @@
+"""Roles and change requests (RULES.md, pepet rule 24): a coordinator's correction of a
+loaded match waits for a jury member of that event; only approval applies it."""
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipeline import attachments, auth
+from pipeline import change_requests as cr
+from pipeline.ingest import ingest, load
+from pipeline.standings import queries
+from tests.conftest import DATA
+
+SRC = DATA / "examples" / "pepet" / "logs" / "pepet-2024-e1_S2_meja1.csv"
+EV = "pepet-2024-e1"
+PW = "a long enough password"
+# hand 1: D went out; A 11, B 9, C 10 → B jawara2 (2), C jawara3 (1), A ambyar (0).
+# Corrected A to 8 → A jawara2 (+2), B jawara3 (−1), C ambyar (−1), D jawara1 (±0).
+HAND1 = "Taufik Pallawa;D;out;15;11;9;10;;"
+FIXED = "Taufik Pallawa;D;out;15;8;9;10;;"
+
+
+def image(fmt: str) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 6), (200, 30, 30)).save(out, format=fmt)
+    return out.getvalue()
+
+
+PNG = image("PNG")
+
+
+def corrected(old: str = HAND1, new: str = FIXED) -> tuple[str, bytes]:
+    text = SRC.read_text(encoding="utf-8-sig")
+    assert old in text
+    return (SRC.name, text.replace(old, new).encode())
+
+
+def points(con) -> dict[str, int]:
+    df = queries.standings(con, EV, "table")
+    return dict(zip(df["player"], df["points"], strict=True))
+
+
+def ident(con, name):
+    return auth.sign_in(con, name, PW, limiter=auth.RateLimiter()).identity
+
+
+@pytest.fixture
+def league(con):
+    ingest(con, [SRC])
+    auth.add_user(con, "cora", PW, [EV])  # coordinator (the default role)
+    auth.add_user(con, "juri", PW, [EV], role="jury")
+    auth.add_user(con, "other", PW, ["unhas-2024-e1"], role="jury")
+    auth.add_user(con, "oco", PW, ["unhas-2024-e1"])
+    auth.add_user(con, "boss", PW, [], role="admin")
+    return con
+
+
+def test_roles_and_what_each_needs(con):
+    auth.add_user(con, "kg", PW, [], groups=["KG Tamalate"])
+    assert auth.user_role(con, "kg") == "coordinator"
+    assert auth.user_groups(con, "kg") == ["KG Tamalate"]
+    auth.add_user(con, "boss", PW, [], role="admin")
+    assert auth.user_events(con, "boss") == {auth.ALL_EVENTS}
+    for role, events, groups in [
+        ("coordinator", [], []),
+        ("jury", [], []),
+        ("jury", ["e"], ["g"]),
+        ("admin", ["e"], []),
+        ("referee", ["e"], []),
+    ]:
+        with pytest.raises(ValueError):
+            auth.add_user(con, "x", PW, events, role=role, groups=groups)
+    auth.set_role(con, "kg", "jury", ["e1"])
+    assert auth.user_role(con, "kg") == "jury" and auth.user_groups(con, "kg") == []
+    assert auth.user_events(con, "kg") == {"e1"}
+    assert auth.remove_user(con, "kg") and auth.user_role(con, "kg") is None
+
+
+def test_a_group_coordinator_writes_to_the_events_its_players_play_in(league, tmp_path):
+    league.execute(
+        'INSERT INTO registry (player_key, player, "group", imported_at) '
+        "VALUES ('rusdi rahman', 'Rusdi Rahman', 'KG Tamalate', now())"
+    )
+    auth.add_user(league, "kg", PW, [], groups=["KG Tamalate"])
+    assert auth.user_events(league, "kg") == {EV}
+    auth.add_user(league, "kg2", PW, [], groups=["KG Nowhere"])
+    assert auth.user_events(league, "kg2") == set()
+
+
+def test_a_coordinator_cannot_load_a_correction_directly(league):
+    with pytest.raises(auth.NotAllowed) as exc:
+        load(league, [corrected()], reason="typo", identity=ident(league, "cora"))
+    assert exc.value.code == "correction_needs_request"
+    assert queries.history(league, EV)["version"].to_list() == [1]
+
+
+def test_request_then_approval_applies_it_with_both_names(league):
+    before = points(league)
+    rid = cr.create(
+        league,
+        ident(league, "cora"),
+        [corrected()],
+        reason="A held 8, not 11",
+        attachment=attachments.check("sheet.png", PNG),
+    )
+    assert points(league) == before, "a request changes nothing"
+    req = cr.get(league, rid, "juri")
+    assert req.status == "pending" and req.matches["base_version"].to_list() == [1]
+    pv = cr.review(league, req)
+    (d,) = pv.diffs
+    change = d["points"].with_columns((pl.col("after") - pl.col("before")).alias("delta"))
+    delta = dict(zip(change["player"], change["delta"], strict=True))
+    assert delta == {"Rahmat Mansyur": 2, "Sitti Rauf": -1, "Rusdi Rahman": -1, "Taufik Pallawa": 0}
+    assert d["diff"].filter(pl.col("hand") == 1).height >= 1
+    cr.approve(league, ident(league, "juri"), rid, "checked against the photo")
+    after = points(league)
+    assert {p: after[p] - before[p] for p in before} == delta
+    h = queries.history(league, EV).sort("version")
+    last = h.row(-1, named=True)
+    assert last["kind"] == "correction" and last["reason"] == "A held 8, not 11"
+    assert last["requested_by"] == "cora" and last["approved_by"] == "juri"
+    assert last["approval_reason"] == "checked against the photo"
+    assert last["requested_at"] <= last["approved_at"]
+    assert h.row(0, named=True)["requested_by"] is None
+    assert cr.get(league, rid).status == "approved"
+    assert cr.attachment(league, rid).content_type == "image/png"
+
+
+def test_rejection_changes_nothing(league):
+    before = points(league)
+    rid = cr.create(league, ident(league, "cora"), [corrected()], reason="typo")
+    cr.reject(league, ident(league, "juri"), rid, "the paper says 11")
+    assert points(league) == before
+    assert queries.history(league, EV)["version"].to_list() == [1]
+    req = cr.get(league, rid)
+    assert (req.status, req.decided_by, req.decision_reason) == (
+        "rejected",
+        "juri",
+        "the paper says 11",
+    )
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.approve(league, ident(league, "juri"), rid, "changed my mind")
+    assert exc.value.code == "request.decided"
+
+
+def test_a_stale_request_is_refused_with_a_sentence(league):
+    rid = cr.create(league, ident(league, "cora"), [corrected()], reason="typo")
+    # meanwhile the jury corrects the match another way (version 2)
+    ingest(league, [corrected(HAND1, "Taufik Pallawa;D;out;15;12;9;10;;")], reason="other")
+    before = points(league)
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.approve(league, ident(league, "juri"), rid, "ok")
+    assert exc.value.code == "request.stale"
+    assert "version 1" in str(exc.value) and "version 2" in str(exc.value)
+    assert points(league) == before
+    assert cr.get(league, rid).status == "stale"
+
+
+def test_others_can_neither_see_nor_decide(league):
+    rid = cr.create(league, ident(league, "cora"), [corrected()], reason="typo")
+    for name in ("other", "oco"):
+        assert cr.visible(league, name).height == 0
+        with pytest.raises(cr.RequestRefused) as exc:
+            cr.get(league, rid, name)
+        assert exc.value.code == "request.unknown"
+        with pytest.raises(cr.RequestRefused) as exc:
+            cr.approve(league, ident(league, name), rid, "ok")
+        assert exc.value.code == "request.unknown"
+    # the coordinator sees their own request but may not decide it
+    assert cr.visible(league, "cora")["request_id"].to_list() == [rid]
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.approve(league, ident(league, "cora"), rid, "ok")
+    assert exc.value.code == "request.not_jury"
+    assert cr.visible(league, "boss").height == 1
+    assert cr.get(league, rid).status == "pending"
+    with pytest.raises(auth.NotAllowed):
+        cr.approve(league, None, rid, "ok")
+
+
+def test_a_request_needs_a_correction_and_a_reason(league):
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.create(league, ident(league, "cora"), [(SRC.name, SRC.read_bytes())], reason="x")
+    assert exc.value.code == "request.no_correction"
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.create(league, ident(league, "cora"), [corrected()], reason="  ")
+    assert exc.value.code == "request.needs_reason"
+    with pytest.raises(auth.NotAllowed):
+        cr.create(league, ident(league, "oco"), [corrected()], reason="x")
+    assert league.execute("SELECT count(*) FROM change_requests").fetchall()[0][0] == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "kind"),
+    [
+        ("a.png", PNG, "image/png"),
+        ("a.JPG", image("JPEG"), "image/jpeg"),
+        ("a.webp", image("WEBP"), "image/webp"),
+        ("scan.pdf", b"%PDF-1.7\n%...", "application/pdf"),
+    ],
+)
+def test_attachments_are_known_by_their_content(name, content, kind):
+    assert attachments.check(name, content).content_type == kind
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("photo.png", b"<html><script>alert(1)</script></html>"),  # HTML renamed .png
+        ("photo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>'),
+        ("photo.pdf", PNG),  # a PNG that says it is a PDF
+        ("photo.html", PNG),
+        ("empty.png", b""),
+        ("broken.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64),  # a PNG header, no image
+        ("photo.jpg", image("PNG")),  # a PNG named .jpg
+    ],
+)
+def test_a_hostile_attachment_is_refused(name, content):
+    with pytest.raises(attachments.AttachmentRefused) as exc:
+        attachments.check(name, content)
+    assert exc.value.code == "attachment.type"
+    assert Path(name).name in str(exc.value) and "PNG, JPEG, WebP or PDF" in str(exc.value)
+    assert "bukan berkas PNG, JPEG, WebP atau PDF" in exc.value.render("id")
+
+
+def test_an_attachment_over_the_size_setting_is_refused(monkeypatch):
+    small = image("PNG")
+    monkeypatch.setenv("DOMINO_ATTACHMENT_MAX_BYTES", str(len(small)))
+    attachments.check("ok.png", small)
+    with pytest.raises(attachments.AttachmentRefused) as exc:
+        attachments.check("big.png", small + b"\x00")
+    assert exc.value.code == "attachment.size" and "attachment_max_bytes" in str(exc.value)
+
+
+def test_users_commands_keep_the_old_call_and_manage_roles(db_path):
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+    from pipeline.store.db import connect
+
+    r = CliRunner()
+    ok = r.invoke(cli, ["users", "add", "rina", "--event", EV, "--password", PW])
+    assert ok.exit_code == 0, ok.output
+    assert "coordinator 'rina' may write to" in ok.output
+    ok = r.invoke(cli, ["users", "add", "juri", "--role", "jury", "--event", EV, "--password", PW])
+    assert ok.exit_code == 0, ok.output
+    bad = r.invoke(cli, ["users", "add", "x", "--role", "jury", "--password", PW])
+    assert bad.exit_code == 2 and "at least one event" in bad.output
+    bad = r.invoke(cli, ["users", "add", "x", "--role", "admin", "--event", EV, "--password", PW])
+    assert bad.exit_code == 2 and "every event" in bad.output
+    ok = r.invoke(cli, ["users", "role", "rina", "--role", "coordinator", "--group", "KG A"])
+    assert ok.exit_code == 0, ok.output
+    listed = r.invoke(cli, ["users", "list", "--format", "csv"])
+    assert "juri,jury," + EV in listed.output and "rina,coordinator,,KG A" in listed.output
+    gone = r.invoke(cli, ["users", "role", "nobody", "--role", "admin"])
+    assert gone.exit_code == 1 and "no user 'nobody'" in gone.output
+    assert r.invoke(cli, ["users", "remove", "juri"]).exit_code == 0
+    assert r.invoke(cli, ["users", "remove", "juri"]).exit_code == 1
+    with connect(db_path, read_only=True) as con:
+        assert auth.user_role(con, "juri") is None and auth.user_groups(con, "rina") == ["KG A"]
+    assert r.invoke(cli, ["requests", "list"]).exit_code == 0
+
+
+def test_existing_users_become_coordinators_of_their_events(tmp_path):
+    """A database made before roles: its users keep their events, as coordinators."""
+    import duckdb
+
+    from pipeline.store.db import _migrations, connect
+
+    path = tmp_path / "old.duckdb"
+    raw = duckdb.connect(str(path))
+    raw.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR, applied_at TIMESTAMP)"
+    )
+    for version, name, sql in _migrations():
+        if version < 9:
+            raw.execute(sql)
+            raw.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+    raw.execute("INSERT INTO users VALUES ('old', ?, now())", [auth.hash_password(PW)])
+    raw.execute("INSERT INTO user_events VALUES ('old', ?)", [EV])
+    raw.close()
+    with connect(path) as con:
+        assert auth.user_role(con, "old") == "coordinator"
+        assert auth.user_events(con, "old") == {EV}
+        assert auth.sign_in(con, "old", PW, limiter=auth.RateLimiter()).ok

@@ -1,0 +1,202 @@
+"""The change-request, admin and sign-in pages through AppTest: a coordinator's correction
+becomes a request, the jury approves or rejects it, the admin page is for admins only,
+the sign-in form keeps the name after a wrong password, and a lasting sign-in resumes."""
+
+from datetime import datetime, timedelta
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import data
+from pipeline import auth, sessions
+from pipeline import change_requests as cr
+from pipeline.ingest import ingest
+from pipeline.standings import queries
+from pipeline.store.db import connect
+from tests.browser.support import APP, PASSWORD, add_coordinator
+from tests.test_change_requests import EV, PNG, SRC, corrected
+from tests.test_dashboard import texts
+
+TIMEOUT = 60
+
+
+@pytest.fixture(autouse=True)
+def _fresh(monkeypatch):
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.clear()
+    auth.LIMITER.reset(list(auth.LIMITER._fails))
+    yield
+    data.clear()
+
+
+@pytest.fixture
+def league(db_path):
+    with connect(db_path) as con:
+        ingest(con, [SRC])
+    add_coordinator(db_path, "cora", [EV])
+    add_coordinator(db_path, "juri", [EV], role="jury")
+    add_coordinator(db_path, "oco", ["unhas-2024-e1"])
+    return db_path
+
+
+def points(db) -> dict[str, int]:
+    with connect(db, read_only=True) as con:
+        df = queries.standings(con, EV, "table")
+    return dict(zip(df["player"], df["points"], strict=True))
+
+
+def run(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def signed_in(name: str, page: str = "page_scripts/upload.py") -> AppTest:
+    at = run(AppTest.from_file(str(APP), default_timeout=TIMEOUT))
+    at.switch_page("page_scripts/upload.py")
+    run(at)
+    at.text_input(key="signin_name").input(name)
+    at.text_input(key="signin_password").input(PASSWORD)
+    at.button[0].click()
+    run(at)
+    assert "Masuk sebagai" in texts(at), texts(at)
+    if page != "page_scripts/upload.py":
+        at.switch_page(page)
+        run(at)
+    return at
+
+
+def test_a_coordinator_correction_becomes_a_request_the_jury_approves(league):
+    before = points(league)
+    at = signed_in("cora")
+    name, blob = corrected()
+    at.get("file_uploader")[0].set_value([(name, blob, "text/csv")])
+    run(at)
+    assert "permintaan perubahan" in texts(at)
+    assert at.button(key="up_request").disabled, "a request needs its reason"
+    assert [b for b in at.button if b.key == "up_confirm"] == [], "no save button for a coordinator"
+    at.text_area(key="up_reason").input("A memegang 8, bukan 11")
+    run(at)
+    at.get("file_uploader")[1].set_value([("kertas.png", PNG, "image/png")])
+    run(at)
+    at.button(key="up_request").click()
+    run(at)
+    assert "Permintaan perubahan 1 terkirim" in texts(at)
+    assert points(league) == before
+    # another coordinator's event: nothing to see
+    other = signed_in("oco", "page_scripts/requests.py")
+    assert "Tidak ada permintaan" in texts(other)
+    # the jury sees it with the points before and after, and approves
+    jury = signed_in("juri", "page_scripts/requests.py")
+    text = texts(jury)
+    assert "A memegang 8, bukan 11" in text and "cora" in text
+    assert jury.get("image"), "the photo is shown as an image"
+    jury.text_area(key="rq_reason_1").input("cocok dengan foto")
+    run(jury)
+    jury.button(key="rq_approve").click()
+    run(jury)
+    assert "disetujui dan diterapkan" in texts(jury)
+    after = points(league)
+    assert {p: after[p] - before[p] for p in before} == {
+        "Rahmat Mansyur": 2,
+        "Sitti Rauf": -1,
+        "Rusdi Rahman": -1,
+        "Taufik Pallawa": 0,
+    }
+
+
+def test_a_hostile_photo_is_refused_on_the_page(league):
+    at = signed_in("cora")
+    name, blob = corrected()
+    at.get("file_uploader")[0].set_value([(name, blob, "text/csv")])
+    run(at)
+    at.text_area(key="up_reason").input("salah tulis")
+    run(at)
+    at.get("file_uploader")[1].set_value(
+        [("foto.png", b"<html><script>x</script></html>", "image/png")]
+    )
+    run(at)
+    at.button(key="up_request").click()
+    run(at)
+    assert "bukan berkas PNG, JPEG, WebP atau PDF" in texts(at)
+    with connect(league, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM change_requests").fetchall()[0][0] == 0
+
+
+def test_the_jury_rejects_and_nothing_changes(league):
+    with connect(league) as con:
+        ident = auth.sign_in(con, "cora", PASSWORD, limiter=auth.RateLimiter()).identity
+        rid = cr.create(con, ident, [corrected()], reason="salah tulis")
+    before = points(league)
+    jury = signed_in("juri", "page_scripts/requests.py")
+    jury.text_area(key=f"rq_reason_{rid}").input("kertas bilang 11")
+    run(jury)
+    jury.button(key="rq_reject").click()
+    run(jury)
+    assert "ditolak" in texts(jury)
+    assert points(league) == before
+
+
+def test_anonymous_and_non_admins_reach_none_of_it(league):
+    at = run(AppTest.from_file(str(APP), default_timeout=TIMEOUT))
+    for page in ("page_scripts/requests.py", "page_scripts/admin.py"):
+        with pytest.raises(ValueError, match="Could not find a navigation page"):
+            at.switch_page(page)  # not even listed for a visitor
+    coord = signed_in("cora", "page_scripts/requests.py")
+    with pytest.raises(ValueError, match="Could not find a navigation page"):
+        coord.switch_page("page_scripts/admin.py")
+    # and the admin page itself refuses a coordinator who reaches its script
+    with connect(league, read_only=True) as con:
+        ident = auth.sign_in(con, "cora", PASSWORD, limiter=auth.RateLimiter()).identity
+    page = AppTest.from_file(str(APP.parent / "page_scripts" / "admin.py"), default_timeout=TIMEOUT)
+    page.session_state["_domino_identity"] = ident
+    run(page)
+    assert "hanya untuk admin" in texts(page)
+    assert [t.key for t in page.text_input if str(t.key).startswith("adm_")] == []
+    anon = run(
+        AppTest.from_file(str(APP.parent / "page_scripts" / "requests.py"), default_timeout=TIMEOUT)
+    )
+    assert "Masuk koordinator" in texts(anon) and not anon.selectbox
+
+
+def test_the_admin_page_adds_a_user_and_sets_a_role(league):
+    add_coordinator(league, "boss", [], role="admin")
+    at = signed_in("boss", "page_scripts/admin.py")
+    at.text_input(key="adm_name").input("Juri Dua")
+    at.selectbox(key="adm_role").set_value("jury")
+    at.text_input(key="adm_events").input(EV)
+    at.text_input(key="adm_password").input("another long password")
+    at.button[[b.label for b in at.button].index("Simpan")].click()
+    run(at)
+    assert "Tersimpan: juri dua" in texts(at)
+    with connect(league, read_only=True) as con:
+        assert auth.user_role(con, "juri dua") == "jury"
+        assert auth.user_events(con, "juri dua") == {EV}
+
+
+def test_the_sign_in_form_keeps_the_name_after_a_wrong_password(league):
+    at = run(AppTest.from_file(str(APP), default_timeout=TIMEOUT))
+    at.switch_page("page_scripts/upload.py")
+    run(at)
+    at.text_input(key="signin_name").input("cora")
+    at.text_input(key="signin_password").input("wrong wrong")
+    at.button[0].click()
+    run(at)
+    assert "Nama atau kata sandi salah" in texts(at)
+    assert at.text_input(key="signin_name").value == "cora"
+    assert at.text_input(key="signin_password").value == ""
+
+
+def test_a_lasting_sign_in_resumes_and_sign_out_ends_it(league):
+    with connect(league) as con:
+        token = sessions.issue(con, "cora")
+        assert sessions.resume(con, token)[0] == "cora"
+        forged = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+        assert sessions.resume(con, forged) is None
+        sid, expiry, sig = token.split(".")
+        assert sessions.resume(con, f"{sid}.{int(expiry) + 999}.{sig}") is None
+        later = datetime.now() + sessions.lifetime() + timedelta(minutes=1)
+        assert sessions.resume(con, token, now=later) is None
+        assert sessions.revoke(con, "cora") == 1
+        assert sessions.resume(con, token) is None
+        assert sessions.resume(con, "garbage") is None
