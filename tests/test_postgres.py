@@ -75,6 +75,10 @@ def corrected(tmp_path, name, note):
         ("create or replace view v as select 1 as a", "CREATE VIEW v AS SELECT 1 AS a"),
         ("SELECT a FROM t WHERE a LIKE '%x' AND b = ?", "a LIKE '%%x' AND b = %s"),
         ("SELECT a FROM t WHERE a LIKE '%x'", "a LIKE '%x'"),
+        (
+            "SELECT a FROM t WHERE r = $ruleset AND s = $ruleset AND a LIKE '%x'",
+            "r = %(ruleset)s AND s = %(ruleset)s AND a LIKE '%%x'",
+        ),
     ],
 )
 def test_duckdb_sql_is_carried_over_with_its_meaning(duck, want):

@@ -11,7 +11,7 @@ with ``COPY``; values come back as DuckDB gives them (JSON as text, whole sums a
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -152,17 +152,26 @@ class PgConnection:
         self._columns: dict[str, list[str]] = {}
 
     # --- statements -----------------------------------------------------------------
-    def _run(self, sql: str, params: Sequence[Any] | None = None) -> psycopg.Cursor[Any]:
+    def _run(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
+    ) -> psycopg.Cursor[Any]:
         text = to_postgres(sql)
         cur = self.raw.cursor()
-        cur.execute(text.encode(), [_param(v) for v in params] if params else None)
+        values: Any = None
+        if isinstance(params, Mapping):  # $name parameters
+            values = {k: _param(v) for k, v in params.items()}
+        elif params:
+            values = [_param(v) for v in params]
+        cur.execute(text.encode(), values)
         return cur
 
-    def execute(self, sql: str, params: Sequence[Any] | None = None) -> PgConnection:
+    def execute(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
+    ) -> PgConnection:
         self._last = _Result(self._run(sql, params))
         return self
 
-    def sql(self, sql: str, params: Sequence[Any] | None = None) -> _Result:
+    def sql(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> _Result:
         return _Result(self._run(sql, params))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> PgConnection:

@@ -54,8 +54,8 @@ def migration_text(name: str, duckdb_sql: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def to_postgres(sql: str) -> str:
-    """DuckDB SQL (one or more statements, ``?`` parameters) as PostgreSQL SQL with
-    ``%s`` parameters, statements joined by ``;``."""
+    """DuckDB SQL (one or more statements, ``?`` or ``$name`` parameters) as PostgreSQL SQL
+    with ``%s`` or ``%(name)s`` parameters, statements joined by ``;``."""
     upper = sql.upper()
     if "INSERT OR REPLACE" in upper or "INSERT OR IGNORE" in upper:
         raise NotPortable("INSERT OR REPLACE/IGNORE: write ON CONFLICT (...) DO ... instead")
@@ -66,13 +66,21 @@ def to_postgres(sql: str) -> str:
         tree = tree.transform(_fix)
         if isinstance(tree, exp.Create) and tree.args.get("replace") and _kind(tree) == "VIEW":
             tree.set("replace", value=False)
+        named: list[str] = []
         params = False
         for node in list(tree.find_all(exp.Placeholder)):
-            node.replace(exp.Var(this=_PARAM))
+            if node.this is None:  # ?
+                node.replace(exp.Var(this=_PARAM))
+            else:  # $name (DuckDB's named parameter; a dict of values is passed)
+                named.append(str(node.this))
+                node.replace(exp.Var(this=f"{_PARAM}{len(named) - 1}_"))
             params = True
         text = tree.sql(dialect="postgres", comments=False)
-        if params:  # psycopg's placeholders: %s, and a literal % doubled
-            text = text.replace("%", "%%").replace(_PARAM, "%s")
+        if params:  # psycopg's placeholders: %s or %(name)s, and a literal % doubled
+            text = text.replace("%", "%%")
+            for i, name in reversed(list(enumerate(named))):
+                text = text.replace(f"{_PARAM}{i}_", f"%({name})s")
+            text = text.replace(_PARAM, "%s")
         if text.strip():
             out.append(text)
     return ";\n".join(out)

@@ -67,7 +67,9 @@ def copy_frame(
         else [c.strip().strip('"') for c in columns.split(",")]
     )
     if not on_conflict:
-        con.copy_in(table, df.select(df.columns[: len(target)]), target)
+        # as DuckDB's ``SELECT columns FROM frame``: named columns by name, else by position
+        picked = df.columns[: len(target)] if columns == "*" else target
+        con.copy_in(table, df.select(picked), target)
         return
     name = f"_frame_{id(df)}"
     con.register(name, df)
