@@ -286,6 +286,14 @@ def recompute(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = N
     return _transaction(con, work)
 
 
+def backfill(con: duckdb.DuckDBPyConnection) -> int:
+    """Rate a database made before ratings existed (no table rated, results loaded);
+    returns the tables rated (0 when there was nothing to do)."""
+    rated = con.execute("SELECT count(*) FROM rating_tables").fetchall()[0][0]
+    loaded = con.execute("SELECT count(*) FROM table_standings_t").fetchall()[0][0]
+    return recompute(con) if not rated and loaded else 0
+
+
 def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame) -> int:
     """Bring the ladders up to date after ``written`` tables (event, round, table) changed.
 

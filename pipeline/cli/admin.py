@@ -239,9 +239,23 @@ def serve(port, host, db) -> None:
         with connect(where, read_only=True):
             pass
     else:
-        from pipeline.store.db import check_file
+        from pipeline.store.db import check_file, upgrade
 
         check_file(where, write=False)  # a file that cannot be the database: say so now
+        # a file made by an older version: its new tables and views, before the pages read
+        state = upgrade(where)
+        if state == "busy":
+            out.print(
+                f"{where} is busy with a load; it will be brought up to date by the next write",
+                markup=False,
+                highlight=False,
+            )
+        elif state == "done":  # rate the results loaded before ratings existed
+            from pipeline import ratings
+            from pipeline.store.db import connect
+
+            with connect(where) as con:
+                ratings.backfill(con)
     _serve(db, port, host)
 
 

@@ -170,6 +170,27 @@ def _private_files() -> Iterator[None]:
                 os.umask(_umask_saved)
 
 
+def upgrade(path: Path) -> str:
+    """Bring an existing, writable database file up to this version's migrations and views
+    (``domino serve`` does it before the pages, which only read). Returns ``"done"``,
+    ``"current"`` (nothing to do, or a file that is missing or read-only) or ``"busy"``."""
+    if not path.exists() or not os.access(path, os.W_OK):
+        return "current"
+    with connect(path, read_only=True) as con:
+        try:
+            done = {r[0] for r in con.execute("SELECT version FROM schema_migrations").fetchall()}
+            have = con.execute("SELECT value FROM schema_meta WHERE key = 'views_hash'").fetchall()
+        except duckdb.Error:
+            done, have = set(), []
+    if done >= {v for v, _n, _s in _migrations()} and have == [(views_hash(),)]:
+        return "current"
+    try:
+        with connect(path, timeout=5):
+            return "done"
+    except DatabaseBusy:
+        return "busy"
+
+
 def _migrations() -> list[tuple[int, str, str]]:
     out = []
     for f in sorted(_MIGRATIONS.iterdir(), key=lambda p: p.name):

@@ -1,0 +1,44 @@
+"""A database file made by an older version is brought up to date before the dashboard
+reads it: its new tables and views, and the ratings of the results it already holds."""
+
+import duckdb
+
+from pipeline import ratings
+from pipeline.ingest import ingest
+from pipeline.store import db
+from pipeline.store.db import connect
+from tests.conftest import DATA
+
+
+def _as_before_ratings(path):
+    """Take the file back to before migration 007: no rating tables, no ratings view."""
+    con = duckdb.connect(str(path))
+    for view in ("ratings", "rating_history"):
+        con.execute(f"DROP VIEW IF EXISTS {view}")
+    for table in ("rating_tables", "rating_history_t", "ratings_t"):
+        con.execute(f"DROP TABLE IF EXISTS {table}")
+    con.execute("DELETE FROM schema_migrations WHERE version = 7")
+    con.execute("UPDATE schema_meta SET value = 'older' WHERE key = 'views_hash'")
+    con.close()
+
+
+def test_serve_brings_an_older_file_up_to_date_and_rates_its_results(tmp_path):
+    path = tmp_path / "league.duckdb"
+    with connect(path) as con:
+        ingest(con, sorted((DATA / "examples" / "unhas" / "logs").glob("*")))
+        before = con.sql("SELECT count(*) FROM ratings").fetchall()[0][0]
+    assert before > 0
+    _as_before_ratings(path)
+
+    assert db.upgrade(path) == "done"
+    with connect(path) as con:
+        assert con.sql("SELECT count(*) FROM ratings").fetchall()[0][0] == 0
+        assert ratings.backfill(con) > 0
+        assert con.sql("SELECT count(*) FROM ratings").fetchall()[0][0] == before
+        assert ratings.backfill(con) == 0  # rated already: nothing to do
+    assert db.upgrade(path) == "current"
+
+
+def test_a_missing_file_is_left_alone(tmp_path):
+    assert db.upgrade(tmp_path / "none.duckdb") == "current"
+    assert not (tmp_path / "none.duckdb").exists()
