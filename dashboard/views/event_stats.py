@@ -6,13 +6,13 @@ point-table rows are shown in the rulebook's words (:func:`dashboard.i18n.catego
 never as the ruleset's codes; no file path is shown to a visitor.
 """
 
+from collections.abc import Callable
 from typing import Any
 
-import plotly.express as px
 import polars as pl
 import streamlit as st
 
-from dashboard import batches, data, ui
+from dashboard import batches, data, i18n, ui
 from dashboard.i18n import category, column, t
 from pipeline import rulesets
 
@@ -44,6 +44,14 @@ def render() -> None:
     show(d)
 
 
+def chart(source: Any, key: str, build: Callable[[], Any]) -> None:
+    """A plotly chart made once per data value and language (:func:`data.derived`): a
+    new visitor or a rerun does not rebuild it (plotly express takes a tenth of a second
+    and more per chart)."""
+    fig = data.derived(source, key, build, i18n.language())
+    st.plotly_chart(fig, key=key, config=CHART_CONFIG)
+
+
 def labelled(df: pl.DataFrame, *names: str) -> pl.DataFrame:
     """``df`` with the code columns ``names`` (ending, category) in the rulebook's words."""
     return df.with_columns(
@@ -73,7 +81,7 @@ def show(d: dict[str, Any]) -> None:
     )
     st.caption(t("st.m.hands.help"))
     _endings_and_categories(d)
-    _pips(d["pips"])
+    _pips(d)
     _points(d)
     _summaries(d)
     book = rulesets.load(d["ruleset"])
@@ -88,14 +96,12 @@ def _endings_and_categories(d: dict[str, Any]) -> None:
         st.markdown(f"#### {t('st.endings')}")
         endings = labelled(d["endings"], "ending")
         if endings.height:
-            fig = px.pie(endings.to_pandas(), names="ending", values="hands", hole=0.45)
-            fig.update_traces(textinfo="label+percent")
-            fig.update_layout(margin=_MARGIN, height=300, showlegend=False)
-            st.plotly_chart(fig, key="st_endings_chart", config=CHART_CONFIG)
+            chart(d, "st_endings_chart", lambda: _endings_pie(endings))
         ui.table(
             endings.with_columns((pl.col("share") * 100).round(1).alias("share")),
             key="st_endings",
             columns=["ending", "hands", "share"],
+            source=d,
         )
     with right:
         st.markdown(f"#### {t('st.categories')}")
@@ -103,24 +109,48 @@ def _endings_and_categories(d: dict[str, Any]) -> None:
             (pl.col("share") * 100).round(1).alias("share")
         )
         if cats.height:
-            fig = px.bar(
-                cats.to_pandas(),
-                x="category",
-                y="seats",
-                text="share",
-                labels={"category": column("category"), "seats": column("seats")},
-            )
-            fig.update_traces(texttemplate="%{text}%")
-            fig.update_layout(margin=_MARGIN, height=300)
-            st.plotly_chart(fig, key="st_categories_chart", config=CHART_CONFIG)
-        ui.table(cats, key="st_categories", columns=["category", "seats", "share", "points"])
+            chart(d, "st_categories_chart", lambda: _categories_bar(cats))
+        ui.table(
+            cats, key="st_categories", columns=["category", "seats", "share", "points"], source=d
+        )
 
 
-def _pips(pips: pl.DataFrame) -> None:
+def _endings_pie(endings: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.pie(endings.to_pandas(), names="ending", values="hands", hole=0.45)
+    fig.update_traces(textinfo="label+percent")
+    fig.update_layout(margin=_MARGIN, height=300, showlegend=False)
+    return fig
+
+
+def _categories_bar(cats: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.bar(
+        cats.to_pandas(),
+        x="category",
+        y="seats",
+        text="share",
+        labels={"category": column("category"), "seats": column("seats")},
+    )
+    fig.update_traces(texttemplate="%{text}%")
+    fig.update_layout(margin=_MARGIN, height=300)
+    return fig
+
+
+def _pips(d: dict[str, Any]) -> None:
     st.markdown(f"#### {t('st.pips')}")
+    pips: pl.DataFrame = d["pips"]
     if not pips.height:
         st.caption(t("st.pips.none"))
         return
+    chart(d, "st_pips_chart", lambda: _pips_histogram(pips))
+
+
+def _pips_histogram(pips: pl.DataFrame) -> Any:
+    import plotly.express as px
+
     fig = px.histogram(
         labelled(pips, "category").to_pandas(),
         x="value",
@@ -135,7 +165,7 @@ def _pips(pips: pl.DataFrame) -> None:
         legend={"orientation": "h", "y": -0.3},
         yaxis_title=column("seats"),
     )
-    st.plotly_chart(fig, key="st_pips_chart", config=CHART_CONFIG)
+    return fig
 
 
 def _points(d: dict[str, Any]) -> None:
@@ -145,23 +175,33 @@ def _points(d: dict[str, Any]) -> None:
         st.caption(t("st.points.hand"))
         spread: pl.DataFrame = d["hand_spread"]
         if spread.height:
-            fig = px.bar(
-                spread.to_pandas(),
-                x="points",
-                y="seats",
-                labels={"points": column("points"), "seats": column("seats")},
-            )
-            fig.update_layout(margin=_MARGIN, height=260)
-            st.plotly_chart(fig, key="st_hand_points_chart", config=CHART_CONFIG)
+            chart(d, "st_hand_points_chart", lambda: _hand_points_bar(spread))
     with right:
         st.caption(t("st.points.match"))
         mp: pl.DataFrame = d["match_points"]
         if mp.height:
-            fig = px.histogram(mp.to_pandas(), x="points", labels={"points": column("points")})
-            fig.update_layout(
-                margin=_MARGIN, height=260, bargap=0.05, yaxis_title=column("players")
-            )
-            st.plotly_chart(fig, key="st_match_points_chart", config=CHART_CONFIG)
+            chart(d, "st_match_points_chart", lambda: _match_points_histogram(mp))
+
+
+def _hand_points_bar(spread: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.bar(
+        spread.to_pandas(),
+        x="points",
+        y="seats",
+        labels={"points": column("points"), "seats": column("seats")},
+    )
+    fig.update_layout(margin=_MARGIN, height=260)
+    return fig
+
+
+def _match_points_histogram(mp: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.histogram(mp.to_pandas(), x="points", labels={"points": column("points")})
+    fig.update_layout(margin=_MARGIN, height=260, bargap=0.05, yaxis_title=column("players"))
+    return fig
 
 
 def _summaries(d: dict[str, Any]) -> None:
@@ -170,6 +210,7 @@ def _summaries(d: dict[str, Any]) -> None:
         labelled(d["rounds"], "common_ending"),
         key="st_rounds",
         columns=["round", "tables", "players", "hands", "complete", "walkovers", "common_ending"],
+        source=d,
     )
     st.markdown(f"#### {t('st.tables')}")
     ui.table(
@@ -188,6 +229,7 @@ def _summaries(d: dict[str, Any]) -> None:
             "bottom_points",
             "version",
         ],
+        source=d,
     )
 
 
@@ -197,6 +239,24 @@ def _groups(d: dict[str, Any]) -> None:
     if groups is None or not groups.height:
         st.caption(t("st.groups.none"))
         return
+    chart(d, "st_groups_chart", lambda: _groups_bar(groups))
+    ui.table(
+        groups,
+        key="st_groups",
+        columns=["rank", "group", "points", "hands", "players"],
+        source=d,
+    )
+    ui.downloads(
+        ui.public_columns(groups),
+        f"{d['event']}_groups",
+        t("lb.what.groups"),
+        key="st_dl_groups",
+    )
+
+
+def _groups_bar(groups: pl.DataFrame) -> Any:
+    import plotly.express as px
+
     fig = px.bar(
         groups.to_pandas(),
         x="group",
@@ -205,14 +265,7 @@ def _groups(d: dict[str, Any]) -> None:
         labels={"group": column("group"), "points": column("points")},
     )
     fig.update_layout(margin=_MARGIN, height=280)
-    st.plotly_chart(fig, key="st_groups_chart", config=CHART_CONFIG)
-    ui.table(groups, key="st_groups", columns=["rank", "group", "points", "hands", "players"])
-    ui.downloads(
-        ui.public_columns(groups),
-        f"{d['event']}_groups",
-        t("lb.what.groups"),
-        key="st_dl_groups",
-    )
+    return fig
 
 
 def _point_table(d: dict[str, Any], book: rulesets.Ruleset) -> None:
@@ -229,4 +282,4 @@ def _point_table(d: dict[str, Any], book: rulesets.Ruleset) -> None:
         )
     else:
         st.caption(t("st.point_table.rulebook", title=ui.md(book.title)))
-    ui.table(labelled(d["point_table"], "category"), key="st_point_table")
+    ui.table(labelled(d["point_table"], "category"), key="st_point_table", source=d)

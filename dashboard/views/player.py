@@ -2,15 +2,14 @@
 
 from typing import Any
 
-import plotly.express as px
 import polars as pl
 import streamlit as st
 
 from dashboard import batches, data, ui
 from dashboard.i18n import category, column, t
+from dashboard.views.event_stats import chart
 
 PLAYER_KEY = "player"
-CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 
 
 def render() -> None:
@@ -60,18 +59,19 @@ def show(d: dict[str, Any], name: str, group: str | None) -> None:
         ]
     )
 
-    _events(ev)
+    _events(d)
     left, right = st.columns(2)
     with left:
-        _categories(d["categories"])
+        _categories(d)
     with right:
-        _chairs(d["chairs"])
-    _fed(d["fed"])
-    _timeline(d["timeline"])
-    _matches(d["matches"])
+        _chairs(d)
+    _fed(d)
+    _timeline(d)
+    _matches(d)
 
 
-def _events(ev: pl.DataFrame) -> None:
+def _events(d: dict[str, Any]) -> None:
+    ev: pl.DataFrame = d["events"]
     st.markdown(f"#### {t('pl.events')}")
     titles = data.event_titles()
     ui.table(
@@ -87,54 +87,74 @@ def _events(ev: pl.DataFrame) -> None:
             "points_per_hand",
             "wins",
         ],
+        source=d,
     )
 
 
-def _categories(categories: pl.DataFrame) -> None:
+def _categories(d: dict[str, Any]) -> None:
     st.markdown(f"#### {t('pl.categories')}")
-    cats: pl.DataFrame = categories.with_columns(
+    cats: pl.DataFrame = d["categories"].with_columns(
         pl.col("category").map_elements(category, return_dtype=pl.String).alias("category")
     )
     if cats.height:
-        fig = px.bar(
-            cats.to_pandas(),
-            x="category",
-            y="hands",
-            color="ruleset",
-            text="hands",
-            labels={
-                "category": column("category"),
-                "hands": column("hands"),
-                "ruleset": column("ruleset"),
-            },
-        )
-        fig.update_layout(
-            margin={"l": 10, "r": 10, "t": 10, "b": 10},
-            height=300,
-            showlegend=cats.get_column("ruleset").n_unique() > 1,
-        )
-        st.plotly_chart(fig, key="pl_cat_chart", config=CHART_CONFIG)
-    ui.table(cats, key="pl_categories", columns=["ruleset", "category", "hands", "points"])
-
-
-def _chairs(chairs: pl.DataFrame) -> None:
-    st.markdown(f"#### {t('pl.chairs')}")
-    if chairs.height:
-        fig = px.bar(
-            chairs.to_pandas(),
-            x="chair",
-            y="points_per_hand",
-            text="points_per_hand",
-            labels={"chair": column("chair"), "points_per_hand": column("points_per_hand")},
-        )
-        fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300)
-        st.plotly_chart(fig, key="pl_chair_chart", config=CHART_CONFIG)
+        chart(d, "pl_cat_chart", lambda: _categories_bar(cats))
     ui.table(
-        chairs, key="pl_chairs", columns=["chair", "hands", "wins", "points", "points_per_hand"]
+        cats, key="pl_categories", columns=["ruleset", "category", "hands", "points"], source=d
     )
 
 
-def _fed(fed: pl.DataFrame) -> None:
+def _categories_bar(cats: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.bar(
+        cats.to_pandas(),
+        x="category",
+        y="hands",
+        color="ruleset",
+        text="hands",
+        labels={
+            "category": column("category"),
+            "hands": column("hands"),
+            "ruleset": column("ruleset"),
+        },
+    )
+    fig.update_layout(
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        height=300,
+        showlegend=cats.get_column("ruleset").n_unique() > 1,
+    )
+    return fig
+
+
+def _chairs(d: dict[str, Any]) -> None:
+    st.markdown(f"#### {t('pl.chairs')}")
+    chairs: pl.DataFrame = d["chairs"]
+    if chairs.height:
+        chart(d, "pl_chair_chart", lambda: _chairs_bar(chairs))
+    ui.table(
+        chairs,
+        key="pl_chairs",
+        columns=["chair", "hands", "wins", "points", "points_per_hand"],
+        source=d,
+    )
+
+
+def _chairs_bar(chairs: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.bar(
+        chairs.to_pandas(),
+        x="chair",
+        y="points_per_hand",
+        text="points_per_hand",
+        labels={"chair": column("chair"), "points_per_hand": column("points_per_hand")},
+    )
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300)
+    return fig
+
+
+def _fed(d: dict[str, Any]) -> None:
+    fed: pl.DataFrame = d["fed"]
     st.markdown(f"#### {t('pl.fed')}")
     if fed.height:
         top = fed.row(0, named=True)
@@ -147,39 +167,51 @@ def _fed(fed: pl.DataFrame) -> None:
                 n=top["times"],
             )
         )
-        ui.table(fed, key="pl_fed", columns=["winner", "times", "points_lost", "categories"])
+        ui.table(
+            fed,
+            key="pl_fed",
+            columns=["winner", "times", "points_lost", "categories"],
+            source=d,
+        )
     else:
         st.caption(t("pl.fed.none"))
 
 
-def _timeline(tl: pl.DataFrame) -> None:
+def _timeline(d: dict[str, Any]) -> None:
     st.markdown(f"#### {t('pl.timeline')}")
+    tl: pl.DataFrame = d["timeline"]
     if tl.height:
-        fig = px.line(
-            tl.to_pandas(),
-            x="n",
-            y="cumulative",
-            color="event",
-            markers=tl.height <= 60,
-            hover_data=["round", "table", "hand", "category", "points"],
-            labels={
-                "n": t("pl.timeline.x"),
-                "cumulative": t("pl.timeline.y"),
-                "event": column("event"),
-            },
-        )
-        fig.update_layout(
-            margin={"l": 10, "r": 10, "t": 10, "b": 10},
-            height=320,
-            legend={"orientation": "h", "y": -0.25},
-        )
-        st.plotly_chart(fig, key="pl_timeline", config=CHART_CONFIG)
+        chart(d, "pl_timeline", lambda: _timeline_lines(tl))
 
 
-def _matches(matches: pl.DataFrame) -> None:
+def _timeline_lines(tl: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.line(
+        tl.to_pandas(),
+        x="n",
+        y="cumulative",
+        color="event",
+        markers=tl.height <= 60,
+        hover_data=["round", "table", "hand", "category", "points"],
+        labels={
+            "n": t("pl.timeline.x"),
+            "cumulative": t("pl.timeline.y"),
+            "event": column("event"),
+        },
+    )
+    fig.update_layout(
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        height=320,
+        legend={"orientation": "h", "y": -0.25},
+    )
+    return fig
+
+
+def _matches(d: dict[str, Any]) -> None:
     st.markdown(f"#### {t('pl.matches')}")
     ui.table(
-        matches,
+        d["matches"],
         key="pl_matches",
         columns=[
             "event",
@@ -192,4 +224,5 @@ def _matches(matches: pl.DataFrame) -> None:
             "qualified",
             "walkover",
         ],
+        source=d,
     )
