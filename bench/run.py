@@ -12,7 +12,8 @@ thousand to 10 million hands for both rulesets and measures, side by side:
 * incremental update: one table's new hands loaded into the database of 1 and 10 million
   hands, until the refreshed standings are queryable (file to leaderboard);
 * leaderboard query latency (open, query, close — as the dashboard does), p50 and p95;
-* dashboard page render (AppTest) at 1 million hands;
+* dashboard page render (AppTest) at 1 million hands, and the server CPU each page's
+  render costs a new visitor (``bench/render.py``);
 * what a person feels at 1 million hands (``bench/browser.py``): each page's content in
   Chromium, switching page, event, round and tab, a save shown on an open leaderboard.
 
@@ -35,7 +36,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from bench import ratings_bench
+from bench import ratings_bench, render
 from bench.browser import browser_timings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -339,6 +340,7 @@ def page_render(db: Path) -> dict[str, float]:
         "page_render_new_session_s": float(session),
         "page_render_new_session_max_s": float(session_max),
         "page_exceptions": int(exc) + int(exc_served),
+        **render.page_cpu(db),
     }
 
 
@@ -445,6 +447,7 @@ def markdown(results: dict[str, object]) -> str:
             "|---|---:|---:|---:|---:|---:|",
             *extra,
         ]
+    lines += render.lines(results["runs"])  # type: ignore[arg-type]
     for r in results["runs"]:  # type: ignore[union-attr]
         if isinstance(r.get("browser"), dict) and "page_leaderboard" in r["browser"]:
             lines += ["", f"Browser, {r['ruleset']} {r['hands']:,} hands (median / p95 s):", ""]

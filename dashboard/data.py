@@ -106,6 +106,7 @@ DB_LOCK = ReadWriteLock()
 _cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _last: dict[tuple[Any, ...], Any] = {}
 _stamps: dict[str, tuple[Any, float]] = {}  # db -> (stamp, when it was read)
+_derived: OrderedDict[tuple[Any, ...], tuple[Any, Any]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -246,12 +247,34 @@ def write(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise
 
 
+def derived(source: Any, name: str, build: Callable[[], Any], *extra: Any) -> Any:
+    """``build()`` made once per value :func:`read` returned (``source``) and ``extra``
+    (the session's language…), then shared by every session and rerun that shows the same
+    value: a chart or a table's display frame is not rebuilt for each visitor. Keyed on
+    the identity of ``source``, which the entry holds so the identity stays its own; a new
+    stamp gives a new value and so a new entry. What ``build`` returns must not be changed
+    by its users (Streamlit only reads a figure or a frame)."""
+    key = (id(source), name, extra)
+    with _cache_lock:
+        hit = _derived.get(key)
+        if hit is not None and hit[0] is source:
+            _derived.move_to_end(key)
+            return hit[1]
+    value = build()
+    with _cache_lock:
+        _derived[key] = (source, value)
+        while len(_derived) > _MAX_ENTRIES * 4:
+            _derived.popitem(last=False)
+    return value
+
+
 def clear() -> None:
     """Forget every cached batch (tests)."""
     with _cache_lock:
         _cache.clear()
         _last.clear()
         _stamps.clear()
+        _derived.clear()
 
 
 def event_titles() -> dict[str, str]:

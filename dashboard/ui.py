@@ -9,6 +9,7 @@ import pandas as pd
 import polars as pl
 import streamlit as st
 
+from dashboard import data as store
 from dashboard import i18n
 from dashboard.data import Result
 from dashboard.i18n import t
@@ -138,12 +139,22 @@ def table(
     labels: dict[str, str] | None = None,
     links: bool = False,
     event: str | None = None,
+    source: Any = None,
 ) -> None:
     """``df`` with translated headers and optional styling: ``st.dataframe`` (sortable,
     scrolls), or with ``static`` a plain ``st.table`` (short tables: readable on a phone,
-    text in the page for screen readers). With ``links``
-    each player's name links to their page, with ``event`` chosen there."""
-    shown = display(df, columns, markdown=static, labels=labels, links=links, event=event)
+    text in the page for screen readers). With ``links`` each player's name links to their
+    page, with ``event`` chosen there. With ``source`` (the value :func:`data.read`
+    returned that ``df`` comes from) the display frame is made once for it and ``key``
+    and shared by every session (:func:`data.derived`)."""
+
+    def build() -> pd.DataFrame:
+        return display(df, columns, markdown=static, labels=labels, links=links, event=event)
+
+    if source is None:
+        shown = build()
+    else:
+        shown = store.derived(source, f"table:{key}", build, i18n.language())
     data: Any = style(shown) if style is not None else shown
     if static:
         st.table(data, hide_index=True, border="horizontal")

@@ -8,7 +8,6 @@ never as the ruleset's codes; no file path is shown to a visitor.
 
 from typing import Any
 
-import plotly.express as px
 import polars as pl
 import streamlit as st
 
@@ -73,7 +72,7 @@ def show(d: dict[str, Any]) -> None:
     )
     st.caption(t("st.m.hands.help"))
     _endings_and_categories(d)
-    _pips(d["pips"])
+    _pips(d)
     _points(d)
     _summaries(d)
     book = rulesets.load(d["ruleset"])
@@ -93,6 +92,7 @@ def _endings_and_categories(d: dict[str, Any]) -> None:
             "hands",
             key="st_endings_chart",
             labels={"ending": column("ending"), "hands": column("hands")},
+            source=d,
         )
         ui.table(
             endings.with_columns((pl.col("share") * 100).round(1).alias("share")),
@@ -110,15 +110,24 @@ def _endings_and_categories(d: dict[str, Any]) -> None:
             "seats",
             key="st_categories_chart",
             labels={"category": column("category"), "seats": column("seats")},
+            source=d,
         )
         ui.table(cats, key="st_categories", columns=["category", "seats", "share", "points"])
 
 
-def _pips(pips: pl.DataFrame) -> None:
+def _pips(d: dict[str, Any]) -> None:
     st.markdown(f"#### {t('st.pips')}")
+    pips: pl.DataFrame = d["pips"]
     if not pips.height:
         st.caption(t("st.pips.none"))
         return
+    fig = charts.figure(d, "st_pips_chart", lambda: _pips_figure(pips))
+    st.plotly_chart(fig, key="st_pips_chart", config=CHART_CONFIG)
+
+
+def _pips_figure(pips: pl.DataFrame) -> Any:
+    import plotly.express as px
+
     fig = px.histogram(
         labelled(pips, "category").to_pandas(),
         x="value",
@@ -133,7 +142,7 @@ def _pips(pips: pl.DataFrame) -> None:
         legend={"orientation": "h", "y": -0.3},
         yaxis_title=column("seats"),
     )
-    st.plotly_chart(fig, key="st_pips_chart", config=CHART_CONFIG)
+    return fig
 
 
 def _points(d: dict[str, Any]) -> None:
@@ -143,23 +152,35 @@ def _points(d: dict[str, Any]) -> None:
         st.caption(t("st.points.hand"))
         spread: pl.DataFrame = d["hand_spread"]
         if spread.height:
-            fig = px.bar(
-                spread.to_pandas(),
-                x="points",
-                y="seats",
-                labels={"points": column("points"), "seats": column("seats")},
-            )
-            fig.update_layout(margin=_MARGIN, height=260)
+            fig = charts.figure(d, "st_hand_points_chart", lambda: _spread_figure(spread))
             st.plotly_chart(fig, key="st_hand_points_chart", config=CHART_CONFIG)
     with right:
         st.caption(t("st.points.match"))
         mp: pl.DataFrame = d["match_points"]
         if mp.height:
-            fig = px.histogram(mp.to_pandas(), x="points", labels={"points": column("points")})
-            fig.update_layout(
-                margin=_MARGIN, height=260, bargap=0.05, yaxis_title=column("players")
-            )
+            fig = charts.figure(d, "st_match_points_chart", lambda: _match_points_figure(mp))
             st.plotly_chart(fig, key="st_match_points_chart", config=CHART_CONFIG)
+
+
+def _spread_figure(spread: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.bar(
+        spread.to_pandas(),
+        x="points",
+        y="seats",
+        labels={"points": column("points"), "seats": column("seats")},
+    )
+    fig.update_layout(margin=_MARGIN, height=260)
+    return fig
+
+
+def _match_points_figure(mp: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.histogram(mp.to_pandas(), x="points", labels={"points": column("points")})
+    fig.update_layout(margin=_MARGIN, height=260, bargap=0.05, yaxis_title=column("players"))
+    return fig
 
 
 def _summaries(d: dict[str, Any]) -> None:
@@ -195,15 +216,14 @@ def _groups(d: dict[str, Any]) -> None:
     if groups is None or not groups.height:
         st.caption(t("st.groups.none"))
         return
-    fig = px.bar(
-        groups.to_pandas(),
-        x="group",
-        y="points",
-        text="points",
+    charts.hbar(
+        groups,
+        "group",
+        "points",
+        key="st_groups_chart",
         labels={"group": column("group"), "points": column("points")},
+        source=d,
     )
-    fig.update_layout(margin=_MARGIN, height=280)
-    st.plotly_chart(fig, key="st_groups_chart", config=CHART_CONFIG)
     ui.table(groups, key="st_groups", columns=["rank", "group", "points", "hands", "players"])
     ui.downloads(
         ui.public_columns(groups),

@@ -52,7 +52,7 @@ def render() -> None:
     if event:
         line = data.read(profile_batches.rounds, key, event)
         d["rounds"] = None if line.value is None else line.value
-    show(d, labels.get(key, key), groups.get(key), key=key, event=event or None)
+    show(d, labels.get(key, key), groups.get(key), key=key, event=event or None, source=full.value)
     if vs:
         cmp = data.read(profile_batches.compare, key, vs)
         if not ui.stale_note(cmp):
@@ -77,7 +77,13 @@ def _choose(key: str, options: list[str], label: str, fmt: Any) -> str:
 
 
 def show(
-    d: dict[str, Any], name: str, group: str | None, *, key: str = "", event: str | None = None
+    d: dict[str, Any],
+    name: str,
+    group: str | None,
+    *,
+    key: str = "",
+    event: str | None = None,
+    source: Any = None,
 ) -> None:
     st.subheader(ui.md(name))
     if group:
@@ -114,7 +120,7 @@ def show(
     _categories(d["categories"])
     _chairs(d["chairs"])
     _fed(d["fed"])
-    _timeline(d["timeline"])
+    _timeline(d["timeline"], source)
     _matches(d["matches"])
 
 
@@ -188,28 +194,35 @@ def _fed(fed: pl.DataFrame) -> None:
         st.caption(t("pl.fed.none"))
 
 
-def _timeline(tl: pl.DataFrame) -> None:
+def _timeline(tl: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pl.timeline')}")
     if tl.height:
-        fig = px.line(
-            tl.to_pandas(),
-            x="n",
-            y="cumulative",
-            color="event",
-            markers=tl.height <= 60,
-            hover_data=["round", "table", "hand", "category", "points"],
-            labels={
-                "n": t("pl.timeline.x"),
-                "cumulative": t("pl.timeline.y"),
-                "event": column("event"),
-            },
-        )
-        fig.update_layout(
-            margin={"l": 10, "r": 10, "t": 10, "b": 10},
-            height=320,
-            legend={"orientation": "h", "y": -0.25},
-        )
+        fig = charts.figure(source, "pl_timeline", lambda: _timeline_figure(tl))
         st.plotly_chart(fig, key="pl_timeline", config=CHART_CONFIG)
+
+
+def _timeline_figure(tl: pl.DataFrame) -> Any:
+    import plotly.express as px
+
+    fig = px.line(
+        tl.to_pandas(),
+        x="n",
+        y="cumulative",
+        color="event",
+        markers=tl.height <= 60,
+        hover_data=["round", "table", "hand", "category", "points"],
+        labels={
+            "n": t("pl.timeline.x"),
+            "cumulative": t("pl.timeline.y"),
+            "event": column("event"),
+        },
+    )
+    fig.update_layout(
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        height=320,
+        legend={"orientation": "h", "y": -0.25},
+    )
+    return fig
 
 
 def _matches(matches: pl.DataFrame) -> None:
