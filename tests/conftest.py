@@ -25,9 +25,12 @@ def db_path(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture
-def con(db_path):
-    """A write connection to a fresh, migrated database, closed afterwards."""
-    with connect(db_path) as c:
+def con(request, db_path):
+    """A write connection to a fresh, migrated database, closed afterwards. A test that
+    also asks for ``store`` (tests/pg.py) gets it on that store: once a file, once
+    PostgreSQL."""
+    target = request.getfixturevalue("store") if "store" in request.fixturenames else db_path
+    with connect(target) as c:
         yield c
 
 

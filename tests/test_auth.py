@@ -151,7 +151,7 @@ def test_limits_come_from_settings(con, monkeypatch):
 # --- rights and forged identities ---------------------------------------------------------------
 
 
-def test_event_rights(con):
+def test_event_rights(store, con):
     auth.add_user(con, "rina", PW, ["unhas-2024"])
     auth.add_user(con, "boss", PW, ["*"])
     rina, boss = auth.user_events(con, "rina"), auth.user_events(con, "boss")
@@ -184,7 +184,7 @@ def test_signing_out_ends_the_identity(con, limiter):
     assert auth.identity_ok(ident) is None
 
 
-def test_rights_are_read_from_the_database_each_time(con, limiter):
+def test_rights_are_read_from_the_database_each_time(store, con, limiter):
     auth.add_user(con, "rina", PW, ["unhas-2024"])
     ident = auth.sign_in(con, "rina", PW, limiter=limiter).identity
     assert auth.check_rights(con, ident, ["unhas-2024"]) is ident

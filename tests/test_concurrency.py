@@ -113,18 +113,20 @@ def test_many_correction_races(tmp_path):
     assert seen  # which orders happened depends on the scheduler; every one was checked
 
 
-def test_a_plan_made_stale_by_another_writer_cannot_commit(tmp_path):
+def test_a_plan_made_stale_by_another_writer_cannot_commit(store, tmp_path):
     """A plan is only valid on the data it was made on. Committing it after another writer
-    loaded the same match fails as a whole (the version it would write already exists):
-    nothing is mixed, the other writer's version stays."""
+    loaded the same match fails as a whole (on the file the version it would write already
+    exists; on PostgreSQL the match's version is checked under its lock): nothing is
+    mixed, the other writer's version stays."""
+    from pipeline.store.postgres import MatchesChanged
+
     first, _update, fixed = live_and_fixed(tmp_path)
-    db = tmp_path / "domino.duckdb"
-    with connect(db) as con:
+    with connect(store) as con:
         sheets, infos = read_all([first])
         stale = plan(con, sheets, infos)
         ingest(con, [fixed], by="other writer")
         before = current_matches(con)
-        with pytest.raises(duckdb.Error):
+        with pytest.raises(MatchesChanged if store.startswith("postgresql") else duckdb.Error):
             commit(con, stale)
         check_consistent(con)
         assert current_matches(con) == before

@@ -91,7 +91,7 @@ def test_an_undrawn_table_is_typed_once_and_follows_the_schedule(con):
 
 
 def test_hands_entered_one_by_one_land_as_updates_and_the_standings_move(
-    con, drawn, referee, tmp_path
+    store, con, drawn, referee, tmp_path
 ):
     hands = base_hands()
     first = save(con, referee, hands[0])
@@ -123,7 +123,9 @@ def test_hands_entered_one_by_one_land_as_updates_and_the_standings_move(
     assert got.select(cols).sort("player").equals(expected.select(cols).sort("player"))
 
 
-def test_an_invalid_hand_is_refused_with_its_column_and_nothing_is_written(con, drawn, referee):
+def test_an_invalid_hand_is_refused_with_its_column_and_nothing_is_written(
+    store, con, drawn, referee
+):
     hands = base_hands()
     bad_first = entry.Hand(hand=1, ending="apollo", ended_by="a", last_tile="5-3")
     saved = save(con, referee, bad_first)

@@ -69,7 +69,7 @@ def setup_event(tmp_path, players=EIGHT, *, ruleset="unhas", seed=3):
 # --- events ------------------------------------------------------------------------------------
 
 
-def test_create_then_update_an_event(db_path):
+def test_create_then_update_an_event(store):
     r = run(
         "event", "create", "ev", "--ruleset", "unhas", "--title", "Piala Dies LXIV",
         "--date", "2026-12-01", "--venue", "Makassar", "--level", "kota",
@@ -78,7 +78,7 @@ def test_create_then_update_an_event(db_path):
     assert "created" in r.output
     r = run("event", "create", "ev", "--ruleset", "unhas", "--venue", "Gowa")
     assert "updated" in r.output
-    with connect(db_path, read_only=True) as con:
+    with connect(store, read_only=True) as con:
         row = con.execute("SELECT title, event_date::VARCHAR, venue, level FROM events").fetchall()
     assert row == [("Piala Dies LXIV", "2026-12-01", "Gowa", "kota")]
 
@@ -88,9 +88,9 @@ def test_a_wrong_level_or_date_is_a_wrong_call(db_path):
     assert run("event", "create", "ev", "--ruleset", "unhas", "--date", "1/12/2026").exit_code == 2
 
 
-def test_a_load_of_a_created_event_plays_its_ruleset(db_path, tmp_path):
+def test_a_load_of_a_created_event_plays_its_ruleset(store, tmp_path):
     assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
-    with connect(db_path) as con:
+    with connect(store) as con:
         # the file names no ruleset: the event's is used
         p = load(con, tmp_path, biasa_match(["Ana"] * 10, ruleset=None))
         assert p.count("new") == 1
@@ -101,7 +101,7 @@ def test_a_load_of_a_created_event_plays_its_ruleset(db_path, tmp_path):
         assert "ruleset_changed" in p.problems["code"].to_list()
     # the ruleset of an event with results does not change
     refused(run("event", "create", "ev", "--ruleset", "pepet"), "ev", "unhas", "pepet")
-    with connect(db_path, read_only=True) as con:
+    with connect(store, read_only=True) as con:
         assert con.execute("SELECT ruleset FROM events").fetchall() == [("unhas",)]
 
 
@@ -149,10 +149,10 @@ def test_bad_rosters_are_refused_with_file_line_and_column(db_path, tmp_path):
 # --- draws -------------------------------------------------------------------------------------
 
 
-def test_a_first_round_draw_is_stored_with_its_seed_and_the_swap_schedule(db_path, tmp_path):
+def test_a_first_round_draw_is_stored_with_its_seed_and_the_swap_schedule(store, tmp_path):
     r = setup_event(tmp_path)
     assert "seed 3" in r.output
-    with connect(db_path, read_only=True) as con:
+    with connect(store, read_only=True) as con:
         draws = con.sql("SELECT event, round, seed, reason, current FROM draws").fetchall()
         seats = con.sql('SELECT * FROM seatings ORDER BY "table", hand, chair').pl()
         rounds = con.sql("SELECT round FROM rounds WHERE event = 'ev'").fetchall()
@@ -276,9 +276,9 @@ def test_a_pepet_session_has_one_row_per_chair_and_no_hand(db_path, tmp_path):
 # --- a load against the draw -----------------------------------------------------------------
 
 
-def test_a_sheet_as_drawn_loads(db_path, tmp_path):
+def test_a_sheet_as_drawn_loads(store, tmp_path):
     setup_event(tmp_path)
-    with connect(db_path) as con:
+    with connect(store) as con:
         p = load(con, tmp_path, play(start_of(con, "ev", "R1", "1")))
     assert p.count("new") == 1, p.problems
 

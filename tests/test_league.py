@@ -150,7 +150,7 @@ def dated_events(con, tmp_path) -> None:
         con.execute("UPDATE events SET event_date = ? WHERE event = ?", [day, ev])
 
 
-def test_group_is_the_membership_in_force_on_the_event_date(con, tmp_path):
+def test_group_is_the_membership_in_force_on_the_event_date(store, con, tmp_path):
     registry(con, tmp_path, DATED)
     dated_events(con, tmp_path)
     # May: Ana still in KG Alpha: Alpha 3 + 2 = 5 (2 players), Beta 1 + 0 = 1
@@ -159,7 +159,7 @@ def test_group_is_the_membership_in_force_on_the_event_date(con, tmp_path):
     assert groups(con, "e-jun") == [("KG Alpha", 2, 1, 1, 2, 0), ("KG Beta", 4, 3, 3, 1, 0)]
 
 
-def test_a_later_membership_keeps_finished_events_and_applies_at_once(con, tmp_path):
+def test_a_later_membership_keeps_finished_events_and_applies_at_once(store, con, tmp_path):
     registry(con, tmp_path, DATED)
     dated_events(con, tmp_path)
     before = {ev: groups(con, ev) for ev in ("e-may", "e-jun")}

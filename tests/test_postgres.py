@@ -379,3 +379,38 @@ def test_the_dashboard_reads_every_page_batch_from_postgres_through_its_pool(
     data.clear()
     later = data.read(batches.leaderboard, "unhas-2024-e1", None).value
     assert set(later["tables"]["table"]) == {"1", "2"}
+
+
+# --- what the newer features send through the connection ---------------------------------------
+
+
+def test_a_frame_is_copied_by_column_name_and_an_empty_key_list_is_text(pg_url):
+    from pipeline.store.db import insert_frame
+
+    with connect(pg_url) as con:
+        con.execute("CREATE TABLE t (a VARCHAR, n INTEGER, b VARCHAR)")
+        # the frame's columns in another order than the table's: taken by name, as DuckDB does
+        frame = pl.DataFrame({"b": ["y"], "a": ["x"], "n": [3]})
+        insert_frame(con, "t", frame, "a, n, b")
+        assert con.execute("SELECT a, n, b FROM t").fetchall() == [("x", 3, "y")]
+        # an empty list of keys is an empty text[] (not an unknown-typed array)
+        gone = con.execute("DELETE FROM t WHERE a IN (SELECT unnest(?))", [[]])
+        assert gone.execute("SELECT count(*) FROM t").fetchall() == [(1,)]
+
+
+def test_a_first_load_of_many_matches_holds_a_bounded_number_of_locks(pg_url):
+    from pipeline.store.postgres import LOCK_BUCKETS, claim_matches, match_key
+
+    # 20,000 new matches: one lock each would overflow PostgreSQL's shared lock table
+    writes = [("ev", f"R{k // 100}", str(k % 100), 1) for k in range(20_000)]
+    with connect(pg_url) as con:
+        con.execute("BEGIN TRANSACTION")
+        claim_matches(con, writes)
+        held = con.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
+        ).fetchall()[0][0]
+        con.execute("ROLLBACK")
+    assert held == LOCK_BUCKETS  # 20,000 matches fill every bucket, and no more
+    # one match is always the same bucket: two writers of it serialise
+    assert match_key("ev", "R1", "1") == match_key("ev", "R1", "1")
+    assert 0 <= match_key("ev", "R1", "1") < LOCK_BUCKETS

@@ -40,7 +40,7 @@ def test_the_same_file_twice_changes_nothing_and_says_so(con):
     assert log["matches_unchanged"].to_list() == [2, 0]
 
 
-def test_a_live_match_loaded_hand_by_hand_is_an_update(con, tmp_path):
+def test_a_live_match_loaded_hand_by_hand_is_an_update(store, con, tmp_path):
     p1 = ingest(con, [write(tmp_path, "t1_h3.csv", TABLE1[:3])])
     assert p1.outcomes[0].status == "new"
     live = queries.standings(con, "unhas-2024-e1", "table")
@@ -117,7 +117,7 @@ def test_correction_with_reason_supersedes_and_history_shows_both(con, tmp_path,
     assert list((db_path.parent / "backups").glob("*before-correction*.duckdb"))
 
 
-def test_a_revert_restores_the_earlier_standings(con, tmp_path):
+def test_a_revert_restores_the_earlier_standings(store, con, tmp_path):
     ingest(con, [BASE])
     original = standings(con)
     ingest(con, [write(tmp_path, "fix.csv", corrected_rows())], reason="typo")
@@ -148,7 +148,7 @@ def test_shuffling_a_files_rows_changes_nothing(tmp_path_factory, seed):
         assert ha.equals(hb)
 
 
-def test_a_refused_correction_points_at_the_first_changed_hand(con, tmp_path):
+def test_a_refused_correction_points_at_the_first_changed_hand(store, con, tmp_path):
     ingest(con, [BASE])
     p = ingest(con, [write(tmp_path, "fix.csv", corrected_rows())])
     prob = p.problems.filter(pl.col("code") == "correction_needs_reason")

@@ -190,9 +190,12 @@ def load(
                 plans.append(commit(con, p).release())
                 break
             except RuntimeError as exc:
-                # PostgreSQL: another upload wrote one of these matches since this plan;
-                # plan again on what is loaded now (a correction becomes the next version)
-                if type(exc).__name__ != "MatchesChanged" or attempt == RACE_RETRIES:
+                # another upload wrote one of these matches (PostgreSQL) or created one of
+                # these events under another ruleset since this plan: plan again on what
+                # is loaded now (a correction becomes the next version; rows under the
+                # losing ruleset are refused as ruleset_changed)
+                stale = type(exc).__name__ in ("MatchesChanged", "EventsChanged")
+                if not stale or attempt == RACE_RETRIES:
                     raise
                 if expected is not None:
                     raise PlanChanged("the plan changed since the preview") from exc

@@ -60,6 +60,7 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
                 cast(Any, con), [(o.event, o.round, o.table, o.version or 1) for o in writes]
             )
         _write_events(con, p, now)
+        _check_event_rulesets(con, p)
         if writes:
             _write_matches(con, p, ingest_id, now)
         _log_files(con, p, ingest_id)
@@ -112,6 +113,34 @@ def _write_events(con: duckdb.DuckDBPyConnection, p: Plan, now: datetime) -> Non
             "event, ruleset, params_hash, created_at, created_by, models",
             on_conflict="ON CONFLICT DO NOTHING",
         )
+
+
+class EventsChanged(RuntimeError):
+    """Another upload created one of this plan's new events first, under another ruleset.
+
+    Raised inside the commit's transaction (nothing is written); the upload is planned
+    again on what is loaded now, and its rows then meet the stored ruleset as
+    ``ruleset_changed``, file, line and column named."""
+
+    def __init__(self, events: list[tuple[str, str, str]]) -> None:
+        names = ", ".join(f"{e} ({stored}, not {wanted})" for e, stored, wanted in events[:5])
+        super().__init__(f"another upload created {names} meanwhile; plan again")
+        self.events = events
+
+
+def _check_event_rulesets(con: duckdb.DuckDBPyConnection, p: Plan) -> None:
+    """Under the commit's transaction, each new event's stored ruleset is the planned one:
+    an event row another upload inserted first (``ON CONFLICT DO NOTHING`` kept it) with
+    another ruleset refuses this plan whole."""
+    if not p.new_events:
+        return
+    names = list(p.new_events)
+    rows = con.execute(
+        "SELECT event, ruleset FROM events WHERE event IN (SELECT unnest(?))", [names]
+    ).fetchall()
+    clash = [(e, rs, p.new_events[e]) for e, rs in rows if rs != p.new_events[e]]
+    if clash:
+        raise EventsChanged(sorted(clash))
 
 
 def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now: datetime) -> None:

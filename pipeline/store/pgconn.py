@@ -55,12 +55,8 @@ class _TextListDumper(Dumper):
 
 
 def _param(value: Any) -> Any:
-    if (
-        isinstance(value, (list, tuple))
-        and value
-        and all(isinstance(v, str) or v is None for v in value)
-    ):
-        return TextList(value)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) or v is None for v in value):
+        return TextList(value)  # an empty list too: text[] is what our lists of keys are
     return value
 
 

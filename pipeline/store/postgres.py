@@ -67,9 +67,9 @@ def copy_frame(
         else [c.strip().strip('"') for c in columns.split(",")]
     )
     if not on_conflict:
-        # as DuckDB's ``SELECT columns FROM frame``: named columns by name, else by position
-        picked = df.columns[: len(target)] if columns == "*" else target
-        con.copy_in(table, df.select(picked), target)
+        # named columns are taken by name (as DuckDB's SELECT of them does), * by position
+        named = columns != "*" and all(c in df.columns for c in target)
+        con.copy_in(table, df.select(target if named else df.columns[: len(target)]), target)
         return
     name = f"_frame_{id(df)}"
     con.register(name, df)
@@ -81,22 +81,32 @@ def copy_frame(
         con.unregister(name)
 
 
+# Advisory locks live in PostgreSQL's shared lock table (max_locks_per_transaction ×
+# max_connections slots, 6,400 by default): a first load of 100,000 matches cannot hold one
+# lock per match. Matches are locked by bucket instead (a hash of event, round and table):
+# one match is always the same bucket, an upload takes at most LOCK_BUCKETS locks, and two
+# venues' single tables share a bucket (and wait a few milliseconds) once in 1,024.
+LOCK_BUCKETS = 1024
+_LOCK_CLASS = 0x646F6D69  # the first of the two int4 keys: this application's matches
+
+
 def match_key(event: str, round_: str, table: str) -> int:
-    """A signed 64-bit advisory lock key for one match."""
+    """The advisory lock bucket of one match (0 .. LOCK_BUCKETS - 1)."""
     digest = hashlib.sha256("\x1f".join((event, round_, table)).encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
+    return int.from_bytes(digest[:8], "big") % LOCK_BUCKETS
 
 
 def claim_matches(con: PgConnection, writes: list[tuple[str, str, str, int]]) -> None:
-    """Inside the commit's transaction: lock each match written (in one order, so two
-    uploads never wait on each other in a circle) and check that its loaded version is
-    still the one this plan replaces; else :class:`MatchesChanged`, nothing written."""
+    """Inside the commit's transaction: lock each match written (by bucket, in one order,
+    so two uploads never wait on each other in a circle) and check that its loaded version
+    is still the one this plan replaces; else :class:`MatchesChanged`, nothing written."""
     if not writes:
         return
     keys = sorted({match_key(e, r, t) for e, r, t, _v in writes})
     con.raw.execute(
-        "SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest(%s::bigint[]) AS k ORDER BY 1) s",
-        [keys],
+        "SELECT count(pg_advisory_xact_lock(%s::int, k)) "
+        "FROM (SELECT unnest(%s::int[]) AS k ORDER BY 1) s",
+        [_LOCK_CLASS, keys],
     )
     rows = con.raw.execute(
         'SELECT event, round, "table", max(version) FROM match_versions '
