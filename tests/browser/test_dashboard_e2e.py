@@ -249,7 +249,9 @@ def test_a_bad_file_shows_its_problems_and_changes_nothing(tmp_path, new_page):
 def test_a_correction_shows_its_difference_and_needs_a_reason(tmp_path, new_page):
     db = tmp_path / "d.duckdb"
     build_samples(db, only="unhas")
-    add_coordinator(db, "rina", [UNHAS])
+    # a jury member's correction applies at once (a coordinator's becomes a change request,
+    # tests/browser/test_change_requests_e2e.py)
+    add_coordinator(db, "rina", [UNHAS], role="jury")
     src = (
         sample_file("unhas", "unhas-2024-e1_R1_meja3.csv")
         .read_bytes()
