@@ -156,3 +156,13 @@ def test_a_filled_sheet_with_two_players_swapped_is_refused(db_path, tmp_path):
         ("meja1.csv", 2, "player_b"),
     ]
     assert [m["status"] for m in report["matches"]] == ["rejected"]
+    # the draw check is the stronger statement: no swap_schedule warning repeats it
+    assert [p["code"] for p in report["problems"]] == ["draw_chair", "draw_chair"]
+    # without a draw the same sheet loads, warned from hand 2 on against its first hand
+    with connect(tmp_path / "no-draw.duckdb") as con:
+        from pipeline.ingest import ingest
+
+        plan = ingest(con, [tmp_path / "meja1.csv"])
+    warned = plan.problems.filter(pl.col("code") == "swap_schedule")
+    assert plan.errors.height == 0 and plan.count("new") == 1
+    assert warned["line"].to_list() == list(range(3, 12))
