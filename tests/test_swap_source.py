@@ -96,3 +96,17 @@ def test_the_load_warns_against_the_rulesets_own_schedule(cross, con, tmp_path):
     assert warned["message"][0].startswith("hand 3: the seating in chair(s) A, C differs")
     assert warned["message"][3].startswith("hand 6: the seating in chair(s) A, B, C differs")
     assert warned["message"][4].startswith("hand 7: the seating in chair(s) A, B, C, D differs")
+
+
+def test_chairs_of_a_hand_and_through_a_later_first_hand():
+    unhas = seating.swap_schedule(rulesets.load("unhas").params)
+    assert [seating.chairs_at(unhas, h) for h in (1, 2, 3, 6, 7, 10)] == [
+        "ABCD", "ABCD", "CBAD", "CBAD", "CDAB", "CDAB"
+    ]  # fmt: skip
+    assert seating.chairs_at(unhas, 11) == "CDAB"  # a tie-break hand keeps hand 10's chairs
+    assert seating.chairs_at([], 5) == "ABCD"
+    # by hand: from hand 3 (C B A D) to hand 7 (C D A B), chair A holds the hand-3 A
+    # player, B the hand-3 D player, C the hand-3 C player, D the hand-3 B player
+    found = {(f, h): c for f, h, c in seating.sources(unhas, 10)}
+    assert found[(3, 7)] == "ADCB"
+    assert found[(1, 7)] == "CDAB" and found[(7, 10)] == "ABCD"

@@ -314,6 +314,18 @@ def moved(seats: Mapping[str, str], schedule: Schedule, from_hand: int, to_hand:
     return {(c.lower() if lower else c): p for c, p in out.items()}
 
 
+def sources(schedule: Schedule, upto: int) -> list[tuple[int, int, str]]:
+    """``(f, h, chairs)`` for hands ``1 <= f <= h <= upto``: the letter at a chair's place
+    in ``chairs`` is the chair of hand ``f`` whose player the schedule seats there in
+    hand ``h`` (what a check reads a match through, from its first hand)."""
+    out = []
+    for f in range(1, upto + 1):
+        was = chairs_at(schedule, f)
+        for h in range(f, upto + 1):
+            out.append((f, h, "".join(CHAIRS[was.index(c)] for c in chairs_at(schedule, h))))
+    return out
+
+
 def per_hand(start: Mapping[str, str], schedule: Schedule) -> list[tuple[int | None, str, str]]:
     """``(hand, chair, player)`` for every hand of ``schedule`` (``(first, last, chairs)``:
     the letter at a chair's place in ``chairs`` is the starting chair whose player sits

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline import problems
-from pipeline.draws.seating import chairs_at, swap_schedule
+from pipeline.draws.seating import sources, swap_schedule
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import seats_long
 from pipeline.problems import WARNING
@@ -387,13 +387,9 @@ def _swap_schedule(
             {
                 "_first_hand": f,
                 "hand": h,
-                **{
-                    f"_from_{c}": CHAIRS[chairs_at(schedule, f).index(chairs_at(schedule, h)[i])]
-                    for i, c in enumerate(CHAIRS)
-                },
+                **{f"_from_{c}": z.lower() for c, z in zip(CHAIRS, chairs, strict=True)},
             }
-            for f in range(1, upto + 1)
-            for h in range(f, upto + 1)
+            for f, h, chairs in sources(schedule, upto)
         ]
     )
     j = regular.join(start, on=MATCH).join(
