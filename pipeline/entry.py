@@ -27,6 +27,7 @@ import duckdb
 import polars as pl
 
 from pipeline import auth, messages, players, rulesets
+from pipeline.draws import seating
 from pipeline.ingest import service
 from pipeline.ingest.columns import CANONICAL, CHAIRS
 from pipeline.ingest.normalize import SANCTION_CODES
@@ -135,23 +136,12 @@ def name_key(name: str) -> str:
 def scheduled(
     seats: Seats, from_hand: int, to_hand: int, book: rulesets.Ruleset, *, reverse: bool = False
 ) -> Seats:
-    """``seats`` of ``from_hand`` moved to ``to_hand`` by the swap schedule (RULES.md Art.
-    1.14-1.15: A and C swap from hand 3, B and D from hand 7, cumulatively), for a ruleset
-    that checks it; the swaps are their own inverse, so ``reverse`` only documents intent."""
+    """``seats`` of ``from_hand`` moved to ``to_hand`` by the ruleset's swap schedule
+    (``[draw] swaps``, the one the draw uses: RULES.md Art. 1.14-1.15 for unhas); a
+    ruleset without one keeps the chairs. ``reverse`` only documents intent: moving from
+    a later hand back to hand 1 is the same call."""
     del reverse
-    if not book.has("swap_schedule"):
-        return dict(seats)
-
-    def phase(h: int) -> tuple[bool, bool]:
-        return h >= 3, h >= 7
-
-    (ac0, bd0), (ac1, bd1) = phase(from_hand), phase(to_hand)
-    swap = {}
-    if ac0 != ac1:
-        swap.update({"a": "c", "c": "a"})
-    if bd0 != bd1:
-        swap.update({"b": "d", "d": "b"})
-    return {swap.get(c, c): p for c, p in seats.items()}
+    return seating.moved(seats, seating.swap_schedule(book.params), from_hand, to_hand)
 
 
 # --- reading a match ------------------------------------------------------------------------

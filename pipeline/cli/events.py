@@ -65,8 +65,11 @@ def event_create(event_id, ruleset, title, when, venue, level, db) -> None:
 @db_option
 def event_roster(event_id, file, db) -> None:
     """Set the event's entrants from FILE (CSV/XLSX: player, optional group); it replaces
-    the entrants set before. Names are matched to the registry as a load matches them."""
+    the entrants set before. Names are matched to the registry as a load matches them.
+    An entrant the ruleset's eligibility does not admit on the event's date (age,
+    citizenship, as the registry knows them) is a warning naming the player; they stay."""
     from pipeline import events
+    from pipeline.league import eligibility
     from pipeline.problems import FileRejected
     from pipeline.store.db import connect
 
@@ -74,6 +77,8 @@ def event_roster(event_id, file, db) -> None:
         rows = events.read_roster(file)
         with connect(db) as con:
             n = events.set_roster(con, event_id, rows, source=rows["_file"][0])
+            keys = events.roster(con, event_id)["player_key"].to_list()
+            warnings = eligibility(con, event_id, keys)
     except FileRejected as exc:
         _refuse(f"{exc.file}: {exc.message}")
         return
@@ -81,6 +86,10 @@ def event_roster(event_id, file, db) -> None:
         _refuse(str(exc))
         return
     out.print(f"{event_id}: {n} entrant(s) from {file}", markup=False, highlight=False)
+    from rich.markup import escape
+
+    for line in warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
 
 @click.command()

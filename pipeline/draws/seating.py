@@ -276,9 +276,57 @@ def chairs_by_lot(tables: Sequence[Sequence[str]], rng: random.Random) -> list[d
     return seated
 
 
-def per_hand(
-    start: Mapping[str, str], schedule: Sequence[tuple[int, int, str]]
-) -> list[tuple[int | None, str, str]]:
+Schedule = Sequence[tuple[int, int, str]]
+
+
+def swap_schedule(params: Mapping[str, object]) -> list[tuple[int, int, str]]:
+    """The ruleset's swap schedule (``[draw] swaps``) as ``(first hand, last hand, chairs)``;
+    empty when the ruleset has none (chairs fixed)."""
+    draw = params.get("draw")
+    swaps = draw.get("swaps", []) if isinstance(draw, Mapping) else []
+    return [(int(s["hands"][0]), int(s["hands"][1]), str(s["chairs"]).upper()) for s in swaps]
+
+
+def chairs_at(schedule: Schedule, hand: int) -> str:
+    """The schedule's ``chairs`` for ``hand``: the entry that lists it; after the last
+    entry the last one holds (tie-break hands keep the last seating); before the first,
+    or with no schedule, nobody moves (``ABCD``)."""
+    held = "".join(CHAIRS)
+    for first, last, chairs in sorted(schedule):
+        if first <= hand <= last:
+            return chairs
+        if last < hand:
+            held = chairs
+    return held
+
+
+def moved(seats: Mapping[str, str], schedule: Schedule, from_hand: int, to_hand: int) -> dict:
+    """``seats`` (chair → player, chairs in any case) of ``from_hand`` moved to
+    ``to_hand`` by ``schedule``; chairs keep the case they came in."""
+    lower = any(c.islower() for c in seats)
+    was, now = chairs_at(schedule, from_hand), chairs_at(schedule, to_hand)
+    start = {was[CHAIRS.index(c.upper())]: p for c, p in seats.items()}
+    out = {
+        chair: start[came_from]
+        for chair, came_from in zip(CHAIRS, now, strict=True)
+        if came_from in start
+    }
+    return {(c.lower() if lower else c): p for c, p in out.items()}
+
+
+def sources(schedule: Schedule, upto: int) -> list[tuple[int, int, str]]:
+    """``(f, h, chairs)`` for hands ``1 <= f <= h <= upto``: the letter at a chair's place
+    in ``chairs`` is the chair of hand ``f`` whose player the schedule seats there in
+    hand ``h`` (what a check reads a match through, from its first hand)."""
+    out = []
+    for f in range(1, upto + 1):
+        was = chairs_at(schedule, f)
+        for h in range(f, upto + 1):
+            out.append((f, h, "".join(CHAIRS[was.index(c)] for c in chairs_at(schedule, h))))
+    return out
+
+
+def per_hand(start: Mapping[str, str], schedule: Schedule) -> list[tuple[int | None, str, str]]:
     """``(hand, chair, player)`` for every hand of ``schedule`` (``(first, last, chairs)``:
     the letter at a chair's place in ``chairs`` is the starting chair whose player sits
     there in those hands); an empty schedule: one row per chair with hand ``None``."""

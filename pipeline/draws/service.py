@@ -54,9 +54,7 @@ def _rules(book: rulesets.Ruleset) -> dict[str, Any]:
 
 def schedule(book: rulesets.Ruleset) -> list[tuple[int, int, str]]:
     """The ruleset's swap schedule as ``(first hand, last hand, chairs)``."""
-    return [
-        (int(s["hands"][0]), int(s["hands"][1]), str(s["chairs"])) for s in _rules(book)["swaps"]
-    ]
+    return seating.swap_schedule(book.params)
 
 
 def order_with(con: duckdb.DuckDBPyConnection, event: str, label: str) -> list[str]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline import problems
+from pipeline.draws.seating import sources, swap_schedule
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import seats_long
 from pipeline.problems import WARNING
@@ -302,7 +303,11 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     )
     found.append(_seating_changes(played_all, book))
     if book.has("swap_schedule") and book.flat.get("check_swap_schedule", True):
-        found.append(_swap_schedule(played_all, int(book.flat.get("regular_hands", 10))))
+        schedule = swap_schedule(book.params)
+        if schedule:
+            found.append(
+                _swap_schedule(played_all, int(book.flat.get("regular_hands", 10)), schedule)
+            )
     return problems.concat(found)
 
 
@@ -361,24 +366,40 @@ def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     )
 
 
-def _swap_schedule(played: pl.DataFrame, regular_hands: int) -> pl.DataFrame:
-    """Warn where the recorded seating differs from Art. 1.14-1.15 (cumulative swaps)."""
+def _swap_schedule(
+    played: pl.DataFrame, regular_hands: int, schedule: list[tuple[int, int, str]]
+) -> pl.DataFrame:
+    """Warn where the recorded seating differs from the ruleset's swap schedule (``[draw]
+    swaps``; unhas: Art. 1.14-1.15) applied to the match's first hand."""
     regular = played.filter(pl.col("hand") <= regular_hands)
     start = (
         regular.sort("hand")
         .group_by(MATCH, maintain_order=True)
         .first()
-        .select(*MATCH, *[pl.col(f"key_{c}").alias(f"s_{c}") for c in CHAIRS])
+        .with_columns(pl.col("hand").alias("_first_hand"))
+        .select(*MATCH, "_first_hand", *[pl.col(f"key_{c}").alias(f"s_{c}") for c in CHAIRS])
     )
-    j = regular.join(start, on=MATCH)
-    h = pl.col("hand")
-    ac = h >= 3
-    bd = h >= 7
+    # for (first hand f, hand h): the chair of hand f holding the player expected in each
+    # chair in hand h (the starting chair whose player sits there, read through f)
+    upto = max([regular_hands, *(last for _, last, _ in schedule)])
+    lookup = pl.DataFrame(
+        [
+            {
+                "_first_hand": f,
+                "hand": h,
+                **{f"_from_{c}": z.lower() for c, z in zip(CHAIRS, chairs, strict=True)},
+            }
+            for f, h, chairs in sources(schedule, upto)
+        ]
+    )
+    j = regular.join(start, on=MATCH).join(
+        lookup.cast({"_first_hand": regular["hand"].dtype, "hand": regular["hand"].dtype}),
+        on=["_first_hand", "hand"],
+        how="left",
+    )
     expected = {
-        "a": pl.when(ac).then(pl.col("s_c")).otherwise(pl.col("s_a")),
-        "c": pl.when(ac).then(pl.col("s_a")).otherwise(pl.col("s_c")),
-        "b": pl.when(bd).then(pl.col("s_d")).otherwise(pl.col("s_b")),
-        "d": pl.when(bd).then(pl.col("s_b")).otherwise(pl.col("s_d")),
+        c: pl.coalesce(pl.when(pl.col(f"_from_{c}") == z).then(pl.col(f"s_{z}")) for z in CHAIRS)
+        for c in CHAIRS
     }
     wrong = [
         pl.when(~pl.col(f"key_{c}").eq_missing(expected[c])).then(pl.lit(c.upper())) for c in CHAIRS

@@ -9,6 +9,10 @@ line and column:
   (the first such hand per player). Hands the draw does not list (tie-break hands 11, 12 …)
   are not compared; a pepet draw's chairs hold for every hand.
 
+The draw already follows the ruleset's swap schedule, so for a match refused by
+``draw_chair`` the ``swap_schedule`` warning would say the same thing a second time, more
+weakly: :func:`without_echoes` leaves it out.
+
 A drawn table missing from the upload is no problem: uploads may be partial, and the
 next round's draw waits for every table anyway.
 """
@@ -117,3 +121,21 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
         )
     )
     return problems.concat(found)
+
+
+def without_echoes(found: list[pl.DataFrame]) -> list[pl.DataFrame]:
+    """``found`` without the ``swap_schedule`` warnings of the matches that ``draw_chair``
+    refuses (the draw check is the stronger statement of the same seating)."""
+    every = problems.concat(found)
+    if every.height == 0:
+        return found
+    refused = every.filter(pl.col("code") == "draw_chair").select(MATCH).unique()
+    if refused.height == 0:
+        return found
+    every = every.with_row_index("_i")
+    echoes = (
+        every.filter(pl.col("code") == "swap_schedule")
+        .join(refused, on=MATCH, how="semi")
+        .get_column("_i")
+    )
+    return [every.filter(~pl.col("_i").is_in(echoes.implode())).drop("_i")]

@@ -183,7 +183,7 @@ def _checks(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> list[pl.Data
     found.append(cross.two_tables(con, typed))
     found.append(cross.keyless_rows(typed))
     found.append(drawcheck.against_draw(con, typed))
-    return found
+    return drawcheck.without_echoes(found)
 
 
 def _candidates(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:

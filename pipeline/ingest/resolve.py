@@ -184,16 +184,21 @@ def resolve_labels(
     con: duckdb.DuckDBPyConnection, typed: pl.DataFrame
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Rounds and tables whose labels differ only in case, spaces or leading zeros are one:
-    each takes the first spelling loaded (or, for a new one, the first in the upload),
-    like player names; a row written differently is reported (a warning) and loads."""
+    each takes the first spelling loaded, else the spelling of the event's draws (``domino
+    draw``), else the first in the upload, like player names; a row written differently
+    is reported (a warning) and loads."""
     found: list[pl.DataFrame] = []
     events = typed.get_column("event").drop_nulls().unique().to_list()
     loaded = _loaded_matches(con, events)
+    drawn = _drawn_matches(con, events)
     for col, scope in (("round", ["event"]), ("table", ["event", "round"])):
         # the distinct labels (a few thousand in a batch of 500,000 rows), not every row
         uploaded = typed.select(*scope, col).unique(maintain_order=True).drop_nulls(col)
         first = (
-            pl.concat([_loaded_labels(loaded, [*scope, col]), uploaded], how="vertical_relaxed")
+            pl.concat(
+                [_loaded_labels(loaded, [*scope, col]), drawn.select(*scope, col), uploaded],
+                how="vertical_relaxed",
+            )
             .with_columns(label_key(pl.col(col)).alias("_label_key"))
             .unique([*scope, "_label_key"], keep="first", maintain_order=True)
             .rename({col: "_spelling"})
@@ -246,6 +251,24 @@ def _loaded_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.Dat
         ).pl()
     finally:
         con.unregister("_label_events")
+
+
+def _drawn_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
+    """``event, round, table`` of the current draws of ``events`` (an upload holds few
+    events: one query each), in the order drawn."""
+    schema = {"event": pl.String, "round": pl.String, "table": pl.String}
+    found = [
+        con.sql(
+            'SELECT s.event, s.round, s."table" FROM draw_seats s JOIN draws_t d '
+            "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
+            'WHERE d.current AND s.event = ? GROUP BY s.event, s.round, s."table" '
+            'ORDER BY min(d.drawn_at), s.round, s."table"',
+            params=[event],
+        ).pl()
+        for event in sorted(str(e) for e in events)
+    ]
+    frames = [f.cast(schema) for f in found if f.height]
+    return pl.concat(frames) if frames else pl.DataFrame(schema=schema)
 
 
 def _loaded_labels(loaded: pl.DataFrame, cols: list[str]) -> pl.DataFrame:

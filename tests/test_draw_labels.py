@@ -1,0 +1,42 @@
+"""A round or table spelled differently in an upload (``r1`` for the drawn ``R1``,
+`` R01``, table ``01``) is matched to the draw as it is to loaded rounds: it takes the
+draw's spelling (a ``label_spelling`` warning) and is checked against the draw."""
+
+import polars as pl
+import pytest
+
+from pipeline.store.db import connect
+from tests.rules_helpers import load
+from tests.test_events_draw_cli import play, setup_event, start_of
+
+
+@pytest.mark.parametrize(("written", "table"), [("r1", "1"), (" R01", "01")])
+def test_a_round_spelled_otherwise_is_the_drawn_round(db_path, tmp_path, written, table):
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        start = start_of(con, "ev", "R1", "1")
+        p = load(con, tmp_path, play(start, rnd=written, table=table), name="meja1.csv")
+        rounds = con.sql('SELECT DISTINCT round, "table" FROM hands').fetchall()
+    assert p.count("new") == 1, p.problems.to_dicts()
+    assert rounds == [("R1", "1")]  # the draw's spelling, as a loaded round's would be
+    spelled = p.problems.filter(pl.col("code") == "label_spelling")
+    assert spelled["severity"].unique().to_list() == ["warning"]
+    assert spelled.filter(pl.col("column") == "round")["line"].to_list() == [2]
+    assert not p.problems.filter(pl.col("code").str.starts_with("draw_")).height
+
+
+def test_a_round_spelled_otherwise_is_checked_against_the_draw(db_path, tmp_path):
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        a, b, c, d = start_of(con, "ev", "R1", "1")
+        p = load(con, tmp_path, play((b, a, c, d), rnd="r1"), name="meja1.csv")
+        stray = load(con, tmp_path, play((a, b, c, d), rnd="R 1", table="9"), name="meja9.csv")
+    chair = p.problems.filter(pl.col("code") == "draw_chair")
+    assert chair.select("file", "line", "column").sort("column").rows() == [
+        ("meja1.csv", 2, "player_a"),
+        ("meja1.csv", 2, "player_b"),
+    ]
+    assert p.count("rejected") == 1
+    assert stray.problems.filter(pl.col("code") == "draw_table").select(
+        "file", "line", "column"
+    ).rows() == [("meja9.csv", 2, "table")]
