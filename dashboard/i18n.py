@@ -55,7 +55,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Large type, tables cycling by themselves — for a projector at the venue.",
     },
     "lb.tab.tables": {"id": "Meja · {round}", "en": "Tables · {round}"},
-    "lb.tab.session": {"id": "Klasemen sesi {round} ★", "en": "Session {round} standings ★"},
+    "lb.tab.session": {"id": "Sesi {round} ★", "en": "Session {round} ★"},
     "lb.tab.event": {"id": "Klasemen acara", "en": "Event standings"},
     "lb.tab.groups": {"id": "Kelompok (KG)", "en": "Groups (KG)"},
     "lb.table": {"id": "Meja {table}", "en": "Table {table}"},

@@ -197,7 +197,7 @@ def test_leaderboard_pepet_session_has_stars_and_groups(loaded):
     with connect(loaded, read_only=True) as con:
         session = queries.standings(con, PEPET, "round", "S2")
     text = texts(at)
-    assert "Klasemen sesi S2" in text and "Kelompok (KG)" in text
+    assert "Sesi S2 ★" in text and "Kelompok (KG)" in text
     stars = [
         df
         for df in frames(at)

@@ -18,7 +18,7 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("venue")
     db = tmp / "samples.duckdb"
     build_samples(db)
-    add_coordinator(db, "rina", ["*"])
+    add_coordinator(db, "rina", [], role="admin")  # her corrections apply at once
     with dashboard(db, tmp, refresh=REFRESH, bigscreen=3) as srv:
         yield srv, tmp
 
@@ -76,7 +76,7 @@ def test_on_a_phone_every_leaderboard_tab_can_be_tapped_and_the_tables_come_earl
     wait_idle(page)
     panel = page.locator('[role="tabpanel"]:visible')
     # wait for the tab's table itself (the panel renders after the tab is selected)
-    panel.locator('[data-testid="stTableStyledTable"]').first.wait_for()
+    panel.locator('[data-testid="stTableStyledTable"]:visible').first.wait_for()
     assert panel.locator('[data-testid="stDataFrame"]').count() == 0
     tabs.nth(2).click()  # event standings: every column reachable (a plain table)
     page.get_by_role("tab", name=re.compile("Klasemen acara"), selected=True).wait_for()
