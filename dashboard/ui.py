@@ -79,6 +79,26 @@ def metrics(items: Sequence[tuple[str, int | float | str | None]]) -> None:
             st.metric(label, value, width=150)
 
 
+def event_batch(batch: Callable[..., Any], key: str, label: str) -> dict[str, Any] | None:
+    """An event page's batch (``batch(con, event)`` through :func:`dashboard.data.read`)
+    and its event picker, bound to the query parameter ``key`` and showing each event's
+    title; None when there is nothing to show (the page has said why)."""
+    res = store.read(batch, bound_value(key))
+    if stale_note(res):
+        return None
+    d: dict[str, Any] = res.value
+    if d["event"] is None:
+        st.info(t("no_events"))
+        return None
+    if bound_value(key) != d["event"]:
+        st.session_state[key] = d["event"]
+    titles = store.event_titles()
+    st.selectbox(
+        label, d["events"], key=key, bind="query-params", format_func=lambda e: titles.get(e, e)
+    )
+    return d
+
+
 def stale_note(res: Result) -> bool:
     """Show the "updating…" note for stale data; True when there is nothing to show."""
     if res.stale and res.value is None:

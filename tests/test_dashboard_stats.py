@@ -10,7 +10,7 @@ import duckdb
 import polars as pl
 import pytest
 
-from dashboard import batches, data
+from dashboard import batches, data, live
 from pipeline.players import import_registry, read_registry
 from pipeline.standings import queries, stats
 from pipeline.store.db import DatabaseBusy, connect
@@ -196,6 +196,9 @@ def test_hand_diff_lists_changed_fields_and_dropped_or_added_hands():
 
 @pytest.fixture
 def live_db(db_path, samples) -> Path:
+    # a watcher left running by an earlier page test polls its own database in the
+    # background: stop it, so what these tests count is their own reads only
+    live.stop_all()
     shutil.copyfile(samples, db_path)
     data.clear()
     yield db_path

@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import batches, data, ui
+from dashboard import batches, ui
 from dashboard.i18n import t
 
 PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
@@ -20,16 +20,9 @@ PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
 def render() -> None:
     st.title(t("br.title"))
     ui.compact_tables_css()
-    res = data.read(batches.road, ui.bound_value("br_event"))
-    if ui.stale_note(res):
+    d = ui.event_batch(batches.road, "br_event", t("br.event"))
+    if d is None:
         return
-    d: dict[str, Any] = res.value
-    if d["event"] is None:
-        st.info(t("no_events"))
-        return
-    if ui.bound_value("br_event") != d["event"]:
-        st.session_state["br_event"] = d["event"]
-    st.selectbox(t("br.event"), d["events"], key="br_event", bind="query-params")
     road: pl.DataFrame = d["road"]
     if road.height == 0:
         st.info(t("br.empty"))

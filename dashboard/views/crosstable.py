@@ -2,12 +2,10 @@
 points, the place at the table and the event rank after each round; sortable, with the
 standings after any round, and CSV/XLSX downloads (pipeline/standings/crosstable.py)."""
 
-from typing import Any
-
 import polars as pl
 import streamlit as st
 
-from dashboard import data, profile_batches, ui
+from dashboard import profile_batches, ui
 from dashboard.i18n import t
 from pipeline.standings import crosstable
 
@@ -17,16 +15,9 @@ AFTER_KEY = "after"
 
 def render() -> None:
     st.title(t("ct.title"))
-    res = data.read(profile_batches.cross, ui.bound_value(EVENT_KEY))
-    if ui.stale_note(res):
+    d = ui.event_batch(profile_batches.cross, EVENT_KEY, t("lb.event"))
+    if d is None:
         return
-    d: dict[str, Any] = res.value
-    if d["event"] is None:
-        st.info(t("no_events"))
-        return
-    if ui.bound_value(EVENT_KEY) != d["event"]:
-        st.session_state[EVENT_KEY] = d["event"]
-    st.selectbox(t("lb.event"), d["events"], key=EVENT_KEY, bind="query-params")
     show(d["long"], d["event"])
 
 

@@ -22,23 +22,9 @@ _MARGIN = {"l": 10, "r": 10, "t": 10, "b": 10}
 
 def render() -> None:
     st.title(t("st.title"))
-    res = data.read(batches.event_stats, ui.bound_value(EVENT_KEY))
-    if ui.stale_note(res):
+    d = ui.event_batch(batches.event_stats, EVENT_KEY, t("lb.event"))
+    if d is None:
         return
-    d: dict[str, Any] = res.value
-    if d["event"] is None:
-        st.info(t("no_events"))
-        return
-    if ui.bound_value(EVENT_KEY) != d["event"]:
-        st.session_state[EVENT_KEY] = d["event"]
-    titles = data.event_titles()
-    st.selectbox(
-        t("lb.event"),
-        d["events"],
-        key=EVENT_KEY,
-        bind="query-params",
-        format_func=lambda e: titles.get(e, e),
-    )
     st.subheader(ui.md(data.title(d["event"])), anchor=False)
     show(d)
 
