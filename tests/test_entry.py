@@ -182,7 +182,13 @@ def test_closing_waits_for_hand_ten_and_then_changes_need_a_reason(con, drawn, r
         save(con, referee, fixed)
     assert exc.value.code == "entry_closed"
     assert points(con) == before and len(kinds(con)) == 10
-    saved = save(con, referee, fixed, reason="referee misread the last tile")
+    # a coordinator's correction of a closed match is a change request for the jury
+    with pytest.raises(auth.NotAllowed):
+        save(con, referee, fixed, reason="referee misread the last tile")
+    assert points(con) == before and len(kinds(con)) == 10
+    auth.add_user(con, "Bu Juri", "a long jury password", [EVENT], role="jury")
+    jury = auth.sign_in(con, "Bu Juri", "a long jury password").identity
+    saved = save(con, jury, fixed, reason="referee misread the last tile")
     assert saved.ok
     hist = queries.history(con, EVENT, ROUND, TABLE)
     assert hist["kind"].to_list()[-1] == "correction"

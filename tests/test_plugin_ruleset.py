@@ -33,6 +33,7 @@ from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP
 from tests.rules_helpers import biasa_match, hand, write_log
+from tests.test_dashboard import unmd
 
 CUP3 = """
 extends = "unhas"
@@ -151,7 +152,7 @@ def test_the_dashboard_shows_a_third_rulebook(cup3, db_path, tmp_path, monkeypat
         v = e.value
         v = v.data if hasattr(v, "data") and not hasattr(v, "columns") else v
         if "Pemain" in v.columns:
-            players |= set(v["Pemain"])
+            players |= {unmd(n) for n in v["Pemain"]}
     assert {"Ana", "Budi", "Cici", "Dedi"} <= players
     data.clear()
 

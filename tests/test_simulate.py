@@ -507,7 +507,8 @@ def test_samples_regenerate_byte_for_byte(tmp_path):
     simulator.make_samples(tmp_path)
     for rs in RULESETS:
         ours = {p.name: p.read_bytes() for p in (tmp_path / rs).iterdir()}
-        bundled = {p.name: p.read_bytes() for p in (SAMPLES / rs).iterdir()}
+        # event.toml (the event's title, date, venue) is written by hand, not generated
+        bundled = {p.name: p.read_bytes() for p in (SAMPLES / rs).iterdir() if p.suffix != ".toml"}
         assert sorted(ours) == sorted(bundled)
         changed = [name for name in ours if ours[name] != bundled[name]]
         assert not changed, (

@@ -28,6 +28,70 @@ SQL_METHODS = {"execute", "executemany", "sql", "query"}
 #: be an identifier or SQL from a fixed set (never a value a user sent).
 ALLOWED: dict[tuple[str, str], str] = {
     (
+        "pipeline/cli/changes.py",
+        "change_requests.LIST",
+    ): "a constant query text in pipeline/change_requests.py",
+    (
+        "pipeline/entry.py",
+        "cols",
+    ): "the hand-log contract's fixed column names (COLUMNS), quoted",
+    (
+        "pipeline/ratings.py",
+        "_sql('rated_tables')",
+    ): "SQL file shipped in pipeline/sql/ratings/; the ruleset goes in params",
+    (
+        "pipeline/ratings.py",
+        "t",
+    ): "loops over the three fixed rating table names",
+    (
+        "pipeline/ratings.py",
+        "_sql('rated_scope')",
+    ): "SQL file shipped in pipeline/sql/ratings/; the ruleset goes in params",
+    (
+        "pipeline/standings/bracket.py",
+        "_sql('after_round.sql')",
+    ): "SQL file shipped beside bracket.py; values in params",
+    (
+        "pipeline/standings/bracket.py",
+        "_sql('groups_after_round.sql')",
+    ): "SQL file shipped beside bracket.py; values in params",
+    (
+        "pipeline/standings/bracket.py",
+        "_sql('bracket.sql')",
+    ): "SQL file shipped beside bracket.py; values in params",
+    (
+        "pipeline/standings/crosstable.py",
+        "(_SQL / 'crosstable.sql').read_text()",
+    ): "SQL file shipped in pipeline/sql/reports/; values in params",
+    (
+        "pipeline/standings/h2h.py",
+        "(_SQL / 'h2h_tables.sql').read_text()",
+    ): "SQL file shipped in pipeline/sql/reports/; the players go in params",
+    (
+        "pipeline/standings/h2h.py",
+        "sql",
+    ): "the shipped h2h_fed.sql with the constant list of winning categories put in",
+    (
+        "pipeline/standings/profile.py",
+        "(_SQL / 'reports' / 'rating_board.sql').read_text()",
+    ): "SQL file shipped in pipeline/sql/reports/; filters go in params",
+    (
+        "pipeline/standings/profile.py",
+        "(_SQL / 'achievements' / f'{code}.sql').read_text()",
+    ): "one shipped SQL file per code of the constant ACHIEVEMENTS list; the player goes in params",
+    (
+        "pipeline/standings/queries.py",
+        "' AND '.join(('v.' + w for w in where))",
+    ): "from _where: constant conditions over fixed column names; the values go in params",
+    (
+        "pipeline/users.py",
+        "table",
+    ): "loops over the four fixed user table names",
+    (
+        "pipeline/users.py",
+        "marks",
+    ): "one '?' per group; the groups go in params",
+    (
         "pipeline/ingest/writer.py",
         "t",
     ): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
