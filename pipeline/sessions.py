@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 import duckdb
 
 from pipeline import settings
-from pipeline.users import normalize_name
+from pipeline.users import normalize_name, revoke_sign_ins
 
 COOKIE = "domino_session"
 
@@ -97,8 +97,5 @@ def revoke(con: duckdb.DuckDBPyConnection, name: str) -> int:
     n = con.execute(
         "SELECT count(*) FROM sign_ins WHERE name = ? AND revoked_at IS NULL", [key]
     ).fetchall()[0][0]
-    con.execute(
-        "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
-        [datetime.now(), key],
-    )
+    revoke_sign_ins(con, key)
     return int(n)

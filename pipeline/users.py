@@ -113,14 +113,19 @@ def add_user(
             [key, digest, datetime.now(), role],
         )
         _set_scope(con, key, evs, grs)
-        con.execute(
-            "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
-            [datetime.now(), key],
-        )
+        revoke_sign_ins(con, key)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
+
+
+def revoke_sign_ins(con: duckdb.DuckDBPyConnection, key: str) -> None:
+    """End every lasting sign-in of the user ``key`` (a normalised name)."""
+    con.execute(
+        "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+        [datetime.now(), key],
+    )
 
 
 def _set_scope(con: duckdb.DuckDBPyConnection, key: str, evs: list[str], grs: list[str]) -> None:
@@ -153,10 +158,7 @@ def set_role(
             raise LookupError(f"there is no user {name!r}: add them with `domino users add`")
         con.execute("UPDATE users SET role = ? WHERE name = ?", [role, key])
         _set_scope(con, key, evs, grs)
-        con.execute(
-            "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
-            [datetime.now(), key],
-        )
+        revoke_sign_ins(con, key)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -173,10 +175,7 @@ def set_password(con: duckdb.DuckDBPyConnection, name: str, password: str) -> No
     con.execute("BEGIN TRANSACTION")
     try:
         con.execute("UPDATE users SET password_hash = ? WHERE name = ?", [digest, key])
-        con.execute(
-            "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
-            [datetime.now(), key],
-        )
+        revoke_sign_ins(con, key)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
