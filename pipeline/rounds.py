@@ -15,11 +15,16 @@ that the three agree. "Any case" is ASCII case (``FINAL``, ``Final``), the same 
 Python and polars; digits are ASCII digits.
 """
 
+from __future__ import annotations
+
 import functools
 import re
+from typing import TYPE_CHECKING
 
 import duckdb
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LOWER = _UPPER.lower()
@@ -58,6 +63,8 @@ def round_key(label: str) -> tuple[int, str, int, str]:
 
 def sort_exprs(column: str = "round") -> list[pl.Expr]:
     """:func:`round_key` as polars expressions: ``df.sort(sort_exprs("round"))``."""
+    import polars as pl
+
     c = pl.col(column)
     low = c.str.replace_many(list(_UPPER), list(_LOWER))
     first = c.str.extract(r"([0-9]+)")

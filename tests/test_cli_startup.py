@@ -75,6 +75,8 @@ def test_standings_imports_no_screen_packages(tmp_path):
     got = imported("standings", "--event", "unhas-2024-e1", env=env)
     assert got["exit"] == 0 and "Wahyu Nugroho" in got["output"], got["output"]
     assert not set(got["heavy"]) & set(NEVER), got["heavy"]
+    # a table of standings is printed from plain rows: no frames, no Arrow
+    assert not set(got["heavy"]) & {"polars", "pyarrow", "numpy"}, got["heavy"]
     assert "duckdb" in got["heavy"]  # the probe does see what a command imports
     assert loaded["heavy"] and not set(loaded["heavy"]) & set(NEVER), loaded["heavy"]
 

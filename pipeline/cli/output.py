@@ -1,23 +1,44 @@
-"""How results are printed: a table readable at 80 columns, CSV or JSON; an ingest report."""
+"""How results are printed: a table readable at 80 columns, CSV or JSON; an ingest report.
+
+A terminal table of plain rows (:class:`pipeline.standings.queries.Rows`) is printed
+without importing polars, so that ``domino standings`` starts quickly.
+"""
+
+from __future__ import annotations
 
 import io
 import json
 import sys
+from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
 from rich import box
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from pipeline import problems as problems_mod
 from pipeline.cli.common import out
-from pipeline.standings import exports
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from pipeline.standings.queries import Rows
 
 
-def emit(df: pl.DataFrame, fmt: str, title: str | None = None) -> None:
+def emit(df: pl.DataFrame | Rows, fmt: str, title: str | None = None) -> None:
     """Print a frame as a terminal table, CSV (header row, contract columns first) or JSON."""
+    from pipeline.standings.queries import Rows
+
+    if isinstance(df, Rows) and fmt == "table":
+        _table(df.columns, df.numeric, df.rows, title)
+    else:
+        _emit_frame(df.to_polars() if isinstance(df, Rows) else df, fmt, title)
+
+
+def _emit_frame(df: pl.DataFrame, fmt: str, title: str | None) -> None:
+    from pipeline.standings import exports
+
     if fmt == "csv":
         # a spreadsheet opens CSV: text that would start a formula gets a leading ', as in
         # the dashboard's downloads (JSON is data for programs and stays exactly as stored)
@@ -30,41 +51,53 @@ def emit(df: pl.DataFrame, fmt: str, title: str | None = None) -> None:
             json.dumps(df.to_dicts(), default=str, ensure_ascii=False, indent=1) + "\n"
         )
     else:
-        # readable at 80 columns: headers never cut, long cells wrap, timestamps to the second
-        # a column holding one value for every row (the event) is said in the title instead
-        same = [c for c in df.columns if c == "event" and df.height and df[c].n_unique() == 1]
-        if same:
-            df = df.drop(same)
-        t = Table(
-            title=title, show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False
+        numeric = [df[c].dtype.is_numeric() for c in df.columns]
+        _table(df.columns, numeric, df.rows(), title)
+
+
+def _table(
+    columns: list[str], numeric: list[bool], rows: Sequence[tuple[Any, ...]], title: str | None
+) -> None:
+    """Readable at 80 columns: headers never cut, long cells wrap, timestamps to the second."""
+    # a column holding one value for every row (the event) is said in the title instead
+    keep = [
+        i
+        for i, c in enumerate(columns)
+        if not (c == "event" and rows and len({r[i] for r in rows}) == 1)
+    ]
+    if len(keep) < len(columns):
+        columns = [columns[i] for i in keep]
+        numeric = [numeric[i] for i in keep]
+        rows = [tuple(r[i] for i in keep) for r in rows]
+    t = Table(
+        title=title, show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False
+    )
+    for c, num in zip(columns, numeric, strict=True):
+        t.add_column(Text(c), justify="right" if num else "left", no_wrap=True)
+    cells = [[_cell(v) for v in row] for row in rows]
+    for row in cells:
+        t.add_row(*[Text(v) for v in row])
+    with out.capture() as shown:
+        natural = sum(
+            max([len(c), *(len(row[i]) for row in cells)]) + 2 for i, c in enumerate(columns)
         )
-        for c in df.columns:
-            t.add_column(
-                Text(c), justify="right" if df[c].dtype.is_numeric() else "left", no_wrap=True
-            )
-        for row in df.iter_rows():
-            t.add_row(*[Text(_cell(v)) for v in row])
-        with out.capture() as shown:
-            natural = sum(
-                max([len(c), *(len(_cell(v)) for v in df[c].to_list())]) + 2 for c in df.columns
-            )
-            if natural <= out.width:
-                out.print(t)
-            else:
-                _records(df, title)
-        sys.stdout.write("".join(line.rstrip() + "\n" for line in shown.get().splitlines()))
+        if natural <= out.width:
+            out.print(t)
+        else:
+            _records(columns, cells, title)
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in shown.get().splitlines()))
 
 
-def _records(df: pl.DataFrame, title: str | None) -> None:
+def _records(columns: list[str], cells: list[list[str]], title: str | None) -> None:
     """A table too wide for the terminal, one row at a time (``column  value`` lines),
     so nothing is cut and every header stays whole (as psql's expanded display)."""
     if title:
         out.print(Text(title, style="bold"))
-    width = max((len(c) for c in df.columns), default=0)
-    for i, row in enumerate(df.iter_rows(), start=1):
+    width = max((len(c) for c in columns), default=0)
+    for i, row in enumerate(cells, start=1):
         out.print(Text(f"-- {i} --", style="dim"))
-        for c, v in zip(df.columns, row, strict=True):
-            out.print(Text(f"{c.ljust(width)}  {_cell(v)}", overflow="fold"), soft_wrap=False)
+        for c, v in zip(columns, row, strict=True):
+            out.print(Text(f"{c.ljust(width)}  {v}", overflow="fold"), soft_wrap=False)
 
 
 def _cell(v: object) -> str:
@@ -78,6 +111,8 @@ def _cell(v: object) -> str:
 
 
 def report(p, fmt: str, *, dry_run: bool = False) -> None:
+    from pipeline import problems as problems_mod
+
     rows = [
         {
             "file": o.file,

@@ -21,26 +21,21 @@ LEVELS = ("table", "round", "event", "group")
 def standings(event, level, round_, table, fmt, db) -> None:
     """Standings of an event at table, round, event or group level."""
     from pipeline.cli.output import emit
+    from pipeline.rulesets import stale_events
     from pipeline.standings import queries
     from pipeline.store.db import connect
 
     with connect(db, read_only=True) as con:
         try:
-            df = queries.standings(con, event, level, round_, table)
+            rows = queries.standings_rows(con, event, level, round_, table)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
-        stale = _stale(con)
+        stale = bool(stale_events(con, event))
     if stale:
         err.print(
-            f"[yellow]note:[/] the ruleset file changed since {', '.join(stale)} was scored; run `domino rescore`"
+            f"[yellow]note:[/] the ruleset file changed since {event} was scored; run `domino rescore`"
         )
-    emit(df, fmt, title=f"{event} — {level} standings")
-
-
-def _stale(con) -> list[str]:
-    from pipeline.scoring.rescore import stale_events
-
-    return stale_events(con)
+    emit(rows, fmt, title=f"{event} — {level} standings")
 
 
 @click.command()

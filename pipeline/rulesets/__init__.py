@@ -14,6 +14,8 @@ row of typed columns that the scoring SQL joins on (``points.apollo.winner`` →
 ``points_apollo_winner``).
 """
 
+from __future__ import annotations
+
 import copy
 import hashlib
 import json
@@ -22,9 +24,11 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:
+    import polars as pl
+
 
 HERE = Path(__file__).resolve().parent
 #: The SQL scoring models live in ``pipeline/sql/models/<models>/``.
@@ -202,7 +206,7 @@ def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 _overrides: dict[str, dict[str, Any]] = {}
 # files: name → path; parsed: path → (mtime, raw table)
 _parsed: dict[Path, tuple[int, dict[str, Any]]] = {}
-_resolved: dict[str, tuple[tuple[tuple[str, int], ...], "Ruleset"]] = {}
+_resolved: dict[str, tuple[tuple[tuple[str, int], ...], Ruleset]] = {}
 
 
 def folders() -> list[Path]:
@@ -357,6 +361,8 @@ def clear_overrides() -> None:
 
 def params_frame(events: dict[str, str]) -> pl.DataFrame:
     """One row per event with its ruleset's flattened parameters (for the scoring SQL)."""
+    import polars as pl
+
     flat = {
         rs: {
             k: v
@@ -367,3 +373,16 @@ def params_frame(events: dict[str, str]) -> pl.DataFrame:
         for rs in set(events.values())
     }
     return pl.DataFrame([{"event": event, **flat[rs]} for event, rs in events.items()])
+
+
+def stale_events(con: Any, event: str | None = None) -> list[str]:
+    """Events (``event`` alone, or all) scored with other values than their ruleset file holds now."""
+    if event is None:
+        rows = con.execute("SELECT event, ruleset, params_hash FROM events").fetchall()
+    else:
+        rows = con.execute(
+            "SELECT event, ruleset, params_hash FROM events WHERE event = ?", [event]
+        ).fetchall()
+    # each ruleset once: a league has thousands of events and a handful of rulesets
+    hashes = {rs: load(rs).hash for rs in {rs for _, rs, _ in rows}}
+    return [e for e, rs, h in rows if hashes[rs] != h]

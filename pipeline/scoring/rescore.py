@@ -11,16 +11,11 @@ import polars as pl
 from pipeline import ratings, rulesets, settings
 from pipeline.ingest.columns import CHAIRS
 from pipeline.players import alias_map, first_spellings, player_key
+from pipeline.rulesets import stale_events
 from pipeline.scoring.models import score
 from pipeline.store.db import insert_frame
 
-
-def stale_events(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Events scored with other values than their ruleset file holds now."""
-    rows = con.execute("SELECT event, ruleset, params_hash FROM events").fetchall()
-    # each ruleset once: a league has thousands of events and a handful of rulesets
-    hashes = {rs: rulesets.load(rs).hash for rs in {rs for _, rs, _ in rows}}
-    return [e for e, rs, h in rows if hashes[rs] != h]
+__all__ = ["event_sizes", "rescore", "rescore_within", "stale_events"]
 
 
 def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> int:

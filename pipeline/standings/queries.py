@@ -1,10 +1,22 @@
-"""Read-side queries shared by the CLI and the dashboard. Every statement is parameterised."""
+"""Read-side queries shared by the CLI and the dashboard. Every statement is parameterised.
+
+polars is imported where a frame is made, not at the top: ``domino standings`` reads
+through :func:`standings_rows` without it (issue: speed people feel).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import polars as pl
 
 from pipeline import rounds as round_order
 from pipeline import rulesets
+
+if TYPE_CHECKING:
+    import polars as pl
 
 LEVELS = ("table", "round", "event", "group")
 
@@ -55,6 +67,72 @@ def standings(
     table: str | None = None,
 ) -> pl.DataFrame:
     """Standings at ``level`` with the contract's columns first, then ruleset-specific ones."""
+    sql, params = _standings_sql(con, event, level, round, table)
+    df = con.sql(sql, params=params).pl()
+    if df.height == 0 and (round is not None or table is not None):
+        _known_match(con, event, round, table)
+    if level == "table" and df.height:
+        df = _natural_sort(df, ["round", "table"], ["rank", "player"], con=con, event=event)
+    elif level == "round" and df.height:
+        df = _natural_sort(df, ["round"], ["rank", "player"], con=con, event=event)
+    return df
+
+
+class Rows:
+    """A small result without polars: column names, numeric flags and row tuples."""
+
+    __slots__ = ("columns", "numeric", "rows")
+
+    def __init__(self, columns: list[str], numeric: list[bool], rows: list[tuple[Any, ...]]):
+        self.columns, self.numeric, self.rows = columns, numeric, rows
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def to_polars(self) -> pl.DataFrame:
+        import polars as pl
+
+        return pl.DataFrame(self.rows, schema=self.columns, orient="row", infer_schema_length=None)
+
+
+def standings_rows(
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+    level: str = "event",
+    round: str | None = None,
+    table: str | None = None,
+) -> Rows:
+    """:func:`standings` as plain rows in the same order, for the command line."""
+    sql, params = _standings_sql(con, event, level, round, table)
+    cur = con.execute(sql, params)
+    desc = cur.description or []
+    rows = cur.fetchall()
+    if not rows and (round is not None or table is not None):
+        _known_match(con, event, round, table)
+    columns = [d[0] for d in desc]
+    # numbers right-aligned, as for a frame's numeric columns (a flag is not a number)
+    numeric = (
+        [
+            any(v is not None for v in col)
+            and all(
+                v is None or (isinstance(v, int | float | Decimal) and not isinstance(v, bool))
+                for v in col
+            )
+            for col in zip(*rows, strict=True)
+        ]
+        if rows
+        else [False] * len(columns)
+    )
+    labels = {"table": ["round", "table"], "round": ["round"]}.get(level, [])
+    if rows and labels:
+        rows = _natural_sort_rows(rows, columns, labels, ["rank", "player"], con, event)
+    return Rows(columns, numeric, rows)
+
+
+def _standings_sql(
+    con: duckdb.DuckDBPyConnection, event: str, level: str, round: str | None, table: str | None
+) -> tuple[str, list[str]]:
     rs = ruleset_of(con, event)
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
@@ -78,18 +156,11 @@ def standings(
     # on table_standings_t (migration 003) instead of a scan of every event's rows (string
     # zone maps cannot tell events with a common prefix apart); round and table filter
     # that small set. With both filters in one scan DuckDB would not use the index.
-    df = con.sql(
+    sql = (
         f"WITH scope AS MATERIALIZED (SELECT * FROM {view} WHERE {where[0]}) "
-        f"SELECT {', '.join(_q(c) for c in cols)} FROM scope WHERE {' AND '.join(['true', *where[1:]])} ORDER BY {order}",
-        params=params,
-    ).pl()
-    if df.height == 0 and (round is not None or table is not None):
-        _known_match(con, event, round, table)
-    if level == "table" and df.height:
-        df = _natural_sort(df, ["round", "table"], ["rank", "player"], con=con, event=event)
-    elif level == "round" and df.height:
-        df = _natural_sort(df, ["round"], ["rank", "player"], con=con, event=event)
-    return df
+        f"SELECT {', '.join(_q(c) for c in cols)} FROM scope WHERE {' AND '.join(['true', *where[1:]])} ORDER BY {order}"
+    )
+    return sql, params
 
 
 def _known_match(
@@ -134,6 +205,8 @@ def _natural_sort(
     ``con`` and ``event`` are given (the organiser's order included), else the default rule
     of :mod:`pipeline.rounds`.
     """
+    import polars as pl
+
     keys: list[pl.Expr] = []
     order: list[str] = []
     for c in labels:
@@ -161,6 +234,64 @@ def _natural_sort(
         order += [f"_{c}_p", f"_{c}_n"]
     tmp = df.with_columns(keys)
     return tmp.sort(order + then, nulls_last=False).select(df.columns)
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _natural_sort_rows(
+    rows: list[tuple[Any, ...]],
+    columns: list[str],
+    labels: list[str],
+    then: list[str],
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+) -> list[tuple[Any, ...]]:
+    """:func:`_natural_sort` over row tuples: the same keys, nulls first."""
+    at = {c: i for i, c in enumerate(columns)}
+
+    def nullable(v: Any) -> tuple[int, Any]:
+        return (0, 0) if v is None else (1, v)
+
+    places: dict[int, dict[str, int]] = {}  # round column -> the event's round order
+    plain: list[int] = []  # other label columns: natural order
+    for c in labels:
+        i = at[c]
+        if c == "round":
+            distinct = {r[i] for r in rows}
+            if len(distinct) <= 1:
+                continue
+            known = rounds(con, event)
+            seen = set(known)
+            rest = round_order.in_order([r for r in distinct if r is not None and r not in seen])
+            places[i] = {r: n for n, r in enumerate(known + rest)}
+        else:
+            plain.append(i)
+    tail = [at[c] for c in then]
+
+    def key(r: tuple[Any, ...]) -> tuple[Any, ...]:
+        out: list[Any] = []
+        for i in (at[c] for c in labels):
+            if i in places:
+                out.append(nullable(places[i].get(r[i])))
+            elif i in plain:
+                out.extend(_label_key(r[i]))
+        return (*out, *(nullable(r[i]) for i in tail))
+
+    return sorted(rows, key=key)
+
+
+def _label_key(v: str | None) -> tuple[tuple[int, Any], tuple[int, Any]]:
+    """(the label without its digits, its first number): nulls first, as polars sorts."""
+    if v is None:
+        return (0, 0), (0, 0)
+    m = _NUMBER.search(v)
+    number = None
+    if m and m.group().isascii():
+        number = int(m.group())
+        if number >= 2**63:
+            number = None
+    return (1, _NUMBER.sub("", v)), ((0, 0) if number is None else (1, number))
 
 
 def hand_points(
