@@ -131,6 +131,10 @@ def save(
         "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",
         [title, event_date, venue, level, event],
     )
+    if event_date is not None and event_date != old.event_date:
+        from pipeline import ratings
+
+        ratings.refresh(con, [book.name])  # the date places the event's tables in play order
     return "updated"
 
 

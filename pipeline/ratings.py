@@ -186,8 +186,10 @@ def _put_ratings(
     *,
     only: Iterable[str] | None = None,
 ) -> None:
-    """Write the current ratings of ``only`` these players (all when None)."""
-    keys = list(state) if only is None else sorted(set(only))
+    """Write the current ratings of ``only`` these players (all when None); a player of
+    ``only`` with no rated table left loses the row."""
+    gone = [] if only is None else sorted(set(only) - set(state))
+    keys = list(state) if only is None else sorted(set(only) & set(state))
     frame = pl.DataFrame(
         {
             "ruleset": [ruleset] * len(keys),
@@ -209,7 +211,13 @@ def _put_ratings(
     if only is None:
         con.execute("DELETE FROM ratings_t WHERE ruleset = ?", [ruleset])
     else:
-        con.register("_rating_keys", frame.select("player_key"))
+        every = pl.concat(
+            [
+                frame.select("player_key"),
+                pl.DataFrame({"player_key": gone}, schema={"player_key": pl.String}),
+            ]
+        )
+        con.register("_rating_keys", every)
         try:
             con.execute(
                 "DELETE FROM ratings_t WHERE ruleset = ? AND player_key IN "
@@ -244,16 +252,15 @@ def _rebuild_from_diff(con: duckdb.DuckDBPyConnection, ruleset: str, *, full: bo
         keep = n if same.all() else int(same.arg_min() or 0)
         if keep == stored.height == current.height:
             return 0
-    state, last = _state_at(con, ruleset, keep)
-    con.execute("DELETE FROM rating_tables WHERE ruleset = ? AND seq > ?", [ruleset, keep])
-    con.execute("DELETE FROM rating_history_t WHERE ruleset = ? AND seq > ?", [ruleset, keep])
-    todo = current.slice(keep)
-    todo_rows = rows.slice(int(current["n"][:keep].sum()))
-    history = _replay(todo_rows, todo, state, keep + 1)
-    _write(con, ruleset, todo, history, keep + 1)
-    last.update(_last_seqs(history))
-    _put_ratings(con, ruleset, state, last)
-    return todo.height
+    if keep == 0:  # a whole ladder: every current rating rewritten
+        state: State = {}
+        history = _replay(rows, current, state, 1)
+        con.execute("DELETE FROM rating_tables WHERE ruleset = ?", [ruleset])
+        con.execute("DELETE FROM rating_history_t WHERE ruleset = ?", [ruleset])
+        _write(con, ruleset, current, history, 1)
+        _put_ratings(con, ruleset, state, _last_seqs(history))
+        return current.height
+    return _replay_from(con, ruleset, keep, rows.slice(int(current["n"][:keep].sum())))
 
 
 def _transaction(con: duckdb.DuckDBPyConnection, work: Any) -> int:
@@ -284,6 +291,20 @@ def recompute(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = N
         return sum(_rebuild_from_diff(con, rs, full=True) for rs in sorted(todo))
 
     return _transaction(con, work)
+
+
+def refresh(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = None) -> int:
+    """Bring the ladders of ``rulesets`` (all when None) in line with the tables as they
+    are now, keeping the longest prefix that is still the same: after an event's date,
+    a round order or the registry changed. In its own transaction."""
+    return _transaction(con, lambda: refresh_within(con, rulesets))
+
+
+def refresh_within(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = None) -> int:
+    """:func:`refresh` inside the caller's transaction."""
+    played = [r for (r,) in con.execute("SELECT DISTINCT ruleset FROM events").fetchall()]
+    todo = played if rulesets is None else [r for r in rulesets if r in played]
+    return sum(_rebuild_from_diff(con, rs) for rs in sorted(todo))
 
 
 def backfill(con: duckdb.DuckDBPyConnection) -> int:
@@ -321,17 +342,98 @@ def _update_scope(con: duckdb.DuckDBPyConnection) -> int:
     for rs in touched:
         rows = con.sql(_sql("rated_scope"), params={"ruleset": rs}).pl()
         rated_before = con.execute(
-            "SELECT count(*) FROM rating_tables t JOIN _rating_scope s "
+            "SELECT min(t.seq) FROM rating_tables t JOIN _rating_scope s "
             'ON s.event = t.event AND s.round = t.round AND s."table" = t."table" WHERE t.ruleset = ?',
             [rs],
         ).fetchall()[0][0]
-        if rated_before:
-            done += _rebuild_from_diff(con, rs)
-        elif rows.height and _after_last(con, rs, rows):
+        if rated_before is None and rows.height and _after_last(con, rs, rows):
             done += _append(con, rs, rows)
-        elif rows.height:
-            done += _rebuild_from_diff(con, rs)
+        elif rated_before is not None or rows.height:
+            done += _replay_tail(con, rs, rows, rated_before)
     return done
+
+
+#: ``key < $start`` in play order, for a table ``t`` joined to its event ``e`` and round ``r``.
+_BEFORE = (
+    "(coalesce(e.event_date, cast(e.created_at AS date)) < $d OR "
+    "(coalesce(e.event_date, cast(e.created_at AS date)) = $d AND (t.event < $e OR "
+    '(t.event = $e AND (r.round_no < $r OR (r.round_no = $r AND t."table" < $t))))))'
+)
+
+
+def _replay_tail(
+    con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame, first_rated: int | None
+) -> int:
+    """Replay the ladder from the first table this load wrote: the earlier of the first
+    written table in play order and the first written table that was rated before.
+
+    The stored prefix before that point is kept as it is; when it is no longer the first
+    tables in play order (something reordered them without a load), the whole ladder is
+    compared instead (:func:`_rebuild_from_diff`).
+    """
+    starts: list[tuple[Any, ...]] = []
+    if rows.height:
+        first = rows.row(0, named=True)
+        starts.append((first["played_on"], first["event"], first["round_no"], first["table"]))
+    if first_rated is not None:
+        at = con.execute(
+            'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, r.round_no, t."table" '
+            "FROM rating_tables t JOIN events e ON e.event = t.event "
+            "LEFT JOIN rounds r ON r.event = t.event AND r.round = t.round "
+            "WHERE t.ruleset = ? AND t.seq = ?",
+            [ruleset, first_rated],
+        ).fetchall()
+        if not at or at[0][2] is None:  # its round is gone: compare everything
+            return _rebuild_from_diff(con, ruleset)
+        starts.append(tuple(at[0]))
+    best: tuple[int, tuple[Any, ...]] | None = None
+    for key in starts:
+        n, top = con.execute(
+            "SELECT count(*), coalesce(max(t.seq), 0) FROM rating_tables t "
+            "JOIN events e ON e.event = t.event JOIN rounds r ON r.event = t.event AND r.round = t.round "
+            f"WHERE t.ruleset = $ruleset AND {_BEFORE}",
+            {"ruleset": ruleset, **dict(zip("dert", key, strict=True))},
+        ).fetchall()[0]
+        if int(n) != int(top):  # the stored prefix is not the first tables in play order
+            return _rebuild_from_diff(con, ruleset)
+        if best is None or int(n) < best[0]:
+            best = (int(n), key)
+    assert best is not None
+    keep, key = best
+    if first_rated is not None and keep > first_rated - 1:
+        return _rebuild_from_diff(con, ruleset)
+    tail = con.sql(
+        f"SELECT * FROM ({_sql('rated_tables')}) AS q WHERE NOT ("
+        + _BEFORE.replace("coalesce(e.event_date, cast(e.created_at AS date))", "q.played_on")
+        .replace("t.event", "q.event")
+        .replace("r.round_no", "q.round_no")
+        .replace('t."table"', 'q."table"')
+        + ') ORDER BY q.played_on, q.event, q.round_no, q."table", q.rank, q.player_key',
+        params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))},
+    ).pl()
+    return _replay_from(con, ruleset, keep, tail)
+
+
+def _replay_from(
+    con: duckdb.DuckDBPyConnection, ruleset: str, keep: int, rows: pl.DataFrame
+) -> int:
+    """Keep the first ``keep`` rated tables, rate ``rows`` (every table after them, in
+    play order) from there, and rewrite the current rating of every player touched."""
+    state, last = _state_at(con, ruleset, keep)
+    moved = {
+        k
+        for (k,) in con.execute(
+            "SELECT player_key FROM ratings_t WHERE ruleset = ? AND last_seq > ?", [ruleset, keep]
+        ).fetchall()
+    }
+    con.execute("DELETE FROM rating_tables WHERE ruleset = ? AND seq > ?", [ruleset, keep])
+    con.execute("DELETE FROM rating_history_t WHERE ruleset = ? AND seq > ?", [ruleset, keep])
+    todo = _tables(rows)
+    history = _replay(rows, todo, state, keep + 1)
+    _write(con, ruleset, todo, history, keep + 1)
+    last.update(_last_seqs(history))
+    _put_ratings(con, ruleset, state, last, only=moved | set(rows.get_column("player_key")))
+    return todo.height
 
 
 def _after_last(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> bool:

@@ -14,7 +14,7 @@ from datetime import datetime
 import duckdb
 import polars as pl
 
-from pipeline import messages
+from pipeline import messages, ratings
 from pipeline.players import RegistryConflict, _rows, alias_map, conflicts
 from pipeline.scoring.rescore import event_sizes, rescore_within
 from pipeline.store.db import insert_frame
@@ -208,6 +208,7 @@ def _write_and_rescore(
     counts = write(con, reg, league, now)
     if alias_map(con) != before:
         rescore_within(con, event_sizes(con))
+        ratings.refresh_within(con)  # merged players rated as one from their first table
     return counts
 
 

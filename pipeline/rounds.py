@@ -147,6 +147,13 @@ def set_order(
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    if loaded:  # the rated tables of the event follow its new round order
+        from pipeline import ratings
+
+        (ruleset,) = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()[
+            0
+        ]
+        ratings.refresh(con, [ruleset])
     return {"order": order, "not_loaded": [r for r in order if r not in loaded]}
 
 

@@ -237,3 +237,80 @@ def test_rescore_command_recomputes(con, tmp_path):
     con.execute("DELETE FROM ratings_t")
     rescore(con)
     assert_same(current(con), expected([WORKED["R1"][1], WORKED["R2"][1]]))
+
+
+# --- an upload replays only what follows it; what reorders tables without a load ---------
+
+
+def _ladder(con) -> list[tuple]:
+    return con.execute(
+        'SELECT seq, event, round, "table", fingerprint FROM rating_tables ORDER BY seq'
+    ).fetchall()
+
+
+def _forbid_full_diff(monkeypatch) -> None:
+    def refuse(*_a, **_k):
+        raise AssertionError("an upload compared the whole ladder")
+
+    monkeypatch.setattr(ratings, "_rebuild_from_diff", refuse)
+
+
+def test_a_table_loaded_into_the_middle_replays_the_tail_only(con, tmp_path, monkeypatch):
+    load(con, tmp_path, worked_rows("R1"), name="R1.csv")
+    load(con, tmp_path, worked_rows("R3"), name="R3.csv")
+    kept = con.execute(
+        "SELECT * FROM rating_history_t WHERE seq = 1 ORDER BY player_key"
+    ).fetchall()
+    _forbid_full_diff(monkeypatch)
+    load(con, tmp_path, worked_rows("R2"), name="R2.csv")  # between R1 and R3 in play order
+    assert [r[2] for r in _ladder(con)] == ["R1", "R2", "R3"]
+    assert (
+        con.execute("SELECT * FROM rating_history_t WHERE seq = 1 ORDER BY player_key").fetchall()
+        == kept
+    )
+    want = expected([WORKED[r][1] for r in ("R1", "R2", "R3")])
+    assert_same(current(con), want)
+    monkeypatch.undo()
+    ratings.recompute(con)
+    assert_same(current(con), want)
+
+
+def test_a_correction_that_seats_another_player_rewrites_both(con, tmp_path, monkeypatch):
+    for rd in ("R1", "R2", "R3"):
+        load(con, tmp_path, worked_rows(rd), name=f"{rd}.csv")
+    _forbid_full_diff(monkeypatch)
+    # R2 corrected: Fani, not Eka, sat in chair D; Eka has no other table and drops out
+    fixed = biasa_match(
+        ["Ana"] * 5 + ["Budi"] * 5,
+        ("Ana", "Budi", "Cici", "Fani"),
+        event="liga",
+        round="R2",
+        table="1",
+    )
+    load(con, tmp_path, fixed, name="R2.csv", reason="wrong name noted")
+    after = current(con)
+    assert "Fani" in after and "Eka" not in after
+    monkeypatch.undo()
+    ratings.recompute(con)
+    assert_same(after, current(con))
+
+
+def test_a_new_event_date_moves_its_tables_and_the_ratings_follow(con, tmp_path):
+    from pipeline import events
+
+    load(con, tmp_path, worked_rows("R1", event="a-first"), name="a.csv")
+    load(con, tmp_path, worked_rows("R2", event="b-second"), name="b.csv")
+    assert [r[1] for r in _ladder(con)] == ["a-first", "b-second"]
+    events.save(con, "b-second", "unhas", event_date=date(2000, 1, 1))
+    assert [r[1] for r in _ladder(con)] == ["b-second", "a-first"]
+    assert_same(current(con), expected([WORKED["R2"][1], WORKED["R1"][1]]))
+
+
+def test_the_organisers_round_order_reorders_the_ladder(con, tmp_path):
+    from pipeline import rounds
+
+    load(con, tmp_path, [r for rd in ("R1", "R2") for r in worked_rows(rd)])
+    assert [r[2] for r in _ladder(con)] == ["R1", "R2"]
+    rounds.set_order(con, "liga", ["R2", "R1"])
+    assert [r[2] for r in _ladder(con)] == ["R2", "R1"]
+    assert_same(current(con), expected([WORKED["R2"][1], WORKED["R1"][1]]))

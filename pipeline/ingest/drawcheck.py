@@ -30,12 +30,31 @@ _SEATS = (
 )
 
 
+def drawn_events(con: duckdb.DuckDBPyConnection, events: list[str]) -> list[str]:
+    """The events of ``events`` that have a current draw, in one query (a rebuild's batch
+    holds thousands of events, and most leagues draw few of them)."""
+    if not events:
+        return []
+    con.register("_draw_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
+    try:
+        return [
+            str(e)
+            for (e,) in con.execute(
+                "SELECT DISTINCT event FROM draws_t WHERE current "
+                "AND event IN (SELECT event FROM _draw_events) ORDER BY 1"
+            ).fetchall()
+        ]
+    finally:
+        con.unregister("_draw_events")
+
+
 def drawn_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
     """Seats of the current draws of the ``event, round`` pairs in ``keys`` (one query per
-    event of the upload: an upload holds few)."""
+    event that has a draw)."""
+    events = drawn_events(con, keys.get_column("event").unique().to_list())
     found = [
         con.sql(f"SELECT {_SEATS} WHERE d.current AND s.event = ?", params=[event]).pl()
-        for event in keys.get_column("event").unique().sort().to_list()
+        for event in events
     ]
     if not found:
         return pl.DataFrame()

@@ -7,6 +7,7 @@ import polars as pl
 
 from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.drawcheck import drawn_events
 from pipeline.ingest.match import FEW, MATCH, match_filter
 from pipeline.players import alias_map, player_key
 
@@ -254,8 +255,8 @@ def _loaded_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.Dat
 
 
 def _drawn_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
-    """``event, round, table`` of the current draws of ``events`` (an upload holds few
-    events: one query each), in the order drawn."""
+    """``event, round, table`` of the current draws of ``events`` (one query per event
+    that has a draw), in the order drawn."""
     schema = {"event": pl.String, "round": pl.String, "table": pl.String}
     found = [
         con.sql(
@@ -265,7 +266,7 @@ def _drawn_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.Data
             'ORDER BY min(d.drawn_at), s.round, s."table"',
             params=[event],
         ).pl()
-        for event in sorted(str(e) for e in events)
+        for event in drawn_events(con, sorted(str(e) for e in events))
     ]
     frames = [f.cast(schema) for f in found if f.height]
     return pl.concat(frames) if frames else pl.DataFrame(schema=schema)
