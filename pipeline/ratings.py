@@ -359,6 +359,11 @@ _BEFORE = (
     "(coalesce(e.event_date, cast(e.created_at AS date)) = $d AND (t.event < $e OR "
     '(t.event = $e AND (r.round_no < $r OR (r.round_no = $r AND t."table" < $t))))))'
 )
+#: :data:`_BEFORE` for a row ``q`` of rated_tables.sql.
+_BEFORE_Q = (
+    "(q.played_on < $d OR (q.played_on = $d AND (q.event < $e OR "
+    '(q.event = $e AND (q.round_no < $r OR (q.round_no = $r AND q."table" < $t))))))'
+)
 
 
 def _replay_tail(
@@ -403,12 +408,8 @@ def _replay_tail(
     if first_rated is not None and keep > first_rated - 1:
         return _rebuild_from_diff(con, ruleset)
     tail = con.sql(
-        f"SELECT * FROM ({_sql('rated_tables')}) AS q WHERE NOT ("
-        + _BEFORE.replace("coalesce(e.event_date, cast(e.created_at AS date))", "q.played_on")
-        .replace("t.event", "q.event")
-        .replace("r.round_no", "q.round_no")
-        .replace('t."table"', 'q."table"')
-        + ') ORDER BY q.played_on, q.event, q.round_no, q."table", q.rank, q.player_key',
+        f"SELECT * FROM ({_sql('rated_tables')}) AS q WHERE NOT {_BEFORE_Q} "
+        'ORDER BY q.played_on, q.event, q.round_no, q."table", q.rank, q.player_key',
         params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))},
     ).pl()
     return _replay_from(con, ruleset, keep, tail)

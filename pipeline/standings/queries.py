@@ -67,8 +67,7 @@ def standings(
     table: str | None = None,
 ) -> pl.DataFrame:
     """Standings at ``level`` with the contract's columns first, then ruleset-specific ones."""
-    sql, params = _standings_sql(con, event, level, round, table)
-    df = con.sql(sql, params=params).pl()
+    df = _standings_result(con, event, level, round, table).pl()
     if df.height == 0 and (round is not None or table is not None):
         _known_match(con, event, round, table)
     if level == "table" and df.height:
@@ -104,8 +103,7 @@ def standings_rows(
     table: str | None = None,
 ) -> Rows:
     """:func:`standings` as plain rows in the same order, for the command line."""
-    sql, params = _standings_sql(con, event, level, round, table)
-    cur = con.execute(sql, params)
+    cur = _standings_result(con, event, level, round, table)
     desc = cur.description or []
     rows = cur.fetchall()
     if not rows and (round is not None or table is not None):
@@ -130,9 +128,11 @@ def standings_rows(
     return Rows(columns, numeric, rows)
 
 
-def _standings_sql(
+def _standings_result(
     con: duckdb.DuckDBPyConnection, event: str, level: str, round: str | None, table: str | None
-) -> tuple[str, list[str]]:
+) -> duckdb.DuckDBPyRelation:
+    """The standings query on ``con``: its rows are read with ``.pl()`` or ``fetchall()``
+    (a relation runs when read, once)."""
     rs = ruleset_of(con, event)
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
@@ -156,11 +156,11 @@ def _standings_sql(
     # on table_standings_t (migration 003) instead of a scan of every event's rows (string
     # zone maps cannot tell events with a common prefix apart); round and table filter
     # that small set. With both filters in one scan DuckDB would not use the index.
-    sql = (
+    return con.sql(
         f"WITH scope AS MATERIALIZED (SELECT * FROM {view} WHERE {where[0]}) "
-        f"SELECT {', '.join(_q(c) for c in cols)} FROM scope WHERE {' AND '.join(['true', *where[1:]])} ORDER BY {order}"
+        f"SELECT {', '.join(_q(c) for c in cols)} FROM scope WHERE {' AND '.join(['true', *where[1:]])} ORDER BY {order}",
+        params=params,
     )
-    return sql, params
 
 
 def _known_match(
