@@ -255,7 +255,7 @@ def _forbid_full_diff(monkeypatch) -> None:
     monkeypatch.setattr(ratings, "_rebuild_from_diff", refuse)
 
 
-def test_a_table_loaded_into_the_middle_replays_the_tail_only(con, tmp_path, monkeypatch):
+def test_a_table_loaded_into_the_middle_replays_the_tail_only(store, con, tmp_path, monkeypatch):
     load(con, tmp_path, worked_rows("R1"), name="R1.csv")
     load(con, tmp_path, worked_rows("R3"), name="R3.csv")
     kept = con.execute(
@@ -275,7 +275,7 @@ def test_a_table_loaded_into_the_middle_replays_the_tail_only(con, tmp_path, mon
     assert_same(current(con), want)
 
 
-def test_a_correction_that_seats_another_player_rewrites_both(con, tmp_path, monkeypatch):
+def test_a_correction_that_seats_another_player_rewrites_both(store, con, tmp_path, monkeypatch):
     for rd in ("R1", "R2", "R3"):
         load(con, tmp_path, worked_rows(rd), name=f"{rd}.csv")
     _forbid_full_diff(monkeypatch)
@@ -306,7 +306,7 @@ def test_a_new_event_date_moves_its_tables_and_the_ratings_follow(con, tmp_path)
     assert_same(current(con), expected([WORKED["R2"][1], WORKED["R1"][1]]))
 
 
-def test_the_organisers_round_order_reorders_the_ladder(con, tmp_path):
+def test_the_organisers_round_order_reorders_the_ladder(store, con, tmp_path):
     from pipeline import rounds
 
     load(con, tmp_path, [r for rd in ("R1", "R2") for r in worked_rows(rd)])
