@@ -325,10 +325,34 @@ def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame) -> int:
         return 0
     scope = written.select(TABLE_KEY).unique()
     con.register("_rating_scope", scope)
+    con.register("_scope_rounds", _rounds_of(con, scope.get_column("event").unique().to_list()))
     try:
         return _transaction(con, lambda: _update_scope(con))
     finally:
         con.unregister("_rating_scope")
+        con.unregister("_scope_rounds")
+
+
+#: An upload of this many events or fewer reads their rounds one event at a time: the
+#: ``rounds`` view answers one event from its own rows, but orders every event's rounds
+#: when asked for a set of them.
+FEW_EVENTS = 8
+
+
+def _rounds_of(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
+    """``event, round, round_no`` of ``events`` (the rows of the ``rounds`` view)."""
+    schema = {"event": pl.String, "round": pl.String, "round_no": pl.Int64}
+    if len(events) > FEW_EVENTS:
+        every = con.sql("SELECT event, round, round_no FROM rounds").pl().cast(schema)
+        return every.filter(pl.col("event").is_in(events))
+    rows = [
+        row
+        for event in sorted(events)
+        for row in con.execute(
+            "SELECT event, round, round_no FROM rounds WHERE event = ?", [event]
+        ).fetchall()
+    ]
+    return pl.DataFrame(rows, schema=schema, orient="row")
 
 
 def _update_scope(con: duckdb.DuckDBPyConnection) -> int:
@@ -353,16 +377,20 @@ def _update_scope(con: duckdb.DuckDBPyConnection) -> int:
     return done
 
 
-#: ``key < $start`` in play order, for a table ``t`` joined to its event ``e`` and round ``r``.
-_BEFORE = (
+#: The rated tables played before ``($d, $e, $r, $t)``: of earlier events (by date, then
+#: name), and of the event ``$e`` itself before round ``$r`` or table ``$t``. Two counts,
+#: so that only that one event's rounds are ordered.
+_BEFORE_EVENTS = (
+    "SELECT count(*), coalesce(max(t.seq), 0) FROM rating_tables t "
+    "JOIN events e ON e.event = t.event WHERE t.ruleset = $ruleset AND "
     "(coalesce(e.event_date, cast(e.created_at AS date)) < $d OR "
-    "(coalesce(e.event_date, cast(e.created_at AS date)) = $d AND (t.event < $e OR "
-    '(t.event = $e AND (r.round_no < $r OR (r.round_no = $r AND t."table" < $t))))))'
+    "(coalesce(e.event_date, cast(e.created_at AS date)) = $d AND t.event < $e))"
 )
-#: :data:`_BEFORE` for a row ``q`` of rated_tables.sql.
-_BEFORE_Q = (
-    "(q.played_on < $d OR (q.played_on = $d AND (q.event < $e OR "
-    '(q.event = $e AND (q.round_no < $r OR (q.round_no = $r AND q."table" < $t))))))'
+_BEFORE_IN_EVENT = (
+    "SELECT count(*), coalesce(max(t.seq), 0) FROM rating_tables t "
+    "JOIN (SELECT round, round_no FROM rounds WHERE event = $e) AS r ON r.round = t.round "
+    "WHERE t.ruleset = $ruleset AND t.event = $e AND "
+    '(r.round_no < $r OR (r.round_no = $r AND t."table" < $t))'
 )
 
 
@@ -393,24 +421,24 @@ def _replay_tail(
         starts.append(tuple(at[0]))
     best: tuple[int, tuple[Any, ...]] | None = None
     for key in starts:
-        n, top = con.execute(
-            "SELECT count(*), coalesce(max(t.seq), 0) FROM rating_tables t "
-            "JOIN events e ON e.event = t.event JOIN rounds r ON r.event = t.event AND r.round = t.round "
-            f"WHERE t.ruleset = $ruleset AND {_BEFORE}",
-            {"ruleset": ruleset, **dict(zip("dert", key, strict=True))},
+        params = {"ruleset": ruleset, **dict(zip("dert", key, strict=True))}
+        n1, top1 = con.execute(
+            _BEFORE_EVENTS, {k: params[k] for k in ("ruleset", "d", "e")}
         ).fetchall()[0]
-        if int(n) != int(top):  # the stored prefix is not the first tables in play order
+        n2, top2 = con.execute(
+            _BEFORE_IN_EVENT, {k: params[k] for k in ("ruleset", "e", "r", "t")}
+        ).fetchall()[0]
+        n, top = int(n1) + int(n2), max(int(top1), int(top2))
+        if n != top:  # the stored prefix is not the first tables in play order
             return _rebuild_from_diff(con, ruleset)
-        if best is None or int(n) < best[0]:
-            best = (int(n), key)
+        if best is None or n < best[0]:
+            best = (n, key)
     assert best is not None
     keep, key = best
     if first_rated is not None and keep > first_rated - 1:
         return _rebuild_from_diff(con, ruleset)
     tail = con.sql(
-        f"SELECT * FROM ({_sql('rated_tables')}) AS q WHERE NOT {_BEFORE_Q} "
-        'ORDER BY q.played_on, q.event, q.round_no, q."table", q.rank, q.player_key',
-        params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))},
+        _sql("rated_tail"), params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))}
     ).pl()
     return _replay_from(con, ruleset, keep, tail)
 
@@ -440,18 +468,27 @@ def _replay_from(
 def _after_last(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> bool:
     """Whether the first of ``rows`` comes after the last rated table, both as ordered now."""
     last = con.execute(
-        'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, r.round_no, t."table" '
+        'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, t.round, t."table" '
         "FROM (SELECT * FROM rating_tables WHERE ruleset = ? ORDER BY seq DESC LIMIT 1) t "
-        "JOIN events e ON e.event = t.event "
-        "LEFT JOIN rounds r ON r.event = t.event AND r.round = t.round",
+        "JOIN events e ON e.event = t.event",
         [ruleset],
     ).fetchall()
     if not last:  # an empty ladder (new, or a database from before ratings): build it whole
         return False
-    if last[0][2] is None:  # the last rated table is gone: replay
+    played_on, event, round_, table = last[0]
+    # the rounds of that one event only (the view orders every event's rounds otherwise)
+    round_no = con.execute(
+        "SELECT round_no FROM rounds WHERE event = ? AND round = ?", [event, round_]
+    ).fetchall()
+    if not round_no:  # the last rated table is gone: replay
         return False
     first = rows.row(0, named=True)
-    return (first["played_on"], first["event"], first["round_no"], first["table"]) > last[0]
+    return (first["played_on"], first["event"], first["round_no"], first["table"]) > (
+        played_on,
+        event,
+        round_no[0][0],
+        table,
+    )
 
 
 def _append(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> int:
