@@ -89,3 +89,22 @@ def test_command_prints_the_rows_and_only_its_own_stale_note(loaded, ruleset_ove
     noted = runner.invoke(cli, ["standings", "--event", "pv"])
     assert noted.exit_code == 0
     assert "the ruleset file changed since pv was scored; run `domino rescore`" in noted.output
+
+
+def test_big_frames_sort_in_polars_as_small_ones_sort_in_python(loaded, monkeypatch):
+    """Above ``SMALL`` rows the natural order is built as polars columns: the same order."""
+    with connect(loaded, read_only=True) as con:
+        small = {level: queries.standings(con, "ev", level) for level in ("table", "event")} | {
+            "hands": queries.hand_points(con, "ev"),
+            "history": queries.history(con, "ev"),
+        }
+        monkeypatch.setattr(queries, "SMALL", 0)
+        big = {level: queries.standings(con, "ev", level) for level in ("table", "event")} | {
+            "hands": queries.hand_points(con, "ev"),
+            "history": queries.history(con, "ev"),
+        }
+    for name, df in small.items():
+        assert df.height > 0, name
+        assert big[name].rows() == df.rows(), name
+    rounds_in_order = list(dict.fromkeys(big["hands"].get_column("round").to_list()))
+    assert rounds_in_order == ["R2", "R10", "Final"]

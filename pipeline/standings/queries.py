@@ -203,8 +203,11 @@ def _natural_sort(
 
     A ``round`` column sorts in the event's round order: the ``rounds`` view's when
     ``con`` and ``event`` are given (the organiser's order included), else the default rule
-    of :mod:`pipeline.rounds`.
+    of :mod:`pipeline.rounds`. A frame of up to :data:`SMALL` rows (a leaderboard's) is
+    ordered in Python, which costs less than building the sort keys as columns.
     """
+    if df.height <= SMALL:
+        return df[_natural_order(df.rows(), df.columns, labels, then, con, event)]
     import polars as pl
 
     keys: list[pl.Expr] = []
@@ -237,6 +240,8 @@ def _natural_sort(
 
 
 _NUMBER = re.compile(r"\d+")
+#: Frames of at most this many rows are sorted in Python (:func:`_natural_order`).
+SMALL = 2000
 
 
 def _natural_sort_rows(
@@ -244,10 +249,22 @@ def _natural_sort_rows(
     columns: list[str],
     labels: list[str],
     then: list[str],
-    con: duckdb.DuckDBPyConnection,
-    event: str,
+    con: duckdb.DuckDBPyConnection | None,
+    event: str | None,
 ) -> list[tuple[Any, ...]]:
-    """:func:`_natural_sort` over row tuples: the same keys, nulls first."""
+    """:func:`_natural_sort` over row tuples."""
+    return [rows[i] for i in _natural_order(rows, columns, labels, then, con, event)]
+
+
+def _natural_order(
+    rows: list[tuple[Any, ...]],
+    columns: list[str],
+    labels: list[str],
+    then: list[str],
+    con: duckdb.DuckDBPyConnection | None,
+    event: str | None,
+) -> list[int]:
+    """The positions of ``rows`` in :func:`_natural_sort`'s order: the same keys, nulls first."""
     at = {c: i for i, c in enumerate(columns)}
 
     def nullable(v: Any) -> tuple[int, Any]:
@@ -261,7 +278,7 @@ def _natural_sort_rows(
             distinct = {r[i] for r in rows}
             if len(distinct) <= 1:
                 continue
-            known = rounds(con, event)
+            known = rounds(con, event) if con is not None and event else []
             seen = set(known)
             rest = round_order.in_order([r for r in distinct if r is not None and r not in seen])
             places[i] = {r: n for n, r in enumerate(known + rest)}
@@ -278,7 +295,7 @@ def _natural_sort_rows(
                 out.extend(_label_key(r[i]))
         return (*out, *(nullable(r[i]) for i in tail))
 
-    return sorted(rows, key=key)
+    return sorted(range(len(rows)), key=lambda n: key(rows[n]))
 
 
 def _label_key(v: str | None) -> tuple[tuple[int, Any], tuple[int, Any]]:
