@@ -231,6 +231,22 @@ def test_a_merge_across_rounds_is_imported(db_path, tmp_path):
         assert c.execute("SELECT alias_key, player_key FROM aliases").fetchall() == [
             ("eko h.", "eko hamzah")
         ]
+        # the rating ladder rates the merged player as one, from both rounds
+        merged = c.execute(
+            "SELECT player, matches, mu, sigma FROM ratings ORDER BY player"
+        ).fetchall()
+    assert ("Eko Hamzah", 2) in [(p, m) for p, m, _, _ in merged]
+    assert "Eko H." not in [p for p, *_ in merged]
+    with connect(db_path) as c:
+        from pipeline import ratings
+
+        ratings.recompute(c)
+        again = c.execute(
+            "SELECT player, matches, mu, sigma FROM ratings ORDER BY player"
+        ).fetchall()
+    assert [(p, m) for p, m, *_ in again] == [(p, m) for p, m, *_ in merged]
+    for (_, _, mu, sg), (_, _, mu2, sg2) in zip(merged, again, strict=True):
+        assert mu == pytest.approx(mu2, abs=1e-9) and sg == pytest.approx(sg2, abs=1e-9)
     # importing the same file again is no conflict with itself
     assert import_cli(path).exit_code == 0
 
