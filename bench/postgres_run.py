@@ -34,7 +34,7 @@ from pathlib import Path
 
 import polars as pl
 
-from bench.run import BENCH_ENV, ROOT, corpus, hands_in, incremental, machine, rebuild
+from bench.run import BENCH_ENV, NEWEST, ROOT, corpus, hands_in, incremental, machine, rebuild
 
 RESULTS = ROOT / "bench" / "results"
 READER_PROCS, READERS, WRITER_PROCS = 4, 50, 2
@@ -119,7 +119,8 @@ def concurrent(url: str, ruleset: str, seconds: float, folder: Path) -> dict[str
     from pipeline.store.db import connect
 
     with connect(url) as con:
-        event = str(con.execute("SELECT event FROM events LIMIT 1").fetchall()[0][0])
+        # the newest event: the one being played, whose leaderboard the viewers watch
+        event = str(con.execute(NEWEST).fetchall()[0][0])
         rounds = queries.rounds(con, event)
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
