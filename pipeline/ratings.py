@@ -136,17 +136,37 @@ def _replay(rows: pl.DataFrame, tables: pl.DataFrame, state: State, first_seq: i
     )
 
 
+#: Each player's last rating at or before position ``?`` of ladder ``?``.
+_STATE_ALL = (
+    "SELECT player_key, mu, sigma, matches, seq FROM ("
+    "SELECT player_key, mu, sigma, matches, seq, row_number() OVER "
+    "(PARTITION BY player_key ORDER BY seq DESC) AS rn "
+    "FROM rating_history_t WHERE ruleset = ? AND seq <= ?) AS h WHERE rn = 1"
+)
+#: :data:`_STATE_ALL` for the players in ``_state_players`` only.
+_STATE_OF = (
+    "SELECT player_key, mu, sigma, matches, seq FROM ("
+    "SELECT player_key, mu, sigma, matches, seq, row_number() OVER "
+    "(PARTITION BY player_key ORDER BY seq DESC) AS rn "
+    "FROM rating_history_t WHERE ruleset = ? AND seq <= ? "
+    "AND player_key IN (SELECT player_key FROM _state_players)) AS h WHERE rn = 1"
+)
+
+
 def _state_at(
-    con: duckdb.DuckDBPyConnection, ruleset: str, seq: int
+    con: duckdb.DuckDBPyConnection, ruleset: str, seq: int, players: set[str] | None = None
 ) -> tuple[State, dict[str, int]]:
-    """Every player's rating after the first ``seq`` tables of the ladder (and its position)."""
-    rows = con.execute(
-        "SELECT player_key, mu, sigma, matches, seq FROM ("
-        "SELECT player_key, mu, sigma, matches, seq, row_number() OVER "
-        "(PARTITION BY player_key ORDER BY seq DESC) AS rn "
-        "FROM rating_history_t WHERE ruleset = ? AND seq <= ?) AS h WHERE rn = 1",
-        [ruleset, seq],
-    ).fetchall()
+    """Every player's rating after the first ``seq`` tables of the ladder (and its position);
+    only ``players``' when given (what a replay from there needs)."""
+    if players is None:
+        rows = con.execute(_STATE_ALL, [ruleset, seq]).fetchall()
+    else:
+        keys = pl.DataFrame({"player_key": sorted(players)}, schema={"player_key": pl.String})
+        con.register("_state_players", keys)
+        try:
+            rows = con.execute(_STATE_OF, [ruleset, seq]).fetchall()
+        finally:
+            con.unregister("_state_players")
     return {k: (mu, sg, m) for k, mu, sg, m, _ in rows}, {k: s for k, *_, s in rows}
 
 
@@ -409,16 +429,10 @@ def _replay_tail(
         first = rows.row(0, named=True)
         starts.append((first["played_on"], first["event"], first["round_no"], first["table"]))
     if first_rated is not None:
-        at = con.execute(
-            'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, r.round_no, t."table" '
-            "FROM rating_tables t JOIN events e ON e.event = t.event "
-            "LEFT JOIN rounds r ON r.event = t.event AND r.round = t.round "
-            "WHERE t.ruleset = ? AND t.seq = ?",
-            [ruleset, first_rated],
-        ).fetchall()
-        if not at or at[0][2] is None:  # its round is gone: compare everything
+        at = _position(con, ruleset, first_rated)
+        if at is None:  # its round is gone: compare everything
             return _rebuild_from_diff(con, ruleset)
-        starts.append(tuple(at[0]))
+        starts.append(at)
     best: tuple[int, tuple[Any, ...]] | None = None
     for key in starts:
         params = {"ruleset": ruleset, **dict(zip("dert", key, strict=True))}
@@ -437,10 +451,43 @@ def _replay_tail(
     keep, key = best
     if first_rated is not None and keep > first_rated - 1:
         return _rebuild_from_diff(con, ruleset)
-    tail = con.sql(
-        _sql("rated_tail"), params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))}
-    ).pl()
+    # the rounds of the events from the start on, read one event at a time when they are
+    # few (a live upload's): the rounds view orders every event's rounds when joined
+    events = [
+        str(e)
+        for (e,) in con.execute(
+            "SELECT event FROM events WHERE ruleset = ? AND "
+            "(coalesce(event_date, cast(created_at AS date)) > ? OR "
+            "(coalesce(event_date, cast(created_at AS date)) = ? AND event >= ?))",
+            [ruleset, key[0], key[0], key[1]],
+        ).fetchall()
+    ]
+    con.register("_tail_rounds", _rounds_of(con, events))
+    try:
+        tail = con.sql(
+            _sql("rated_tail"), params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))}
+        ).pl()
+    finally:
+        con.unregister("_tail_rounds")
     return _replay_from(con, ruleset, keep, tail)
+
+
+def _position(con: duckdb.DuckDBPyConnection, ruleset: str, seq: int) -> tuple[Any, ...] | None:
+    """(played_on, event, round_no, table) of the ``seq``-th rated table as ordered now;
+    None when its round is gone."""
+    at = con.execute(
+        'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, t.round, t."table" '
+        "FROM rating_tables t JOIN events e ON e.event = t.event WHERE t.ruleset = ? AND t.seq = ?",
+        [ruleset, seq],
+    ).fetchall()
+    if not at:
+        return None
+    played_on, event, round_, table = at[0]
+    # the rounds of that one event only (the view orders every event's rounds otherwise)
+    round_no = con.execute(
+        "SELECT round_no FROM rounds WHERE event = ? AND round = ?", [event, round_]
+    ).fetchall()
+    return None if not round_no else (played_on, event, round_no[0][0], table)
 
 
 def _replay_from(
@@ -448,47 +495,36 @@ def _replay_from(
 ) -> int:
     """Keep the first ``keep`` rated tables, rate ``rows`` (every table after them, in
     play order) from there, and rewrite the current rating of every player touched."""
-    state, last = _state_at(con, ruleset, keep)
     moved = {
         k
         for (k,) in con.execute(
             "SELECT player_key FROM ratings_t WHERE ruleset = ? AND last_seq > ?", [ruleset, keep]
         ).fetchall()
     }
+    touched = moved | set(rows.get_column("player_key"))
+    state, last = _state_at(con, ruleset, keep, touched)
     con.execute("DELETE FROM rating_tables WHERE ruleset = ? AND seq > ?", [ruleset, keep])
     con.execute("DELETE FROM rating_history_t WHERE ruleset = ? AND seq > ?", [ruleset, keep])
     todo = _tables(rows)
     history = _replay(rows, todo, state, keep + 1)
     _write(con, ruleset, todo, history, keep + 1)
     last.update(_last_seqs(history))
-    _put_ratings(con, ruleset, state, last, only=moved | set(rows.get_column("player_key")))
+    _put_ratings(con, ruleset, state, last, only=touched)
     return todo.height
 
 
 def _after_last(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> bool:
     """Whether the first of ``rows`` comes after the last rated table, both as ordered now."""
-    last = con.execute(
-        'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, t.round, t."table" '
-        "FROM (SELECT * FROM rating_tables WHERE ruleset = ? ORDER BY seq DESC LIMIT 1) t "
-        "JOIN events e ON e.event = t.event",
-        [ruleset],
-    ).fetchall()
-    if not last:  # an empty ladder (new, or a database from before ratings): build it whole
+    (top,) = con.execute(
+        "SELECT max(seq) FROM rating_tables WHERE ruleset = ?", [ruleset]
+    ).fetchall()[0]
+    if top is None:  # an empty ladder (new, or a database from before ratings): build it whole
         return False
-    played_on, event, round_, table = last[0]
-    # the rounds of that one event only (the view orders every event's rounds otherwise)
-    round_no = con.execute(
-        "SELECT round_no FROM rounds WHERE event = ? AND round = ?", [event, round_]
-    ).fetchall()
-    if not round_no:  # the last rated table is gone: replay
+    last = _position(con, ruleset, int(top))
+    if last is None:  # the last rated table is gone: replay
         return False
     first = rows.row(0, named=True)
-    return (first["played_on"], first["event"], first["round_no"], first["table"]) > (
-        played_on,
-        event,
-        round_no[0][0],
-        table,
-    )
+    return (first["played_on"], first["event"], first["round_no"], first["table"]) > last
 
 
 def _append(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> int:
