@@ -5,6 +5,7 @@ import re
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -187,7 +188,7 @@ def test_leaderboard_marks_qualification_and_tiebreaks(loaded):
 def test_leaderboard_walkover_is_shown(loaded):
     at = app(event=UNHAS, round="R1")
     with connect(loaded, read_only=True) as con:
-        wo = queries.standings(con, UNHAS, "table", "R1").filter(queries.pl.col("walkover"))
+        wo = queries.standings(con, UNHAS, "table", "R1").filter(pl.col("walkover"))
     assert wo.height, "the samples hold a walkover table"
     assert "WO (walkover)" in texts(at)
 
@@ -205,7 +206,7 @@ def test_leaderboard_pepet_session_has_stars_and_groups(loaded):
     ]
     assert stars, "a session standings table"
     starred = {r["Pemain"] for r in stars[0].to_dict("records") if r["★"] == "★"}
-    assert starred == set(session.filter(queries.pl.col("star")).get_column("player"))
+    assert starred == set(session.filter(pl.col("star")).get_column("player"))
 
 
 def test_leaderboard_offers_csv_and_xlsx_of_every_standings_table(loaded):
@@ -687,8 +688,8 @@ def test_bigscreen_type_fits_the_rows_to_the_height():
     assert bigscreen.big_font(12) != bigscreen.big_font(4) and bigscreen.big_font(4) in html4
     d = {
         "round": "S1",
-        "tables": queries.pl.DataFrame({"table": ["1"]}),
-        "session": queries.pl.DataFrame({"x": range(40)}),
+        "tables": pl.DataFrame({"table": ["1"]}),
+        "session": pl.DataFrame({"x": range(40)}),
         "event_standings": None,
     }
     assert bigscreen.slides(d) == [

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from pipeline.standings import queries
@@ -118,7 +119,7 @@ def test_visitor_sees_the_leaderboard(sample_server, new_page):
     page.get_by_role("heading", name="Klasemen langsung").wait_for()
     for table in r2.get_column("table").unique().to_list():
         page.get_by_text(f"Meja {table}", exact=True).wait_for()
-        want = r2.filter(queries.pl.col("table") == table).get_column("player").to_list()
+        want = r2.filter(pl.col("table") == table).get_column("player").to_list()
         assert table_card_players(page, table) == want
     expect()(page.get_by_text("10/10 kocokan").first).to_be_visible()
     assert page.get_by_role("link", name="Unggah hasil").count() == 1
