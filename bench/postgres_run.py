@@ -209,7 +209,9 @@ def kills(url: str, n: int, folder: Path, hands: int, seed: int) -> dict[str, ob
     }
 
 
-def run(size: str, ruleset: str, seconds: float, n_kills: int) -> dict[str, object]:
+def run(
+    size: str, ruleset: str, seconds: float, n_kills: int, *, with_file: bool = True
+) -> dict[str, object]:
     import os
 
     from simulator.stress.pgcluster import start_cluster, stop_cluster
@@ -222,14 +224,17 @@ def run(size: str, ruleset: str, seconds: float, n_kills: int) -> dict[str, obje
         url = cluster.new_database()
         out: dict[str, object] = {"size": size, "hands": hands_in(paths), "ruleset": ruleset}
         out["rebuild_postgres"] = rebuild(paths, url)  # type: ignore[arg-type]
-        out["rebuild_file"] = rebuild(paths, work / "file.duckdb")
-        pg_s = out["rebuild_postgres"]["rebuild_s"]  # type: ignore[index]
-        file_s = out["rebuild_file"]["rebuild_s"]  # type: ignore[index]
-        out["rebuild_ratio_pg_to_file"] = pg_s / file_s
+        if with_file:
+            out["rebuild_file"] = rebuild(paths, work / "file.duckdb")
+            pg_s = out["rebuild_postgres"]["rebuild_s"]  # type: ignore[index]
+            file_s = out["rebuild_file"]["rebuild_s"]  # type: ignore[index]
+            out["rebuild_ratio_pg_to_file"] = pg_s / file_s
         out["upload_postgres"] = incremental(url, ruleset, repeats=7)  # type: ignore[arg-type]
-        out["upload_file"] = incremental(work / "file.duckdb", ruleset, repeats=7)
+        if with_file:
+            out["upload_file"] = incremental(work / "file.duckdb", ruleset, repeats=7)
         out["concurrent_postgres"] = concurrent(url, ruleset, seconds, work / "live")
-        out["kills_postgres"] = kills(cluster.new_database(), n_kills, work, 3000, seed=11)
+        if n_kills:
+            out["kills_postgres"] = kills(cluster.new_database(), n_kills, work, 3000, seed=11)
         out["machine"] = machine()
         out["when"] = datetime.now(UTC).isoformat(timespec="seconds")
         return out
@@ -243,8 +248,13 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     ap.add_argument("--ruleset", default="unhas", choices=["unhas", "pepet"])
     ap.add_argument("--seconds", type=float, default=20.0, help="Length of the concurrent part.")
     ap.add_argument("--kills", type=int, default=20)
+    ap.add_argument(
+        "--no-file",
+        action="store_true",
+        help="PostgreSQL only: no rebuild of the same corpus into a file to compare with.",
+    )
     args = ap.parse_args(argv)
-    res = run(args.size, args.ruleset, args.seconds, args.kills)
+    res = run(args.size, args.ruleset, args.seconds, args.kills, with_file=not args.no_file)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"postgres-{args.size}.json").write_text(json.dumps(res, indent=2, default=str))
     print(json.dumps(res, indent=2, default=str))
