@@ -9,15 +9,30 @@ a clean load. The loads alternate between a large first load and a correction of
 backup file left with its final name must open and be consistent.
 
 See :func:`simulator.stress.crash.crash_campaign` for the checks made after each kill.
+
+The tests taking ``store`` run once on a file and once on a PostgreSQL database of their
+own (tests/pg.py), with a second database of that store as the clean reference. On
+PostgreSQL a kill aimed "while it writes" lands while the commit holds its match locks,
+and no backup file is made before a correction (the server keeps its own backups).
 """
 
 import pytest
 
 from simulator.stress import crash_campaign
+from simulator.stress.runs import is_url
 
 
-def test_a_few_kills_while_loading_leave_every_match_whole(tmp_path):
-    figures = crash_campaign(tmp_path, kills=3, seed=7, hands=1500, say=lambda _m: None)
+def targets(store, request) -> dict[str, str]:
+    """The campaign's database and its clean reference, both on ``store``'s kind."""
+    if not is_url(store):
+        return {}
+    return {"db": store, "ref": request.getfixturevalue("pg_cluster").new_database()}
+
+
+def test_a_few_kills_while_loading_leave_every_match_whole(store, tmp_path, request):
+    figures = crash_campaign(
+        tmp_path, kills=3, seed=7, hands=1500, say=lambda _m: None, **targets(store, request)
+    )
     assert figures["matches_lost"] == 0
     assert figures["kills"] >= 1
 
