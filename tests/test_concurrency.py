@@ -140,3 +140,45 @@ def test_a_plan_made_stale_by_another_writer_cannot_commit(store, tmp_path):
             commit(con, stale)
         check_consistent(con)
         assert current_matches(con) == before
+
+
+def test_a_load_that_keeps_losing_the_race_is_told_busy_not_a_traceback(
+    pg_url, tmp_path, monkeypatch
+):
+    """On PostgreSQL a load that lost the race for its match plans again; when it has lost
+    every time it may (here: no second try, and another writer corrects the match just
+    before each commit) ``domino ingest`` exits 2 with one 'busy' sentence, writes nothing,
+    and the other writer's version stays whole."""
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+    from pipeline.ingest import service
+
+    first, update, fixed = live_and_fixed(tmp_path)
+    with connect(pg_url) as con:
+        ingest(con, [first])
+    real_commit = service.commit
+    racing: list[bool] = []
+
+    def another_writer_first(con, p):
+        if not racing:  # the other writer's own commit is the real one
+            racing.append(True)
+            with connect(pg_url) as other:
+                ingest(other, [fixed], reason="salah tulis hand 2", by="other venue")
+        return real_commit(con, p)
+
+    monkeypatch.setattr(service, "RACE_RETRIES", 0)
+    monkeypatch.setattr(service, "commit", another_writer_first)
+    r = CliRunner().invoke(cli, ["ingest", str(update), "--db", pg_url])
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    said = " ".join(r.output.split())
+    assert "busy" in said and "R1 table 3" in said and "try again" in said, said
+    with connect(pg_url, read_only=True) as con:
+        check_consistent(con)
+        assert con.execute(
+            "SELECT version, kind, file, current FROM match_versions ORDER BY version"
+        ).fetchall() == [
+            (1, "new", "meja3_live.csv", False),
+            (2, "correction", "meja3_fixed.csv", True),
+        ]

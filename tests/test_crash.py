@@ -39,6 +39,9 @@ def test_a_few_kills_while_loading_leave_every_match_whole(store, tmp_path, requ
 
 @pytest.mark.slow
 def test_two_dozen_kills_of_a_20000_hand_load(tmp_path):
+    """File only: on PostgreSQL one clean load of these 20,000 hands took 15 s here, so two
+    dozen kills would take minutes; the quick campaign above and test_postgres.py's kill -9
+    loop cover PostgreSQL."""
     lines: list[str] = []
     figures = crash_campaign(tmp_path, kills=24, seed=2024, hands=20_000, say=lines.append)
     assert figures["hands"] >= 20_000
