@@ -21,6 +21,7 @@ import duckdb
 import pytest
 
 from pipeline.ingest import commit, ingest, plan, read_all
+from pipeline.standings import queries
 from pipeline.store.db import connect
 from simulator.stress import FUZZ, check_consistent, current_matches, domino
 from simulator.stress.races import (
@@ -182,3 +183,36 @@ def test_a_load_that_keeps_losing_the_race_is_told_busy_not_a_traceback(
             (1, "new", "meja3_live.csv", False),
             (2, "correction", "meja3_fixed.csv", True),
         ]
+        # the refused load is logged as refused (nothing loaded), not as interrupted
+        log = queries.ingest_log(con).select("file", "status", "matches_loaded").rows()
+    assert ("meja3_full.csv", "rejected", 0) in log, log
+
+
+def test_a_confirmed_upload_that_lost_the_race_is_logged_as_refused(pg_url, tmp_path, monkeypatch):
+    """The dashboard's path: a previewed upload whose match another upload wrote between
+    the preview and the commit is refused ("the plan changed"), writes nothing, and the
+    ingest log says rejected, not interrupted."""
+    from pipeline.ingest import service
+
+    first, update, fixed = live_and_fixed(tmp_path)
+    with connect(pg_url) as con:
+        ingest(con, [first])
+        expected = service.signature(service.plan(con, *read_all([update])))
+    real_commit = service.commit
+    racing: list[bool] = []
+
+    def another_writer_first(con, p):
+        if not racing:
+            racing.append(True)
+            with connect(pg_url) as other:
+                ingest(other, [fixed], reason="salah tulis hand 2", by="other venue")
+        return real_commit(con, p)
+
+    monkeypatch.setattr(service, "commit", another_writer_first)
+    with connect(pg_url) as con:
+        with pytest.raises(service.PlanChanged):
+            service.load(con, [update], expected=expected)
+        check_consistent(con)
+        assert [v for (v, *_rest) in current_matches(con).values()] == [2]
+        log = queries.ingest_log(con).select("file", "status", "matches_loaded").rows()
+    assert ("meja3_full.csv", "rejected", 0) in log, log
