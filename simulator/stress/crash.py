@@ -106,6 +106,58 @@ def _exists(db: Target) -> bool:
     return is_url(db) or Path(db).exists()
 
 
+def _reference(
+    files: dict[str, Path], ref: Target, work: Path
+) -> tuple[dict[str, float], dict[str, float], dict[str, dict[MatchKey, str]]]:
+    """A clean load, then the correction, into ``ref``: how long each took, how far each
+    got writing (:class:`_Meter`) and the content each leaves."""
+    took: dict[str, float] = {}
+    wrote: dict[str, float] = {}
+    target: dict[str, dict[MatchKey, str]] = {}
+    for name in ("big", "fix"):
+        t = time.monotonic()
+        proc = domino_popen(
+            "ingest", files[name], "--reason", "koreksi", "--format", "json", db=ref, work=work
+        )
+        wrote[name] = max(_watch(proc, ref, lambda _w: False), 1e-3)
+        took[name] = time.monotonic() - t
+        rc, _out, err = finish(proc)
+        assert rc == 0, err
+        target[name] = current_content(ref)
+    return took, wrote, target
+
+
+def _judge(
+    k: int,
+    after: dict[MatchKey, str],
+    aimed: dict[MatchKey, str],
+    new_rows: pl.DataFrame,
+    *,
+    moved: bool,
+    finished: bool,
+    rc: int,
+) -> str:
+    """After kill ``k``: every match moved to the version aimed at (the log says done) or
+    none did (the log says nothing or interrupted); returns which of these happened."""
+    assert (finished and rc == 0 and moved) or (not finished and rc == -signal.SIGKILL), (
+        k,
+        rc,
+        finished,
+        moved,
+    )
+    statuses = new_rows.get_column("status").to_list()
+    if moved:
+        assert after == aimed, (
+            f"kill {k}: the database holds neither the old nor the new version of every match"
+        )
+        assert set(statuses) == {"done"}, new_rows
+        return "load finished" + (
+            " before the kill" if finished else " (kill came after the commit)"
+        )
+    assert statuses in ([], ["interrupted"]), (k, statuses)
+    return "killed while writing (log says interrupted)" if statuses else "killed before writing"
+
+
 def crash_campaign(
     work: Path,
     *,
@@ -139,19 +191,7 @@ def crash_campaign(
     ref = work / "reference.duckdb" if ref is None else ref
     db = work / "domino.duckdb" if db is None else db
     unit = "s of commit" if is_url(db) else "bytes"
-    took: dict[str, float] = {}
-    wrote: dict[str, float] = {}
-    target: dict[str, dict[MatchKey, str]] = {}
-    for name in ("big", "fix"):
-        t = time.monotonic()
-        proc = domino_popen(
-            "ingest", files[name], "--reason", "koreksi", "--format", "json", db=ref, work=work
-        )
-        wrote[name] = max(_watch(proc, ref, lambda _w: False), 1e-3)
-        took[name] = time.monotonic() - t
-        rc, _out, err = finish(proc)
-        assert rc == 0, err
-        target[name] = current_content(ref)
+    took, wrote, target = _reference(files, ref, work)
     assert len(target["big"]) == matches and target["big"] != target["fix"]
     want = snapshot(ref)
 
@@ -184,29 +224,7 @@ def crash_campaign(
         after, log = _state(db)
         new_rows = log.head(log.height - before_log)
         moved = after != state
-        if moved:
-            assert after == target[aim], (
-                f"kill {k}: the database holds neither the old nor the new version of every match"
-            )
-            assert set(new_rows.get_column("status").to_list()) == {"done"}, new_rows
-            stats[
-                "load finished"
-                + (" before the kill" if finished else " (kill came after the commit)")
-            ] += 1
-        else:
-            statuses = new_rows.get_column("status").to_list()
-            assert statuses in ([], ["interrupted"]), (k, statuses)
-            stats[
-                "killed while writing (log says interrupted)"
-                if statuses
-                else "killed before writing"
-            ] += 1
-        assert (finished and rc == 0 and moved) or (not finished and rc == -signal.SIGKILL), (
-            k,
-            rc,
-            finished,
-            moved,
-        )
+        stats[_judge(k, after, target[aim], new_rows, moved=moved, finished=finished, rc=rc)] += 1
         stats["kills"] += 0 if finished else 1
         state = after
         backups = _check_backups(work / "backups")
