@@ -9,21 +9,39 @@ a clean load. The loads alternate between a large first load and a correction of
 backup file left with its final name must open and be consistent.
 
 See :func:`simulator.stress.crash.crash_campaign` for the checks made after each kill.
+
+The tests taking ``store`` run once on a file and once on a PostgreSQL database of their
+own (tests/pg.py), with a second database of that store as the clean reference. On
+PostgreSQL a kill aimed "while it writes" lands while the commit holds its match locks,
+and no backup file is made before a correction (the server keeps its own backups).
 """
 
 import pytest
 
 from simulator.stress import crash_campaign
+from simulator.stress.runs import is_url
 
 
-def test_a_few_kills_while_loading_leave_every_match_whole(tmp_path):
-    figures = crash_campaign(tmp_path, kills=3, seed=7, hands=1500, say=lambda _m: None)
+def targets(store, request) -> dict[str, str]:
+    """The campaign's database and its clean reference, both on ``store``'s kind."""
+    if not is_url(store):
+        return {}
+    return {"db": store, "ref": request.getfixturevalue("pg_cluster").new_database()}
+
+
+def test_a_few_kills_while_loading_leave_every_match_whole(store, tmp_path, request):
+    figures = crash_campaign(
+        tmp_path, kills=3, seed=7, hands=1500, say=lambda _m: None, **targets(store, request)
+    )
     assert figures["matches_lost"] == 0
     assert figures["kills"] >= 1
 
 
 @pytest.mark.slow
 def test_two_dozen_kills_of_a_20000_hand_load(tmp_path):
+    """File only: on PostgreSQL one clean load of these 20,000 hands took 15 s here, so two
+    dozen kills would take minutes; the quick campaign above and test_postgres.py's kill -9
+    loop cover PostgreSQL."""
     lines: list[str] = []
     figures = crash_campaign(tmp_path, kills=24, seed=2024, hands=20_000, say=lines.append)
     assert figures["hands"] >= 20_000

@@ -1,4 +1,7 @@
-"""Loading again: duplicates, updates, corrections, history (HANDLOG.md, "Loading again")."""
+"""Loading again: duplicates, updates, corrections, history (HANDLOG.md, "Loading again").
+
+The tests taking ``store`` run once on a file and once on a PostgreSQL database of their
+own (tests/pg.py); ``con`` then opens that store."""
 
 import random
 
@@ -8,6 +11,7 @@ from hypothesis import strategies as st
 
 from pipeline.ingest import ingest
 from pipeline.standings import queries
+from pipeline.store.postgres import is_url
 from tests.conftest import DATA
 
 BASE = DATA / "errors" / "base_unhas.csv"
@@ -25,7 +29,7 @@ def standings(con):
     return queries.standings(con, "unhas-2024-e1", "table").sort("table", "player")
 
 
-def test_the_same_file_twice_changes_nothing_and_says_so(con):
+def test_the_same_file_twice_changes_nothing_and_says_so(store, con):
     first = ingest(con, [BASE])
     before = standings(con)
     again = ingest(con, [BASE])
@@ -68,7 +72,7 @@ def corrected_rows():
     return rows
 
 
-def test_a_correction_without_a_reason_is_refused_and_changes_nothing(con, tmp_path):
+def test_a_correction_without_a_reason_is_refused_and_changes_nothing(store, con, tmp_path):
     ingest(con, [BASE])
     before = standings(con)
     p = ingest(con, [write(tmp_path, "fix.csv", corrected_rows())])
@@ -81,14 +85,14 @@ def test_a_correction_without_a_reason_is_refused_and_changes_nothing(con, tmp_p
     assert con.execute("SELECT count(*) FROM match_versions").fetchall()[0][0] == 2
 
 
-def test_a_dropped_hand_is_a_correction_too(con, tmp_path):
+def test_a_dropped_hand_is_a_correction_too(store, con, tmp_path):
     ingest(con, [BASE])
     p = ingest(con, [write(tmp_path, "short.csv", TABLE1[:9])])
     assert p.outcomes[0].status == "rejected"
     assert "drops hand(s) 10" in p.outcomes[0].message
 
 
-def test_correction_with_reason_supersedes_and_history_shows_both(con, tmp_path, db_path):
+def test_correction_with_reason_supersedes_and_history_shows_both(store, con, tmp_path):
     ingest(con, [BASE], by="wasit-1")
     p = ingest(
         con,
@@ -113,8 +117,13 @@ def test_correction_with_reason_supersedes_and_history_shows_both(con, tmp_path,
         con.execute("SELECT count(*) FROM match_versions WHERE \"table\" = '2'").fetchall()[0][0]
         == 1
     )
-    # an automatic backup was taken before the correction
-    assert list((db_path.parent / "backups").glob("*before-correction*.duckdb"))
+    # the superseded version's rows are kept on both stores
+    assert con.execute(
+        "SELECT version, count(*) FROM hands WHERE \"table\" = '1' GROUP BY version ORDER BY version"
+    ).fetchall() == [(1, 10), (2, 10)]
+    # a file is copied aside before a correction; a PostgreSQL server keeps its own backups
+    copies = list((tmp_path / "backups").glob("*before-correction*.duckdb"))
+    assert len(copies) == (0 if is_url(store) else 1)
 
 
 def test_a_revert_restores_the_earlier_standings(store, con, tmp_path):

@@ -55,6 +55,11 @@ def _refusal(exc: Exception) -> tuple[str, int] | None:
 
     if raised("pipeline.store.db", "DatabaseBusy"):
         return f"[red]busy:[/] {exc}", 2
+    if raised("pipeline.store.postgres", "MatchesChanged") or raised(
+        "pipeline.ingest.writer", "EventsChanged"
+    ):  # other uploads kept winning the race for these matches (PostgreSQL)
+        said = escape(str(exc).removesuffix("; plan again"))
+        return f"[red]busy:[/] {said}; nothing of this upload was written, try again", 2
     if raised("pipeline.store.backup", "BackupError"):  # a backup or restore refused
         return f"[red]Error:[/] {escape(str(exc))}", 1
     if raised("pipeline.store.db", "StoreError"):  # a file that cannot be the database

@@ -23,7 +23,7 @@ from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
 from pipeline.ingest.read import Sheet, display_name, read_bytes_sheets, read_sheets
-from pipeline.ingest.writer import begin_ingest, commit, database_file, same_file
+from pipeline.ingest.writer import begin_ingest, commit, database_file, end_refused, same_file
 from pipeline.problems import FileRejected
 from pipeline.scoring.rescore import rescore_stale
 from pipeline.standings import stats
@@ -195,6 +195,9 @@ def load(
                 # is loaded now (a correction becomes the next version; rows under the
                 # losing ruleset are refused as ruleset_changed)
                 stale = type(exc).__name__ in ("MatchesChanged", "EventsChanged")
+                gives_up = attempt == RACE_RETRIES or expected is not None
+                if stale and gives_up and started is not None:
+                    end_refused(con, started)  # refused whole, not interrupted
                 if not stale or attempt == RACE_RETRIES:
                     raise
                 if expected is not None:

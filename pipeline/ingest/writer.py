@@ -39,6 +39,16 @@ def begin_ingest(con: duckdb.DuckDBPyConnection, p: Plan) -> int:
     return ingest_id
 
 
+def end_refused(con: duckdb.DuckDBPyConnection, ingest_id: int) -> None:
+    """Close the log of a load refused whole after it started (another upload kept winning
+    the race for its matches): ``rejected``, nothing loaded, not ``interrupted``."""
+    con.execute(
+        "UPDATE ingests SET status = 'rejected', finished_at = ?, matches_loaded = 0 "
+        "WHERE ingest_id = ? AND finished_at IS NULL",
+        [datetime.now(), ingest_id],
+    )
+
+
 def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
     """Write a plan: every accepted match whole, in one transaction, with the ingest log."""
     ingest_id = p.ingest_id if p.ingest_id is not None else begin_ingest(con, p)

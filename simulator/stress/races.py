@@ -1,6 +1,18 @@
 """Two or three writers at once: uploads started together (``domino ingest`` or a Python
 ``ingest`` in another process) and a correction racing an update of the same match, each
-checked: every upload landed whole or was told to retry and wrote nothing."""
+checked: every upload landed whole or was told to retry and wrote nothing.
+
+Every helper takes a store target: a DuckDB file or a PostgreSQL URL (with the folder the
+run works in). What each store promises:
+
+* a **file** admits one writing process: a second writer waits ``lock_timeout`` for it,
+  then exits 2 with a 'busy' message and writes nothing;
+* **PostgreSQL** serialises writers per match only (advisory locks at commit): writers of
+  different matches are never told 'busy'; a writer that lost the race for the same match
+  (:class:`pipeline.store.postgres.MatchesChanged`) plans again on what is loaded now.
+
+On both: never a lost row, never a mixed match, versions in order.
+"""
 
 import random
 import subprocess
@@ -12,7 +24,16 @@ from pathlib import Path
 from pipeline.ingest import ingest, read_all
 from pipeline.store.db import connect
 from simulator.stress.checks import FUZZ, check_consistent, current_matches, file_matches
-from simulator.stress.runs import domino, domino_popen, finish, popen, replicated_frame, write_csv
+from simulator.stress.runs import (
+    Target,
+    domino,
+    domino_popen,
+    finish,
+    is_url,
+    popen,
+    replicated_frame,
+    write_csv,
+)
 
 PY_INGEST = textwrap.dedent(
     """
@@ -43,8 +64,10 @@ def expected(*paths: Path) -> dict:
     return dict(file_matches(sheets))
 
 
-def check_landed(db: Path, results: dict[Path, tuple[int, str, str]]) -> dict[str, int]:
-    """Each upload either landed whole (exit 0) or was told 'busy' (exit 2) and left nothing."""
+def check_landed(db: Target, results: dict[Path, tuple[int, str, str]]) -> dict[str, int]:
+    """Each upload either landed whole (exit 0) or was told 'busy' (exit 2) and left nothing.
+
+    On PostgreSQL the uploads (of different matches) must all land: 'busy' is a file's."""
     with connect(db, read_only=True) as con:
         check_consistent(con)
         loaded = current_matches(con)
@@ -60,6 +83,7 @@ def check_landed(db: Path, results: dict[Path, tuple[int, str, str]]) -> dict[st
             assert (path.name, "done") in log
             tally["landed"] += 1
         else:
+            assert not is_url(db), f"{path.name}: exit {rc} on PostgreSQL\n{out}\n{err}"
             assert rc == 2, f"{path.name}: exit {rc}\n{out}\n{err}"
             assert "busy" in err and "try again" in err, err
             assert not any(k in loaded for k in want), (
@@ -70,8 +94,14 @@ def check_landed(db: Path, results: dict[Path, tuple[int, str, str]]) -> dict[st
     return tally
 
 
-def race(db: Path, *jobs: tuple[list[object], dict[str, str]], offsets: list[float] | None = None):
-    """Start the commands together (``offsets`` delays each start); wait for all."""
+def race(
+    db: Target,
+    *jobs: tuple[list[object], dict[str, str]],
+    offsets: list[float] | None = None,
+    work: Path | None = None,
+):
+    """Start the commands together (``offsets`` delays each start); wait for all.
+    ``work`` is the folder they run in (needed for a PostgreSQL ``db``)."""
     procs: dict[int, subprocess.Popen] = {}
     offsets = offsets or [0.0] * len(jobs)
     start = time.monotonic()
@@ -79,17 +109,21 @@ def race(db: Path, *jobs: tuple[list[object], dict[str, str]], offsets: list[flo
         args, env = jobs[i]
         time.sleep(max(0.0, start + offsets[i] - time.monotonic()))
         if args and args[0] == "python":
-            procs[i] = popen([sys.executable, "-c", PY_INGEST, db, args[1]], db=db, **env)
+            procs[i] = popen(
+                [sys.executable, "-c", PY_INGEST, db, args[1]], db=db, work=work, **env
+            )
         else:
-            procs[i] = domino_popen(*args, db=db, **env)
+            procs[i] = domino_popen(*args, db=db, work=work, **env)
     return [finish(procs[i], 600) for i in range(len(jobs))]  # in the order of ``jobs``
 
 
-def random_race(folder: Path, rng: random.Random) -> tuple[Path, dict[Path, object], str]:
-    """Two or three uploads (CLI or Python) into a fresh database in ``folder``, with
-    staggered starts and a lock patience of 0.2 s or 30 s, all drawn from ``rng``.
-    Returns the database, each file's result and the patience."""
-    db = folder / "domino.duckdb"
+def random_race(
+    folder: Path, rng: random.Random, db: Target | None = None
+) -> tuple[Target, dict[Path, object], str]:
+    """Two or three uploads (CLI or Python) into ``db`` (a fresh database; by default a
+    file in ``folder``), with staggered starts and a lock patience of 0.2 s or 30 s, all
+    drawn from ``rng``. Returns the database, each file's result and the patience."""
+    db = folder / "domino.duckdb" if db is None else db
     files = [
         write_csv(replicated_frame(2500, tag=t), folder / f"{t}.csv")
         for t in "abc"[: rng.choice([2, 3])]
@@ -102,7 +136,7 @@ def random_race(folder: Path, rng: random.Random) -> tuple[Path, dict[Path, obje
         )
         for f in files
     ]
-    results = race(db, *jobs, offsets=[rng.uniform(0, 1.5) for _ in files])
+    results = race(db, *jobs, offsets=[rng.uniform(0, 1.5) for _ in files], work=folder)
     return db, dict(zip(files, results, strict=True)), patience
 
 
@@ -135,15 +169,22 @@ def content_of(path: Path, tmp_path: Path) -> str:
         return next(iter(current_matches(con).values()))[2]
 
 
-def correction_race(tmp_path: Path, rng: random.Random) -> str:
+def correction_race(tmp_path: Path, rng: random.Random, db: Target | None = None) -> str:
+    """An update and a correction of one loaded match started together on ``db`` (a fresh
+    database; by default a file in ``tmp_path``). On a file the second writer waits for
+    the first; on PostgreSQL both plan at once and the loser of the match's lock plans
+    again. Either way the outcome is one of the orders below, each checked whole; returns
+    which one happened."""
     first, update, fixed = live_and_fixed(tmp_path)
-    db = tmp_path / "domino.duckdb"
-    assert domino("ingest", first, db=db).returncode == 0
+    db = tmp_path / "domino.duckdb" if db is None else db
+    assert domino("ingest", first, db=db, work=tmp_path).returncode == 0
     reason_for_update = rng.random() < 0.5
     up_args = ["ingest", update, *(["--reason", "lanjut"] if reason_for_update else [])]
     fix_args = ["ingest", fixed, "--reason", "salah tulis hand 2"]
     offsets = [rng.uniform(0, 1.0), rng.uniform(0, 1.0)]
-    (ru, uo, ue), (rf, fo, fe) = race(db, (up_args, {}), (fix_args, {}), offsets=offsets)
+    (ru, uo, ue), (rf, fo, fe) = race(
+        db, (up_args, {}), (fix_args, {}), offsets=offsets, work=tmp_path
+    )
     said = f"update: exit {ru}\n{uo}{ue}\ncorrection: exit {rf}\n{fo}{fe}"
     assert "Traceback" not in ue + fe, said
     with connect(db, read_only=True) as con:
@@ -160,6 +201,7 @@ def correction_race(tmp_path: Path, rng: random.Random) -> str:
     name, hands = whole[final]
     assert n == hands and history[-1][2] == name and version == len(history), said
     assert history[0] == (1, "new", "meja3_live.csv"), said
+    assert [v for v, _k, _f in history] == list(range(1, len(history) + 1)), said
     kinds = [k for _v, k, _f in history[1:]]
     said += f"\nhistory: {history}"
     if history[1][2] == "meja3_full.csv":  # the update came first; the correction replaced it

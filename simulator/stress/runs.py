@@ -76,47 +76,70 @@ def domino_cmd() -> list[str]:
     return [sys.executable, "-m", "pipeline"]
 
 
-def cli_env(db: Path, **extra: str) -> dict[str, str]:
+#: Where the stress runs write: a DuckDB file, or a PostgreSQL URL (``postgresql://…``).
+Target = str | Path
+
+
+def is_url(db: Target) -> bool:
+    return str(db).startswith(("postgresql://", "postgres://"))
+
+
+def work_dir(db: Target, work: Path | None = None) -> Path:
+    """The folder a run works in: ``work``, else the database file's folder (a PostgreSQL
+    target has none, so it needs ``work``)."""
+    if work is not None:
+        return Path(work)
+    if is_url(db):
+        raise ValueError("a PostgreSQL target needs a work folder (work=...)")
+    return Path(db).parent
+
+
+def cli_env(db: Target, work: Path | None = None, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env["DOMINO_DB"] = str(db)
-    env["DOMINO_BACKUP_DIR"] = str(Path(db).parent / "backups")
+    env["DOMINO_BACKUP_DIR"] = str(work_dir(db, work) / "backups")
     env["DOMINO_USER"] = "reliability-test"
     env.update(extra)
     return env
 
 
 def domino(
-    *args: object, db: Path, timeout: float = 600, **env: str
+    *args: object, db: Target, work: Path | None = None, timeout: float = 600, **env: str
 ) -> subprocess.CompletedProcess:
+    """``domino`` on ``db`` (a file, or a PostgreSQL URL with its ``work`` folder)."""
     return subprocess.run(
         [*domino_cmd(), *map(str, args)],
-        env=cli_env(db, **env),
+        env=cli_env(db, work, **env),
         capture_output=True,
         text=True,
         timeout=timeout,
-        cwd=db.parent,
+        cwd=work_dir(db, work),
     )
 
 
-def popen(cmd: list[object], *, db: Path, **env: str) -> subprocess.Popen:
+def popen(
+    cmd: list[object], *, db: Target, work: Path | None = None, **env: str
+) -> subprocess.Popen:
     """Start ``cmd`` in the background with ``DOMINO_DB`` set; its output goes to temporary
     files (a pipe nobody reads would block a large report). Collect it with :func:`finish`."""
     out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
     proc = subprocess.Popen(
         [str(c) for c in cmd],
-        env=cli_env(db, **env),
+        env=cli_env(db, work, **env),
         stdout=out,
         stderr=err,
         text=True,
-        cwd=db.parent,
+        cwd=work_dir(db, work),
     )
     proc.outputs = (out, err)  # type: ignore[attr-defined]
     return proc
 
 
-def domino_popen(*args: object, db: Path, **env: str) -> subprocess.Popen:
+def domino_popen(
+    *args: object, db: Target, work: Path | None = None, **env: str
+) -> subprocess.Popen:
     """``domino`` in the background (see :func:`popen`)."""
-    return popen([*domino_cmd(), *args], db=db, **env)
+    return popen([*domino_cmd(), *args], db=db, work=work, **env)
 
 
 def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, str, str]:
@@ -133,7 +156,7 @@ def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, str, str]
 # --- comparing results ----------------------------------------------------------------------
 
 
-def snapshot(db: Path) -> dict[str, list[dict[str, object]]]:
+def snapshot(db: Target) -> dict[str, list[dict[str, object]]]:
     """Every standing and hand point of every event, as sorted rows (for equality checks)."""
     out: dict[str, list[dict[str, object]]] = {}
     with connect(db, read_only=True) as con:
@@ -147,7 +170,7 @@ def snapshot(db: Path) -> dict[str, list[dict[str, object]]]:
     return out
 
 
-def current_content(db: Path) -> dict[MatchKey, str]:
+def current_content(db: Target) -> dict[MatchKey, str]:
     """Content hash of the current version of every match."""
     with connect(db, read_only=True) as con:
         return {k: v[2] for k, v in current_matches(con).items()}
