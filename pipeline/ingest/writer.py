@@ -78,8 +78,19 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    if is_postgres(con) and len(writes) >= ANALYZE_MATCHES:
+        # a bulk load changes the tables' sizes many times over before autovacuum looks:
+        # the ratings' queries that follow, and every reader's, are planned from these
+        con.execute(
+            "ANALYZE events, match_versions, hands, hand_points_t, table_standings_t, "
+            "player_names, rating_tables, rating_history_t, ratings_t"
+        )
     _update_ratings(con, writes)
     return p
+
+
+#: A PostgreSQL load of this many matches or more refreshes the planner's statistics.
+ANALYZE_MATCHES = 500
 
 
 def _update_ratings(con: duckdb.DuckDBPyConnection, writes: list[MatchOutcome]) -> None:

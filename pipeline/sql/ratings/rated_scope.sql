@@ -5,7 +5,7 @@
 with ev as (
     select event, ruleset, coalesce(event_date, cast(created_at as date)) as played_on
     from events
-    where ruleset = $ruleset and event in (select event from _rating_scope)
+    where ruleset = $ruleset
 )
 select
     ev.played_on, t.event, t.round, r.round_no, t."table", t.version, t.player_key, t.rank
