@@ -124,7 +124,8 @@ def standings_rows(
     )
     labels = {"table": ["round", "table"], "round": ["round"]}.get(level, [])
     if rows and labels:
-        rows = _natural_sort_rows(rows, columns, labels, ["rank", "player"], con, event)
+        order = _natural_order(rows, columns, labels, ["rank", "player"], con, event)
+        rows = [rows[i] for i in order]
     return Rows(columns, numeric, rows)
 
 
@@ -242,18 +243,6 @@ def _natural_sort(
 _NUMBER = re.compile(r"\d+")
 #: Frames of at most this many rows are sorted in Python (:func:`_natural_order`).
 SMALL = 2000
-
-
-def _natural_sort_rows(
-    rows: list[tuple[Any, ...]],
-    columns: list[str],
-    labels: list[str],
-    then: list[str],
-    con: duckdb.DuckDBPyConnection | None,
-    event: str | None,
-) -> list[tuple[Any, ...]]:
-    """:func:`_natural_sort` over row tuples."""
-    return [rows[i] for i in _natural_order(rows, columns, labels, then, con, event)]
 
 
 def _natural_order(
