@@ -62,12 +62,16 @@ def test_on_a_phone_every_leaderboard_tab_can_be_tapped_and_the_tables_come_earl
     page.goto(f"{srv.url}/?event={PEPET}&round=S2")
     page.get_by_text("Meja 1", exact=True).first.wait_for()
     wait_idle(page)
+    from playwright.sync_api import expect
+
     tabs = page.get_by_role("tab")
-    assert tabs.count() == 4
+    expect(tabs).to_have_count(4)  # waits: a rerun may be drawing the page again
     for i in range(4):
+        tabs.nth(i).wait_for(state="visible")
         box = tabs.nth(i).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     # the tab bar starts in the first 40% of the screen: title and controls are compact
+    tabs.first.wait_for(state="visible")
     first = tabs.first.bounding_box()
     assert first is not None and first["y"] < 0.4 * 844
     page.screenshot(path=str(ARTIFACTS / "venue-leaderboard-390x844.png"))
