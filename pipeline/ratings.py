@@ -136,14 +136,7 @@ def _replay(rows: pl.DataFrame, tables: pl.DataFrame, state: State, first_seq: i
     )
 
 
-#: Each player's last rating at or before position ``?`` of ladder ``?``.
-_STATE_ALL = (
-    "SELECT player_key, mu, sigma, matches, seq FROM ("
-    "SELECT player_key, mu, sigma, matches, seq, row_number() OVER "
-    "(PARTITION BY player_key ORDER BY seq DESC) AS rn "
-    "FROM rating_history_t WHERE ruleset = ? AND seq <= ?) AS h WHERE rn = 1"
-)
-#: :data:`_STATE_ALL` for the players in ``_state_players`` only.
+#: Each player of ``_state_players``: the last rating at or before position ``?`` of ladder ``?``.
 _STATE_OF = (
     "SELECT player_key, mu, sigma, matches, seq FROM ("
     "SELECT player_key, mu, sigma, matches, seq, row_number() OVER "
@@ -154,19 +147,16 @@ _STATE_OF = (
 
 
 def _state_at(
-    con: duckdb.DuckDBPyConnection, ruleset: str, seq: int, players: set[str] | None = None
+    con: duckdb.DuckDBPyConnection, ruleset: str, seq: int, players: set[str]
 ) -> tuple[State, dict[str, int]]:
-    """Every player's rating after the first ``seq`` tables of the ladder (and its position);
-    only ``players``' when given (what a replay from there needs)."""
-    if players is None:
-        rows = con.execute(_STATE_ALL, [ruleset, seq]).fetchall()
-    else:
-        keys = pl.DataFrame({"player_key": sorted(players)}, schema={"player_key": pl.String})
-        con.register("_state_players", keys)
-        try:
-            rows = con.execute(_STATE_OF, [ruleset, seq]).fetchall()
-        finally:
-            con.unregister("_state_players")
+    """``players``' ratings after the first ``seq`` tables of the ladder (and where each
+    was last rated): what a replay from there needs."""
+    keys = pl.DataFrame({"player_key": sorted(players)}, schema={"player_key": pl.String})
+    con.register("_state_players", keys)
+    try:
+        rows = con.execute(_STATE_OF, [ruleset, seq]).fetchall()
+    finally:
+        con.unregister("_state_players")
     return {k: (mu, sg, m) for k, mu, sg, m, _ in rows}, {k: s for k, *_, s in rows}
 
 
@@ -272,14 +262,6 @@ def _rebuild_from_diff(con: duckdb.DuckDBPyConnection, ruleset: str, *, full: bo
         keep = n if same.all() else int(same.arg_min() or 0)
         if keep == stored.height == current.height:
             return 0
-    if keep == 0:  # a whole ladder: every current rating rewritten
-        state: State = {}
-        history = _replay(rows, current, state, 1)
-        con.execute("DELETE FROM rating_tables WHERE ruleset = ?", [ruleset])
-        con.execute("DELETE FROM rating_history_t WHERE ruleset = ?", [ruleset])
-        _write(con, ruleset, current, history, 1)
-        _put_ratings(con, ruleset, state, _last_seqs(history))
-        return current.height
     return _replay_from(con, ruleset, keep, rows.slice(int(current["n"][:keep].sum())))
 
 
@@ -426,8 +408,7 @@ def _replay_tail(
     """
     starts: list[tuple[Any, ...]] = []
     if rows.height:
-        first = rows.row(0, named=True)
-        starts.append((first["played_on"], first["event"], first["round_no"], first["table"]))
+        starts.append(_first_key(rows))
     if first_rated is not None:
         at = _position(con, ruleset, first_rated)
         if at is None:  # its round is gone: compare everything
@@ -435,12 +416,10 @@ def _replay_tail(
         starts.append(at)
     best: tuple[int, tuple[Any, ...]] | None = None
     for key in starts:
-        params = {"ruleset": ruleset, **dict(zip("dert", key, strict=True))}
-        n1, top1 = con.execute(
-            _BEFORE_EVENTS, {k: params[k] for k in ("ruleset", "d", "e")}
-        ).fetchall()[0]
+        d, e, r, t = key
+        n1, top1 = con.execute(_BEFORE_EVENTS, {"ruleset": ruleset, "d": d, "e": e}).fetchall()[0]
         n2, top2 = con.execute(
-            _BEFORE_IN_EVENT, {k: params[k] for k in ("ruleset", "e", "r", "t")}
+            _BEFORE_IN_EVENT, {"ruleset": ruleset, "e": e, "r": r, "t": t}
         ).fetchall()[0]
         n, top = int(n1) + int(n2), max(int(top1), int(top2))
         if n != top:  # the stored prefix is not the first tables in play order
@@ -494,15 +473,21 @@ def _replay_from(
     con: duckdb.DuckDBPyConnection, ruleset: str, keep: int, rows: pl.DataFrame
 ) -> int:
     """Keep the first ``keep`` rated tables, rate ``rows`` (every table after them, in
-    play order) from there, and rewrite the current rating of every player touched."""
-    moved = {
-        k
-        for (k,) in con.execute(
-            "SELECT player_key FROM ratings_t WHERE ruleset = ? AND last_seq > ?", [ruleset, keep]
-        ).fetchall()
-    }
-    touched = moved | set(rows.get_column("player_key"))
-    state, last = _state_at(con, ruleset, keep, touched)
+    play order) from there, and rewrite the current rating of every player touched (of
+    every player when ``keep`` is 0: the whole ladder)."""
+    touched: set[str] | None = None
+    state: State = {}
+    last: dict[str, int] = {}
+    if keep:
+        moved = {
+            k
+            for (k,) in con.execute(
+                "SELECT player_key FROM ratings_t WHERE ruleset = ? AND last_seq > ?",
+                [ruleset, keep],
+            ).fetchall()
+        }
+        touched = moved | set(rows.get_column("player_key"))
+        state, last = _state_at(con, ruleset, keep, touched)
     con.execute("DELETE FROM rating_tables WHERE ruleset = ? AND seq > ?", [ruleset, keep])
     con.execute("DELETE FROM rating_history_t WHERE ruleset = ? AND seq > ?", [ruleset, keep])
     todo = _tables(rows)
@@ -523,8 +508,13 @@ def _after_last(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame
     last = _position(con, ruleset, int(top))
     if last is None:  # the last rated table is gone: replay
         return False
+    return _first_key(rows) > last
+
+
+def _first_key(rows: pl.DataFrame) -> tuple[Any, ...]:
+    """(played_on, event, round_no, table) of the first of ``rows``: its place in play order."""
     first = rows.row(0, named=True)
-    return (first["played_on"], first["event"], first["round_no"], first["table"]) > last
+    return (first["played_on"], first["event"], first["round_no"], first["table"])
 
 
 def _append(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> int:

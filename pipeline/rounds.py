@@ -115,7 +115,8 @@ def set_order(
     """
     from pipeline.standings.queries import NotFound
 
-    if not con.execute("SELECT 1 FROM events WHERE event = ?", [event]).fetchall():
+    found = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
+    if not found:
         raise NotFound(f"no event {event!r} is loaded")
     loaded = [
         r[0]
@@ -150,10 +151,7 @@ def set_order(
     if loaded:  # the rated tables of the event follow its new round order
         from pipeline import ratings
 
-        (ruleset,) = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()[
-            0
-        ]
-        ratings.refresh(con, [ruleset])
+        ratings.refresh(con, [found[0][0]])
     return {"order": order, "not_loaded": [r for r in order if r not in loaded]}
 
 
