@@ -184,10 +184,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "f'CREATE TEMP TABLE \"{name}\" ({cols})'.encode()",
     ): "register: a registered frame name, and its column names (quoted) with types from a fixed map",
     (
-        "pipeline/store/pgconn.py",
-        "f'ANALYZE pg_temp.\"{name}\"'.encode()",
-    ): "register: the statistics of a registered frame, by its name (quoted)",
-    (
         "pipeline/store/pgmigrate.py",
         "stmt.encode()",
     ): "migration and view files shipped in the package, transpiled",

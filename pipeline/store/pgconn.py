@@ -136,12 +136,6 @@ class _Result:
         return [d.name for d in self._cur.description or []]
 
 
-#: A registered frame of this many rows or more is analysed (temporary tables never are
-#: by autovacuum): without its statistics the planner joined a 10,000-row scope to the
-#: stored standings by nested loops.
-ANALYZE_ROWS = 1000
-
-
 class PgConnection:
     """A psycopg connection (autocommit; ``BEGIN``/``COMMIT`` as the engine says them)
     that speaks the engine's DuckDB dialect."""
@@ -210,9 +204,6 @@ class PgConnection:
             cur.execute(f'CREATE TEMP TABLE "{name}" ({cols})'.encode())
         self._frames.add(name)
         self.copy_in(name, df, list(df.columns))
-        if df.height >= ANALYZE_ROWS:  # joined with big tables: the planner needs its size
-            with self.raw.cursor() as cur:
-                cur.execute(f'ANALYZE pg_temp."{name}"'.encode())
 
     def unregister(self, name: str) -> None:
         self._frames.discard(name)
