@@ -154,6 +154,7 @@ ALLOWED: dict[tuple[str, str], str] = {
         "model('staging/seats.sql')",
     ): "SQL text of a model file shipped in the package",
     ("pipeline/scoring/models.py", "kind"): "one of the two constants 'TABLE' and 'TEMP TABLE'",
+    ("pipeline/scoring/models.py", "seats"): "one of the two constants 'TABLE' and 'VIEW'",
     (
         "pipeline/scoring/models.py",
         "model(f'{folder}/hand_points.sql')",
