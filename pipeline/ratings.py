@@ -326,10 +326,11 @@ def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame) -> int:
     if written.height == 0:
         return 0
     scope = written.select(TABLE_KEY).unique()
+    rounds = _rounds_of(con, scope.get_column("event").unique().to_list())
     con.register("_rating_scope", scope)
-    con.register("_scope_rounds", _rounds_of(con, scope.get_column("event").unique().to_list()))
+    con.register("_scope_rounds", rounds)
     try:
-        return _transaction(con, lambda: _update_scope(con))
+        return _transaction(con, lambda: _update_scope(con, rounds))
     finally:
         con.unregister("_rating_scope")
         con.unregister("_scope_rounds")
@@ -357,7 +358,7 @@ def _rounds_of(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFram
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
-def _update_scope(con: duckdb.DuckDBPyConnection) -> int:
+def _update_scope(con: duckdb.DuckDBPyConnection, rounds: pl.DataFrame) -> int:
     touched = [
         r
         for (r,) in con.execute(
@@ -372,9 +373,14 @@ def _update_scope(con: duckdb.DuckDBPyConnection) -> int:
             'ON s.event = t.event AND s.round = t.round AND s."table" = t."table" WHERE t.ruleset = ?',
             [rs],
         ).fetchall()[0][0]
-        if rated_before is None and rows.height and _after_last(con, rs, rows):
-            done += _append(con, rs, rows)
-        elif rated_before is not None or rows.height:
+        if rated_before is None and rows.height:
+            (top,) = con.execute(
+                "SELECT max(seq) FROM rating_tables WHERE ruleset = ?", [rs]
+            ).fetchall()[0]
+            if _after_last(con, rs, rows, top, rounds):
+                done += _append(con, rs, rows, int(top) + 1)
+                continue
+        if rated_before is not None or rows.height:
             done += _replay_tail(con, rs, rows, rated_before)
     return done
 
@@ -451,9 +457,12 @@ def _replay_tail(
     return _replay_from(con, ruleset, keep, tail)
 
 
-def _position(con: duckdb.DuckDBPyConnection, ruleset: str, seq: int) -> tuple[Any, ...] | None:
+def _position(
+    con: duckdb.DuckDBPyConnection, ruleset: str, seq: int, rounds: pl.DataFrame | None = None
+) -> tuple[Any, ...] | None:
     """(played_on, event, round_no, table) of the ``seq``-th rated table as ordered now;
-    None when its round is gone."""
+    None when its round is gone. ``rounds`` (rows of the ``rounds`` view) answers the
+    round's place when it holds that event's rounds."""
     at = con.execute(
         'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, t.round, t."table" '
         "FROM rating_tables t JOIN events e ON e.event = t.event WHERE t.ruleset = ? AND t.seq = ?",
@@ -462,11 +471,17 @@ def _position(con: duckdb.DuckDBPyConnection, ruleset: str, seq: int) -> tuple[A
     if not at:
         return None
     played_on, event, round_, table = at[0]
-    # the rounds of that one event only (the view orders every event's rounds otherwise)
-    round_no = con.execute(
-        "SELECT round_no FROM rounds WHERE event = ? AND round = ?", [event, round_]
-    ).fetchall()
-    return None if not round_no else (played_on, event, round_no[0][0], table)
+    if rounds is not None and event in rounds.get_column("event"):
+        known = rounds.filter(pl.col("event") == event, pl.col("round") == round_)
+        round_no = known.get_column("round_no").to_list()
+    else:  # the rounds of that one event only (the view orders every event's otherwise)
+        round_no = [
+            n
+            for (n,) in con.execute(
+                "SELECT round_no FROM rounds WHERE event = ? AND round = ?", [event, round_]
+            ).fetchall()
+        ]
+    return None if not round_no else (played_on, event, round_no[0], table)
 
 
 def _replay_from(
@@ -498,14 +513,18 @@ def _replay_from(
     return todo.height
 
 
-def _after_last(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> bool:
-    """Whether the first of ``rows`` comes after the last rated table, both as ordered now."""
-    (top,) = con.execute(
-        "SELECT max(seq) FROM rating_tables WHERE ruleset = ?", [ruleset]
-    ).fetchall()[0]
+def _after_last(
+    con: duckdb.DuckDBPyConnection,
+    ruleset: str,
+    rows: pl.DataFrame,
+    top: int | None,
+    rounds: pl.DataFrame,
+) -> bool:
+    """Whether the first of ``rows`` comes after the last rated table (``top``), both as
+    ordered now."""
     if top is None:  # an empty ladder (new, or a database from before ratings): build it whole
         return False
-    last = _position(con, ruleset, int(top))
+    last = _position(con, ruleset, int(top), rounds)
     if last is None:  # the last rated table is gone: replay
         return False
     return _first_key(rows) > last
@@ -517,13 +536,10 @@ def _first_key(rows: pl.DataFrame) -> tuple[Any, ...]:
     return (first["played_on"], first["event"], first["round_no"], first["table"])
 
 
-def _append(con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame) -> int:
+def _append(
+    con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame, first_seq: int
+) -> int:
     tables = _tables(rows)
-    first_seq = 1 + int(
-        con.execute(
-            "SELECT coalesce(max(seq), 0) FROM rating_tables WHERE ruleset = ?", [ruleset]
-        ).fetchall()[0][0]
-    )
     con.register("_rating_players", rows.select("player_key").unique())
     try:
         known = con.execute(
