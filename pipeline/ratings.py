@@ -317,11 +317,15 @@ def backfill(con: duckdb.DuckDBPyConnection) -> int:
     return recompute(con) if not rated and loaded else 0
 
 
-def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame) -> int:
+def update(
+    con: duckdb.DuckDBPyConnection, written: pl.DataFrame, standings: pl.DataFrame | None = None
+) -> int:
     """Bring the ladders up to date after ``written`` tables (event, round, table) changed.
 
     Appends when every newly rated table comes after every rated one and none was rated
-    before; otherwise replays the ladder from the first table that differs.
+    before; otherwise replays the ladder from the first table that differs. ``standings``,
+    when given, are the stored standings of exactly the ``written`` tables (the load's own
+    rows): the tables to rate are then taken from them instead of read back.
     """
     if written.height == 0:
         return 0
@@ -330,10 +334,43 @@ def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame) -> int:
     con.register("_rating_scope", scope)
     con.register("_scope_rounds", rounds)
     try:
-        return _transaction(con, lambda: _update_scope(con, rounds))
+        return _transaction(con, lambda: _update_scope(con, rounds, standings))
     finally:
         con.unregister("_rating_scope")
         con.unregister("_scope_rounds")
+
+
+def _scope_rows(
+    con: duckdb.DuckDBPyConnection,
+    ruleset: str,
+    rounds: pl.DataFrame,
+    standings: pl.DataFrame | None,
+) -> pl.DataFrame:
+    """The rows of ``rated_scope.sql`` for one ladder: read from the stored standings, or
+    built from ``standings`` (the same rows, held by the load that wrote them)."""
+    if standings is None:
+        return con.sql(_sql("rated_scope"), params={"ruleset": ruleset}).pl()
+    played = con.sql(
+        "SELECT event, coalesce(event_date, cast(created_at AS date)) AS played_on FROM events "
+        "WHERE ruleset = ? AND event IN (SELECT event FROM _rating_scope)",
+        params=[ruleset],
+    ).pl()
+    return (
+        standings.filter(pl.col("complete") & ~pl.col("walkover"))
+        .join(played.cast({"played_on": pl.Date}), on="event")
+        .join(rounds, on=["event", "round"])
+        .select(
+            "played_on",
+            "event",
+            "round",
+            pl.col("round_no").cast(pl.Int64),
+            "table",
+            pl.col("version").cast(pl.Int32),
+            "player_key",
+            pl.col("rank").cast(pl.Int32),
+        )
+        .sort("played_on", "event", "round_no", "table", "rank", "player_key")
+    )
 
 
 #: An upload of this many events or fewer reads their rounds one event at a time: the
@@ -358,7 +395,9 @@ def _rounds_of(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFram
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
-def _update_scope(con: duckdb.DuckDBPyConnection, rounds: pl.DataFrame) -> int:
+def _update_scope(
+    con: duckdb.DuckDBPyConnection, rounds: pl.DataFrame, standings: pl.DataFrame | None
+) -> int:
     touched = [
         r
         for (r,) in con.execute(
@@ -367,7 +406,7 @@ def _update_scope(con: duckdb.DuckDBPyConnection, rounds: pl.DataFrame) -> int:
     ]
     done = 0
     for rs in touched:
-        rows = con.sql(_sql("rated_scope"), params={"ruleset": rs}).pl()
+        rows = _scope_rows(con, rs, rounds, standings)
         rated_before = con.execute(
             "SELECT min(t.seq) FROM rating_tables t JOIN _rating_scope s "
             'ON s.event = t.event AND s.round = t.round AND s."table" = t."table" WHERE t.ruleset = ?',

@@ -314,3 +314,40 @@ def test_the_organisers_round_order_reorders_the_ladder(store, con, tmp_path):
     rounds.set_order(con, "liga", ["R2", "R1"])
     assert [r[2] for r in _ladder(con)] == ["R2", "R1"]
     assert_same(current(con), expected([WORKED["R2"][1], WORKED["R1"][1]]))
+
+
+def test_the_tables_an_upload_rates_are_its_own_rows_as_stored(store, con, tmp_path, monkeypatch):
+    """The tables to rate after a load are taken from the load's own standings; they are
+    the rows ``rated_scope.sql`` reads back from the store (a walkover and a match in
+    progress left out, play order kept), on both stores."""
+    from tests.rules_helpers import hand
+
+    compared: list[int] = []
+    real = ratings.update
+
+    def both_ways(c, written, standings=None):
+        assert standings is not None
+        events = written.get_column("event").unique().to_list()
+        rounds = ratings._rounds_of(c, events)
+        c.register("_rating_scope", written.unique())
+        c.register("_scope_rounds", rounds)
+        try:
+            for (rs,) in c.execute("SELECT DISTINCT ruleset FROM events").fetchall():
+                stored = ratings._scope_rows(c, rs, rounds, None)
+                held = ratings._scope_rows(c, rs, rounds, standings)
+                assert held.cast(stored.schema).equals(stored)
+                compared.append(stored.height)
+        finally:
+            c.unregister("_rating_scope")
+            c.unregister("_scope_rounds")
+        return real(c, written, standings)
+
+    monkeypatch.setattr(ratings, "update", both_ways)
+    wo = hand(
+        None, None, "wo", seats=("Gita", "Hadi", None, None), event="liga", round="R1", table="2"
+    )
+    load(con, tmp_path, worked_rows("R3") + worked_rows("R1") + [wo] + in_progress(), name="a.csv")
+    load(con, tmp_path, worked_rows("R2") + worked_rows("R1", event="cup"), name="b.csv")
+    assert compared == [8, 8]  # R1 and R3 of liga; then R2 of liga and R1 of cup
+    want = expected([WORKED[r][1] for r in ("R1", "R1", "R2", "R3")])
+    assert_same(current(con), want)

@@ -87,7 +87,7 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
             "ANALYZE events, match_versions, table_standings_t, player_names, "
             "rating_tables, rating_history_t, ratings_t"
         )
-    _update_ratings(con, writes)
+    _update_ratings(con, writes, p.table_standings)
     return p
 
 
@@ -95,8 +95,11 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
 ANALYZE_MATCHES = 500
 
 
-def _update_ratings(con: duckdb.DuckDBPyConnection, writes: list[MatchOutcome]) -> None:
-    """After the commit, the rating ladders follow the matches written (pipeline/ratings.py)."""
+def _update_ratings(
+    con: duckdb.DuckDBPyConnection, writes: list[MatchOutcome], standings: pl.DataFrame
+) -> None:
+    """After the commit, the rating ladders follow the matches written (pipeline/ratings.py),
+    from the standings this load wrote for them."""
     if writes:
         ratings.update(
             con,
@@ -105,6 +108,7 @@ def _update_ratings(con: duckdb.DuckDBPyConnection, writes: list[MatchOutcome]) 
                 schema={"event": pl.String, "round": pl.String, "table": pl.String},
                 orient="row",
             ),
+            standings,
         )
 
 
