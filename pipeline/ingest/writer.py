@@ -221,13 +221,25 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
         )
         for t in ("hand_points_t", "table_standings_t"):
             con.execute(f"DELETE FROM {t} WHERE {where}", params)
-    con.register("_content", p.versions)
-    con.execute(
-        'INSERT INTO match_versions SELECT _w.event, _w.round, _w."table", _w.version, _w.kind, ?, _w.file, ?, ?, ?, '
-        "c.content_hash, _w.hands, _w.changed_hands, true, NULL, NULL "
-        'FROM _w JOIN _content c USING (event, round, "table")',
-        [ingest_id, p.by, now, p.reason],
+    # the version rows built here and written as they are (on PostgreSQL one COPY, not a
+    # join of two temporary tables)
+    versions = w.join(p.versions.select(*MATCH, "content_hash"), on=MATCH).select(
+        *MATCH,
+        "version",
+        "kind",
+        pl.lit(ingest_id, dtype=pl.Int64).alias("ingest_id"),
+        "file",
+        pl.lit(p.by, dtype=pl.String).alias("loaded_by"),
+        pl.lit(now, dtype=pl.Datetime("us")).alias("loaded_at"),
+        pl.lit(p.reason, dtype=pl.String).alias("reason"),
+        "content_hash",
+        "hands",
+        "changed_hands",
+        pl.lit(value=True).alias("current"),
+        pl.lit(None, dtype=pl.Datetime("us")).alias("superseded_at"),
+        pl.lit(None, dtype=pl.Int64).alias("superseded_by"),
     )
+    insert_frame(con, "match_versions", versions)
     insert_frame(con, "hands", p.hands.select(HAND_COLUMNS))
     insert_frame(con, "hand_points_t", p.hand_points)
     insert_frame(con, "table_standings_t", p.table_standings)
@@ -235,7 +247,6 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
         con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING"
     )
     con.unregister("_w")
-    con.unregister("_content")
 
 
 def _log_files(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int) -> None:
