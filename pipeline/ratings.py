@@ -317,39 +317,30 @@ def backfill(con: duckdb.DuckDBPyConnection) -> int:
     return recompute(con) if not rated and loaded else 0
 
 
-def update(
-    con: duckdb.DuckDBPyConnection, written: pl.DataFrame, standings: pl.DataFrame | None = None
-) -> int:
-    """Bring the ladders up to date after ``written`` tables (event, round, table) changed.
+def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame, standings: pl.DataFrame) -> int:
+    """Bring the ladders up to date after ``written`` tables (event, round, table) changed;
+    ``standings`` are the stored standings of exactly those tables (the load's own rows).
 
     Appends when every newly rated table comes after every rated one and none was rated
-    before; otherwise replays the ladder from the first table that differs. ``standings``,
-    when given, are the stored standings of exactly the ``written`` tables (the load's own
-    rows): the tables to rate are then taken from them instead of read back.
+    before; otherwise replays the ladder from the first table that differs.
     """
     if written.height == 0:
         return 0
     scope = written.select(TABLE_KEY).unique()
     rounds = _rounds_of(con, scope.get_column("event").unique().to_list())
     con.register("_rating_scope", scope)
-    con.register("_scope_rounds", rounds)
     try:
         return _transaction(con, lambda: _update_scope(con, rounds, standings))
     finally:
         con.unregister("_rating_scope")
-        con.unregister("_scope_rounds")
 
 
 def _scope_rows(
-    con: duckdb.DuckDBPyConnection,
-    ruleset: str,
-    rounds: pl.DataFrame,
-    standings: pl.DataFrame | None,
+    con: duckdb.DuckDBPyConnection, ruleset: str, rounds: pl.DataFrame, standings: pl.DataFrame
 ) -> pl.DataFrame:
-    """The rows of ``rated_scope.sql`` for one ladder: read from the stored standings, or
-    built from ``standings`` (the same rows, held by the load that wrote them)."""
-    if standings is None:
-        return con.sql(_sql("rated_scope"), params={"ruleset": ruleset}).pl()
+    """The rows of ``rated_tables.sql`` for one ladder's tables in ``_rating_scope``, with
+    the same columns and order, built from ``standings`` (the load's own rows) rather than
+    read back from the store; ``rounds`` holds the rounds of the scope's events."""
     played = con.sql(
         "SELECT event, coalesce(event_date, cast(created_at AS date)) AS played_on FROM events "
         "WHERE ruleset = ? AND event IN (SELECT event FROM _rating_scope)",
@@ -396,7 +387,7 @@ def _rounds_of(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFram
 
 
 def _update_scope(
-    con: duckdb.DuckDBPyConnection, rounds: pl.DataFrame, standings: pl.DataFrame | None
+    con: duckdb.DuckDBPyConnection, rounds: pl.DataFrame, standings: pl.DataFrame
 ) -> int:
     touched = [
         r

@@ -318,28 +318,26 @@ def test_the_organisers_round_order_reorders_the_ladder(store, con, tmp_path):
 
 def test_the_tables_an_upload_rates_are_its_own_rows_as_stored(store, con, tmp_path, monkeypatch):
     """The tables to rate after a load are taken from the load's own standings; they are
-    the rows ``rated_scope.sql`` reads back from the store (a walkover and a match in
-    progress left out, play order kept), on both stores."""
+    the rows ``rated_tables.sql`` reads from the store for those tables (a walkover and a
+    match in progress left out, play order kept), on both stores."""
     from tests.rules_helpers import hand
 
     compared: list[int] = []
     real = ratings.update
 
-    def both_ways(c, written, standings=None):
-        assert standings is not None
+    def both_ways(c, written, standings):
         events = written.get_column("event").unique().to_list()
         rounds = ratings._rounds_of(c, events)
         c.register("_rating_scope", written.unique())
-        c.register("_scope_rounds", rounds)
         try:
             for (rs,) in c.execute("SELECT DISTINCT ruleset FROM events").fetchall():
-                stored = ratings._scope_rows(c, rs, rounds, None)
+                every = c.sql(ratings._sql("rated_tables"), params={"ruleset": rs}).pl()
+                stored = every.join(written, on=ratings.TABLE_KEY, how="semi")
                 held = ratings._scope_rows(c, rs, rounds, standings)
                 assert held.cast(stored.schema).equals(stored)
                 compared.append(stored.height)
         finally:
             c.unregister("_rating_scope")
-            c.unregister("_scope_rounds")
         return real(c, written, standings)
 
     monkeypatch.setattr(ratings, "update", both_ways)

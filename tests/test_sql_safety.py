@@ -45,10 +45,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ): "loops over the three fixed rating table names",
     (
         "pipeline/ratings.py",
-        "_sql('rated_scope')",
-    ): "SQL file shipped in pipeline/sql/ratings/; the ruleset goes in params",
-    (
-        "pipeline/ratings.py",
         "_sql('rated_tail')",
     ): "SQL file shipped in pipeline/sql/ratings/; the ruleset and the start in params",
     (
