@@ -13,19 +13,19 @@ table loaded out of order, a changed date or round order) it keeps the longest p
 rated tables that is still the same and replays the rest — the result is the same as a
 full :func:`recompute`, which ``domino rescore`` runs.
 
-The loop is one package call per table over arrays read in one query (never per hand).
+The loop (:mod:`pipeline.ladder`) is the package's step written out, one table at a time
+over lists read in one query (never per hand), equal to the package's to the last bit.
 """
 
-import math
 from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
 import duckdb
 import polars as pl
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import PlackettLuce
 
-from pipeline import settings
+from pipeline import ladder, settings
 from pipeline.store.db import insert_frame
 
 _SQL = resources.files("pipeline.sql") / "ratings"
@@ -34,40 +34,11 @@ TABLE_KEY = ["event", "round", "table"]
 #: The model every ladder uses: the package's defaults.
 MODEL = PlackettLuce()
 
-State = dict[str, tuple[float, float, int]]  # player key -> (mu, sigma, matches)
+State = ladder.State
 
 
 def _sql(name: str) -> str:
     return (_SQL / f"{name}.sql").read_text()
-
-
-def rate_table(
-    mus: list[float],
-    sigmas: list[float],
-    ranks: list[int],
-    model: PlackettLuce = MODEL,
-    pool: list[PlackettLuceRating] | None = None,
-) -> list[tuple[float, float]]:
-    """One table through the package: new (mu, sigma) per player, rows sorted by rank.
-
-    Equal to ``model.rate([[r] for r in ratings], ranks=ranks)`` (the test suite proves it
-    on random tables with ties): it adds the package's tau to sigma and calls the step
-    ``rate`` calls after checking and copying its arguments, which rows sorted by rank
-    never need. ``pool`` lends rating objects to reuse (each new one draws a UUID, which
-    cost a third of a recompute).
-    """
-    tau2 = model.tau * model.tau
-    if pool is None:
-        pool = []
-    while len(pool) < len(mus):
-        pool.append(PlackettLuceRating(model.mu, model.sigma))
-    teams = []
-    for i, (mu, sigma) in enumerate(zip(mus, sigmas, strict=True)):
-        r = pool[i]
-        r.mu, r.sigma = mu, math.sqrt(sigma * sigma + tau2)
-        teams.append([r])
-    out = model._compute(teams=teams, ranks=[float(r) for r in ranks])
-    return [(team[0].mu, team[0].sigma) for team in out]
 
 
 def _tables(rows: pl.DataFrame) -> pl.DataFrame:
@@ -85,54 +56,13 @@ def _tables(rows: pl.DataFrame) -> pl.DataFrame:
 
 def _replay(rows: pl.DataFrame, tables: pl.DataFrame, state: State, first_seq: int) -> pl.DataFrame:
     """Rate ``tables`` in order from ``state`` (updated in place); the history rows."""
-    keys = rows.get_column("player_key").to_list()
-    ranks = rows.get_column("rank").to_list()
-    size = len(keys)
-    mu_before = [0.0] * size
-    sigma_before = [0.0] * size
-    mu_after = [0.0] * size
-    sigma_after = [0.0] * size
-    matches = [0] * size
-    seqs = [0] * size
-    default = (MODEL.mu, MODEL.sigma, 0)
-    pool: list[PlackettLuceRating] = []
-    start = 0
-    for i, n in enumerate(tables.get_column("n").to_list()):
-        end = start + n
-        players = keys[start:end]
-        before = [state.get(k, default) for k in players]
-        after = rate_table(
-            [b[0] for b in before], [b[1] for b in before], ranks[start:end], pool=pool
-        )
-        for j, (k, b, a) in enumerate(zip(players, before, after, strict=True)):
-            row = start + j
-            mu_before[row], sigma_before[row] = b[0], b[1]
-            mu_after[row], sigma_after[row] = a
-            matches[row] = b[2] + 1
-            seqs[row] = first_seq + i
-            state[k] = (a[0], a[1], b[2] + 1)
-        start = end
-    return pl.DataFrame(
-        {
-            "seq": seqs,
-            "player_key": keys,
-            "rank": ranks,
-            "mu": mu_after,
-            "sigma": sigma_after,
-            "mu_before": mu_before,
-            "sigma_before": sigma_before,
-            "matches": matches,
-        },
-        schema={
-            "seq": pl.Int64,
-            "player_key": pl.String,
-            "rank": pl.Int32,
-            "mu": pl.Float64,
-            "sigma": pl.Float64,
-            "mu_before": pl.Float64,
-            "sigma_before": pl.Float64,
-            "matches": pl.Int32,
-        },
+    return ladder.replay(
+        rows.get_column("player_key").to_list(),
+        rows.get_column("rank").to_list(),
+        tables.get_column("n").to_list(),
+        state,
+        first_seq,
+        MODEL,
     )
 
 

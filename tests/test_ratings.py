@@ -134,24 +134,6 @@ def test_a_walkover_table_is_not_rated(con, tmp_path):
     assert "Dedi" not in current(con)
 
 
-def test_fast_step_equals_the_package_rate():
-    model = PlackettLuce()
-    rng = random.Random(42)
-    for _ in range(300):
-        n = rng.choice([2, 3, 4])
-        mus = [rng.uniform(10, 40) for _ in range(n)]
-        sigmas = [rng.uniform(0.5, 9) for _ in range(n)]
-        ranks = sorted(rng.choice([1, 2, 3, 4][:n]) for _ in range(n))
-        want = model.rate(
-            [[model.rating(mu=m, sigma=s)] for m, s in zip(mus, sigmas, strict=True)],
-            ranks=[float(r) for r in ranks],
-        )
-        got = ratings.rate_table(mus, sigmas, ranks)
-        for (mu, sigma), team in zip(got, want, strict=True):
-            assert mu == pytest.approx(team[0].mu, abs=1e-12)
-            assert sigma == pytest.approx(team[0].sigma, abs=1e-12)
-
-
 def test_a_player_ahead_of_everyone_at_every_table_rises(con, tmp_path):
     rng = random.Random(7)
     others = ["Budi", "Cici", "Dedi", "Eka", "Fajar", "Gita", "Hadi"]
