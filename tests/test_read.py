@@ -2,9 +2,13 @@
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
+from pipeline import problems
 from pipeline.ingest import ingest
-from pipeline.ingest.normalize import normalize
+from pipeline.ingest.normalize import _tiles, _tiles_read, normalize
 from pipeline.ingest.read import display_name, read_bytes, read_file
 from pipeline.problems import FileRejected
 from tests.conftest import DATA
@@ -159,3 +163,150 @@ def test_xlsx_saved_by_libreoffice_with_tiles_it_turned_into_dates(con):
     # biasa A +2 / D -1; apollo B +6 / A -4; kandang C(Andi) +3 / B -2; ceki D +4 / C(Andi) -3;
     # biasa A(Citra) +2 / D -1
     assert pts == [("Andi", 2 - 4 + 3 - 3), ("Budi", 6 - 2), ("Citra", 2), ("Dewi", -1 + 4 - 1)]
+
+
+TILE_CELLS = [
+    # tiles_a, tiles_b, tiles_c, tiles_d of lines 2-5
+    ("6-6 0-0* 2-2*", "5-3,1-0", "", "2024-06-04"),
+    ("3-5 0|0 61", "2-2**", "7-1 4-4", "x"),
+    ("0-0 4-0", "3-2", "2-3*", ", ,"),
+    ("0-0 6-6", "6-1*  5-5", "1-1,1-1", ""),
+]
+
+
+def tile_log(cells: list[tuple[str, ...]]) -> bytes:
+    lines = [(READ / "good.csv").read_text().splitlines()[0]]
+    for i, row in enumerate(cells, start=1):
+        tiles = ",".join(f'"{c}"' for c in row)
+        lines.append(f"t,unhas,R1,1,{i},Andi,Budi,Citra,Dewi,A,biasa,5-3,,,,,{tiles},,,,,")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_tiles_left_in_hand_every_spelling_dead_dates_and_blanks():
+    """HANDLOG "Tiles": a list separated by spaces or commas, any spelling of a tile, `*`
+    for a dead tile, a date made of a tile; values worked out by hand from the cells."""
+    t, probs = normalize(read_bytes(tile_log(TILE_CELLS), "tiles.csv").frame)
+    t = t.sort("hand")
+    assert t.columns[-16:] == [
+        f"{v}_{c}" for v in ("tiles", "tcount", "tsum", "tsum13") for c in "abcd"
+    ]
+    rows = {
+        c: t.select(f"tiles_{c}", f"tcount_{c}", f"tsum_{c}", f"tsum13_{c}").rows() for c in "abcd"
+    }
+    assert rows["a"] == [
+        ("6-6 0-0* 2-2*", 3, 16, 29),  # 0-0 held with no other blank counts 13
+        ("5-3 0-0 6-1", 3, 15, 28),  # written 3-5, 0|0 and 61
+        ("0-0 4-0", 2, 4, 4),  # 0-0 with a blank partner counts 0
+        ("0-0 6-6", 2, 12, 25),  # a partner without a blank: 0-0 still counts 13
+    ]
+    assert rows["b"] == [
+        ("5-3 1-0", 2, 9, 9),
+        ("2-2*", 1, 4, 4),
+        ("3-2", 1, 5, 5),
+        ("6-1* 5-5", 2, 17, 17),
+    ]
+    # an empty cell, a cell with one good tile beside a bad one, a tile held twice in one cell
+    assert rows["c"] == [
+        (None, None, None, None),
+        ("4-4", 1, 8, 8),
+        ("3-2*", 1, 5, 5),
+        ("1-1 1-1", 2, 4, 4),
+    ]
+    # a date made of 6-4; a cell of nothing but a bad tile; only commas; empty
+    assert rows["d"] == [
+        ("6-4", 1, 10, 10),
+        (None, None, None, None),
+        (None, None, None, None),
+        (None, None, None, None),
+    ]
+    assert probs.sort("line", "column").select(
+        "file", "line", "column", "code", "message"
+    ).rows() == [
+        ("tiles.csv", 3, "tiles_c", "bad_tile", "7-1 is not a tile (write it like 5-3, ends 0–6)"),
+        ("tiles.csv", 3, "tiles_d", "bad_tile", "x is not a tile (write it like 5-3, ends 0–6)"),
+        (
+            "tiles.csv",
+            4,
+            "tiles_b",
+            "tile_twice",
+            "the tile 3-2 is held twice in this hand (chair B and C); each tile exists once",
+        ),
+        (
+            "tiles.csv",
+            5,
+            "tiles_c",
+            "tile_twice",
+            "the tile 1-1 is held twice in this hand (chair C); each tile exists once",
+        ),
+    ]
+
+
+_TOKEN = st.sampled_from(
+    [f"{a}-{b}" for a in range(7) for b in range(a + 1)]
+    + ["3-5", "5|3", "5/3", "53", "6", "12", "5.0", "7-1", "x", "*", "5-3**", "*5-3", "5 - 3"]
+    + ["2024-05-03", "3/5/2024", "2024-05-03 10:00", "٣-٥", "\u00a05-3", ""]
+).flatmap(lambda t: st.sampled_from([t, t + "*"]))
+_CELL = st.one_of(
+    st.none(),
+    st.builds(
+        lambda toks, sep: sep.join(toks),
+        st.lists(_TOKEN, max_size=7),
+        st.sampled_from([" ", " ", ",", ", ", "  ", "\t"]),
+    ),
+)
+
+
+_TILES = [(a, b) for a in range(7) for b in range(a + 1)]
+
+
+def _clean_hand(rnd) -> tuple[str | None, ...]:
+    """Four cells of different tiles, mostly written as the product writes them."""
+    tiles = iter(rnd.sample(_TILES, 16))
+    cells = []
+    for _ in "abcd":
+        toks = []
+        for _ in range(rnd.choice([0, 1, 2, 3, 4])):
+            a, b = next(tiles)
+            spelling = rnd.choice([f"{a}-{b}"] * 6 + [f"{b}-{a}", f"{a}|{b}", f"{b}{a}"])
+            toks.append(spelling + rnd.choice(["", "", "*"]))
+        cells.append(rnd.choice([" "] * 6 + [",", ", "]).join(toks) or None)
+    return tuple(cells)
+
+
+_HAND = st.one_of(
+    st.randoms(use_true_random=False).map(_clean_hand),
+    st.randoms(use_true_random=False).map(_clean_hand),
+    st.tuples(_CELL, _CELL, _CELL, _CELL),
+)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(st.lists(_HAND, min_size=1, max_size=30))
+def test_tiles_read_in_lists_equal_tiles_read_one_by_one(cells):
+    """The list reading of plain hands (and its choice of which hands are plain) gives the
+    frame and the problems the tile-by-tile reading gives, for hands as the product
+    writes them, in other spellings, and with mistakes, dates and tiles held twice."""
+    frame = pl.DataFrame(
+        {
+            "_row": pl.Series(range(len(cells)), dtype=pl.UInt32),
+            "_file": "x.csv",
+            "_line": pl.Series(range(2, len(cells) + 2), dtype=pl.Int64),
+            "event": "e",
+            "round": "R1",
+            "table": "1",
+            **{
+                f"tiles_{c}": pl.Series([row[i] for row in cells], dtype=pl.String)
+                for i, c in enumerate("abcd")
+            },
+        }
+    )
+    got, found = _tiles(frame)
+    wide, expected = _tiles_read(frame)
+    want = frame.drop([f"tiles_{c}" for c in "abcd"]).join(
+        wide, on="_row", how="left", maintain_order="left"
+    )
+    assert_frame_equal(got, want, check_exact=True)
+    order = ["line", "column", "code", "message"]
+    assert_frame_equal(
+        problems.concat(found).sort(order), problems.concat(expected).sort(order), check_exact=True
+    )

@@ -10,7 +10,15 @@ import polars as pl
 
 from pipeline import problems
 from pipeline.ingest.columns import CHAIRS
-from pipeline.ingest.tiles import canonical, is_date_text, parse_column
+from pipeline.ingest.tiles import (
+    HELD_COLUMNS,
+    HELD_VALUES,
+    TOKENS,
+    canonical,
+    is_date_text,
+    parse_column,
+    plain_hands,
+)
 
 ENDING_ALIASES = {
     "palang": "apollo",
@@ -192,9 +200,33 @@ def _last_tile(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
 
 
 def _tiles(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
-    """Tiles left in each chair's hand, exploded to one row per tile: each one read, a tile
-    held twice reported, then gathered back per chair (``tiles_``, ``tcount_``, ``tsum_``,
-    ``tsum13_`` of each chair)."""
+    """Tiles left in each chair's hand: ``tiles_`` (canonical text), ``tcount_``, ``tsum_``
+    and ``tsum13_`` of each chair, null for a chair with no tile read.
+
+    A hand whose cells hold only plain tiles (:data:`~pipeline.ingest.tiles.HELD`), none of them twice, is read
+    in list expressions (:func:`~pipeline.ingest.tiles.plain_hands`): first as the product writes tiles, canonical
+    and one space apart, then any plain spelling between spaces and commas. The other
+    hands (a mistake, a date, a tile held twice: usually none) go through
+    :func:`_tiles_read`, which reports their problems. A date made of a tile always has
+    a token that is not plain, so it never passes for plain tiles.
+    """
+    out, rest = plain_hands(typed, spaced=True)
+    if rest.height == 0:
+        return out, []
+    read, slow = plain_hands(rest, spaced=False)
+    patch = read.select(HELD_COLUMNS)
+    found: list[pl.DataFrame] = []
+    if slow.height:
+        wide, found = _tiles_read(slow)
+        wide = slow.select("_row").join(wide, on="_row", how="left", maintain_order="left")
+        patch = patch.update(wide, on="_row", include_nulls=True)
+    return out.update(patch, on="_row", include_nulls=True), found
+
+
+def _tiles_read(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """The hands :func:`_tiles` does not read in lists, exploded to one row per tile: each
+    one read, a tile held twice reported, then gathered back per chair (``_row`` and the
+    values of :func:`_per_chair`, for the hands with a tile read)."""
     long = _tile_tokens(typed)
     ctx = typed.select("_row", "_file", "_line", "event", "round", "table")
     bad = long.filter(pl.col("err").is_not_null()).join(ctx, on="_row")
@@ -224,8 +256,7 @@ def _tiles(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
             params={"tile": canonical(pl.col("hi"), pl.col("lo")), "chairs": pl.col("chairs")},
         )
     )
-    wide = _per_chair(good)
-    return typed.drop([f"tiles_{c}" for c in CHAIRS]).join(wide, on="_row", how="left"), found
+    return _per_chair(good), found
 
 
 def _tile_tokens(typed: pl.DataFrame) -> pl.DataFrame:
@@ -238,7 +269,7 @@ def _tile_tokens(typed: pl.DataFrame) -> pl.DataFrame:
                 pl.lit(c.upper()).alias("chair"),
                 pl.when(is_date_text(pl.col(f"tiles_{c}")))
                 .then(pl.concat_list(pl.col(f"tiles_{c}").str.strip_chars()))
-                .otherwise(pl.col(f"tiles_{c}").str.extract_all(r"[^\s,]+"))
+                .otherwise(pl.col(f"tiles_{c}").str.extract_all(TOKENS))
                 .alias("token"),
             ).filter(pl.col("token").list.len() > 0)
             for c in CHAIRS
@@ -286,14 +317,10 @@ def _per_chair(good: pl.DataFrame) -> pl.DataFrame:
                 wide = wide.with_columns(
                     pl.lit(None, dtype=pl.String if v == "tiles" else pl.Int64).alias(name)
                 )
-    wide = wide.rename(
-        {
-            f"{v}_{c.upper()}": f"{v}_{c}"
-            for c in CHAIRS
-            for v in ("tiles", "tcount", "tsum", "tsum13")
-        }
+    return wide.select(
+        "_row",
+        *[pl.col(f"{v}_{c.upper()}").alias(f"{v}_{c}") for v in HELD_VALUES for c in CHAIRS],
     )
-    return wide
 
 
 def _reader_issues(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
