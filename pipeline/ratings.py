@@ -248,8 +248,9 @@ def backfill(con: duckdb.DuckDBPyConnection) -> int:
 
 
 def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame, standings: pl.DataFrame) -> int:
-    """Bring the ladders up to date after ``written`` tables (event, round, table) changed;
-    ``standings`` are the stored standings of exactly those tables (the load's own rows).
+    """Bring the ladders up to date after ``written`` tables (event, round, table, and the
+    version written) changed; ``standings`` are the stored standings of exactly those
+    tables (the load's own rows).
 
     Appends when every newly rated table comes after every rated one and none was rated
     before; otherwise replays the ladder from the first table that differs.
@@ -257,28 +258,41 @@ def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame, standings: pl.
     if written.height == 0:
         return 0
     scope = written.select(TABLE_KEY).unique()
+    # a table written for the first time (version 1) was never rated: the ladder holds
+    # loaded versions only, so no stored row needs looking for
+    fresh = "version" in written.columns and bool(
+        (written.get_column("version").fill_null(1) == 1).all()
+    )
     rounds = _rounds_of(con, scope.get_column("event").unique().to_list())
     con.register("_rating_scope", scope)
     try:
-        return _transaction(con, lambda: _update_scope(con, rounds, standings))
+        return _transaction(con, lambda: _update_scope(con, rounds, standings, fresh=fresh))
     finally:
         con.unregister("_rating_scope")
 
 
+def _scope_events(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """``ruleset, event, played_on`` of every event in ``_rating_scope``."""
+    return pl.DataFrame(
+        con.execute(
+            "SELECT ruleset, event, coalesce(event_date, cast(created_at AS date)) FROM events "
+            "WHERE event IN (SELECT event FROM _rating_scope)"
+        ).fetchall(),
+        schema={"ruleset": pl.String, "event": pl.String, "played_on": pl.Date},
+        orient="row",
+    )
+
+
 def _scope_rows(
-    con: duckdb.DuckDBPyConnection, ruleset: str, rounds: pl.DataFrame, standings: pl.DataFrame
+    ruleset: str, played: pl.DataFrame, rounds: pl.DataFrame, standings: pl.DataFrame
 ) -> pl.DataFrame:
     """The rows of ``rated_tables.sql`` for one ladder's tables in ``_rating_scope``, with
     the same columns and order, built from ``standings`` (the load's own rows) rather than
-    read back from the store; ``rounds`` holds the rounds of the scope's events."""
-    played = con.sql(
-        "SELECT event, coalesce(event_date, cast(created_at AS date)) AS played_on FROM events "
-        "WHERE ruleset = ? AND event IN (SELECT event FROM _rating_scope)",
-        params=[ruleset],
-    ).pl()
+    read back from the store; ``played`` is :func:`_scope_events`, ``rounds`` holds the
+    rounds of the scope's events."""
     return (
         standings.filter(pl.col("complete") & ~pl.col("walkover"))
-        .join(played.cast({"played_on": pl.Date}), on="event")
+        .join(played.filter(pl.col("ruleset") == ruleset).select("event", "played_on"), on="event")
         .join(rounds, on=["event", "round"])
         .select(
             "played_on",
@@ -317,28 +331,30 @@ def _rounds_of(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFram
 
 
 def _update_scope(
-    con: duckdb.DuckDBPyConnection, rounds: pl.DataFrame, standings: pl.DataFrame
+    con: duckdb.DuckDBPyConnection,
+    rounds: pl.DataFrame,
+    standings: pl.DataFrame,
+    *,
+    fresh: bool = False,
 ) -> int:
-    touched = [
-        r
-        for (r,) in con.execute(
-            "SELECT DISTINCT ruleset FROM events WHERE event IN (SELECT event FROM _rating_scope) ORDER BY 1"
-        ).fetchall()
-    ]
+    played = _scope_events(con)
     done = 0
-    for rs in touched:
-        rows = _scope_rows(con, rs, rounds, standings)
-        rated_before = con.execute(
-            "SELECT min(t.seq) FROM rating_tables t JOIN _rating_scope s "
-            'ON s.event = t.event AND s.round = t.round AND s."table" = t."table" WHERE t.ruleset = ?',
-            [rs],
-        ).fetchall()[0][0]
+    for rs in sorted(set(played.get_column("ruleset").to_list())):
+        rows = _scope_rows(rs, played, rounds, standings)
+        rated_before = (
+            None
+            if fresh
+            else con.execute(
+                "SELECT min(t.seq) FROM rating_tables t JOIN _rating_scope s "
+                'ON s.event = t.event AND s.round = t.round AND s."table" = t."table" '
+                "WHERE t.ruleset = ?",
+                [rs],
+            ).fetchall()[0][0]
+        )
         if rated_before is None and rows.height:
-            (top,) = con.execute(
-                "SELECT max(seq) FROM rating_tables WHERE ruleset = ?", [rs]
-            ).fetchall()[0]
-            if _after_last(con, rs, rows, top, rounds):
-                done += _append(con, rs, rows, int(top) + 1)
+            top, last = _last_rated(con, rs, rounds)
+            if last is not None and _first_key(rows) > last:
+                done += _append(con, rs, rows, top + 1)
                 continue
         if rated_before is not None or rows.height:
             done += _replay_tail(con, rs, rows, rated_before)
@@ -417,12 +433,9 @@ def _replay_tail(
     return _replay_from(con, ruleset, keep, tail)
 
 
-def _position(
-    con: duckdb.DuckDBPyConnection, ruleset: str, seq: int, rounds: pl.DataFrame | None = None
-) -> tuple[Any, ...] | None:
+def _position(con: duckdb.DuckDBPyConnection, ruleset: str, seq: int) -> tuple[Any, ...] | None:
     """(played_on, event, round_no, table) of the ``seq``-th rated table as ordered now;
-    None when its round is gone. ``rounds`` (rows of the ``rounds`` view) answers the
-    round's place when it holds that event's rounds."""
+    None when its round is gone."""
     at = con.execute(
         'SELECT coalesce(e.event_date, cast(e.created_at AS date)), t.event, t.round, t."table" '
         "FROM rating_tables t JOIN events e ON e.event = t.event WHERE t.ruleset = ? AND t.seq = ?",
@@ -431,17 +444,8 @@ def _position(
     if not at:
         return None
     played_on, event, round_, table = at[0]
-    if rounds is not None and event in rounds.get_column("event"):
-        known = rounds.filter(pl.col("event") == event, pl.col("round") == round_)
-        round_no = known.get_column("round_no").to_list()
-    else:  # the rounds of that one event only (the view orders every event's otherwise)
-        round_no = [
-            n
-            for (n,) in con.execute(
-                "SELECT round_no FROM rounds WHERE event = ? AND round = ?", [event, round_]
-            ).fetchall()
-        ]
-    return None if not round_no else (played_on, event, round_no[0], table)
+    round_no = _round_no(con, event, round_, None)
+    return None if round_no is None else (played_on, event, round_no, table)
 
 
 def _replay_from(
@@ -473,21 +477,43 @@ def _replay_from(
     return todo.height
 
 
-def _after_last(
-    con: duckdb.DuckDBPyConnection,
-    ruleset: str,
-    rows: pl.DataFrame,
-    top: int | None,
-    rounds: pl.DataFrame,
-) -> bool:
-    """Whether the first of ``rows`` comes after the last rated table (``top``), both as
-    ordered now."""
-    if top is None:  # an empty ladder (new, or a database from before ratings): build it whole
-        return False
-    last = _position(con, ruleset, int(top), rounds)
-    if last is None:  # the last rated table is gone: replay
-        return False
-    return _first_key(rows) > last
+def _last_rated(
+    con: duckdb.DuckDBPyConnection, ruleset: str, rounds: pl.DataFrame
+) -> tuple[int, tuple[Any, ...] | None]:
+    """The last rated table of a ladder: its ``seq`` (0 for an empty ladder) and its place
+    in play order as ordered now (:func:`_position`; None for an empty ladder, a database
+    from before ratings, or a table whose round is gone: the ladder is then replayed)."""
+    at = con.execute(
+        "SELECT t.seq, coalesce(e.event_date, cast(e.created_at AS date)), e.event, t.round, "
+        't."table" FROM (SELECT * FROM rating_tables WHERE ruleset = ? ORDER BY seq DESC LIMIT 1) '
+        "AS t LEFT JOIN events e ON e.event = t.event",
+        [ruleset],
+    ).fetchall()
+    if not at:
+        return 0, None
+    seq, played_on, event, round_, table = at[0]
+    if event is None:  # its event is gone
+        return int(seq), None
+    round_no = _round_no(con, event, round_, rounds)
+    return int(seq), None if round_no is None else (played_on, event, round_no, table)
+
+
+def _round_no(
+    con: duckdb.DuckDBPyConnection, event: str, round_: str, rounds: pl.DataFrame | None
+) -> int | None:
+    """A round's place in its event: from ``rounds`` when it holds that event's rounds,
+    else from the ``rounds`` view for that one event (it orders every event's otherwise)."""
+    if rounds is not None and event in rounds.get_column("event"):
+        known = rounds.filter(pl.col("event") == event, pl.col("round") == round_)
+        found = known.get_column("round_no").to_list()
+    else:
+        found = [
+            n
+            for (n,) in con.execute(
+                "SELECT round_no FROM rounds WHERE event = ? AND round = ?", [event, round_]
+            ).fetchall()
+        ]
+    return found[0] if found else None
 
 
 def _first_key(rows: pl.DataFrame) -> tuple[Any, ...]:

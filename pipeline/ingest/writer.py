@@ -104,8 +104,13 @@ def _update_ratings(
         ratings.update(
             con,
             pl.DataFrame(
-                [(o.event, o.round, o.table) for o in writes],
-                schema={"event": pl.String, "round": pl.String, "table": pl.String},
+                [(o.event, o.round, o.table, o.version or 1) for o in writes],
+                schema={
+                    "event": pl.String,
+                    "round": pl.String,
+                    "table": pl.String,
+                    "version": pl.Int32,
+                },
                 orient="row",
             ),
             standings,
