@@ -357,7 +357,7 @@ def _update_scope(
                 done += _append(con, rs, rows, top + 1)
                 continue
         if rated_before is not None or rows.height:
-            done += _replay_tail(con, rs, rows, rated_before)
+            done += _replay_tail(con, rs, rows, rated_before, rounds)
     return done
 
 
@@ -379,10 +379,15 @@ _BEFORE_IN_EVENT = (
 
 
 def _replay_tail(
-    con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame, first_rated: int | None
+    con: duckdb.DuckDBPyConnection,
+    ruleset: str,
+    rows: pl.DataFrame,
+    first_rated: int | None,
+    rounds: pl.DataFrame,
 ) -> int:
     """Replay the ladder from the first table this load wrote: the earlier of the first
     written table in play order and the first written table that was rated before.
+    ``rounds`` holds the rounds of the load's events (read again only for other events).
 
     The stored prefix before that point is kept as it is; when it is no longer the first
     tables in play order (something reordered them without a load), the whole ladder is
@@ -423,7 +428,14 @@ def _replay_tail(
             [ruleset, key[0], key[0], key[1]],
         ).fetchall()
     ]
-    con.register("_tail_rounds", _rounds_of(con, events))
+    # a first load's tail is its own events: their rounds are known already
+    known = set(rounds.get_column("event").to_list())
+    tail_rounds = (
+        rounds.filter(pl.col("event").is_in(events))
+        if known.issuperset(events)
+        else _rounds_of(con, events)
+    )
+    con.register("_tail_rounds", tail_rounds)
     try:
         tail = con.sql(
             _sql("rated_tail"), params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))}
