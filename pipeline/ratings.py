@@ -26,7 +26,7 @@ import polars as pl
 from openskill.models import PlackettLuce
 
 from pipeline import ladder, settings
-from pipeline.store.db import insert_frame
+from pipeline.store.db import insert_frame, is_postgres
 
 _SQL = resources.files("pipeline.sql") / "ratings"
 TABLE_KEY = ["event", "round", "table"]
@@ -195,9 +195,22 @@ def _rebuild_from_diff(con: duckdb.DuckDBPyConnection, ruleset: str, *, full: bo
     return _replay_from(con, ruleset, keep, rows.slice(int(current["n"][:keep].sum())))
 
 
+#: The advisory lock every rating transaction holds on PostgreSQL (class, key): "rate".
+LADDER_LOCK = (0x646F6D69, 0x72617465)
+
+
 def _transaction(con: duckdb.DuckDBPyConnection, work: Any) -> int:
+    """Run ``work`` in a transaction of its own. On PostgreSQL, where several processes
+    write, it first takes the ladders' lock: two uploads' ratings would otherwise both
+    read the same last rated table and append at the same position. The file store has
+    one writer at a time already."""
     con.execute("BEGIN TRANSACTION")
     try:
+        if is_postgres(con):
+            con.execute(
+                "SELECT pg_advisory_xact_lock(CAST(? AS integer), CAST(? AS integer))",
+                list(LADDER_LOCK),
+            )
         n = int(work())
         con.execute("COMMIT")
     except BaseException:

@@ -443,3 +443,50 @@ def test_a_big_copy_goes_in_slices_and_every_value_arrives(pg_url, monkeypatch):
             'SELECT player_key, player, "group", city, imported_at FROM registry ORDER BY 1'
         ).pl()
     assert back.cast(frame.schema).equals(frame)
+
+
+def test_the_ratings_of_two_writers_take_turns_on_the_ladder(pg_url, tmp_path):
+    """On PostgreSQL an upload's rating update waits for the ladders' lock: while another
+    writer's rating transaction holds it, the upload's match lands and its rating waits;
+    once released, its table is appended at a position of its own."""
+    import psycopg
+
+    from pipeline import ratings
+
+    with connect(pg_url) as con:
+        service.load(con, [write(tmp_path, "t1.csv", TABLE1)])
+    holder = psycopg.connect(pg_url)  # a transaction of its own, holding the lock
+    holder.execute("SELECT pg_advisory_xact_lock(%s::int, %s::int)", list(ratings.LADDER_LOCK))
+    errors: list[BaseException] = []
+
+    def upload():
+        try:
+            with connect(pg_url) as con:
+                service.load(con, [write(tmp_path, "t2.csv", TABLE2)])
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=upload)
+    thread.start()
+    waiting = 0
+    deadline = time.monotonic() + 60
+    while not waiting and time.monotonic() < deadline:  # the upload's ratings queue up
+        (waiting,) = holder.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+            "AND classid = %s AND objid = %s AND objsubid = 2",
+            list(ratings.LADDER_LOCK),
+        ).fetchone()
+        time.sleep(0.05)
+    try:
+        assert waiting == 1
+        with connect(pg_url) as con:
+            assert len(current_matches(con)) == 2  # the match is in; its rating waits
+            assert con.execute("SELECT count(*) FROM rating_tables").fetchall() == [(1,)]
+    finally:
+        holder.commit()
+        holder.close()
+        thread.join(120)
+    assert errors == []
+    with connect(pg_url) as con:
+        seqs = con.execute("SELECT seq FROM rating_tables ORDER BY seq").fetchall()
+    assert seqs == [(1,), (2,)]
