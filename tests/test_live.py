@@ -85,3 +85,37 @@ def test_a_missing_file_is_no_change(tmp_path):
     w.poll()
     assert w.stamp is None and w.changes == 0
     assert not (tmp_path / "none.duckdb").exists()  # watching creates nothing
+
+
+def test_a_writer_waits_out_the_watchers_attach_in_the_same_process(loaded):
+    """The watcher attaches the file read-only for a moment; a write connection opened in
+    the same process meanwhile (a dashboard upload) waits for it, as for another
+    process's lock: one sentence when it lasts too long, the write once it ends."""
+    import threading
+
+    import duckdb
+
+    watcher = duckdb.connect(":memory:")
+    watcher.execute(f"ATTACH '{loaded}' AS domino (READ_ONLY)")
+    with pytest.raises(DatabaseBusy, match="in use by another process; try again"):
+        with connect(loaded, timeout=0.3):
+            pass
+    attached = threading.Event()
+    done = threading.Event()
+
+    def detach_when_asked() -> None:
+        attached.wait(30)
+        watcher.execute("DETACH domino")
+        done.set()
+
+    thread = threading.Thread(target=detach_when_asked)
+    thread.start()
+    attached.set()  # the attach ends while the writer waits
+    try:
+        ingest(loaded, "unhas-2024-e1_R1_meja4.csv")
+    finally:
+        thread.join(30)
+        watcher.close()
+    assert done.is_set()
+    with connect(loaded, read_only=True) as con:
+        assert con.execute('SELECT count(DISTINCT "table") FROM hands').fetchall() == [(2,)]

@@ -231,8 +231,13 @@ def quiet(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
 
 
 def _is_lock_error(exc: Exception) -> bool:
+    """Another process holds the file's lock, or another connection of this process has
+    it attached for a moment (the dashboard's change watcher attaches it read-only twice
+    a second): both pass, so both are waited out."""
     text = str(exc).lower()
-    return "lock" in text and ("conflict" in text or "could not set" in text)
+    return ("lock" in text and ("conflict" in text or "could not set" in text)) or (
+        "unique file handle conflict" in text
+    )
 
 
 def open_connection(
