@@ -502,18 +502,24 @@ def _replay_from(
     return todo.height
 
 
+# The last rated table of a ladder with its event's date. ``seq`` is never NULL; NULLS
+# FIRST is the order a backward scan of PostgreSQL's (ruleset, seq) index gives, so it
+# reads one index entry. DuckDB's default for DESC (NULLS LAST, which the dialect carries
+# over) made PostgreSQL sort the whole ladder instead: 30 ms per upload at a million hands.
+LAST_RATED_SQL = (
+    "SELECT t.seq, coalesce(e.event_date, cast(e.created_at AS date)), e.event, t.round, "
+    't."table" FROM (SELECT * FROM rating_tables WHERE ruleset = ? '
+    "ORDER BY seq DESC NULLS FIRST LIMIT 1) AS t LEFT JOIN events e ON e.event = t.event"
+)
+
+
 def _last_rated(
     con: duckdb.DuckDBPyConnection, ruleset: str, rounds: pl.DataFrame
 ) -> tuple[int, tuple[Any, ...] | None]:
     """The last rated table of a ladder: its ``seq`` (0 for an empty ladder) and its place
     in play order as ordered now (:func:`_position`; None for an empty ladder, a database
     from before ratings, or a table whose round is gone: the ladder is then replayed)."""
-    at = con.execute(
-        "SELECT t.seq, coalesce(e.event_date, cast(e.created_at AS date)), e.event, t.round, "
-        't."table" FROM (SELECT * FROM rating_tables WHERE ruleset = ? ORDER BY seq DESC LIMIT 1) '
-        "AS t LEFT JOIN events e ON e.event = t.event",
-        [ruleset],
-    ).fetchall()
+    at = con.execute(LAST_RATED_SQL, [ruleset]).fetchall()
     if not at:
         return 0, None
     seq, played_on, event, round_, table = at[0]

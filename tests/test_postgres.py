@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import date
 
 import duckdb
 import polars as pl
@@ -490,3 +491,78 @@ def test_the_ratings_of_two_writers_take_turns_on_the_ladder(pg_url, tmp_path):
     with connect(pg_url) as con:
         seqs = con.execute("SELECT seq FROM rating_tables ORDER BY seq").fetchall()
     assert seqs == [(1,), (2,)]
+
+
+def test_the_last_rated_table_is_read_from_the_ladders_index(pg_url):
+    """An upload's rating update asks for the last rated table of the ladder. On
+    PostgreSQL that is one entry of the (ruleset, seq) index, not a sort of the whole
+    ladder (which grows with every table ever rated: 30 ms per upload at a million
+    hands, ten times that at ten million)."""
+    from pipeline import ratings
+
+    n = 20_000
+    ladder = pl.DataFrame(
+        {
+            "ruleset": ["unhas"] * n,
+            "seq": list(range(1, n + 1)),
+            "event": ["e"] * n,
+            "round": ["R1"] * n,
+            "table": [str(i) for i in range(n)],
+            "version": [1] * n,
+            "played_on": [date(2026, 1, 1)] * n,
+            "fingerprint": ["x"] * n,
+        }
+    )
+    with connect(pg_url) as con:
+        con.copy_in("rating_tables", ladder, list(ladder.columns))
+        con.raw.execute("ANALYZE rating_tables")
+        plan = "\n".join(
+            r[0]
+            for r in con.raw.execute(
+                ("EXPLAIN " + pgsql.to_postgres(ratings.LAST_RATED_SQL)).encode(), ["unhas"]
+            ).fetchall()
+        )
+        assert "Index Scan Backward using rating_tables_position" in plan, plan
+        assert "Sort" not in plan, plan
+        assert con.execute(ratings.LAST_RATED_SQL, ["unhas"]).fetchall()[0][0] == n
+
+
+def test_a_correction_finds_its_match_rows_by_the_event_indexes(pg_url, tmp_path):
+    """Migration 014: a correction reads the match's loaded hands and deletes its old
+    points with the event's BRIN bloom indexes on PostgreSQL, not a scan of all hands.
+    (The planner weighs an index against a scan by table size, so with a test-sized
+    table the scan is switched off to show the index answers these very statements.)"""
+    import simulator
+    from pipeline.ingest.match import match_filter
+
+    frame = simulator.generate_frame("unhas", 5, 2_000, event="brin")
+    path = tmp_path / "brin.csv"
+    frame.write_csv(path)
+    with connect(pg_url) as con:
+        service.load(con, [path])
+        match = con.execute(
+            'SELECT event, round, "table", version FROM match_versions ORDER BY 1, 2, 3 LIMIT 1'
+        ).fetchall()[0]
+        raw = con.raw
+        for index in ("hands_event", "hand_points_event"):
+            raw.execute(f"SELECT brin_summarize_new_values('{index}')")
+        raw.execute("ANALYZE hands")
+        raw.execute("ANALYZE hand_points_t")
+        raw.execute("SET enable_seqscan = off")
+        keys = [dict(zip(["event", "round", "table"], match[:3], strict=True))]
+        where, params = match_filter(keys, ["event", "round", "table"])
+        for sql, args, index in (
+            (f"DELETE FROM hand_points_t WHERE {where}", params, "hand_points_event"),
+            (
+                "SELECT * FROM hands WHERE " + where + ' AND "version" = ?',
+                [*params, match[3]],
+                "hands_event",
+            ),
+        ):
+            shown = "\n".join(
+                r[0]
+                for r in raw.execute(
+                    ("EXPLAIN " + pgsql.to_postgres(sql)).encode(), [*args]
+                ).fetchall()
+            )
+            assert f"Bitmap Index Scan on {index}" in shown, shown
