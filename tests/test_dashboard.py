@@ -199,8 +199,6 @@ def test_leaderboard_pepet_session_has_stars_and_groups(loaded):
         session = queries.standings(con, PEPET, "round", "S2")
     text = texts(at)
     assert "Sesi S2 ★" in text and "Kelompok (KG)" in text
-    assert not [df for df in frames(at) if "★" in df.columns], "only the open tab is drawn"
-    at = app(event=PEPET, round="S2", lb_tab="Sesi S2 ★")
     stars = [
         df
         for df in frames(at)
@@ -212,24 +210,10 @@ def test_leaderboard_pepet_session_has_stars_and_groups(loaded):
 
 
 def test_leaderboard_offers_csv_and_xlsx_of_every_standings_table(loaded):
-    keys = set()
-    for tab in ("Meja · S1", "Sesi S1 ★", "Klasemen acara", "Kelompok (KG)"):
-        at = app(event=PEPET, round="S1", lb_tab=tab)
-        keys |= {b.key for b in at.get("download_button")}
+    at = app(event=PEPET, round="S1")
+    keys = {b.key for b in at.get("download_button")}
     for k in ("dl_tables", "dl_session", "dl_event", "dl_groups", "dl_all_tables"):
         assert {f"{k}_csv", f"{k}_xlsx"} <= keys
-
-
-def test_the_leaderboard_draws_only_its_open_tab(loaded):
-    """A hidden tab is neither run nor sent: the first view holds the tables of the
-    round and no event standings; the event tab holds those and no table cards."""
-    at = app(event=UNHAS, lang="en")
-    assert at.session_state["lb_tab"].startswith("Tables")
-    assert any(str(m.value).startswith("**Table") for m in at.markdown)
-    assert not [df for df in frames(at) if "Round reached" in df.columns]
-    at = app(event=UNHAS, lang="en", lb_tab="Event standings")
-    assert [df for df in frames(at) if "Round reached" in df.columns]
-    assert not any(str(m.value).startswith("**Table") for m in at.markdown)
 
 
 def test_bigscreen_cycles_tables_and_escapes_names(db_path, tmp_path, monkeypatch):
@@ -673,7 +657,7 @@ def test_unhas_event_ranking_shows_round_reached_and_table_rank(
 ):
     from dashboard.views import bigscreen
 
-    at = app(event=UNHAS, lang=lang, lb_tab="Klasemen acara" if lang == "id" else "Event standings")
+    at = app(event=UNHAS, lang=lang)
     event = [df for df in frames(at) if reached in df.columns]
     assert event, "the event standings show the round reached"
     cols = list(event[0].columns)

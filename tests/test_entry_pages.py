@@ -138,7 +138,7 @@ def test_the_road_to_the_final_shows_every_round(db_path, samples_db):
 
 def test_the_round_picker_applies_to_the_event_tab(db_path, samples_db):
     shutil.copyfile(samples_db, db_path)
-    at = page("leaderboard", lang="en", event=UNHAS, round="R1", lb_tab="Event standings")
+    at = page("leaderboard", lang="en", event=UNHAS, round="R1")
     at.switch_page("page_scripts/leaderboard.py")
     run(at)
     shown = texts(at)

@@ -19,7 +19,6 @@ from dashboard.i18n import t
 from pipeline import rulesets, settings
 
 BIG_KEY = "big"
-TAB_KEY = "lb_tab"  # the open tab (a rerun draws only it)
 RANK_LABEL = {"rank": "\\#"}  # st.table headers are markdown: a bare "#" is an empty heading
 
 
@@ -93,45 +92,31 @@ def _live_body() -> None:
     names.append(t("lb.tab.event"))
     if d["groups"] is not None and d["groups"].height:
         names.append(t("lb.tab.groups"))
-    # only the open tab runs and is sent: a hidden tab's tables (the event standings,
-    # up to 100 rows of linked names) would cost every visitor and every live rerun
-    tabs = iter(st.tabs(names, key=TAB_KEY, on_change="rerun"))
-    tab = next(tabs)
-    if tab.open:
-        with tab:
-            _tables(d)
+    tabs = iter(st.tabs(names))
+    with next(tabs):
+        _tables(d)
     if d["session"] is not None:
-        tab = next(tabs)
-        if tab.open:
-            with tab:
-                _session(d)
-    tab = next(tabs)
-    if tab.open:
-        with tab:
-            _event(d)
+        with next(tabs):
+            _session(d)
+    with next(tabs):
+        _event(d)
     if d["groups"] is not None and d["groups"].height:
-        tab = next(tabs)
-        if tab.open:
-            with tab:
-                _groups(d)
-
-
-def _groups(d: dict[str, Any]) -> None:
-    _after_note(d)
-    ui.table(
-        ui.public_columns(d["groups"]),
-        key="lb_groups",
-        source=d,
-        columns=["rank", "group", "points", "hands", "players"],
-        static=True,
-        labels=RANK_LABEL,
-    )
-    ui.downloads(
-        ui.public_columns(d["groups"]),
-        f"{d['event']}_groups",
-        t("lb.what.groups"),
-        key="dl_groups",
-    )
+        with next(tabs):
+            _after_note(d)
+            ui.table(
+                ui.public_columns(d["groups"]),
+                key="lb_groups",
+                source=d,
+                columns=["rank", "group", "points", "hands", "players"],
+                static=True,
+                labels=RANK_LABEL,
+            )
+            ui.downloads(
+                ui.public_columns(d["groups"]),
+                f"{d['event']}_groups",
+                t("lb.what.groups"),
+                key="dl_groups",
+            )
 
 
 def _controls(d: dict[str, Any]) -> None:
