@@ -237,15 +237,20 @@ def _switches(fresh, url: str, db: Path, big: str, small: str, repeats: int) -> 
 
 
 def _saves(fresh, url: str, db: Path, small: str, folder: Path, repeats: int) -> dict:
-    """The small event's round open on one screen; tables added by ``domino ingest``."""
+    """A round of the small event open on one screen; tables added by ``domino ingest``.
+    Each run saves into a round of its own: a player sits at one table per round, and
+    the generated tables of an earlier run on the same database hold the same players."""
+    stamp = int(time.time())
+    rnd = f"BR{stamp % 100000}"
+    # the round's first table (the players of seed 7 are none of seeds 100-109's)
+    _ingest(_table_file(folder, small, rnd, "0", 7), db)
     ctx, page = fresh()
-    page.goto(f"{url}/?event={small}&round=BR1")
+    page.goto(f"{url}/?event={small}&round={rnd}")
     page.locator(TABLE).first.wait_for()
     after_exit, after_start = [], []
-    stamp = int(time.time())
     for i in range(repeats):
         label = f"{stamp % 100000}{i:02d}"
-        f = _table_file(folder, small, "BR1", label, 100 + i)
+        f = _table_file(folder, small, rnd, label, 100 + i)
         t0 = time.perf_counter()
         _ingest(f, db)
         t1 = time.perf_counter()

@@ -14,6 +14,8 @@ thousand to 10 million hands for both rulesets and measures, side by side:
 * leaderboard query latency (open, query, close — as the dashboard does), p50 and p95;
 * dashboard page render (AppTest) at 1 million hands, and the server CPU each page's
   render costs a new visitor (``bench/render.py``);
+* the framework's floor (``bench/floor.py``): Streamlit's smallest pages in the same
+  browser, with none of this project's code;
 * what a person feels at 1 million hands (``bench/browser.py``): each page's content in
   Chromium, switching page, event, round and tab, a save shown on an open leaderboard.
 
@@ -38,6 +40,7 @@ import polars as pl
 
 from bench import ratings_bench, render
 from bench.browser import browser_timings
+from bench.floor import floor_timings
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = {"10k": 10_000, "100k": 100_000, "1m": 1_000_000, "10m": 10_000_000}
@@ -419,6 +422,8 @@ def run(sizes: list[str], rulesets: list[str], out: Path, corpora: Path) -> dict
                 row["browser"] = browser_timings(db)
             results["runs"].append(row)  # type: ignore[attr-defined]
             print(json.dumps(row), flush=True)
+    if "1m" in sizes:  # what Streamlit itself needs to show its smallest pages
+        results["framework_floor"] = floor_timings()
     out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     (out / f"{stamp}.json").write_text(json.dumps(results, indent=1))
