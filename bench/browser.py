@@ -289,9 +289,14 @@ def main(argv: list[str] | None = None) -> dict:
         "repeats": a.repeats,
         **browser_timings(a.db, a.repeats),
     }
-    a.out.mkdir(parents=True, exist_ok=True)
+    return save(res, a.out, a.label)
+
+
+def save(res: dict, out: Path, label: str) -> dict:
+    """Write ``res`` to ``out/<timestamp>-<label>.json`` and print it."""
+    out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    (a.out / f"{stamp}-{a.label}.json").write_text(json.dumps(res, indent=1))
+    (out / f"{stamp}-{label}.json").write_text(json.dumps(res, indent=1))
     print(json.dumps(res, indent=1))
     return res
 

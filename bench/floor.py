@@ -13,7 +13,6 @@ browser timings. Nothing here asserts on time.
 
 import argparse
 import contextlib
-import json
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, _free_port, summary
+from bench.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, _free_port, save, summary
 
 APP = Path(__file__).resolve().parent / "floor" / "app.py"
 MARKERS = {
@@ -126,11 +125,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     a = ap.parse_args(argv)
     res = {"when": datetime.now(UTC).isoformat(timespec="seconds"), **floor_timings(a.repeats)}
-    a.out.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    (a.out / f"{stamp}-floor.json").write_text(json.dumps(res, indent=1))
-    print(json.dumps(res, indent=1))
-    return res
+    return save(res, a.out, "floor")
 
 
 if __name__ == "__main__":
