@@ -62,31 +62,26 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(db: Path, log: Path) -> Iterator[str]:
-    """``domino serve`` on a free port; stopped afterwards."""
+def serving(argv: Callable[[int], list[str]], log: Path | None = None) -> Iterator[str]:
+    """A Streamlit server started from ``argv(port)`` on a free port, once its health
+    check answers; stopped afterwards. Its output goes to ``log`` (else nowhere)."""
     port = _free_port()
     env = {**os.environ, "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
-    domino = Path(sys.executable).parent / "domino"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [str(domino), "serve", "--port", str(port), "--host", "127.0.0.1", "--db", str(db)],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    with open(log or os.devnull, "wb") as out:
+        proc = subprocess.Popen(argv(port), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"the dashboard exited: {log.read_text()[-2000:]}")
+                said = log.read_text()[-2000:] if log else ""
+                raise RuntimeError(f"the server exited: {said}")
             with contextlib.suppress(OSError):
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
                     if r.status == 200:
                         break
             if time.monotonic() > deadline:
-                raise RuntimeError("the dashboard did not start")
+                raise RuntimeError("the server did not start")
             time.sleep(0.2)
         yield url
     finally:
@@ -95,6 +90,24 @@ def serve(db: Path, log: Path) -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def serve(db: Path, log: Path) -> contextlib.AbstractContextManager[str]:
+    """``domino serve`` of ``db`` (see :func:`serving`)."""
+    domino = Path(sys.executable).parent / "domino"
+    return serving(
+        lambda port: [
+            str(domino),
+            "serve",
+            "--port",
+            str(port),
+            "--host",
+            "127.0.0.1",
+            "--db",
+            str(db),
+        ],
+        log,
+    )
 
 
 def _table_file(folder: Path, event: str, round_: str, table: str, seed: int) -> Path:

@@ -13,16 +13,13 @@ browser timings. Nothing here asserts on time.
 
 import argparse
 import contextlib
-import subprocess
 import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, _free_port, save, summary
+from bench.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, save, serving, summary
 
 APP = Path(__file__).resolve().parent / "floor" / "app.py"
 MARKERS = {
@@ -34,12 +31,11 @@ MARKERS = {
 }
 
 
-@contextlib.contextmanager
-def _serve() -> Iterator[str]:
-    port = _free_port()
+def _serve() -> contextlib.AbstractContextManager[str]:
+    """``streamlit run`` of the floor app (see :func:`bench.browser.serving`)."""
     streamlit = Path(sys.executable).parent / "streamlit"
-    proc = subprocess.Popen(
-        [
+    return serving(
+        lambda port: [
             str(streamlit),
             "run",
             str(APP),
@@ -51,28 +47,8 @@ def _serve() -> Iterator[str]:
             "true",
             "--browser.gatherUsageStats",
             "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=ROOT,
+        ]
     )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the floor app did not start")
-            time.sleep(0.2)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def floor_timings(repeats: int = 10, browser: Any = None) -> dict[str, object]:

@@ -273,9 +273,7 @@ def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame, standings: pl.
     scope = written.select(TABLE_KEY).unique()
     # a table written for the first time (version 1) was never rated: the ladder holds
     # loaded versions only, so no stored row needs looking for
-    fresh = "version" in written.columns and bool(
-        (written.get_column("version").fill_null(1) == 1).all()
-    )
+    fresh = bool((written.get_column("version") == 1).all())
     rounds = _rounds_of(con, scope.get_column("event").unique().to_list())
     con.register("_rating_scope", scope)
     try:
