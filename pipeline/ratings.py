@@ -325,9 +325,15 @@ def _scope_rows(
 FEW_EVENTS = 8
 
 
+_ROUNDS_OF_EVENTS = "SELECT event, round, round_no FROM rounds WHERE event = ANY(?)"
+
+
 def _rounds_of(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
     """``event, round, round_no`` of ``events`` (the rows of the ``rounds`` view)."""
     schema = {"event": pl.String, "round": pl.String, "round_no": pl.Int64}
+    if len(events) > FEW_EVENTS and is_postgres(con):
+        # PostgreSQL takes the list into the view, to each of its sources' event indexes
+        return con.sql(_ROUNDS_OF_EVENTS, params=[sorted(events)]).pl().cast(schema)
     if len(events) > FEW_EVENTS:
         every = con.sql("SELECT event, round, round_no FROM rounds").pl().cast(schema)
         return every.filter(pl.col("event").is_in(events))

@@ -190,6 +190,49 @@ def test_a_lost_race_is_refused_and_nothing_is_doubled(pg_url, tmp_path):
         check_consistent(b)
 
 
+@pytest.mark.parametrize("bulk", [False, True])
+def test_a_match_loaded_meanwhile_is_found_by_either_version_check(pg_url, bulk):
+    """The commit's check that each match is still at the version its plan replaces: a
+    small load looks each match up, a bulk load reads its events' versions; both find
+    a match another upload loaded in the meantime, and nothing is written."""
+    from pipeline.store.postgres import BULK_MATCHES, MatchesChanged, claim_matches
+
+    with connect(pg_url) as con:
+        ingest(con, [BASE])
+        loaded = con.execute(
+            'SELECT event, round, "table" FROM match_versions ORDER BY 1, 2, 3'
+        ).fetchall()
+        others = BULK_MATCHES if bulk else 3
+        writes = [(e, r, t, 1) for e, r, t in loaded[:1]]  # planned as new: it is not
+        writes += [(loaded[0][0], "R99", str(k), 1) for k in range(others)]
+        writes += [(e, r, t, 2) for e, r, t in loaded[1:]]  # corrections, as planned
+        con.execute("BEGIN TRANSACTION")
+        with pytest.raises(MatchesChanged) as err:
+            claim_matches(con, writes)
+        con.execute("ROLLBACK")
+    assert err.value.matches == [loaded[0]]
+
+
+def test_statistics_are_refreshed_beside_other_work(pg_url):
+    """After a bulk load, ANALYZE runs on a connection of its own while the rating update
+    goes on; the block waits for it. A server that cannot be reached for it loses
+    nothing: ANALYZE only refreshes the planner's statistics."""
+    from pipeline.store.postgres import analysing
+
+    with connect(pg_url) as con:
+        con.execute("CREATE TABLE fresh (n INTEGER)")
+        con.execute("INSERT INTO fresh SELECT * FROM generate_series(1, 5000)")
+        with analysing(con, "ANALYZE fresh"):
+            seen = con.execute("SELECT count(*) FROM fresh").fetchall()[0][0]
+        stats = con.execute("SELECT reltuples FROM pg_class WHERE relname = 'fresh'").fetchall()[0][
+            0
+        ]
+        assert (seen, stats) == (5000, 5000)
+        con.url = "postgresql://nobody@127.0.0.1:1/none"  # unreachable: nothing raised
+        with analysing(con, "ANALYZE fresh"):
+            pass
+
+
 def test_two_corrections_at_once_become_versions_two_and_three(pg_url, tmp_path):
     with connect(pg_url) as con:
         ingest(con, [BASE])
@@ -399,19 +442,32 @@ def test_a_frame_is_copied_by_column_name_and_an_empty_key_list_is_text(pg_url):
         assert gone.execute("SELECT count(*) FROM t").fetchall() == [(1,)]
 
 
+def _advisory_locks_held(con) -> int:
+    return con.execute(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
+    ).fetchall()[0][0]
+
+
 def test_a_first_load_of_many_matches_holds_a_bounded_number_of_locks(pg_url):
-    from pipeline.store.postgres import LOCK_BUCKETS, claim_matches, match_key
+    from pipeline.store.postgres import BULK_MATCHES, LOCK_BUCKETS, claim_matches, match_key
 
     # 20,000 new matches: one lock each would overflow PostgreSQL's shared lock table
     writes = [("ev", f"R{k // 100}", str(k % 100), 1) for k in range(20_000)]
+    assert len(writes) >= BULK_MATCHES
     with connect(pg_url) as con:
         con.execute("BEGIN TRANSACTION")
         claim_matches(con, writes)
-        held = con.execute(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
-        ).fetchall()[0][0]
+        held = _advisory_locks_held(con)
         con.execute("ROLLBACK")
     assert held == LOCK_BUCKETS  # 20,000 matches fill every bucket, and no more
+    # below the bulk size, the buckets of the matches written and no others
+    few = writes[: BULK_MATCHES // 8]
+    with connect(pg_url) as con:
+        con.execute("BEGIN TRANSACTION")
+        claim_matches(con, few)
+        held = _advisory_locks_held(con)
+        con.execute("ROLLBACK")
+    assert held == len({match_key(e, r, t) for e, r, t, _v in few}) < LOCK_BUCKETS
     # one match is always the same bucket: two writers of it serialise
     assert match_key("ev", "R1", "1") == match_key("ev", "R1", "1")
     assert 0 <= match_key("ev", "R1", "1") < LOCK_BUCKETS

@@ -19,6 +19,7 @@ schedule, RULES.md Art. 1.14-1.15 — A↔C from hand 3, B↔D in hands 7-10):
 import random
 from datetime import date
 
+import polars as pl
 import pytest
 from openskill.models import PlackettLuce
 
@@ -332,3 +333,24 @@ def test_the_tables_an_upload_rates_are_its_own_rows_as_stored(store, con, tmp_p
     assert compared == [8, 8]  # R1 and R3 of liga; then R2 of liga and R1 of cup
     want = expected([WORKED[r][1] for r in ("R1", "R1", "R2", "R3")])
     assert_same(current(con), want)
+
+
+def test_the_rounds_of_many_events_are_the_rounds_views_rows(store, con, tmp_path):
+    """An upload of more than a few events reads their rounds in one query (PostgreSQL
+    with the list of events, DuckDB the whole view): the same rows as the view's own,
+    for those events and no others, in any round order."""
+    names = [f"ev{k:02d}" for k in range(ratings.FEW_EVENTS + 3)]
+    rows = []
+    for k, name in enumerate(names):
+        for label in ("Final", "R10", "R2")[: 1 + k % 3]:
+            rows += WORKED["R1"][0](event=name, round=label, table="1")
+    load(con, tmp_path, rows)
+    asked = names[1:]
+    got = ratings._rounds_of(con, asked).sort("event", "round")
+    view = (
+        con.sql("SELECT event, round, round_no FROM rounds")
+        .pl()
+        .filter(pl.col("event").is_in(asked))
+    )
+    assert got.height == sum(1 + k % 3 for k in range(1, len(names)))
+    assert got.rows() == view.sort("event", "round").rows()
