@@ -19,6 +19,7 @@ import duckdb
 import polars as pl
 
 from pipeline import auth, problems, settings
+from pipeline.ingest.ahead import read_ahead
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
@@ -152,7 +153,8 @@ def load(
     Checks across files (one player at two tables of a round) hold within a batch and
     against everything already loaded, so a clash across batches keeps the later match out.
     ``progress``, when given, is called after each batch with the files and rows read so
-    far (a file refused whole counts as done).
+    far (a file refused whole counts as done). The next batch is read while this one is
+    planned and committed (:mod:`pipeline.ingest.ahead`).
     """
     if identity is not None:
         by = auth.check_rights(con, identity, []).name
@@ -163,8 +165,8 @@ def load(
         limit, files_limit = sys.maxsize, None  # a previewed upload is confirmed whole
     plans: list[Plan] = []
     done_files = done_rows = 0
-    for sheets, files, n in batches(
-        sources, limit=limit, files_limit=files_limit, held=database_file(con)
+    for sheets, files, n in read_ahead(
+        batches(sources, limit=limit, files_limit=files_limit, held=database_file(con))
     ):
         done_files += n
         done_rows += sum(s.rows for s in sheets)
