@@ -146,10 +146,11 @@ _LOADED_OF_EVENTS = (
 
 @contextlib.contextmanager
 def analysing(con: PgConnection, statement: str) -> Iterator[None]:
-    """``statement`` (an ``ANALYZE``) on a connection of its own while the block runs (the rating
-    update after a bulk load: the client replays the ladder while the server samples the
-    tables); waits for it at the end. ANALYZE only refreshes the planner's statistics, so
-    it failing (a server that went away is met by the next statement anyway) loses nothing."""
+    """``statement`` (an ``ANALYZE``) on a connection of its own while the block runs
+    (the rating update after a bulk load: the client replays the ladder while the server
+    samples the tables); waits for it at the end. ANALYZE only refreshes the planner's
+    statistics, so its failing (a server gone away is met by the next statement anyway)
+    loses nothing."""
 
     def run() -> None:
         with contextlib.suppress(psycopg.Error, StoreUnavailable):
