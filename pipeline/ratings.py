@@ -378,21 +378,43 @@ def _update_scope(
     return done
 
 
-#: The rated tables played before ``($d, $e, $r, $t)``: of earlier events (by date, then
-#: name), and of the event ``$e`` itself before round ``$r`` or table ``$t``. Two counts,
-#: so that only that one event's rounds are ordered.
-_BEFORE_EVENTS = (
-    "SELECT count(*), coalesce(max(t.seq), 0) FROM rating_tables t "
+#: The rated tables played at or after ``($d, $e, $r, $t)``: of later events (by date,
+#: then name), and of the event ``$e`` itself from round ``$r``, table ``$t`` on; their
+#: number and their first place in the ladder. Counted from the end, so that a live upload
+#: reads the tables after its own (the ladder's tail), not every table before it: at ten
+#: million hands, counting the tables before took about half a second per count. Two
+#: counts, so that only that one event's rounds are ordered.
+_AFTER_EVENTS = (
+    "SELECT count(*), min(t.seq) FROM rating_tables t "
     "JOIN events e ON e.event = t.event WHERE t.ruleset = $ruleset AND "
-    "(coalesce(e.event_date, cast(e.created_at AS date)) < $d OR "
-    "(coalesce(e.event_date, cast(e.created_at AS date)) = $d AND t.event < $e))"
+    "(coalesce(e.event_date, cast(e.created_at AS date)) > $d OR "
+    "(coalesce(e.event_date, cast(e.created_at AS date)) = $d AND t.event > $e))"
 )
-_BEFORE_IN_EVENT = (
-    "SELECT count(*), coalesce(max(t.seq), 0) FROM rating_tables t "
+_AFTER_IN_EVENT = (
+    "SELECT count(*), min(t.seq) FROM rating_tables t "
     "JOIN (SELECT round, round_no FROM rounds WHERE event = $e) AS r ON r.round = t.round "
     "WHERE t.ruleset = $ruleset AND t.event = $e AND "
-    '(r.round_no < $r OR (r.round_no = $r AND t."table" < $t))'
+    '(r.round_no > $r OR (r.round_no = $r AND t."table" >= $t))'
 )
+
+
+def _kept_before(
+    con: duckdb.DuckDBPyConnection, ruleset: str, key: tuple[Any, ...], last: int
+) -> int | None:
+    """How many rated tables come before ``key`` in play order: the ladder's places
+    1 … n, when the tables from ``key`` on are exactly its places n + 1 … ``last`` (the
+    ladder's places are 1 … ``last``, each once). None when they are not: something
+    reordered the ladder without a load."""
+    d, e, r, t = key
+    c1, m1 = con.execute(_AFTER_EVENTS, {"ruleset": ruleset, "d": d, "e": e}).fetchall()[0]
+    c2, m2 = con.execute(_AFTER_IN_EVENT, {"ruleset": ruleset, "e": e, "r": r, "t": t}).fetchall()[
+        0
+    ]
+    after = int(c1) + int(c2)
+    if after == 0:
+        return last
+    first = min(int(m) for m in (m1, m2) if m is not None)
+    return last - after if first == last - after + 1 else None
 
 
 def _replay_tail(
@@ -419,14 +441,11 @@ def _replay_tail(
             return _rebuild_from_diff(con, ruleset)
         starts.append(at)
     best: tuple[int, tuple[Any, ...]] | None = None
+    newest = con.execute(LAST_RATED_SQL, [ruleset]).fetchall()
+    last = int(newest[0][0]) if newest else 0
     for key in starts:
-        d, e, r, t = key
-        n1, top1 = con.execute(_BEFORE_EVENTS, {"ruleset": ruleset, "d": d, "e": e}).fetchall()[0]
-        n2, top2 = con.execute(
-            _BEFORE_IN_EVENT, {"ruleset": ruleset, "e": e, "r": r, "t": t}
-        ).fetchall()[0]
-        n, top = int(n1) + int(n2), max(int(top1), int(top2))
-        if n != top:  # the stored prefix is not the first tables in play order
+        n = _kept_before(con, ruleset, key, last)
+        if n is None:  # the stored prefix is not the first tables in play order
             return _rebuild_from_diff(con, ruleset)
         if best is None or n < best[0]:
             best = (n, key)

@@ -354,3 +354,62 @@ def test_the_rounds_of_many_events_are_the_rounds_views_rows(store, con, tmp_pat
     )
     assert got.height == sum(1 + k % 3 for k in range(1, len(names)))
     assert got.rows() == view.sort("event", "round").rows()
+
+
+# What the ladder's place of a table was before it was counted from the end: the rated
+# tables played before it, and the highest place among them (equal when the ladder is
+# in play order up to there).
+_BEFORE = (
+    "SELECT count(*), coalesce(max(t.seq), 0) FROM rating_tables t "
+    "JOIN events e ON e.event = t.event WHERE t.ruleset = $ruleset AND "
+    "(coalesce(e.event_date, cast(e.created_at AS date)) < $d OR "
+    "(coalesce(e.event_date, cast(e.created_at AS date)) = $d AND t.event < $e))"
+)
+_BEFORE_IN_EVENT = (
+    "SELECT count(*), coalesce(max(t.seq), 0) FROM rating_tables t "
+    "JOIN (SELECT round, round_no FROM rounds WHERE event = $e) AS r ON r.round = t.round "
+    "WHERE t.ruleset = $ruleset AND t.event = $e AND "
+    '(r.round_no < $r OR (r.round_no = $r AND t."table" < $t))'
+)
+
+
+def _before(con, key) -> int | None:
+    d, e, r, t = key
+    n1, top1 = con.execute(_BEFORE, {"ruleset": "unhas", "d": d, "e": e}).fetchall()[0]
+    n2, top2 = con.execute(
+        _BEFORE_IN_EVENT, {"ruleset": "unhas", "e": e, "r": r, "t": t}
+    ).fetchall()[0]
+    n, top = int(n1) + int(n2), max(int(top1), int(top2))
+    return n if n == top else None
+
+
+def test_a_tables_place_counted_from_the_ladders_end_is_the_count_from_its_start(
+    store, con, tmp_path
+):
+    """Where a late table joins the ladder is counted from the end (the tables after
+    it), which a live upload finds among the newest; it is the same place as counting
+    every table before it, for every rated table and for places between them, and both
+    say when the ladder is out of play order."""
+    rows = []
+    for event in ("a-liga", "b-liga", "c-liga"):
+        for rd in ("R2", "R1", "R3"):
+            rows += worked_rows(rd, event=event)
+    load(con, tmp_path, rows)
+    ladder = con.execute(
+        "SELECT t.seq, coalesce(e.event_date, cast(e.created_at AS date)), t.event, "
+        'r.round_no, t."table" FROM rating_tables t JOIN events e USING (event) '
+        "JOIN rounds r ON r.event = t.event AND r.round = t.round ORDER BY t.seq"
+    ).fetchall()
+    assert len(ladder) == 9
+    last = ladder[-1][0]
+    keys = [tuple(row[1:]) for row in ladder]
+    # between tables too: a round's second table, an event after every one
+    keys += [(*k[:3], "2") for k in keys] + [(keys[-1][0], "z-liga", 1, "1")]
+    for key in keys:
+        assert ratings._kept_before(con, "unhas", key, last) == _before(con, key), key
+    # the ladder out of play order (its second and eighth tables swapped): neither trusts it
+    con.execute("UPDATE rating_tables SET seq = -seq WHERE seq IN (2, 8)")
+    con.execute("UPDATE rating_tables SET seq = 10 + seq WHERE seq IN (-2, -8)")
+    split = keys[4]
+    assert _before(con, split) is None
+    assert ratings._kept_before(con, "unhas", split, last) is None
