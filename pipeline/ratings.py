@@ -66,13 +66,14 @@ def _replay(rows: pl.DataFrame, tables: pl.DataFrame, state: State, first_seq: i
     )
 
 
-#: Each player of ``_state_players``: the last rating at or before position ``?`` of ladder ``?``.
+#: Each player of the list ``?``: the last rating at or before position ``?`` of ladder
+#: ``?`` (the players as a list: no temporary table to create and drop on PostgreSQL).
 _STATE_OF = (
     "SELECT player_key, mu, sigma, matches, seq FROM ("
     "SELECT player_key, mu, sigma, matches, seq, row_number() OVER "
     "(PARTITION BY player_key ORDER BY seq DESC) AS rn "
     "FROM rating_history_t WHERE ruleset = ? AND seq <= ? "
-    "AND player_key IN (SELECT player_key FROM _state_players)) AS h WHERE rn = 1"
+    "AND player_key IN (SELECT unnest(?))) AS h WHERE rn = 1"
 )
 
 
@@ -81,12 +82,9 @@ def _state_at(
 ) -> tuple[State, dict[str, int]]:
     """``players``' ratings after the first ``seq`` tables of the ladder (and where each
     was last rated): what a replay from there needs."""
-    keys = pl.DataFrame({"player_key": sorted(players)}, schema={"player_key": pl.String})
-    con.register("_state_players", keys)
-    try:
-        rows = con.execute(_STATE_OF, [ruleset, seq]).fetchall()
-    finally:
-        con.unregister("_state_players")
+    if not players:
+        return {}, {}
+    rows = con.execute(_STATE_OF, [ruleset, seq, sorted(players)]).fetchall()
     return {k: (mu, sg, m) for k, mu, sg, m, _ in rows}, {k: s for k, *_, s in rows}
 
 
@@ -383,12 +381,15 @@ def _update_scope(
 #: number and their first place in the ladder. Counted from the end, so that a live upload
 #: reads the tables after its own (the ladder's tail), not every table before it: at ten
 #: million hands, counting the tables before took about half a second per count. Two
-#: counts, so that only that one event's rounds are ordered.
-_AFTER_EVENTS = (
-    "SELECT count(*), min(t.seq) FROM rating_tables t "
-    "JOIN events e ON e.event = t.event WHERE t.ruleset = $ruleset AND "
-    "(coalesce(e.event_date, cast(e.created_at AS date)) > $d OR "
-    "(coalesce(e.event_date, cast(e.created_at AS date)) = $d AND t.event > $e))"
+#: counts, so that only that one event's rounds are ordered: the later events' tables
+#: (:data:`_LATER_EVENTS`, then :data:`_IN_EVENTS`), and the event's own from there on.
+_LATER_EVENTS = (
+    "SELECT event FROM events WHERE ruleset = ? AND "
+    "(coalesce(event_date, cast(created_at AS date)) > ? OR "
+    "(coalesce(event_date, cast(created_at AS date)) = ? AND event > ?))"
+)
+_IN_EVENTS = (
+    "SELECT count(*), min(seq) FROM rating_tables WHERE ruleset = ? AND event IN (SELECT unnest(?))"
 )
 _AFTER_IN_EVENT = (
     "SELECT count(*), min(t.seq) FROM rating_tables t "
@@ -406,7 +407,10 @@ def _kept_before(
     ladder's places are 1 … ``last``, each once). None when they are not: something
     reordered the ladder without a load."""
     d, e, r, t = key
-    c1, m1 = con.execute(_AFTER_EVENTS, {"ruleset": ruleset, "d": d, "e": e}).fetchall()[0]
+    # the later events first, then their tables by event (the events' dates alone may
+    # not narrow anything down: a league's sessions on one day)
+    later = [x for (x,) in con.execute(_LATER_EVENTS, [ruleset, d, d, e]).fetchall()]
+    c1, m1 = con.execute(_IN_EVENTS, [ruleset, later]).fetchall()[0] if later else (0, None)
     c2, m2 = con.execute(_AFTER_IN_EVENT, {"ruleset": ruleset, "e": e, "r": r, "t": t}).fetchall()[
         0
     ]
