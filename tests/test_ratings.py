@@ -413,3 +413,29 @@ def test_a_tables_place_counted_from_the_ladders_end_is_the_count_from_its_start
     split = keys[4]
     assert _before(con, split) is None
     assert ratings._kept_before(con, "unhas", split, last) is None
+
+
+def test_the_state_a_replay_starts_from_is_the_historys_own(store, con, tmp_path):
+    """A replay from place n starts from each player's rating after the first n tables.
+    It is read from the current ratings and from the first table after n rather than
+    from each player's whole history, and it is that history's row, bit for bit, at every
+    place of the ladder; so is where each player was last rated."""
+    rows = []
+    for event in ("a-liga", "b-liga"):
+        for rd in ("R1", "R2", "R3"):
+            rows += worked_rows(rd, event=event)
+    load(con, tmp_path, rows)
+    players = {k for (k,) in con.execute("SELECT player_key FROM ratings_t").fetchall()}
+    players.add("nobody rated")
+    last = con.execute("SELECT max(seq) FROM rating_tables").fetchall()[0][0]
+    assert last == 6
+    for seq in range(last + 1):
+        want = {
+            k: ((mu, sg, m), at)
+            for k, mu, sg, m, at in con.execute(
+                ratings._STATE_OF, ["unhas", seq, sorted(players)]
+            ).fetchall()
+        }
+        state, where = ratings._state_at(con, "unhas", seq, players)
+        ratings._fill_last(con, "unhas", seq, state, where)
+        assert {k: (v, where[k]) for k, v in state.items()} == want, seq
