@@ -229,11 +229,13 @@ def quiet(url: str, timeout: float = 600.0) -> float:
     return time.perf_counter() - t
 
 
-def rebuilds(cluster: Cluster, paths: list[Path], work: Path, pairs: int) -> dict[str, object]:
+def rebuilds(
+    cluster: Cluster, paths: list[Path], work: Path, pairs: int
+) -> tuple[dict[str, object], str]:
     """The full rebuild into the file and into an empty PostgreSQL database, ``pairs``
     times in turn, each after the cluster is quiet: the ratio is the median of the pairs'
     (one pair on a shared machine moved it by 0.2 either way). The runs shown are the
-    pair of the median ratio; ``url`` is the last PostgreSQL database, left loaded."""
+    pair of the median ratio; with them, the last PostgreSQL database's URL, left loaded."""
     ratios: list[float] = []
     pairs_out: list[tuple[dict[str, float], dict[str, float]]] = []
     url = ""
@@ -262,8 +264,7 @@ def rebuilds(cluster: Cluster, paths: list[Path], work: Path, pairs: int) -> dic
         "rebuild_ratios": ratios,
         "rebuild_file_runs_s": [f["rebuild_s"] for f, _ in pairs_out],
         "rebuild_postgres_runs_s": [g["rebuild_s"] for _, g in pairs_out],
-        "url": url,
-    }
+    }, url
 
 
 def run(
@@ -284,8 +285,8 @@ def run(
         paths = corpus(ruleset, size, ROOT / "bench" / "corpora")
         out: dict[str, object] = {"size": size, "hands": hands_in(paths), "ruleset": ruleset}
         if with_file:
-            out.update(rebuilds(cluster, paths, work, pairs))
-            url = str(out.pop("url"))
+            measured, url = rebuilds(cluster, paths, work, pairs)
+            out.update(measured)
         else:
             url = cluster.new_database()
             out["rebuild_postgres"] = rebuild(paths, url)  # type: ignore[arg-type]

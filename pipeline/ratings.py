@@ -436,7 +436,7 @@ def _update_scope(
 #: reads the tables after its own (the ladder's tail), not every table before it: at ten
 #: million hands, counting the tables before took about half a second per count. Two
 #: counts, so that only that one event's rounds are ordered: the later events' tables
-#: (:data:`_LATER_EVENTS`, then :data:`_IN_EVENTS`), and the event's own from there on.
+#: (:func:`_later_events`, then :data:`_IN_EVENTS`), and the event's own from there on.
 _LATER_EVENTS = (
     "SELECT event FROM events WHERE ruleset = ? AND "
     "(coalesce(event_date, cast(created_at AS date)) > ? OR "
@@ -453,21 +453,29 @@ _AFTER_IN_EVENT = (
 )
 
 
+def _later_events(con: duckdb.DuckDBPyConnection, ruleset: str, key: tuple[Any, ...]) -> list[str]:
+    """The ladder's events played after the event of ``key`` (by date, then name)."""
+    d, e = key[0], key[1]
+    return [str(x) for (x,) in con.execute(_LATER_EVENTS, [ruleset, d, d, e]).fetchall()]
+
+
 def _kept_before(
-    con: duckdb.DuckDBPyConnection, ruleset: str, key: tuple[Any, ...], last: int
+    con: duckdb.DuckDBPyConnection,
+    ruleset: str,
+    key: tuple[Any, ...],
+    last: int,
+    later: list[str],
 ) -> int | None:
     """How many rated tables come before ``key`` in play order: the ladder's places
     1 … n, when the tables from ``key`` on are exactly its places n + 1 … ``last`` (the
     ladder's places are 1 … ``last``, each once). None when they are not: something
-    reordered the ladder without a load."""
-    d, e, r, t = key
-    # the later events first, then their tables by event (the events' dates alone may
-    # not narrow anything down: a league's sessions on one day)
-    later = [x for (x,) in con.execute(_LATER_EVENTS, [ruleset, d, d, e]).fetchall()]
+    reordered the ladder without a load. ``later`` is :func:`_later_events` of ``key``:
+    their tables are counted by event, since the events' dates alone may not narrow
+    anything down (a league's sessions on one day)."""
+    _d, e, r, t = key
     c1, m1 = con.execute(_IN_EVENTS, [ruleset, later]).fetchall()[0] if later else (0, None)
-    c2, m2 = con.execute(_AFTER_IN_EVENT, {"ruleset": ruleset, "e": e, "r": r, "t": t}).fetchall()[
-        0
-    ]
+    in_event = {"ruleset": ruleset, "e": e, "r": r, "t": t}
+    c2, m2 = con.execute(_AFTER_IN_EVENT, in_event).fetchall()[0]
     after = int(c1) + int(c2)
     if after == 0:
         return last
@@ -498,30 +506,24 @@ def _replay_tail(
         if at is None:  # its round is gone: compare everything
             return _rebuild_from_diff(con, ruleset)
         starts.append(at)
-    best: tuple[int, tuple[Any, ...]] | None = None
+    best: tuple[int, tuple[Any, ...], list[str]] | None = None
     newest = con.execute(LAST_RATED_SQL, [ruleset]).fetchall()
     last = int(newest[0][0]) if newest else 0
     for key in starts:
-        n = _kept_before(con, ruleset, key, last)
+        later = _later_events(con, ruleset, key)
+        n = _kept_before(con, ruleset, key, last, later)
         if n is None:  # the stored prefix is not the first tables in play order
             return _rebuild_from_diff(con, ruleset)
         if best is None or n < best[0]:
-            best = (n, key)
+            best = (n, key, later)
     assert best is not None
-    keep, key = best
+    keep, key, later = best
     if first_rated is not None and keep > first_rated - 1:
         return _rebuild_from_diff(con, ruleset)
-    # the rounds of the events from the start on, read one event at a time when they are
-    # few (a live upload's): the rounds view orders every event's rounds when joined
-    events = [
-        str(e)
-        for (e,) in con.execute(
-            "SELECT event FROM events WHERE ruleset = ? AND "
-            "(coalesce(event_date, cast(created_at AS date)) > ? OR "
-            "(coalesce(event_date, cast(created_at AS date)) = ? AND event >= ?))",
-            [ruleset, key[0], key[0], key[1]],
-        ).fetchall()
-    ]
+    # the rounds of the events from the start on (its own event and the later ones), read
+    # one event at a time when they are few (a live upload's): the rounds view orders every
+    # event's rounds when joined
+    events = [str(key[1]), *later]
     # a first load's tail is its own events: their rounds are known already
     known = set(rounds.get_column("event").to_list())
     tail_rounds = (

@@ -222,14 +222,14 @@ def test_statistics_are_refreshed_beside_other_work(pg_url):
     with connect(pg_url) as con:
         con.execute("CREATE TABLE fresh (n INTEGER)")
         con.execute("INSERT INTO fresh SELECT * FROM generate_series(1, 5000)")
-        with analysing(con, ("ANALYZE fresh",)):
+        with analysing(con, "ANALYZE fresh"):
             seen = con.execute("SELECT count(*) FROM fresh").fetchall()[0][0]
         stats = con.execute("SELECT reltuples FROM pg_class WHERE relname = 'fresh'").fetchall()[0][
             0
         ]
         assert (seen, stats) == (5000, 5000)
         con.url = "postgresql://nobody@127.0.0.1:1/none"  # unreachable: nothing raised
-        with analysing(con, ("ANALYZE fresh",)):
+        with analysing(con, "ANALYZE fresh"):
             pass
 
 

@@ -406,13 +406,15 @@ def test_a_tables_place_counted_from_the_ladders_end_is_the_count_from_its_start
     # between tables too: a round's second table, an event after every one
     keys += [(*k[:3], "2") for k in keys] + [(keys[-1][0], "z-liga", 1, "1")]
     for key in keys:
-        assert ratings._kept_before(con, "unhas", key, last) == _before(con, key), key
+        later = ratings._later_events(con, "unhas", key)
+        assert ratings._kept_before(con, "unhas", key, last, later) == _before(con, key), key
     # the ladder out of play order (its second and eighth tables swapped): neither trusts it
     con.execute("UPDATE rating_tables SET seq = -seq WHERE seq IN (2, 8)")
     con.execute("UPDATE rating_tables SET seq = 10 + seq WHERE seq IN (-2, -8)")
     split = keys[4]
     assert _before(con, split) is None
-    assert ratings._kept_before(con, "unhas", split, last) is None
+    later = ratings._later_events(con, "unhas", split)
+    assert ratings._kept_before(con, "unhas", split, last, later) is None
 
 
 def test_the_state_a_replay_starts_from_is_the_historys_own(store, con, tmp_path):

@@ -1,5 +1,6 @@
 """Write a plan: every accepted match whole, in one transaction, with the ingest log."""
 
+import contextlib
 import json
 import os
 from dataclasses import asdict
@@ -78,19 +79,21 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
     except BaseException:
         con.execute("ROLLBACK")
         raise
-    if is_postgres(con) and len(writes) >= ANALYZE_MATCHES:
-        # a bulk load changes the tables' sizes many times over before autovacuum looks:
-        # the next batch's planning, and the next load's rating queries, are planned from
-        # these statistics. They are refreshed beside the rating update, whose replay is
-        # the client's work. The hand rows and hand points (1.1 of 1.9 s at a million
-        # hands) are read by neither; autovacuum analyses them within its next round.
+    # a bulk load changes the tables' sizes many times over before autovacuum looks: the
+    # next batch's planning, and the next load's rating queries, are planned from these
+    # statistics. They are refreshed beside the rating update, whose replay is the
+    # client's work. The hand rows and hand points (1.1 of 1.9 s at a million hands) are
+    # read by neither; autovacuum analyses them within its next round.
+    bulk = is_postgres(con) and len(writes) >= ANALYZE_MATCHES
+    analysed: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if bulk:
         from pipeline.store.postgres import analysing
 
-        with analysing(cast(Any, con), ANALYZED):
-            _update_ratings(con, writes, p.table_standings)
-        con.execute(SUMMARISED)
-    else:
+        analysed = analysing(cast(Any, con), ANALYZED)
+    with analysed:
         _update_ratings(con, writes, p.table_standings)
+    if bulk:
+        con.execute(SUMMARISED)
     return p
 
 
@@ -99,7 +102,7 @@ ANALYZE_MATCHES = 500
 #: The statistics it refreshes.
 ANALYZED = (
     "ANALYZE events, match_versions, table_standings_t, player_names, "
-    "rating_tables, rating_history_t, ratings_t",
+    "rating_tables, rating_history_t, ratings_t"
 )
 #: The rating history's index by position brought up to date once its new rows are in: a
 #: replay deletes the ladder from a position on, and until autovacuum summarises a bulk

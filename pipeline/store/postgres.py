@@ -145,18 +145,17 @@ _LOADED_OF_EVENTS = (
 
 
 @contextlib.contextmanager
-def analysing(con: PgConnection, statements: tuple[str, ...]) -> Iterator[None]:
-    """``statements`` (``ANALYZE`` and the like) on a connection of their own while the
-    block runs (the rating update after a bulk load: the client replays the ladder while
-    the server samples the tables); waits for them at the end. They only refresh what
-    the planner and the indexes know, so their failing (a server gone away is met by the
-    next statement anyway) loses nothing."""
+def analysing(con: PgConnection, statement: str) -> Iterator[None]:
+    """``statement`` (an ``ANALYZE``) on a connection of its own while the block runs
+    (the rating update after a bulk load: the client replays the ladder while the server
+    samples the tables); waits for it at the end. ANALYZE only refreshes the planner's
+    statistics, so its failing (a server gone away is met by the next statement anyway)
+    loses nothing."""
 
     def run() -> None:
         with contextlib.suppress(psycopg.Error, StoreUnavailable):
             with _raw(con.url, 10.0) as other:
-                for statement in statements:
-                    other.execute(statement.encode())
+                other.execute(statement.encode())
 
     worker = threading.Thread(target=run, name="domino-analyze", daemon=True)
     worker.start()
