@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import rulesets
+from pipeline import ratings_due, rulesets
 from pipeline.players import alias_map, player_key, read_registry
 from pipeline.problems import FileRejected
 from pipeline.store.db import insert_frame
@@ -126,15 +126,26 @@ def save(
             "UPDATE events SET ruleset = ?, params_hash = ?, models = ? WHERE event = ?",
             [book.name, book.hash, book.models, event],
         )
-    con.execute(
-        "UPDATE events SET title = coalesce(?, title), event_date = coalesce(?, event_date), "
-        "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",
-        [title, event_date, venue, level, event],
-    )
-    if event_date is not None and event_date != old.event_date:
-        from pipeline import ratings
+    moved = event_date is not None and event_date != old.event_date
+    owner = ratings_due.new_owner()
+    with ratings_due.owing(con, owner):
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(
+                "UPDATE events SET title = coalesce(?, title), event_date = coalesce(?, event_date), "
+                "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",
+                [title, event_date, venue, level, event],
+            )
+            if moved:  # the date places the event's tables in play order
+                ratings_due.mark(con, owner, rulesets=[book.name])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        if moved:
+            from pipeline import ratings
 
-        ratings.refresh(con, [book.name])  # the date places the event's tables in play order
+            ratings.refresh(con, [book.name], owner=owner)
     return "updated"
 
 

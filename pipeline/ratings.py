@@ -17,7 +17,7 @@ The loop (:mod:`pipeline.ladder`) is the package's step written out, one table a
 over lists read in one query (never per hand), equal to the package's to the last bit.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from importlib import resources
 from typing import Any
 
@@ -25,7 +25,7 @@ import duckdb
 import polars as pl
 from openskill.models import PlackettLuce
 
-from pipeline import ladder, settings
+from pipeline import ladder, ratings_due, settings
 from pipeline.store.db import insert_frame, is_postgres
 
 _SQL = resources.files("pipeline.sql") / "ratings"
@@ -280,6 +280,8 @@ def recompute(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = N
     def work() -> int:
         played = [r for (r,) in con.execute("SELECT DISTINCT ruleset FROM events").fetchall()]
         todo = played if rulesets is None else [r for r in rulesets if r in played]
+        # nothing is owed to a ladder rebuilt whole (these rows go before the results are read)
+        ratings_due.clear(con, None if rulesets is None else todo)
         if rulesets is None:
             for t in ("rating_tables", "rating_history_t", "ratings_t"):
                 con.execute(
@@ -290,11 +292,25 @@ def recompute(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = N
     return _transaction(con, work)
 
 
-def refresh(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = None) -> int:
+def refresh(
+    con: duckdb.DuckDBPyConnection,
+    rulesets: Iterable[str] | None = None,
+    *,
+    owner: int | None = None,
+) -> int:
     """Bring the ladders of ``rulesets`` (all when None) in line with the tables as they
     are now, keeping the longest prefix that is still the same: after an event's date,
-    a round order or the registry changed. In its own transaction."""
-    return _transaction(con, lambda: refresh_within(con, rulesets))
+    a round order or the registry changed. In its own transaction; ``owner`` is the
+    token the change marked the ladders with (:mod:`pipeline.ratings_due`)."""
+
+    def work() -> int:
+        todo = None if rulesets is None else set(rulesets)
+        if owner is not None:
+            _mine, left = ratings_due.settle(con, owner)
+            todo = None if todo is None else todo | left
+        return refresh_within(con, todo)
+
+    return _transaction(con, work)
 
 
 def refresh_within(con: duckdb.DuckDBPyConnection, rulesets: Iterable[str] | None = None) -> int:
@@ -312,13 +328,22 @@ def backfill(con: duckdb.DuckDBPyConnection) -> int:
     return recompute(con) if not rated and loaded else 0
 
 
-def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame, standings: pl.DataFrame) -> int:
+def update(
+    con: duckdb.DuckDBPyConnection,
+    written: pl.DataFrame,
+    standings: pl.DataFrame,
+    *,
+    owner: int | None = None,
+) -> int:
     """Bring the ladders up to date after ``written`` tables (event, round, table, and the
     version written) changed; ``standings`` are the stored standings of exactly those
     tables (the load's own rows).
 
     Appends when every newly rated table comes after every rated one and none was rated
-    before; otherwise replays the ladder from the first table that differs.
+    before; otherwise replays the ladder from the first table that differs. ``owner`` is
+    the load's ingest id, which marked the ladders it owes (:mod:`pipeline.ratings_due`):
+    a ladder another load left owing is rebuilt first, and a ladder whose mark another
+    update already took in is not touched again.
     """
     if written.height == 0:
         return 0
@@ -327,9 +352,17 @@ def update(con: duckdb.DuckDBPyConnection, written: pl.DataFrame, standings: pl.
     # loaded versions only, so no stored row needs looking for
     fresh = bool((written.get_column("version") == 1).all())
     rounds = _rounds_of(con, scope.get_column("event").unique().to_list())
+
+    def work() -> int:
+        if owner is None:
+            return _update_scope(con, rounds, standings, fresh=fresh)
+        mine, left = ratings_due.settle(con, owner)
+        done = sum(_rebuild_from_diff(con, rs) for rs in sorted(left))
+        return done + _update_scope(con, rounds, standings, fresh=fresh, only=mine - left)
+
     con.register("_rating_scope", scope)
     try:
-        return _transaction(con, lambda: _update_scope(con, rounds, standings, fresh=fresh))
+        return _transaction(con, work)
     finally:
         con.unregister("_rating_scope")
 
@@ -405,10 +438,14 @@ def _update_scope(
     standings: pl.DataFrame,
     *,
     fresh: bool = False,
+    only: Set[str] | None = None,
 ) -> int:
+    """Rate the tables of ``_rating_scope``, ladder by ladder (only those of ``only`` when
+    given: the others were rebuilt whole, or another update took this load in)."""
     played = _scope_events(con)
     done = 0
-    for rs in sorted(set(played.get_column("ruleset").to_list())):
+    todo = set(played.get_column("ruleset").to_list())
+    for rs in sorted(todo if only is None else todo & only):
         rows = _scope_rows(rs, played, rounds, standings)
         rated_before = (
             None

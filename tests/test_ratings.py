@@ -308,7 +308,7 @@ def test_the_tables_an_upload_rates_are_its_own_rows_as_stored(store, con, tmp_p
     compared: list[int] = []
     real = ratings.update
 
-    def both_ways(c, written, standings):
+    def both_ways(c, written, standings, **kw):
         events = written.get_column("event").unique().to_list()
         rounds = ratings._rounds_of(c, events)
         c.register("_rating_scope", written.select(ratings.TABLE_KEY).unique())
@@ -322,7 +322,7 @@ def test_the_tables_an_upload_rates_are_its_own_rows_as_stored(store, con, tmp_p
                 compared.append(stored.height)
         finally:
             c.unregister("_rating_scope")
-        return real(c, written, standings)
+        return real(c, written, standings, **kw)
 
     monkeypatch.setattr(ratings, "update", both_ways)
     wo = hand(
@@ -441,3 +441,84 @@ def test_the_state_a_replay_starts_from_is_the_historys_own(store, con, tmp_path
         state, where = ratings._state_at(con, "unhas", seq, players)
         ratings._fill_last(con, "unhas", seq, state, where)
         assert {k: (v, where[k]) for k, v in state.items()} == want, seq
+
+
+# --- a ladder left owing: the process died between the results' commit and the ratings ----
+
+
+def _die_before_rating(monkeypatch) -> None:
+    """The next rating update dies as a killed process would (nothing after it runs)."""
+
+    def die(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ratings, "update", die)
+    monkeypatch.setattr(ratings, "refresh", die)
+
+
+def test_a_load_whose_rating_update_never_ran_is_rated_by_the_next_load(
+    store, con, tmp_path, monkeypatch
+):
+    """R2 is committed but its process dies before the rating update; R3, loaded after,
+    would only add itself to the ladder. The mark R2's commit left makes R3's update
+    rebuild the ladder, which then holds R2 in its place: the ratings are a full
+    recompute's, and nothing is owed any more."""
+    load(con, tmp_path, worked_rows("R1"), name="R1.csv")
+    with monkeypatch.context() as m:
+        _die_before_rating(m)
+        with pytest.raises(KeyboardInterrupt):
+            load(con, tmp_path, worked_rows("R2"), name="R2.csv")
+    assert [r[2] for r in _ladder(con)] == ["R1"]
+    assert con.execute("SELECT DISTINCT ruleset FROM ratings_due").fetchall() == [("unhas",)]
+    load(con, tmp_path, worked_rows("R3"), name="R3.csv")
+    assert [r[2] for r in _ladder(con)] == ["R1", "R2", "R3"]
+    assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] == 0
+    assert_same(current(con), expected([WORKED[r][1] for r in ("R1", "R2", "R3")]))
+
+
+def test_a_new_event_date_whose_refresh_never_ran_is_applied_by_the_next_load(
+    store, con, tmp_path, monkeypatch
+):
+    """The cup, played after the league, is dated before it; the process dies before the
+    ladder follows the date. The next load puts the cup's table first."""
+    from pipeline import events
+
+    load(con, tmp_path, worked_rows("R1"), name="R1.csv")
+    load(con, tmp_path, worked_rows("R1", event="cup"), name="cup.csv")
+    events.save(con, "liga", "unhas", event_date=date(2026, 3, 1))
+    events.save(con, "cup", "unhas", event_date=date(2026, 3, 2))
+    with monkeypatch.context() as m:
+        _die_before_rating(m)
+        with pytest.raises(KeyboardInterrupt):
+            events.save(con, "cup", "unhas", event_date=date(2026, 2, 1))
+    assert [r[1] for r in _ladder(con)] == ["liga", "cup"]
+    load(con, tmp_path, worked_rows("R2"), name="R2.csv")
+    assert [(r[1], r[2]) for r in _ladder(con)] == [("cup", "R1"), ("liga", "R1"), ("liga", "R2")]
+    assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] == 0
+    want = current(con)
+    ratings.recompute(con)
+    assert_same(current(con), want)
+
+
+def test_a_writer_still_at_work_keeps_its_mark_on_postgresql(pg_url):
+    """On PostgreSQL another writer's mark is left over only when its session is gone: while
+    it holds its lock (between its commit and its rating update) the mark is its own."""
+    import psycopg
+
+    from pipeline import ratings_due
+    from pipeline.store.db import connect
+
+    with connect(pg_url) as con:
+        other = psycopg.connect(pg_url, autocommit=True)
+        other.execute(
+            "SELECT pg_advisory_lock(%s, %s)", [ratings_due.DUE_LOCK_CLASS, ratings_due._key(41)]
+        )
+        con.execute("INSERT INTO ratings_due VALUES ('unhas', 41, now())")
+        con.execute("BEGIN TRANSACTION")
+        assert ratings_due.settle(con, 42) == (set(), set())  # 41 is at work
+        con.execute("COMMIT")
+        other.close()  # 41's process is gone
+        con.execute("BEGIN TRANSACTION")
+        assert ratings_due.settle(con, 42) == (set(), {"unhas"})
+        con.execute("COMMIT")
+        assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] == 0

@@ -11,7 +11,7 @@ from typing import Any, cast
 import duckdb
 import polars as pl
 
-from pipeline import ratings, rulesets
+from pipeline import failpoints, ratings, ratings_due, rulesets
 from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
 from pipeline.ingest.outcome import MatchOutcome, Plan
 from pipeline.store.db import insert_frame, is_postgres
@@ -61,24 +61,39 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
         )
     if any(o.status == "correction" for o in writes):
         backup_before_correction(con)
+    failpoints.reach("load-started")
     now = datetime.now()
-    con.execute("BEGIN TRANSACTION")
-    try:
-        if is_postgres(con):  # several writers: one match at a time, a lost race refused
-            from pipeline.store.postgres import claim_matches
+    with ratings_due.owing(con, ingest_id):
+        con.execute("BEGIN TRANSACTION")
+        try:
+            if is_postgres(con):  # several writers: one match at a time, a lost race refused
+                from pipeline.store.postgres import claim_matches
 
-            claim_matches(
-                cast(Any, con), [(o.event, o.round, o.table, o.version or 1) for o in writes]
-            )
-        _write_events(con, p, now)
-        _check_event_rulesets(con, p)
-        if writes:
-            _write_matches(con, p, ingest_id, now)
-        _log_files(con, p, ingest_id)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
+                claim_matches(
+                    cast(Any, con), [(o.event, o.round, o.table, o.version or 1) for o in writes]
+                )
+            _write_events(con, p, now)
+            _check_event_rulesets(con, p)
+            if writes:
+                _write_matches(con, p, ingest_id, now)
+                # the ladders owe these matches until their update below is committed
+                ratings_due.mark(con, ingest_id, events=[o.event for o in writes])
+            _log_files(con, p, ingest_id)
+            failpoints.reach("load-writing")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        failpoints.reach("load-committed")
+        _rate(con, writes, p.table_standings, ingest_id)
+    return p
+
+
+def _rate(
+    con: duckdb.DuckDBPyConnection, writes: list[MatchOutcome], standings: pl.DataFrame, owner: int
+) -> None:
+    """After the commit: the rating update of the matches written (with, on PostgreSQL
+    after a bulk load, the planner's statistics refreshed beside it)."""
     # a bulk load changes the tables' sizes many times over before autovacuum looks: the
     # next batch's planning, and the next load's rating queries, are planned from these
     # statistics. They are refreshed beside the rating update, whose replay is the
@@ -91,10 +106,9 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
 
         analysed = analysing(cast(Any, con), ANALYZED)
     with analysed:
-        _update_ratings(con, writes, p.table_standings)
+        _update_ratings(con, writes, standings, owner)
     if bulk:
         con.execute(SUMMARISED)
-    return p
 
 
 #: A PostgreSQL load of this many matches or more refreshes the planner's statistics.
@@ -113,7 +127,10 @@ SUMMARISED = "SELECT brin_summarize_new_values('rating_history_seq')"
 
 
 def _update_ratings(
-    con: duckdb.DuckDBPyConnection, writes: list[MatchOutcome], standings: pl.DataFrame
+    con: duckdb.DuckDBPyConnection,
+    writes: list[MatchOutcome],
+    standings: pl.DataFrame,
+    owner: int,
 ) -> None:
     """After the commit, the rating ladders follow the matches written (pipeline/ratings.py),
     from the standings this load wrote for them."""
@@ -131,6 +148,7 @@ def _update_ratings(
                 orient="row",
             ),
             standings,
+            owner=owner,
         )
 
 
