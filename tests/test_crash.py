@@ -31,10 +31,14 @@ def targets(store, request) -> dict[str, str]:
 
 def test_a_few_kills_while_loading_leave_every_match_whole(store, tmp_path, request):
     figures = crash_campaign(
-        tmp_path, kills=3, seed=7, hands=1500, say=lambda _m: None, **targets(store, request)
+        tmp_path, kills=5, seed=7, hands=1500, say=lambda _m: None, **targets(store, request)
     )
     assert figures["matches_lost"] == 0
-    assert figures["kills"] >= 1
+    # kills 1, 3 and 5 by the process itself (pipeline/failpoints.py): after the log's first
+    # row, before its commit, and after the commit but before the rating update
+    assert figures["kills"] >= 3
+    assert figures["outcomes"]["killed while writing (log says interrupted)"] >= 2
+    assert figures["outcomes"]["load finished (kill came after the commit)"] >= 1
 
 
 @pytest.mark.slow
@@ -46,9 +50,11 @@ def test_two_dozen_kills_of_a_20000_hand_load(tmp_path):
     figures = crash_campaign(tmp_path, kills=24, seed=2024, hands=20_000, say=lines.append)
     assert figures["hands"] >= 20_000
     assert figures["matches_lost"] == 0
-    assert figures["kills"] >= 20, "\n".join(lines)
-    # Kills aimed at the write phase must have caught some loads mid-transaction.
-    assert figures["outcomes"].get("killed while writing (log says interrupted)", 0) >= 1, (
-        "\n".join(lines)
-    )
-    assert figures["interrupted_in_log"] >= 1
+    # every other kill is made by the process itself at a named moment (pipeline/failpoints.py),
+    # the three points in turn: 4 each; the others land at random and count only if the
+    # load was still running
+    outcomes = figures["outcomes"]
+    assert figures["kills"] >= 12, "\n".join(lines)
+    assert outcomes.get("killed while writing (log says interrupted)", 0) >= 8, "\n".join(lines)
+    assert outcomes.get("load finished (kill came after the commit)", 0) >= 4, "\n".join(lines)
+    assert figures["interrupted_in_log"] >= 8

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipeline.failpoints import ENV, POINTS
 from pipeline.standings import queries
 from pipeline.store.db import connect
 from simulator.stress.checks import MatchKey, check_consistent, current_matches
@@ -36,6 +37,16 @@ def _state(db: Target) -> tuple[dict[MatchKey, str], pl.DataFrame]:
     with connect(db, read_only=True) as con:
         check_consistent(con)
         return {k: v[2] for k, v in current_matches(con).items()}, queries.ingest_log(con, 100_000)
+
+
+def _ratings(db: Target) -> tuple[list[tuple[object, ...]], int]:
+    """Every current rating (rounded to 9 places), and how many ladders are owed results."""
+    with connect(db, read_only=True) as con:
+        rows = con.execute(
+            "SELECT ruleset, player, round(mu, 9), round(sigma, 9), matches FROM ratings "
+            "ORDER BY ruleset, player"
+        ).fetchall()
+        return rows, int(con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0])
 
 
 def _check_backups(folder: Path) -> int:
@@ -168,9 +179,16 @@ def crash_campaign(
     db: Target | None = None,
     ref: Target | None = None,
 ) -> dict[str, object]:
-    """Kill ``domino ingest`` with SIGKILL ``kills`` times at seeded random moments and
-    prove after every kill that the database holds each match whole (old or new), the
-    ingest log says which load never finished, and that loading again completes the work.
+    """Kill ``domino ingest`` with SIGKILL ``kills`` times and prove after every kill that
+    the database holds each match whole (old or new), the ingest log says which load never
+    finished, and that loading again completes the work, ratings included.
+
+    Every other kill is made by the process itself at a named moment, the points of
+    :mod:`pipeline.failpoints` in turn: after the log's first row, with every row written
+    but not committed, after the commit and before the rating update. Those outcomes are
+    certain. The others land at seeded random moments: half at a random time of a clean
+    load's duration, half after a random share of what a clean load wrote; where those
+    land depends on the machine's speed, so only what must hold after them is checked.
 
     The loads alternate between a large file (``hands`` hands, made by
     :func:`replicated_frame`) and a correction of it (:func:`correct_frame`, with
@@ -200,10 +218,22 @@ def crash_campaign(
     for k in range(kills):
         aim = "big" if state != target["big"] else "fix"  # load, or flip to the other version
         before_log = _state(db)[1].height if _exists(db) else 0
+        point = POINTS[(k // 2) % len(POINTS)] if k % 2 == 0 else ""
         proc = domino_popen(
-            "ingest", files[aim], "--reason", "koreksi", "--format", "json", db=db, work=work
+            "ingest",
+            files[aim],
+            "--reason",
+            "koreksi",
+            "--format",
+            "json",
+            db=db,
+            work=work,
+            **({ENV: point} if point else {}),
         )
-        if k % 2 == 0:  # any moment of the run
+        if point:  # at a named moment, by the process itself (pipeline/failpoints.py)
+            when = f"at {point}"
+            proc.wait(timeout=120)
+        elif k % 4 == 1:  # any moment of the run
             at = rng.uniform(0.05, 1.05) * took[aim]
             when = f"at {at:.2f}s of {took[aim]:.1f}s"
             time.sleep(at)
@@ -211,8 +241,8 @@ def crash_campaign(
             share = rng.random()
             when = f"after writing {share:.0%} of {wrote[aim]:,.3f} {unit}"
             _watch(proc, db, lambda w, limit=share * wrote[aim]: w >= limit)
-        finished = proc.poll() is not None
-        if not finished:
+        finished = proc.poll() is not None and proc.returncode != -signal.SIGKILL
+        if not finished and proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
         rc, _out, err = finish(proc, 120)
         assert "Traceback" not in err, err
@@ -223,6 +253,8 @@ def crash_campaign(
             continue
         after, log = _state(db)
         new_rows = log.head(log.height - before_log)
+        if point == "load-committed":  # the ladder owes the load until the next one
+            assert _ratings(db)[1] > 0, "a load killed before its rating update left no mark"
         moved = after != state
         stats[_judge(k, after, target[aim], new_rows, moved=moved, finished=finished, rc=rc)] += 1
         stats["kills"] += 0 if finished else 1
@@ -242,6 +274,7 @@ def crash_campaign(
     final, log = _state(db)
     assert final == target["fix"]
     assert snapshot(db) == want
+    assert _ratings(db) == (_ratings(ref)[0], 0), "the ratings differ from a clean load's"
     lost = sum(1 for key in target["fix"] if key not in final)
     return {
         "hands": frame.height,
