@@ -103,6 +103,13 @@ def test_a_referee_enters_a_hand_and_the_table_moves(drawn):
     # biasa by chair A (Ani): +2; the player above A is D (Dedi): -1
     got = dict(zip(s["player"].to_list(), s["points"].to_list(), strict=True))
     assert got == {"Ani": 2, "Dedi": -1, "Budi": 0, "Cici": 0}
+    # the confirmation stays through a rerun of the page (a cookie written, a language
+    # switched), until the next hand is saved
+    run(at)
+    assert "Hand 1 saved (version 1)." in texts(at)
+    enter(at, "biasa", "a", 1, 2)
+    shown = texts(at)
+    assert "Hand 2 saved (version 2)." in shown and "Hand 1 saved" not in shown
 
 
 def test_a_bad_hand_names_its_hand_and_column_in_the_page_language(drawn):

@@ -60,9 +60,11 @@ def render() -> None:
         return
     if d["match"] is None or (d["match"].round, d["match"].table) != (round_, table):
         st.rerun()  # the choices changed while this run read the database
-    done = st.session_state.pop(_DONE, None)
-    if done:
-        st.success(done)
+    # what the last save or close said stays until the next one: a rerun of the page (a
+    # cookie written, the language switched) must not take "hand 9 saved" off the screen
+    done = st.session_state.get(_DONE)
+    if done and done[0] == (event, round_, table):
+        st.success(done[1])
     _match(d["match"])
 
 
@@ -322,6 +324,7 @@ def _sanctions(
 
 
 def _save(m: MatchState, hand: Hand, seats: dict[str, str], reason: str) -> None:
+    st.session_state.pop(_DONE, None)
     try:
         saved = data.write(
             entry.save_hand,
@@ -346,7 +349,10 @@ def _save(m: MatchState, hand: Hand, seats: dict[str, str], reason: str) -> None
         _problems(hand.hand, saved)
         return
     version = max((o.version or 0) for o in saved.plan.outcomes) if saved.plan.outcomes else 0
-    st.session_state[_DONE] = t("en.saved", hand=hand.hand, version=version)
+    st.session_state[_DONE] = (
+        (m.event, m.round, m.table),
+        t("en.saved", hand=hand.hand, version=version),
+    )
     st.session_state[_FORM] = st.session_state.get(_FORM, 0) + 1
     st.rerun()
 
@@ -399,5 +405,5 @@ def _close_button(m: MatchState) -> None:
         except DatabaseBusy:
             st.warning(t("en.busy"))
             return
-        st.session_state[_DONE] = t("en.closed", table=m.table)
+        st.session_state[_DONE] = ((m.event, m.round, m.table), t("en.closed", table=m.table))
         st.rerun()
