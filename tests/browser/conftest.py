@@ -41,15 +41,41 @@ def pytest_terminal_summary(terminalreporter):
 
 @pytest.fixture
 def new_page(browser):
-    """``new_page(width, height)``: a page in a fresh context (its own Streamlit session)."""
+    """``new_page(width, height)``: a page in a fresh context (its own Streamlit session).
+    When the test fails, each page's screenshot and visible text are kept (see below)."""
     contexts = []
 
     def make(width: int = 1366, height: int = 900):
         ctx = browser.new_context(viewport={"width": width, "height": height}, locale="id-ID")
         ctx.set_default_timeout(60_000)
         contexts.append(ctx)
-        return ctx.new_page()
+        page = ctx.new_page()
+        make.pages.append(page)  # type: ignore[attr-defined]
+        return page
 
+    make.pages = []  # type: ignore[attr-defined]
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test keeps what each of its pages showed: a screenshot in
+    tests/artifacts/ and the page's visible text in the failure report (a wait that timed
+    out says what it waited for, not what was on the screen instead)."""
+    outcome = yield
+    report = outcome.get_result()
+    make = item.funcargs.get("new_page") if hasattr(item, "funcargs") else None
+    if report.when != "call" or not report.failed or make is None:
+        return
+    for i, page in enumerate(getattr(make, "pages", [])):
+        try:
+            shot = ARTIFACTS / f"failed-{item.name}-{i}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            text = page.inner_text("body", timeout=5_000)
+        except Exception as exc:  # a closed page: say so, keep the test's own failure
+            text, shot = f"(page {i} could not be read: {exc})", None
+        report.sections.append(
+            (f"page {i} at failure ({page.url}; screenshot {shot})", text[-3000:])
+        )
