@@ -212,21 +212,38 @@ def kills(url: str, n: int, folder: Path, hands: int, seed: int) -> dict[str, ob
     }
 
 
+#: Tables of the database that autovacuum still owes a vacuum or an analyze, by its own
+#: thresholds (the cluster's settings; no table of ours overrides them).
+_OWED = """
+SELECT count(*) FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+WHERE s.n_dead_tup > current_setting('autovacuum_vacuum_threshold')::float8
+      + current_setting('autovacuum_vacuum_scale_factor')::float8 * greatest(c.reltuples, 0)
+   OR s.n_ins_since_vacuum > current_setting('autovacuum_vacuum_insert_threshold')::float8
+      + current_setting('autovacuum_vacuum_insert_scale_factor')::float8 * greatest(c.reltuples, 0)
+   OR s.n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
+      + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
+"""
+_WORKERS = "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
+
+
 def quiet(url: str, timeout: float = 600.0) -> float:
-    """Wait until no autovacuum worker is busy (after a bulk load one works on the new
-    rows for a while, and would share the cores with the next measurement); the seconds
-    waited."""
+    """Wait until autovacuum owes the database nothing and no worker is busy, twice in a
+    row a second apart (its statistics arrive with a delay); the seconds waited.
+
+    After a bulk load autovacuum vacuums and analyses the new rows, and would share the
+    cores with the next measurement. Waiting only for a busy worker was not enough: right
+    after a load the launcher has often not started one yet (it wakes once a minute),
+    and the wait returned at once."""
     import psycopg
 
     t = time.perf_counter()
+    settled = 0
     with psycopg.connect(url, autocommit=True) as c:
-        while time.perf_counter() - t < timeout:
-            busy = c.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
-            ).fetchone()
-            if not busy or not busy[0]:
-                break
-            time.sleep(0.5)
+        while time.perf_counter() - t < timeout and settled < 2:
+            owed = c.execute(_OWED).fetchone()
+            busy = c.execute(_WORKERS).fetchone()
+            settled = settled + 1 if not (owed and owed[0]) and not (busy and busy[0]) else 0
+            time.sleep(1.0)
     return time.perf_counter() - t
 
 
