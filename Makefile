@@ -12,6 +12,9 @@ $(STAMP): pyproject.toml uv.lock
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.9
 	@$(BIN)/uv sync -q --frozen --extra dev --compile-bytecode
+	@# the project's own modules too (uv compiles the dependencies): where Python is told
+	@# not to write bytecode, each command would otherwise compile them again (~0.1 s)
+	@$(BIN)/python -m compileall -q pipeline dashboard >/dev/null
 	@rm -f $(VENV)/.installed-*; touch $@
 
 .PHONY: help setup demo test test-fast bench lint typecheck fmt clean serve

@@ -36,6 +36,7 @@ from pipeline.ingest.service import (
     preview,
     signature,
 )
+from pipeline.store.db import frame
 
 PENDING, APPROVED, REJECTED, STALE = "pending", "approved", "rejected", "stale"
 
@@ -174,7 +175,7 @@ def may_see(
 
 def visible(con: duckdb.DuckDBPyConnection, name: str, status: str | None = None) -> pl.DataFrame:
     """The requests ``name`` may see, newest first (``status`` keeps only those)."""
-    df = con.sql(LIST).pl()
+    df = frame(con.sql(LIST))
     if status:
         df = df.filter(pl.col("status") == status)
     keep = [
@@ -194,11 +195,13 @@ def get(con: duckdb.DuckDBPyConnection, request_id: int, name: str | None = None
     ).fetchall()
     if not rows:
         raise RequestRefused("request.unknown", {"id": request_id})
-    matches = con.sql(
-        'SELECT event, round, "table", base_version, applied_version FROM change_request_matches '
-        'WHERE request_id = ? ORDER BY event, round, "table"',
-        params=[int(request_id)],
-    ).pl()
+    matches = frame(
+        con.sql(
+            'SELECT event, round, "table", base_version, applied_version FROM change_request_matches '
+            'WHERE request_id = ? ORDER BY event, round, "table"',
+            params=[int(request_id)],
+        )
+    )
     req = Request(*rows[0], matches=matches)  # type: ignore[misc]
     if name is not None and not may_see(con, name, req.requested_by, req.events):
         raise RequestRefused("request.unknown", {"id": request_id})

@@ -34,6 +34,7 @@ from pipeline.ingest.normalize import SANCTION_CODES
 from pipeline.ingest.outcome import Plan
 from pipeline.problems import ERROR
 from pipeline.standings import queries
+from pipeline.store.db import frame
 
 #: The columns an entered hand fills (the contract's, in its order).
 COLUMNS = [c for c in CANONICAL if not c.startswith("tiles_")]
@@ -171,19 +172,23 @@ def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) ->
     """The match as loaded now: its hands, standings, draw, and whether it is open."""
     ruleset = queries.ruleset_of(con, event)
     cols = ", ".join(f'h."{c}"' for c in COLUMNS if c not in ("event", "ruleset"))
-    hands = con.sql(
-        f"SELECT {cols} FROM hands h JOIN match_versions v "
-        'USING (event, round, "table", version) '
-        'WHERE v.current AND h.event = ? AND h.round = ? AND h."table" = ? '
-        "ORDER BY h.hand",
-        params=[event, round, table],
-    ).pl()
-    standings = con.sql(
-        "SELECT player, points, rank, qualified, needs_tiebreak, complete, player_key "
-        "FROM table_standings "
-        'WHERE event = ? AND round = ? AND "table" = ? ORDER BY rank, player',
-        params=[event, round, table],
-    ).pl()
+    hands = frame(
+        con.sql(
+            f"SELECT {cols} FROM hands h JOIN match_versions v "
+            'USING (event, round, "table", version) '
+            'WHERE v.current AND h.event = ? AND h.round = ? AND h."table" = ? '
+            "ORDER BY h.hand",
+            params=[event, round, table],
+        )
+    )
+    standings = frame(
+        con.sql(
+            "SELECT player, points, rank, qualified, needs_tiebreak, complete, player_key "
+            "FROM table_standings "
+            'WHERE event = ? AND round = ? AND "table" = ? ORDER BY rank, player',
+            params=[event, round, table],
+        )
+    )
     flag = con.execute(
         'SELECT closed_at IS NULL FROM match_entry WHERE event = ? AND round = ? AND "table" = ?',
         [event, round, table],

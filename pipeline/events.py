@@ -15,7 +15,7 @@ import polars as pl
 from pipeline import ratings_due, rulesets
 from pipeline.players import alias_map, player_key, read_registry
 from pipeline.problems import FileRejected
-from pipeline.store.db import insert_frame
+from pipeline.store.db import frame, insert_frame
 
 LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
 
@@ -191,9 +191,9 @@ def set_roster(
             f"{row['_file']}, line {row['_line']}, column player: {row['player']} is the same "
             f"registered player as line {dup['_line'][0]}; list every entrant once"
         )
-    reg = con.sql(
-        'SELECT player_key, player AS reg_player, "group" AS reg_group FROM registry'
-    ).pl()
+    reg = frame(
+        con.sql('SELECT player_key, player AS reg_player, "group" AS reg_group FROM registry')
+    )
     rows = keyed.join(reg, on="player_key", how="left").select(
         pl.lit(event).alias("event"),
         "player_key",
@@ -220,10 +220,12 @@ def set_roster(
 
 def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """``player_key, player, group`` of ``event``'s entrants, by name."""
-    return con.sql(
-        'SELECT player_key, player, "group" FROM entrants WHERE event = ? ORDER BY player_key',
-        params=[event],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT player_key, player, "group" FROM entrants WHERE event = ? ORDER BY player_key',
+            params=[event],
+        )
+    )
 
 
 def all_events(con: duckdb.DuckDBPyConnection) -> list[EventInfo]:

@@ -17,7 +17,7 @@ import polars as pl
 
 from pipeline import messages, rulesets
 from pipeline.ingest.columns import CHAIRS
-from pipeline.store.db import insert_frame
+from pipeline.store.db import frame, insert_frame, register
 
 LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
 
@@ -95,12 +95,14 @@ def eligibility(
     allowed = [str(c).lower() for c in flat.get("eligibility_citizenship") or []]
     if min_age is None and not allowed:
         return []
-    people = con.sql(
-        "SELECT lp.player_key, lp.player, lp.birth_date, lp.citizenship FROM league_players lp "
-        "WHERE lp.league = ? AND lp.player_key IN (SELECT player_key FROM entrants WHERE event = ? "
-        "UNION SELECT player_key FROM table_standings_t WHERE event = ?)",
-        params=[league, event, event],
-    ).pl()
+    people = frame(
+        con.sql(
+            "SELECT lp.player_key, lp.player, lp.birth_date, lp.citizenship FROM league_players lp "
+            "WHERE lp.league = ? AND lp.player_key IN (SELECT player_key FROM entrants WHERE event = ? "
+            "UNION SELECT player_key FROM table_standings_t WHERE event = ?)",
+            params=[league, event, event],
+        )
+    )
     if keys is not None:
         people = people.filter(pl.col("player_key").is_in(keys))
     b = pl.col("birth_date")
@@ -163,11 +165,13 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     drawn round has results."""
     rs, _, _ = _event_info(con, event)
     want = rulesets.load(rs).flat.get("session_tables")
-    tables = con.sql(
-        'SELECT round, count(DISTINCT "table") AS tables, bool_and(complete) AS complete '
-        "FROM table_standings_t WHERE event = ? GROUP BY round ORDER BY round",
-        params=[event],
-    ).pl()
+    tables = frame(
+        con.sql(
+            'SELECT round, count(DISTINCT "table") AS tables, bool_and(complete) AS complete '
+            "FROM table_standings_t WHERE event = ? GROUP BY round ORDER BY round",
+            params=[event],
+        )
+    )
     if tables.height == 0:
         return _say("advance.no_results", event=event)
     for r in tables.iter_rows(named=True):
@@ -210,15 +214,17 @@ def advance(
         why = unfinished(con, ev)
         if why:
             raise Refused("advance.unfinished", why=why)
-    con.register("_sources", pl.DataFrame({"event": sources}, schema={"event": pl.String}))
+    register(con, "_sources", pl.DataFrame({"event": sources}, schema={"event": pl.String}))
     try:
-        ranked = con.sql(
-            'SELECT s.event AS from_event, s.player_key, s.player, m."group", s.rank, '
-            'rank() OVER (PARTITION BY s.event, m."group" ORDER BY s.rank) AS group_rank '
-            "FROM event_standings s LEFT JOIN event_members m "
-            "ON m.event = s.event AND m.player_key = s.player_key "
-            "WHERE s.event IN (SELECT event FROM _sources)"
-        ).pl()
+        ranked = frame(
+            con.sql(
+                'SELECT s.event AS from_event, s.player_key, s.player, m."group", s.rank, '
+                'rank() OVER (PARTITION BY s.event, m."group" ORDER BY s.rank) AS group_rank '
+                "FROM event_standings s LEFT JOIN event_members m "
+                "ON m.event = s.event AND m.player_key = s.player_key "
+                "WHERE s.event IN (SELECT event FROM _sources)"
+            )
+        )
     finally:
         con.unregister("_sources")
     cut = "group_rank" if per_group else "rank"
@@ -275,11 +281,13 @@ def advance(
 def advancements(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """The advance rules that feed ``event`` or that it feeds, newest first:
     ``from_event, to_event, top, per_group, players, advanced_at, advanced_by``."""
-    return con.sql(
-        'SELECT from_event, to_event, "top", per_group, players, advanced_at, advanced_by '
-        "FROM advancements WHERE from_event = ? OR to_event = ? ORDER BY advanced_at DESC, from_event",
-        params=[event, event],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT from_event, to_event, "top", per_group, players, advanced_at, advanced_by '
+            "FROM advancements WHERE from_event = ? OR to_event = ? ORDER BY advanced_at DESC, from_event",
+            params=[event, event],
+        )
+    )
 
 
 def advancement_text(row: dict) -> str:
@@ -294,13 +302,15 @@ def advancement_text(row: dict) -> str:
 def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.DataFrame:
     """``event, round, table, player_key, player, reserve_for, replaces`` — every reserve who
     played, the group they are a reserve of, and whom the hand log says they replaced."""
-    reserves = con.sql(
-        'SELECT DISTINCT m.event, t.round, t."table", m.player_key, p.player, m."group" AS reserve_for '
-        "FROM event_members m JOIN table_standings_t t ON t.event = m.event AND t.player_key = m.player_key "
-        "JOIN players p ON p.player_key = m.player_key "
-        "WHERE m.role = 'reserve' AND (CAST(? AS VARCHAR) IS NULL OR m.event = ?)",
-        params=[event, event],
-    ).pl()
+    reserves = frame(
+        con.sql(
+            'SELECT DISTINCT m.event, t.round, t."table", m.player_key, p.player, m."group" AS reserve_for '
+            "FROM event_members m JOIN table_standings_t t ON t.event = m.event AND t.player_key = m.player_key "
+            "JOIN players p ON p.player_key = m.player_key "
+            "WHERE m.role = 'reserve' AND (CAST(? AS VARCHAR) IS NULL OR m.event = ?)",
+            params=[event, event],
+        )
+    )
     named = _replaces(con, event)
     out = reserves.join(named, on=["event", "round", "table", "player_key"], how="left")
     return out.sort("event", "round", "table", "player")
@@ -309,12 +319,14 @@ def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.
 def _replaces(con: duckdb.DuckDBPyConnection, event: str | None) -> pl.DataFrame:
     """Whom each seated reserve replaced, from the hand log's ``replaces_x`` columns."""
     schema = {"event": pl.String, "round": pl.String, "table": pl.String}
-    rows = con.sql(
-        'SELECT h.event, h.round, h."table", h.key_a, h.key_b, h.key_c, h.key_d, h.extra FROM hands h '
-        'JOIN match_versions v USING (event, round, "table", version) '
-        "WHERE v.current AND h.extra IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR h.event = ?)",
-        params=[event, event],
-    ).pl()
+    rows = frame(
+        con.sql(
+            'SELECT h.event, h.round, h."table", h.key_a, h.key_b, h.key_c, h.key_d, h.extra FROM hands h '
+            'JOIN match_versions v USING (event, round, "table", version) '
+            "WHERE v.current AND h.extra IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR h.event = ?)",
+            params=[event, event],
+        )
+    )
     found = []
     for r in rows.iter_rows(named=True):  # extra columns are rare: a few rows per reserve
         extra = json.loads(r["extra"])
@@ -324,8 +336,10 @@ def _replaces(con: duckdb.DuckDBPyConnection, event: str | None) -> pl.DataFrame
                 found.append(
                     {**{k: r[k] for k in schema}, "player_key": r[f"key_{c}"], "replaces": name}
                 )
-    frame = pl.DataFrame(found, schema={**schema, "player_key": pl.String, "replaces": pl.String})
-    return frame.unique(["event", "round", "table", "player_key"], keep="first")
+    found_frame = pl.DataFrame(
+        found, schema={**schema, "player_key": pl.String, "replaces": pl.String}
+    )
+    return found_frame.unique(["event", "round", "table", "player_key"], keep="first")
 
 
 def reserve_of(con: duckdb.DuckDBPyConnection, key: str) -> str | None:

@@ -16,6 +16,7 @@ from pipeline.ingest.normalize import name_expr
 from pipeline.ingest.read import _csv_rows, display_name
 from pipeline.ingest.workbook import _xlsx_rows
 from pipeline.problems import FileRejected
+from pipeline.store.db import frame, register
 
 _ALIASES = {
     "pemain": "player",
@@ -127,10 +128,12 @@ def _rows_text(ats: list[str]) -> str:
 def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
     """Why the import of ``reg`` must be refused (empty when it may go in), one sentence each."""
     rows, aliases = _rows(reg)
-    known = con.sql("SELECT player_key, player FROM registry").pl()
-    known_aliases = con.sql(
-        "SELECT a.alias_key, a.player_key, coalesce(r.player, a.player_key) AS player FROM aliases a LEFT JOIN registry r USING (player_key)"
-    ).pl()
+    known = frame(con.sql("SELECT player_key, player FROM registry"))
+    known_aliases = frame(
+        con.sql(
+            "SELECT a.alias_key, a.player_key, coalesce(r.player, a.player_key) AS player FROM aliases a LEFT JOIN registry r USING (player_key)"
+        )
+    )
     found: list[str] = []
 
     # the same player (one key) in two groups from one date
@@ -259,9 +262,9 @@ def _seat_conflicts(
     if changes.height == 0:
         return []
     new_map = {**old_map, **dict(changes.select("alias_key", "player_key").iter_rows())}
-    con.register("_merging", changes.select("alias_key"))
+    register(con, "_merging", changes.select("alias_key"))
     try:
-        seats = con.sql(_MERGED_SEATS).pl()
+        seats = frame(con.sql(_MERGED_SEATS))
     finally:
         con.unregister("_merging")
     if seats.height == 0:

@@ -26,7 +26,7 @@ import polars as pl
 from openskill.models import PlackettLuce
 
 from pipeline import ladder, ratings_due, settings
-from pipeline.store.db import insert_frame, is_postgres
+from pipeline.store.db import frame, insert_frame, is_postgres, register
 
 _SQL = resources.files("pipeline.sql") / "ratings"
 TABLE_KEY = ["event", "round", "table"]
@@ -209,7 +209,7 @@ def _put_ratings(
                 pl.DataFrame({"player_key": gone}, schema={"player_key": pl.String}),
             ]
         )
-        con.register("_rating_keys", every)
+        register(con, "_rating_keys", every)
         try:
             con.execute(
                 "DELETE FROM ratings_t WHERE ruleset = ? AND player_key IN "
@@ -228,14 +228,17 @@ def _last_seqs(history: pl.DataFrame) -> dict[str, int]:
 
 def _rebuild_from_diff(con: duckdb.DuckDBPyConnection, ruleset: str, *, full: bool = False) -> int:
     """Keep the rated prefix still the same (none when ``full``), replay the rest."""
-    rows = con.sql(_sql("rated_tables"), params={"ruleset": ruleset}).pl()
+    rows = frame(con.sql(_sql("rated_tables"), params={"ruleset": ruleset}), small=False)
     current = _tables(rows)
     keep = 0
     if not full:
-        stored = con.sql(
-            'SELECT event, round, "table", fingerprint FROM rating_tables WHERE ruleset = ? ORDER BY seq',
-            params=[ruleset],
-        ).pl()
+        stored = frame(
+            con.sql(
+                'SELECT event, round, "table", fingerprint FROM rating_tables WHERE ruleset = ? ORDER BY seq',
+                params=[ruleset],
+            ),
+            small=False,
+        )
         n = min(stored.height, current.height)
         cols = [*TABLE_KEY, "fingerprint"]
         same = pl.DataFrame([stored[c][:n] == current[c][:n] for c in cols]).select(
@@ -360,7 +363,7 @@ def update(
         done = sum(_rebuild_from_diff(con, rs) for rs in sorted(left))
         return done + _update_scope(con, rounds, standings, fresh=fresh, only=mine - left)
 
-    con.register("_rating_scope", scope)
+    register(con, "_rating_scope", scope)
     try:
         return _transaction(con, work)
     finally:
@@ -418,9 +421,9 @@ def _rounds_of(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFram
     schema = {"event": pl.String, "round": pl.String, "round_no": pl.Int64}
     if len(events) > FEW_EVENTS and is_postgres(con):
         # PostgreSQL takes the list into the view, to each of its sources' event indexes
-        return con.sql(_ROUNDS_OF_EVENTS, params=[sorted(events)]).pl().cast(schema)
+        return frame(con.sql(_ROUNDS_OF_EVENTS, params=[sorted(events)])).cast(schema)
     if len(events) > FEW_EVENTS:
-        every = con.sql("SELECT event, round, round_no FROM rounds").pl().cast(schema)
+        every = frame(con.sql("SELECT event, round, round_no FROM rounds")).cast(schema)
         return every.filter(pl.col("event").is_in(events))
     rows = [
         row
@@ -568,11 +571,14 @@ def _replay_tail(
         if known.issuperset(events)
         else _rounds_of(con, events)
     )
-    con.register("_tail_rounds", tail_rounds)
+    register(con, "_tail_rounds", tail_rounds)
     try:
-        tail = con.sql(
-            _sql("rated_tail"), params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))}
-        ).pl()
+        tail = frame(
+            con.sql(
+                _sql("rated_tail"),
+                params={"ruleset": ruleset, **dict(zip("dert", key, strict=True))},
+            )
+        )
     finally:
         con.unregister("_tail_rounds")
     return _replay_from(con, ruleset, keep, tail)
@@ -678,7 +684,7 @@ def _append(
     con: duckdb.DuckDBPyConnection, ruleset: str, rows: pl.DataFrame, first_seq: int
 ) -> int:
     tables = _tables(rows)
-    con.register("_rating_players", rows.select("player_key").unique())
+    register(con, "_rating_players", rows.select("player_key").unique())
     try:
         known = con.execute(
             "SELECT player_key, mu, sigma, matches, last_seq FROM ratings_t WHERE ruleset = ? "

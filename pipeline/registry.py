@@ -17,7 +17,7 @@ import polars as pl
 from pipeline import messages, ratings
 from pipeline.players import RegistryConflict, _rows, alias_map, conflicts
 from pipeline.scoring.rescore import event_sizes, rescore_within
-from pipeline.store.db import insert_frame
+from pipeline.store.db import frame, insert_frame, register
 
 DEFAULT_LEAGUE = "default"
 _MAX_REASONS = 20
@@ -193,7 +193,7 @@ def apply_import(
 
 def history(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every import: ``change_no, league, file, applied_at, applied_by, reason, players, changes``."""
-    return con.sql("SELECT * FROM registry_history ORDER BY change_no").pl()
+    return frame(con.sql("SELECT * FROM registry_history ORDER BY change_no"))
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -232,10 +232,12 @@ def write(
             for c in ("city", "birth_date", "citizenship", "reserve_for")
         ),
     )
-    old = con.sql(
-        "SELECT player_key, city, birth_date, citizenship, reserve_for FROM league_players WHERE league = ?",
-        params=[league],
-    ).pl()
+    old = frame(
+        con.sql(
+            "SELECT player_key, city, birth_date, citizenship, reserve_for FROM league_players WHERE league = ?",
+            params=[league],
+        )
+    )
     old = old.select("player_key", *(pl.col(c).alias(f"_old_{c}") for c in old.columns[1:]))
     players = given.join(old, on="player_key", how="left").select(
         pl.lit(league).alias("league"),
@@ -270,7 +272,7 @@ def write(
         players,
         "league, player_key, player, city, birth_date, citizenship, reserve_for, imported_at",
     )
-    con.register("_new_members", members)
+    register(con, "_new_members", members)
     try:
         con.execute(
             "DELETE FROM memberships WHERE league = ? AND EXISTS (SELECT 1 FROM _new_members n "
@@ -305,10 +307,10 @@ def write(
 
 def _snapshot(con: duckdb.DuckDBPyConnection) -> dict[str, pl.DataFrame]:
     return {
-        "members": con.sql(_MEMBERS).pl(),
-        "names": con.sql(_NAMES).pl(),
-        "event": con.sql(_EVENT_ROWS).pl(),
-        "group": con.sql(_GROUP_ROWS).pl(),
+        "members": frame(con.sql(_MEMBERS)),
+        "names": frame(con.sql(_NAMES)),
+        "event": frame(con.sql(_EVENT_ROWS)),
+        "group": frame(con.sql(_GROUP_ROWS)),
     }
 
 

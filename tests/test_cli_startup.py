@@ -86,3 +86,17 @@ def test_levels_written_out_match_the_engine():
     from pipeline.standings.queries import LEVELS as ENGINE
 
     assert LEVELS == ENGINE
+
+
+def test_loading_one_table_imports_no_arrow(tmp_path):
+    """A live upload (one table) reads and writes its few rows without pyarrow and numpy
+    (about 0.15 s of the command); a second table too, into a database that has one."""
+    import os
+
+    env = {**os.environ, "DOMINO_DB": str(tmp_path / "d.duckdb")}
+    env["DOMINO_BACKUP_DIR"] = str(tmp_path / "backups")
+    for name in ("base_unhas.csv", "base_pepet.csv"):
+        got = imported("ingest", str(DATA / "errors" / name), env=env)
+        assert got["exit"] == 0, got["output"]
+        assert "polars" in got["heavy"] and "duckdb" in got["heavy"], got["heavy"]
+        assert not set(got["heavy"]) & {"pyarrow", "numpy", *NEVER}, got["heavy"]

@@ -20,7 +20,7 @@ import polars as pl
 from pipeline import messages, rulesets
 from pipeline import rounds as round_order
 from pipeline.draws import seating
-from pipeline.store.db import insert_frame
+from pipeline.store.db import frame, insert_frame
 
 
 class DrawRefused(Exception):
@@ -174,11 +174,13 @@ def _earlier_tables(
 def _qualifiers(con: duckdb.DuckDBPyConnection, event: str, prev: str) -> list[list[str]]:
     """The qualifiers of each table of round ``prev``, table by table; refused while a
     table is incomplete, missing from the draw, or a tie-break decides who qualifies."""
-    rows = con.sql(
-        'SELECT "table", player_key, complete, walkover, qualified, needs_tiebreak '
-        "FROM table_standings_t WHERE event = ? AND round = ?",
-        params=[event, prev],
-    ).pl()
+    rows = frame(
+        con.sql(
+            'SELECT "table", player_key, complete, walkover, qualified, needs_tiebreak '
+            "FROM table_standings_t WHERE event = ? AND round = ?",
+            params=[event, prev],
+        )
+    )
     if rows.height == 0:
         raise DrawRefused("no_results", {"round": prev})
     drawn = {
@@ -286,23 +288,27 @@ def _store(
 
 def current(con: duckdb.DuckDBPyConnection, event: str, label: str) -> pl.DataFrame:
     """``table, chair, player`` of the current draw's starting seating (or its one seating)."""
-    return con.sql(
-        'SELECT s."table", s.chair, s.player FROM draw_seats s JOIN draws_t d '
-        "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
-        "WHERE d.current AND s.event = ? AND s.round = ? "
-        "AND (s.hand IS NULL OR s.hand = (SELECT min(hand) FROM draw_seats x WHERE "
-        "x.event = s.event AND x.round = s.round AND x.draw_no = s.draw_no)) "
-        'ORDER BY length(s."table"), s."table", s.chair',
-        params=[event, label],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT s."table", s.chair, s.player FROM draw_seats s JOIN draws_t d '
+            "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
+            "WHERE d.current AND s.event = ? AND s.round = ? "
+            "AND (s.hand IS NULL OR s.hand = (SELECT min(hand) FROM draw_seats x WHERE "
+            "x.event = s.event AND x.round = s.round AND x.draw_no = s.draw_no)) "
+            'ORDER BY length(s."table"), s."table", s.chair',
+            params=[event, label],
+        )
+    )
 
 
 def history(con: duckdb.DuckDBPyConnection, event: str, label: str | None = None) -> pl.DataFrame:
     """Every draw of the event (or of one round): ``round, draw_no, seed, drawn_at,
     drawn_by, reason, current``, newest first."""
-    every = con.sql(
-        "SELECT round, draw_no, seed, drawn_at, drawn_by, reason, current FROM draws_t "
-        "WHERE event = ? ORDER BY drawn_at DESC, draw_no DESC",
-        params=[event],
-    ).pl()
+    every = frame(
+        con.sql(
+            "SELECT round, draw_no, seed, drawn_at, drawn_by, reason, current FROM draws_t "
+            "WHERE event = ? ORDER BY drawn_at DESC, draw_no DESC",
+            params=[event],
+        )
+    )
     return every if label is None else every.filter(pl.col("round") == label)

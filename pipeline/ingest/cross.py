@@ -5,6 +5,7 @@ import polars as pl
 
 from pipeline import problems, rulesets
 from pipeline.ingest.match import FEW, MATCH, match_filter, seats_long
+from pipeline.store.db import frame, register
 
 
 def two_tables(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
@@ -101,17 +102,21 @@ def keyless_rows(typed: pl.DataFrame) -> pl.DataFrame:
 def loaded_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
     if keys.height <= FEW:
         where, params = match_filter(keys.rows(named=True), ["event", "round"])
-        return con.sql(
-            'SELECT event, round, "table" AS loaded_table, player_key '
-            f"FROM table_standings_t WHERE {where or 'false'}",
-            params=params,
-        ).pl()
-    con.register("_keys", keys)
+        return frame(
+            con.sql(
+                'SELECT event, round, "table" AS loaded_table, player_key '
+                f"FROM table_standings_t WHERE {where or 'false'}",
+                params=params,
+            )
+        )
+    register(con, "_keys", keys)
     try:
-        return con.sql(
-            'SELECT t.event, t.round, t."table" AS loaded_table, t.player_key '
-            "FROM table_standings_t t JOIN _keys k ON t.event = k.event AND t.round = k.round"
-        ).pl()
+        return frame(
+            con.sql(
+                'SELECT t.event, t.round, t."table" AS loaded_table, t.player_key '
+                "FROM table_standings_t t JOIN _keys k ON t.event = k.event AND t.round = k.round"
+            )
+        )
     finally:
         con.unregister("_keys")
 

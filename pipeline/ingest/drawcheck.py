@@ -22,6 +22,7 @@ import polars as pl
 
 from pipeline import problems
 from pipeline.ingest.match import MATCH, seats_long
+from pipeline.store.db import frame, register
 
 _SEATS = (
     's.event, s.round, s."table", s.hand, s.chair, s.player_key, s.player '
@@ -35,7 +36,7 @@ def drawn_events(con: duckdb.DuckDBPyConnection, events: list[str]) -> list[str]
     holds thousands of events, and most leagues draw few of them)."""
     if not events:
         return []
-    con.register("_draw_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
+    register(con, "_draw_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
     try:
         return [
             str(e)
@@ -53,7 +54,7 @@ def drawn_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFr
     event that has a draw)."""
     events = drawn_events(con, keys.get_column("event").unique().to_list())
     found = [
-        con.sql(f"SELECT {_SEATS} WHERE d.current AND s.event = ?", params=[event]).pl()
+        frame(con.sql(f"SELECT {_SEATS} WHERE d.current AND s.event = ?", params=[event]))
         for event in events
     ]
     if not found:

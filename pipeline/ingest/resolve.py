@@ -10,6 +10,7 @@ from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.drawcheck import drawn_events
 from pipeline.ingest.match import FEW, MATCH, match_filter
 from pipeline.players import alias_map, player_key
+from pipeline.store.db import frame, register
 
 
 def resolve_rulesets(
@@ -99,7 +100,7 @@ def known_events(con: duckdb.DuckDBPyConnection, uploaded: list[str]) -> dict[st
         return dict(
             con.execute(f"SELECT event, ruleset FROM events WHERE {where}", params).fetchall()
         )
-    known = con.sql("SELECT event, ruleset FROM events").pl()
+    known = frame(con.sql("SELECT event, ruleset FROM events"))
     return dict(known.filter(pl.col("event").is_in(uploaded)).iter_rows())
 
 
@@ -116,7 +117,7 @@ def resolve_players(
     )
     # each event is checked against its own league's registry (an event not loaded yet is
     # in the default league); a league without a registry rejects nobody
-    registry = con.sql("SELECT league AS _league, player_key, player FROM league_players").pl()
+    registry = frame(con.sql("SELECT league AS _league, player_key, player FROM league_players"))
     if registry.height == 0:
         return typed, problems.empty()
     events = typed.get_column("event").drop_nulls().unique().to_list()
@@ -239,17 +240,21 @@ def _loaded_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.Dat
     if len(events) <= FEW:
         # constant predicates: a live upload reads its event's row groups, not the table
         where, params = match_filter([{"event": e} for e in events], ["event"])
-        return con.sql(
-            'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
-            f"WHERE {where} GROUP BY ALL",
-            params=params,
-        ).pl()
-    con.register("_label_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
+        return frame(
+            con.sql(
+                'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
+                f"WHERE {where} GROUP BY ALL",
+                params=params,
+            )
+        )
+    register(con, "_label_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
     try:
-        return con.sql(
-            'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
-            "WHERE event IN (SELECT event FROM _label_events) GROUP BY ALL"
-        ).pl()
+        return frame(
+            con.sql(
+                'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
+                "WHERE event IN (SELECT event FROM _label_events) GROUP BY ALL"
+            )
+        )
     finally:
         con.unregister("_label_events")
 
@@ -259,13 +264,15 @@ def _drawn_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.Data
     that has a draw), in the order drawn."""
     schema = {"event": pl.String, "round": pl.String, "table": pl.String}
     found = [
-        con.sql(
-            'SELECT s.event, s.round, s."table" FROM draw_seats s JOIN draws_t d '
-            "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
-            'WHERE d.current AND s.event = ? GROUP BY s.event, s.round, s."table" '
-            'ORDER BY min(d.drawn_at), s.round, s."table"',
-            params=[event],
-        ).pl()
+        frame(
+            con.sql(
+                'SELECT s.event, s.round, s."table" FROM draw_seats s JOIN draws_t d '
+                "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
+                'WHERE d.current AND s.event = ? GROUP BY s.event, s.round, s."table" '
+                'ORDER BY min(d.drawn_at), s.round, s."table"',
+                params=[event],
+            )
+        )
         for event in drawn_events(con, sorted(str(e) for e in events))
     ]
     frames = [f.cast(schema) for f in found if f.height]

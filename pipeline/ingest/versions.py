@@ -18,6 +18,7 @@ from pipeline.ingest.match import (
 )
 from pipeline.ingest.outcome import MatchOutcome
 from pipeline.problems import ERROR
+from pipeline.store.db import frame, register
 
 CONTENT = [
     "hand",
@@ -40,24 +41,28 @@ def row_text(df: pl.DataFrame) -> pl.Expr:
 
 def loaded(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The current version of each match in ``keys`` and its hand rows."""
-    con.register("_keys", keys)
+    register(con, "_keys", keys)
     try:
-        current = con.sql(
-            'SELECT v.event, v.round, v."table", v.version, v.content_hash FROM match_versions v '
-            'JOIN _keys k ON v.event = k.event AND v.round = k.round AND v."table" = k."table" WHERE v.current'
-        ).pl()
+        current = frame(
+            con.sql(
+                'SELECT v.event, v.round, v."table", v.version, v.content_hash FROM match_versions v '
+                'JOIN _keys k ON v.event = k.event AND v.round = k.round AND v."table" = k."table" WHERE v.current'
+            )
+        )
         if current.height == 0:
-            prev_hands = con.sql("SELECT * FROM hands LIMIT 0").pl()
+            prev_hands = frame(con.sql("SELECT * FROM hands LIMIT 0"))
         elif current.height <= FEW:
             # A live upload replaces a match or two: constant predicates let DuckDB skip
             # every row group of the hands table but theirs (cost follows the upload).
             where, params = match_filter(current.rows(named=True), [*MATCH, "version"])
-            prev_hands = con.sql(f"SELECT * FROM hands WHERE {where}", params=params).pl()
+            prev_hands = frame(con.sql(f"SELECT * FROM hands WHERE {where}", params=params))
         else:
-            prev_hands = con.sql(
-                'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
-                'JOIN _keys k ON v.event = k.event AND v.round = k.round AND v."table" = k."table" WHERE v.current'
-            ).pl()
+            prev_hands = frame(
+                con.sql(
+                    'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
+                    'JOIN _keys k ON v.event = k.event AND v.round = k.round AND v."table" = k."table" WHERE v.current'
+                )
+            )
     finally:
         con.unregister("_keys")
     return current, prev_hands
@@ -189,9 +194,11 @@ def classify(
 def open_for_entry(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """``event, round, table, open`` of the matches open for hand entry at the table
     (migration 010): their hands may change without a reason until the referee closes them."""
-    return con.sql(
-        'SELECT event, round, "table", true AS open FROM match_entry WHERE closed_at IS NULL'
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT event, round, "table", true AS open FROM match_entry WHERE closed_at IS NULL'
+        )
+    )
 
 
 def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame]) -> MatchOutcome:

@@ -14,7 +14,7 @@ import polars as pl
 from pipeline import failpoints, ratings, ratings_due, rulesets
 from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
 from pipeline.ingest.outcome import MatchOutcome, Plan
-from pipeline.store.db import insert_frame, is_postgres
+from pipeline.store.db import insert_frame, is_postgres, register
 
 
 def begin_ingest(con: duckdb.DuckDBPyConnection, p: Plan) -> int:
@@ -235,7 +235,7 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
             "changed_hands": pl.String,
         },
     )
-    con.register("_w", w)
+    register(con, "_w", w)
     replaced = [
         {"event": o.event, "round": o.round, "table": o.table}
         for o in writes

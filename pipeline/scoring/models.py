@@ -14,7 +14,7 @@ import duckdb
 import polars as pl
 
 from pipeline import rulesets
-from pipeline.store.db import duckdb_config, quiet
+from pipeline.store.db import duckdb_config, frame, quiet, register
 
 _MODELS = resources.files("pipeline.sql") / "models"
 
@@ -143,13 +143,14 @@ def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame
         )
     )
     with _cursor() as con:
-        con.register("_hands_in", inp)
-        con.register("_params_in", params)
+        register(con, "_hands_in", inp)
+        register(con, "_params_in", params)
         con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM _hands_in")
         con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
-        layer_models(con, ruleset, small=hands.height < SMALL_BATCH)
-        hp = con.sql("SELECT * FROM _hand_points").pl()
-        ts = con.sql("SELECT * FROM _table_standings").pl()
+        small = hands.height < SMALL_BATCH
+        layer_models(con, ruleset, small=small)
+        hp = frame(con.sql("SELECT * FROM _hand_points"), small=small)
+        ts = frame(con.sql("SELECT * FROM _table_standings"), small=small)
     return _cast(hp, ts)
 
 

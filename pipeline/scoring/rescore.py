@@ -13,7 +13,7 @@ from pipeline.ingest.columns import CHAIRS
 from pipeline.players import alias_map, first_spellings, player_key
 from pipeline.rulesets import stale_events
 from pipeline.scoring.models import score
-from pipeline.store.db import insert_frame
+from pipeline.store.db import frame, insert_frame, register
 
 __all__ = ["event_sizes", "rescore", "rescore_within", "stale_events"]
 
@@ -41,10 +41,12 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
 
 def event_sizes(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """``event, ruleset, hands`` of every event (hands of the current versions)."""
-    return con.sql(
-        "SELECT e.event, e.ruleset, coalesce(sum(v.hands), 0)::BIGINT AS hands FROM events e "
-        "LEFT JOIN match_versions v ON v.event = e.event AND v.current GROUP BY ALL ORDER BY e.event"
-    ).pl()
+    return frame(
+        con.sql(
+            "SELECT e.event, e.ruleset, coalesce(sum(v.hands), 0)::BIGINT AS hands FROM events e "
+            "LEFT JOIN match_versions v ON v.event = e.event AND v.current GROUP BY ALL ORDER BY e.event"
+        )
+    )
 
 
 def rescore_within(con: duckdb.DuckDBPyConnection, sizes: pl.DataFrame) -> int:
@@ -65,12 +67,15 @@ def rescore_within(con: duckdb.DuckDBPyConnection, sizes: pl.DataFrame) -> int:
 def _rescore_chunk(
     con: duckdb.DuckDBPyConnection, events: pl.DataFrame, rs: str, aliases: dict[str, str]
 ) -> int:
-    con.register("_rescore_events", events)
+    register(con, "_rescore_events", events)
     try:
-        hands = con.sql(
-            'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
-            "JOIN _rescore_events r ON r.event = h.event WHERE v.current"
-        ).pl()
+        hands = frame(
+            con.sql(
+                'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
+                "JOIN _rescore_events r ON r.event = h.event WHERE v.current"
+            ),
+            small=False,
+        )
         hands = hands.with_columns(
             player_key(pl.col(f"player_{c}"), aliases).alias(f"key_{c}") for c in CHAIRS
         )

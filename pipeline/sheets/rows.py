@@ -16,6 +16,7 @@ import polars as pl
 
 from pipeline import rulesets
 from pipeline.ingest.columns import CANONICAL, CHAIRS
+from pipeline.store.db import frame
 
 
 class NoDraw(LookupError):
@@ -74,10 +75,12 @@ def drawn_round(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Draw
         "SELECT seed, draw_no FROM draws_t WHERE event = ? AND round = ? AND current",
         [event, round_],
     ).fetchall()
-    seats = con.sql(
-        'SELECT "table", hand, chair, player FROM seatings WHERE event = ? AND round = ?',
-        params=[event, round_],
-    ).pl()
+    seats = frame(
+        con.sql(
+            'SELECT "table", hand, chair, player FROM seatings WHERE event = ? AND round = ?',
+            params=[event, round_],
+        )
+    )
     if not draw or seats.height == 0:
         raise NoDraw(
             f"round {round_!r} of event {event!r} has no draw yet; "

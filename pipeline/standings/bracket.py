@@ -15,6 +15,7 @@ import polars as pl
 from pipeline import rounds as round_order
 from pipeline import rulesets
 from pipeline.standings import queries
+from pipeline.store.db import frame, register
 
 PODIUM = 4  # places shown: 1-4 (RULES.md: unhas final table; pepet Juara 1-4)
 
@@ -47,13 +48,13 @@ def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     qualification: ``moved`` / ``played``."""
     book = rulesets.load(queries.ruleset_of(con, event))
     order = round_order_of(con, event)
-    frame = pl.DataFrame(
+    round_nos = pl.DataFrame(
         {"round": order, "round_no": list(range(1, len(order) + 1))},
         schema={"round": pl.String, "round_no": pl.Int32},
     )
-    con.register("_order", frame)
+    register(con, "_order", round_nos)
     try:
-        df = con.sql(_sql("bracket.sql"), params=[event, event, book.shows("qualification")]).pl()
+        df = frame(con.sql(_sql("bracket.sql"), params=[event, event, book.shows("qualification")]))
     finally:
         con.unregister("_order")
     number = pl.col("table").str.extract(r"(\d+)").cast(pl.Int64, strict=False)
@@ -99,14 +100,14 @@ def event_after(con: duckdb.DuckDBPyConnection, event: str, round: str) -> pl.Da
     the ruleset's own)."""
     book = rulesets.load(queries.ruleset_of(con, event))
     upto = _round_no(con, event, round)
-    df = con.sql(_sql("after_round.sql"), params=[event, upto]).pl()
+    df = frame(con.sql(_sql("after_round.sql"), params=[event, upto]))
     return df.select(queries.CONTRACT["event"] + book.columns("event"))
 
 
 def groups_after(con: duckdb.DuckDBPyConnection, event: str, round: str) -> pl.DataFrame:
     """Group (KG) standings after ``round`` (``groups_after_round.sql``)."""
     upto = _round_no(con, event, round)
-    return con.sql(_sql("groups_after_round.sql"), params=[event, upto]).pl()
+    return frame(con.sql(_sql("groups_after_round.sql"), params=[event, upto]))
 
 
 def _round_no(con: duckdb.DuckDBPyConnection, event: str, round: str) -> int:

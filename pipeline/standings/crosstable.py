@@ -13,6 +13,8 @@ from importlib import resources
 import duckdb
 import polars as pl
 
+from pipeline.store.db import frame
+
 _SQL = resources.files("pipeline.sql") / "reports"
 
 #: the columns each round brings to the wide cross-table, in order
@@ -21,7 +23,7 @@ PER_ROUND = ("table", "points", "table_rank", "event_rank")
 
 def long(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """Every player's place after every round of ``event``."""
-    return con.sql((_SQL / "crosstable.sql").read_text(), params={"event": event}).pl()
+    return frame(con.sql((_SQL / "crosstable.sql").read_text(), params={"event": event}))
 
 
 def standings_after(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> pl.DataFrame:

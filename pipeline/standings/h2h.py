@@ -13,6 +13,7 @@ import duckdb
 import polars as pl
 
 from pipeline.standings.stats import WINNING
+from pipeline.store.db import frame
 
 _SQL = resources.files("pipeline.sql") / "reports"
 # fixed category names from our own code, never user text
@@ -49,13 +50,13 @@ class HeadToHead:
 
 def shared_tables(con: duckdb.DuckDBPyConnection, a: str, b: str) -> pl.DataFrame:
     """The tables players ``a`` and ``b`` (keys) sat at together, in play order."""
-    return con.sql((_SQL / "h2h_tables.sql").read_text(), params={"a": a, "b": b}).pl()
+    return frame(con.sql((_SQL / "h2h_tables.sql").read_text(), params={"a": a, "b": b}))
 
 
 def fed(con: duckdb.DuckDBPyConnection, a: str, b: str) -> pl.DataFrame:
     """Hands where one of ``a`` and ``b`` was the `above` of the other's win."""
     sql = (_SQL / "h2h_fed.sql").read_text().replace("{winning}", _WINNING)
-    return con.sql(sql, params={"a": a, "b": b}).pl()
+    return frame(con.sql(sql, params={"a": a, "b": b}))
 
 
 def head_to_head(con: duckdb.DuckDBPyConnection, a: str, b: str) -> HeadToHead:

@@ -14,6 +14,7 @@ import polars as pl
 
 from pipeline import settings
 from pipeline.standings import crosstable
+from pipeline.store.db import frame
 
 _SQL = resources.files("pipeline.sql")
 ACHIEVEMENTS = tuple(
@@ -42,11 +43,13 @@ def ratings(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
 
 def rating_history(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """The player's rating after each rated table, in play order, per ladder."""
-    return con.sql(
-        'SELECT ruleset, seq, played_on, event, round, "table", rank, ordinal, mu, sigma, '
-        "change, matches FROM rating_history WHERE player_key = ? ORDER BY ruleset, seq",
-        params=[key],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT ruleset, seq, played_on, event, round, "table", rank, ordinal, mu, sigma, '
+            "change, matches FROM rating_history WHERE player_key = ? ORDER BY ruleset, seq",
+            params=[key],
+        )
+    )
 
 
 def form(con: duckdb.DuckDBPyConnection, key: str, n: int | None = None) -> pl.DataFrame:

@@ -14,6 +14,7 @@ import duckdb
 
 from pipeline import rounds as round_order
 from pipeline import rulesets
+from pipeline.store.db import frame
 
 if TYPE_CHECKING:
     import polars as pl
@@ -35,12 +36,14 @@ class NotFound(LookupError):
 
 
 def events(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    return con.sql(
-        "SELECT e.event, e.ruleset, e.created_at, "
-        "(SELECT count(DISTINCT round) FROM table_standings_t t WHERE t.event = e.event)::INTEGER AS rounds, "
-        "(SELECT count(*) FROM match_versions v WHERE v.event = e.event AND v.current)::INTEGER AS matches "
-        "FROM events e ORDER BY e.created_at DESC, e.event"
-    ).pl()
+    return frame(
+        con.sql(
+            "SELECT e.event, e.ruleset, e.created_at, "
+            "(SELECT count(DISTINCT round) FROM table_standings_t t WHERE t.event = e.event)::INTEGER AS rounds, "
+            "(SELECT count(*) FROM match_versions v WHERE v.event = e.event AND v.current)::INTEGER AS matches "
+            "FROM events e ORDER BY e.created_at DESC, e.event"
+        )
+    )
 
 
 def ruleset_of(con: duckdb.DuckDBPyConnection, event: str) -> str:
@@ -306,11 +309,13 @@ def hand_points(
     rs = ruleset_of(con, event)
     cols = CONTRACT["hand_points"] + rulesets.load(rs).columns("hand_points")
     where, params = _where(event, round, table)
-    df = con.sql(
-        f"SELECT {', '.join(_q(c) for c in cols)} FROM hand_points WHERE {' AND '.join(where)} "
-        'ORDER BY round, "table", hand, chair',
-        params=params,
-    ).pl()
+    df = frame(
+        con.sql(
+            f"SELECT {', '.join(_q(c) for c in cols)} FROM hand_points WHERE {' AND '.join(where)} "
+            'ORDER BY round, "table", hand, chair',
+            params=params,
+        )
+    )
     return (
         _natural_sort(df, ["round", "table"], ["hand", "chair"], con=con, event=event)
         if df.height
@@ -323,17 +328,19 @@ def history(
 ) -> pl.DataFrame:
     where, params = _where(event, round, table)
     # a version a change request brought names its requester and approver (rule 24)
-    df = con.sql(
-        'SELECT v.event, v.round, v."table", v.version, v.kind, v.current, v.hands, '
-        "v.changed_hands, v.file, v.loaded_by, v.loaded_at, v.reason, v.superseded_at, "
-        "v.ingest_id, r.request_id, r.requested_by, r.requested_at, r.decided_by AS approved_by, "
-        "r.decided_at AS approved_at, r.decision_reason AS approval_reason "
-        "FROM match_versions v LEFT JOIN change_request_matches m ON m.event = v.event "
-        'AND m.round = v.round AND m."table" = v."table" AND m.applied_version = v.version '
-        "LEFT JOIN change_requests r ON r.request_id = m.request_id AND r.status = 'approved' "
-        f'WHERE {" AND ".join("v." + w for w in where)} ORDER BY v.round, v."table", v.version',
-        params=params,
-    ).pl()
+    df = frame(
+        con.sql(
+            'SELECT v.event, v.round, v."table", v.version, v.kind, v.current, v.hands, '
+            "v.changed_hands, v.file, v.loaded_by, v.loaded_at, v.reason, v.superseded_at, "
+            "v.ingest_id, r.request_id, r.requested_by, r.requested_at, r.decided_by AS approved_by, "
+            "r.decided_at AS approved_at, r.decision_reason AS approval_reason "
+            "FROM match_versions v LEFT JOIN change_request_matches m ON m.event = v.event "
+            'AND m.round = v.round AND m."table" = v."table" AND m.applied_version = v.version '
+            "LEFT JOIN change_requests r ON r.request_id = m.request_id AND r.status = 'approved' "
+            f'WHERE {" AND ".join("v." + w for w in where)} ORDER BY v.round, v."table", v.version',
+            params=params,
+        )
+    )
     return (
         _natural_sort(df, ["round", "table"], ["version"], con=con, event=event)
         if df.height
@@ -342,24 +349,28 @@ def history(
 
 
 def ingest_log(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
-    return con.sql(
-        "SELECT ingest_id, file, sha256, rows, matches_loaded, matches_unchanged, matches_rejected, "
-        "loaded_by, started_at, finished_at, reason, "
-        "CASE WHEN finished_at IS NULL THEN 'interrupted' ELSE status END AS status "
-        "FROM ingests ORDER BY ingest_id DESC, file LIMIT ?",
-        params=[limit],
-    ).pl()
+    return frame(
+        con.sql(
+            "SELECT ingest_id, file, sha256, rows, matches_loaded, matches_unchanged, matches_rejected, "
+            "loaded_by, started_at, finished_at, reason, "
+            "CASE WHEN finished_at IS NULL THEN 'interrupted' ELSE status END AS status "
+            "FROM ingests ORDER BY ingest_id DESC, file LIMIT ?",
+            params=[limit],
+        )
+    )
 
 
 def loaded_hands(
     con: duckdb.DuckDBPyConnection, event: str, round: str, table: str
 ) -> pl.DataFrame:
     """The current version's hand rows of one match (for diffs and the upload preview)."""
-    return con.sql(
-        'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
-        'WHERE v.current AND h.event = ? AND h.round = ? AND h."table" = ? ORDER BY h.hand',
-        params=[event, round, table],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT h.* FROM hands h JOIN match_versions v USING (event, round, "table", version) '
+            'WHERE v.current AND h.event = ? AND h.round = ? AND h."table" = ? ORDER BY h.hand',
+            params=[event, round, table],
+        )
+    )
 
 
 def data_version(con: duckdb.DuckDBPyConnection) -> int:

@@ -12,6 +12,7 @@ import duckdb
 import polars as pl
 
 from pipeline import rulesets
+from pipeline.store.db import frame, register
 
 #: Categories that win a hand (unhas: the catcher wins too; pepet: first place).
 WINNING = ("apollo", "ceki", "kandang", "biasa", "tangkap", "jawara1", "gaple")
@@ -54,93 +55,107 @@ def data_stamp(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:
 
 def players(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every player who has played, with their group and how much they played."""
-    return con.sql(
-        'SELECT p.player_key, p.player, p."group", p.city, '
-        "count(DISTINCT t.event)::INTEGER AS events, coalesce(sum(t.hands), 0)::INTEGER AS hands "
-        "FROM players p JOIN table_standings_t t USING (player_key) "
-        'GROUP BY p.player_key, p.player, p."group", p.city ORDER BY lower(p.player), p.player_key'
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT p.player_key, p.player, p."group", p.city, '
+            "count(DISTINCT t.event)::INTEGER AS events, coalesce(sum(t.hands), 0)::INTEGER AS hands "
+            "FROM players p JOIN table_standings_t t USING (player_key) "
+            'GROUP BY p.player_key, p.player, p."group", p.city ORDER BY lower(p.player), p.player_key'
+        )
+    )
 
 
 def player_events(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Per event: matches, hands, points, points per hand, rank in the event."""
-    return con.sql(
-        "WITH m AS ("
-        "  SELECT t.event, count(*)::INTEGER AS matches, sum(t.hands)::INTEGER AS hands, "
-        "         sum(t.points)::INTEGER AS points, sum(t.wins)::INTEGER AS wins "
-        "  FROM table_standings_t t WHERE t.player_key = ? GROUP BY ALL) "
-        "SELECT m.event, e.ruleset, m.matches, m.hands, m.points, "
-        "       round(m.points / nullif(m.hands, 0), 2)::DOUBLE AS points_per_hand, m.wins, s.rank "
-        "FROM m JOIN events e USING (event) "
-        "LEFT JOIN event_standings s ON s.event = m.event AND s.player_key = ? "
-        "ORDER BY e.created_at, m.event",
-        params=[key, key],
-    ).pl()
+    return frame(
+        con.sql(
+            "WITH m AS ("
+            "  SELECT t.event, count(*)::INTEGER AS matches, sum(t.hands)::INTEGER AS hands, "
+            "         sum(t.points)::INTEGER AS points, sum(t.wins)::INTEGER AS wins "
+            "  FROM table_standings_t t WHERE t.player_key = ? GROUP BY ALL) "
+            "SELECT m.event, e.ruleset, m.matches, m.hands, m.points, "
+            "       round(m.points / nullif(m.hands, 0), 2)::DOUBLE AS points_per_hand, m.wins, s.rank "
+            "FROM m JOIN events e USING (event) "
+            "LEFT JOIN event_standings s ON s.event = m.event AND s.player_key = ? "
+            "ORDER BY e.created_at, m.event",
+            params=[key, key],
+        )
+    )
 
 
 def player_matches(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Every match the player played: round, table, points, rank, qualified, walkover."""
-    return con.sql(
-        'SELECT t.event, t.round, t."table", t.points, t.rank, t.qualified, t.needs_tiebreak, '
-        "t.hands, t.wins, t.walkover "
-        "FROM table_standings_t t JOIN events e USING (event) JOIN rounds r USING (event, round) "
-        'WHERE t.player_key = ? ORDER BY e.created_at, t.event, r.round_no, t."table"',
-        params=[key],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT t.event, t.round, t."table", t.points, t.rank, t.qualified, t.needs_tiebreak, '
+            "t.hands, t.wins, t.walkover "
+            "FROM table_standings_t t JOIN events e USING (event) JOIN rounds r USING (event, round) "
+            'WHERE t.player_key = ? ORDER BY e.created_at, t.event, r.round_no, t."table"',
+            params=[key],
+        )
+    )
 
 
 def player_categories(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Hands per category (every hand, tie-breaks included) and the points they brought."""
-    return con.sql(
-        "SELECT e.ruleset, h.category, count(*)::INTEGER AS hands, "
-        "sum(h.points) FILTER (WHERE NOT h.tiebreak)::INTEGER AS points "
-        "FROM hand_points_t h JOIN events e USING (event) WHERE h.player_key = ? "
-        "GROUP BY ALL ORDER BY e.ruleset, hands DESC, h.category",
-        params=[key],
-    ).pl()
+    return frame(
+        con.sql(
+            "SELECT e.ruleset, h.category, count(*)::INTEGER AS hands, "
+            "sum(h.points) FILTER (WHERE NOT h.tiebreak)::INTEGER AS points "
+            "FROM hand_points_t h JOIN events e USING (event) WHERE h.player_key = ? "
+            "GROUP BY ALL ORDER BY e.ruleset, hands DESC, h.category",
+            params=[key],
+        )
+    )
 
 
 def player_fed(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Whom the player fed: hands where they were the player above a winner ('above'),
     per winner, with the points it cost them (unhas)."""
-    return con.sql(
-        "SELECT w.player_key AS winner_key, p.player AS winner, count(*)::INTEGER AS times, "
-        "sum(a.points)::INTEGER AS points_lost, "
-        "string_agg(DISTINCT w.category, ', ' ORDER BY w.category) AS categories "
-        "FROM hand_points_t a "
-        'JOIN hand_points_t w ON w.event = a.event AND w.round = a.round AND w."table" = a."table" '
-        f"  AND w.hand = a.hand AND w.category IN {_WIN_LIST} AND w.player_key <> a.player_key "
-        "JOIN players p ON p.player_key = w.player_key "
-        "WHERE a.player_key = ? AND a.category = 'above' "
-        "GROUP BY ALL ORDER BY times DESC, points_lost, winner",
-        params=[key],
-    ).pl()
+    return frame(
+        con.sql(
+            "SELECT w.player_key AS winner_key, p.player AS winner, count(*)::INTEGER AS times, "
+            "sum(a.points)::INTEGER AS points_lost, "
+            "string_agg(DISTINCT w.category, ', ' ORDER BY w.category) AS categories "
+            "FROM hand_points_t a "
+            'JOIN hand_points_t w ON w.event = a.event AND w.round = a.round AND w."table" = a."table" '
+            f"  AND w.hand = a.hand AND w.category IN {_WIN_LIST} AND w.player_key <> a.player_key "
+            "JOIN players p ON p.player_key = w.player_key "
+            "WHERE a.player_key = ? AND a.category = 'above' "
+            "GROUP BY ALL ORDER BY times DESC, points_lost, winner",
+            params=[key],
+        )
+    )
 
 
 def player_chairs(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Results by chair: hands, hands won, points, points per hand (regular hands)."""
-    return con.sql(
-        "SELECT upper(h.chair) AS chair, count(*)::INTEGER AS hands, "
-        f"count(*) FILTER (WHERE h.category IN {_WIN_LIST})::INTEGER AS wins, "
-        "sum(h.points)::INTEGER AS points, round(avg(h.points), 2)::DOUBLE AS points_per_hand "
-        "FROM hand_points_t h WHERE h.player_key = ? AND NOT h.tiebreak "
-        "GROUP BY ALL ORDER BY chair",
-        params=[key],
-    ).pl()
+    return frame(
+        con.sql(
+            "SELECT upper(h.chair) AS chair, count(*)::INTEGER AS hands, "
+            f"count(*) FILTER (WHERE h.category IN {_WIN_LIST})::INTEGER AS wins, "
+            "sum(h.points)::INTEGER AS points, round(avg(h.points), 2)::DOUBLE AS points_per_hand "
+            "FROM hand_points_t h WHERE h.player_key = ? AND NOT h.tiebreak "
+            "GROUP BY ALL ORDER BY chair",
+            params=[key],
+        )
+    )
 
 
 def player_timeline(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Points hand by hand in playing order (event, round, hand), with the running total
     per event; ``n`` numbers the player's hands across all events."""
-    return con.sql(
-        'SELECT h.event, h.round, h."table", h.hand, h.category, h.points, '
-        "sum(h.points) OVER (PARTITION BY h.event ORDER BY r.round_no, h.hand "
-        "  ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)::INTEGER AS cumulative, "
-        "row_number() OVER (ORDER BY e.created_at, h.event, r.round_no, h.hand)::INTEGER AS n "
-        "FROM hand_points_t h JOIN events e USING (event) JOIN rounds r USING (event, round) "
-        "WHERE h.player_key = ? AND NOT h.tiebreak ORDER BY n",
-        params=[key],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT h.event, h.round, h."table", h.hand, h.category, h.points, '
+            "sum(h.points) OVER (PARTITION BY h.event ORDER BY r.round_no, h.hand "
+            "  ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)::INTEGER AS cumulative, "
+            "row_number() OVER (ORDER BY e.created_at, h.event, r.round_no, h.hand)::INTEGER AS n "
+            "FROM hand_points_t h JOIN events e USING (event) JOIN rounds r USING (event, round) "
+            "WHERE h.player_key = ? AND NOT h.tiebreak ORDER BY n",
+            params=[key],
+        )
+    )
 
 
 # --- events ----------------------------------------------------------------------------------
@@ -151,53 +166,63 @@ def endings(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     walkover is not a hand played (its row has no hand number): it is counted apart, as
     the summaries' ``walkover(s)``. Tie-break hands are hands played. The total is the
     summaries' ``hands``."""
-    return con.sql(
-        f"WITH h AS ({_CURRENT_HANDS} AND h.event = ? AND h.hand IS NOT NULL) "
-        "SELECT ending, count(*)::INTEGER AS hands, "
-        "round(count(*) / sum(count(*)) OVER (), 4)::DOUBLE AS share "
-        "FROM h GROUP BY ending ORDER BY hands DESC, ending",
-        params=[event],
-    ).pl()
+    return frame(
+        con.sql(
+            f"WITH h AS ({_CURRENT_HANDS} AND h.event = ? AND h.hand IS NOT NULL) "
+            "SELECT ending, count(*)::INTEGER AS hands, "
+            "round(count(*) / sum(count(*)) OVER (), 4)::DOUBLE AS share "
+            "FROM h GROUP BY ending ORDER BY hands DESC, ending",
+            params=[event],
+        )
+    )
 
 
 def categories(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """Seats per category: how often each category was given, its share of seated hands,
     and the points it carried."""
-    return con.sql(
-        "SELECT category, count(*)::INTEGER AS seats, "
-        "round(count(*) / sum(count(*)) OVER (), 4)::DOUBLE AS share, "
-        "sum(points)::INTEGER AS points "
-        "FROM hand_points_t WHERE event = ? GROUP BY category ORDER BY seats DESC, category",
-        params=[event],
-    ).pl()
+    return frame(
+        con.sql(
+            "SELECT category, count(*)::INTEGER AS seats, "
+            "round(count(*) / sum(count(*)) OVER (), 4)::DOUBLE AS share, "
+            "sum(points)::INTEGER AS points "
+            "FROM hand_points_t WHERE event = ? GROUP BY category ORDER BY seats DESC, category",
+            params=[event],
+        )
+    )
 
 
 def pips_left(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """Value left in each seated hand where it was recorded (0 for the player who went out)."""
-    return con.sql(
-        'SELECT round, "table", hand, chair, category, value FROM hand_points_t '
-        'WHERE event = ? AND value IS NOT NULL ORDER BY round, "table", hand, chair',
-        params=[event],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT round, "table", hand, chair, category, value FROM hand_points_t '
+            'WHERE event = ? AND value IS NOT NULL ORDER BY round, "table", hand, chair',
+            params=[event],
+        )
+    )
 
 
 def hand_points_spread(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """How many seated hands earned each number of points: every hand played, tie-break
     hands included, so the chart counts the same seats as the categories table."""
-    return con.sql(
-        "SELECT points, count(*)::INTEGER AS seats FROM hand_points_t "
-        "WHERE event = ? GROUP BY points ORDER BY points",
-        params=[event],
-    ).pl()
+    return frame(
+        con.sql(
+            "SELECT points, count(*)::INTEGER AS seats FROM hand_points_t "
+            "WHERE event = ? GROUP BY points ORDER BY points",
+            params=[event],
+        )
+    )
 
 
 def match_points(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """Each player's total in each match (for the distribution of match totals)."""
-    return con.sql(
-        'SELECT round, "table", player_key, points FROM table_standings_t '
-        'WHERE event = ? AND NOT walkover ORDER BY round, "table", points DESC',
-        params=[event],
-    ).pl()
+    return frame(
+        con.sql(
+            'SELECT round, "table", player_key, points FROM table_standings_t '
+            'WHERE event = ? AND NOT walkover ORDER BY round, "table", points DESC',
+            params=[event],
+        )
+    )
 
 
 def table_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
@@ -225,21 +250,23 @@ def table_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 def round_summary(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """One row per round (session): tables, players, hands played (tie-break hands
     included, walkovers not), complete tables, walkovers, and the most frequent ending."""
-    return con.sql(
-        'WITH m AS (SELECT round, "table", max(match_hands) AS hands, bool_and(complete) AS complete, '
-        "  bool_or(walkover) AS walkover, count(*) AS players FROM table_standings_t WHERE event = ? GROUP BY ALL), "
-        f"h AS ({_CURRENT_HANDS} AND h.event = ? AND h.hand IS NOT NULL), "
-        "e AS (SELECT round, ending AS common_ending, row_number() OVER (PARTITION BY round ORDER BY count(*) DESC, ending) AS k "
-        "  FROM h GROUP BY round, ending), "
-        "n AS (SELECT round, count(*) AS hands FROM h GROUP BY round) "
-        "SELECT m.round, count(*)::INTEGER AS tables, sum(m.players)::INTEGER AS players, "
-        "coalesce(any_value(n.hands), 0)::INTEGER AS hands, count(*) FILTER (WHERE m.complete)::INTEGER AS complete, "
-        "count(*) FILTER (WHERE m.walkover)::INTEGER AS walkovers, any_value(e.common_ending) AS common_ending "
-        "FROM m JOIN rounds r ON r.event = ? AND r.round = m.round LEFT JOIN e ON e.round = m.round AND e.k = 1 "
-        "LEFT JOIN n ON n.round = m.round "
-        "GROUP BY m.round, r.round_no ORDER BY r.round_no",
-        params=[event, event, event],
-    ).pl()
+    return frame(
+        con.sql(
+            'WITH m AS (SELECT round, "table", max(match_hands) AS hands, bool_and(complete) AS complete, '
+            "  bool_or(walkover) AS walkover, count(*) AS players FROM table_standings_t WHERE event = ? GROUP BY ALL), "
+            f"h AS ({_CURRENT_HANDS} AND h.event = ? AND h.hand IS NOT NULL), "
+            "e AS (SELECT round, ending AS common_ending, row_number() OVER (PARTITION BY round ORDER BY count(*) DESC, ending) AS k "
+            "  FROM h GROUP BY round, ending), "
+            "n AS (SELECT round, count(*) AS hands FROM h GROUP BY round) "
+            "SELECT m.round, count(*)::INTEGER AS tables, sum(m.players)::INTEGER AS players, "
+            "coalesce(any_value(n.hands), 0)::INTEGER AS hands, count(*) FILTER (WHERE m.complete)::INTEGER AS complete, "
+            "count(*) FILTER (WHERE m.walkover)::INTEGER AS walkovers, any_value(e.common_ending) AS common_ending "
+            "FROM m JOIN rounds r ON r.event = ? AND r.round = m.round LEFT JOIN e ON e.round = m.round AND e.k = 1 "
+            "LEFT JOIN n ON n.round = m.round "
+            "GROUP BY m.round, r.round_no ORDER BY r.round_no",
+            params=[event, event, event],
+        )
+    )
 
 
 def point_table(ruleset: str) -> tuple[pl.DataFrame, bool]:
@@ -345,12 +372,14 @@ def points_change(
     standings (``table_standings_t``) beside ``new`` (the correction's table standings of
     that match: ``player_key, points, rank``). A player only on one side has nulls on the
     other."""
-    old = con.sql(
-        "SELECT t.player_key, p.player, t.rank AS rank_before, t.points AS before "
-        "FROM table_standings_t t LEFT JOIN players p USING (player_key) "
-        'WHERE t.event = ? AND t.round = ? AND t."table" = ?',
-        params=[event, round, table],
-    ).pl()
+    old = frame(
+        con.sql(
+            "SELECT t.player_key, p.player, t.rank AS rank_before, t.points AS before "
+            "FROM table_standings_t t LEFT JOIN players p USING (player_key) "
+            'WHERE t.event = ? AND t.round = ? AND t."table" = ?',
+            params=[event, round, table],
+        )
+    )
     after = new.select(
         pl.col("player_key"),
         pl.col("rank").cast(pl.Int32).alias("rank_after"),
@@ -370,11 +399,13 @@ def display_names(con: duckdb.DuckDBPyConnection, names: pl.DataFrame) -> pl.Dat
     (registry spelling, else the first spelling loaded), else the spelling in the file."""
     if names.height == 0:
         return names
-    con.register("_preview_names", names.select("player_key", "player"))
+    register(con, "_preview_names", names.select("player_key", "player"))
     try:
-        return con.sql(
-            "SELECT n.player_key, coalesce(p.player, n.player) AS player "
-            "FROM _preview_names n LEFT JOIN players p USING (player_key)"
-        ).pl()
+        return frame(
+            con.sql(
+                "SELECT n.player_key, coalesce(p.player, n.player) AS player "
+                "FROM _preview_names n LEFT JOIN players p USING (player_key)"
+            )
+        )
     finally:
         con.unregister("_preview_names")

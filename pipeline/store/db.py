@@ -15,6 +15,8 @@ import contextlib
 import hashlib
 import os
 import random
+import re
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -436,11 +438,95 @@ def insert_frame(
         return
     name = f"_frame_{id(frame)}"
     target = table if columns == "*" else f"{table} ({columns})"
-    con.register(name, frame)
+    register(con, name, frame)
     try:
         con.execute(f"INSERT INTO {target} SELECT {columns} FROM {name} {on_conflict}")
     finally:
         con.unregister(name)
+
+
+#: A result of at most this many rows is read as Python rows (see :func:`frame`).
+SMALL_RESULT = 4096
+
+
+class _Stream:
+    """A polars frame offered to DuckDB through the Arrow C stream interface alone: DuckDB
+    then scans it without converting it by pyarrow, whose import (with numpy's) is about
+    0.15 s of a one-table ``domino ingest``. Each scan takes a new stream."""
+
+    __slots__ = ("frame",)
+
+    def __init__(self, frame: Any) -> None:
+        self.frame = frame
+
+    def __arrow_c_stream__(self, requested_schema: object = None) -> object:
+        return self.frame.__arrow_c_stream__(requested_schema)
+
+
+def register(con: duckdb.DuckDBPyConnection, name: str, frame: Any) -> None:
+    """``con.register(name, frame)`` for a polars frame. On DuckDB a frame of at most
+    :data:`SMALL_RESULT` rows goes by the Arrow C stream while this process has not
+    imported pyarrow; a bigger one by pyarrow, whose scan is parallel (a stream is read
+    on one thread, again for every scan: scoring a 500,000-hand batch so took 2 s more)."""
+    small = getattr(frame, "height", SMALL_RESULT + 1) <= SMALL_RESULT
+    stream = small and not is_postgres(con) and "pyarrow" not in sys.modules
+    con.register(name, _Stream(frame) if stream else frame)
+
+
+_SIMPLE_TYPES = {
+    "VARCHAR": "String",
+    "JSON": "String",
+    "BOOLEAN": "Boolean",
+    "TINYINT": "Int8",
+    "SMALLINT": "Int16",
+    "INTEGER": "Int32",
+    "BIGINT": "Int64",
+    "UTINYINT": "UInt8",
+    "USMALLINT": "UInt16",
+    "UINTEGER": "UInt32",
+    "UBIGINT": "UInt64",
+    "FLOAT": "Float32",
+    "DOUBLE": "Float64",
+    "DATE": "Date",
+}
+
+
+def _polars_type(duck: str) -> Any:
+    """The polars type DuckDB's ``.pl()`` gives a column of type ``duck``; None for a type
+    left to ``.pl()`` itself."""
+    import polars as pl
+
+    if duck in _SIMPLE_TYPES:
+        return getattr(pl, _SIMPLE_TYPES[duck])
+    if duck == "TIMESTAMP":
+        return pl.Datetime("us")
+    m = re.fullmatch(r"DECIMAL\((\d+),(\d+)\)", duck)
+    return pl.Decimal(int(m.group(1)), int(m.group(2))) if m else None
+
+
+def frame(rel: Any, *, small: bool = True) -> Any:
+    """A relation's rows as a polars frame, the frame DuckDB's ``.pl()`` gives.
+
+    ``.pl()`` goes by pyarrow, whose import (with numpy's) is about 0.15 s of a one-table
+    ``domino ingest``. Until this process has imported it, a result of at most
+    :data:`SMALL_RESULT` rows of plain types is built from its rows instead; a bigger one
+    is read again by ``.pl()``, which imports pyarrow once for every read that follows.
+    A caller that expects many rows (a batch of a bulk load) says ``small=False`` and is
+    read by ``.pl()`` at once, not twice.
+    (DuckDB's Arrow C stream would avoid both, but a process that used it prints a
+    report of leaked objects when it exits.)
+    """
+    if not small or not isinstance(rel, duckdb.DuckDBPyRelation) or "pyarrow" in sys.modules:
+        return rel.pl()
+    import polars as pl
+
+    types = [_polars_type(str(t)) for t in rel.types]
+    if any(t is None for t in types):
+        return rel.pl()
+    rows = rel.limit(SMALL_RESULT + 1).fetchall()
+    if len(rows) > SMALL_RESULT:
+        return rel.pl()
+    return pl.DataFrame(rows, schema=list(zip(rel.columns, types, strict=True)), orient="row")
 
 
 def is_postgres(con: object) -> bool:

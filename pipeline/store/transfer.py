@@ -19,7 +19,7 @@ import polars as pl
 
 from pipeline import settings
 from pipeline.store.backup import BackupError
-from pipeline.store.db import connect, is_postgres
+from pipeline.store.db import connect, is_postgres, register
 
 #: Kept by each store's own migrations, never copied.
 _SCHEMA = ("schema_migrations", "schema_meta")
@@ -104,7 +104,7 @@ def _insert_rows(con: Any, table: str, frame: pl.DataFrame, quoted: str) -> None
 
         copy_frame(con, table, frame, quoted)
         return
-    con.register("_rows", frame)
+    register(con, "_rows", frame)
     try:
         con.execute(f'INSERT INTO "{table}" ({quoted}) SELECT {quoted} FROM _rows')
     finally:
