@@ -147,3 +147,27 @@ def test_installed_entry_point_runs(db_path):
         check=False,
     )
     assert r.stdout.splitlines()[0].startswith("event,player,points,rank")
+
+
+def test_an_error_nobody_expected_is_one_line_and_exit_70(db_path, monkeypatch):
+    """A bug reaches the user as one sentence naming the command and the error, not as a
+    traceback; DOMINO_DEBUG=1 shows the traceback to whoever reports it."""
+    from pipeline.ingest import service
+
+    def broken(*_a, **_k):
+        raise KeyError("event_date")
+
+    monkeypatch.setattr(service, "load", broken)
+    got = run("ingest", BASE)
+    assert got.exit_code == 70
+    said = got.stderr.strip()
+    assert "Traceback" not in got.output and len(said.splitlines()) <= 3, said
+    assert said.startswith("internal error: domino ingest stopped") and "KeyError" in said
+    assert "DOMINO_DEBUG=1" in said
+    monkeypatch.setenv("DOMINO_DEBUG", "1")
+    try:
+        run("ingest", BASE)
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("DOMINO_DEBUG=1 did not let the error through")

@@ -2,7 +2,9 @@
 
 Exit codes: 0 all good, 1 something was rejected (the report says what and why),
 2 a wrong call (click's usage errors), a database held too long by another process, or a
-database file that cannot be used (not a DuckDB file, read-only for a command that writes).
+database file that cannot be used (not a DuckDB file, read-only for a command that writes),
+70 an error no part of domino expected (a bug): one line saying so, no traceback unless
+``DOMINO_DEBUG`` is set.
 
 Quick to start: every command is named in :data:`COMMANDS` and its module is imported only
 when that command runs (or ``--help`` lists it). The command modules import click alone at
@@ -11,6 +13,7 @@ loads the engine and a reading command never loads the writers.
 """
 
 import importlib
+import os
 import sys
 
 import click
@@ -73,6 +76,22 @@ def _refusal(exc: Exception) -> tuple[str, int] | None:
     return None
 
 
+def _unexpected(ctx: click.Context, exc: Exception) -> str:
+    """The one line for an error no part of domino expected: a bug, said as one."""
+    from rich.markup import escape
+
+    what = f"{type(exc).__name__}: {exc}".strip().removesuffix(":")
+    if len(what) > 300:
+        what = what[:300] + "…"
+    command = f"domino {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "domino"
+    return (
+        f"[red]internal error:[/] {command} stopped on an error it does not know "
+        f"({escape(what)}). A load writes each match whole or not at all, and `domino log` "
+        "says which loads finished. Run the command again with DOMINO_DEBUG=1 to see "
+        "where it stopped, and report that."
+    )
+
+
 class DominoGroup(click.Group):
     """The top group: commands resolved from :data:`COMMANDS` on first use; engine errors
     turned into one line and an exit code."""
@@ -94,7 +113,9 @@ class DominoGroup(click.Group):
         except Exception as exc:
             said = _refusal(exc)
             if said is None:
-                raise
+                if os.environ.get("DOMINO_DEBUG"):
+                    raise
+                said = _unexpected(ctx, exc), 70
             from pipeline.cli.common import err
 
             err.print(said[0], highlight=False)
