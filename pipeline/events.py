@@ -127,25 +127,13 @@ def save(
             [book.name, book.hash, book.models, event],
         )
     moved = event_date is not None and event_date != old.event_date
-    owner = ratings_due.new_owner()
-    with ratings_due.owing(con, owner):
-        con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute(
-                "UPDATE events SET title = coalesce(?, title), event_date = coalesce(?, event_date), "
-                "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",
-                [title, event_date, venue, level, event],
-            )
-            if moved:  # the date places the event's tables in play order
-                ratings_due.mark(con, owner, rulesets=[book.name])
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-        if moved:
-            from pipeline import ratings
-
-            ratings.refresh(con, [book.name], owner=owner)
+    # a new date places the event's tables elsewhere in play order: its ladder follows
+    with ratings_due.moving(con, book.name if moved else None):
+        con.execute(
+            "UPDATE events SET title = coalesce(?, title), event_date = coalesce(?, event_date), "
+            "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",
+            [title, event_date, venue, level, event],
+        )
     return "updated"
 
 

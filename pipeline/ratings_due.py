@@ -86,11 +86,35 @@ def mark(
         con.execute(_MARK, [rs, owner, now])
 
 
+@contextlib.contextmanager
+def moving(con: duckdb.DuckDBPyConnection, ruleset: str | None) -> Iterator[None]:
+    """One transaction around a change that moves rated tables in play order without a
+    load (an event's new date, a round order): the statements of the ``with`` body run in
+    it. When ``ruleset`` is given, its ladder is marked in the same transaction and
+    refreshed right after the commit; None: a plain transaction, nothing owed."""
+    owner = new_owner()
+    with owing(con, owner) if ruleset is not None else contextlib.nullcontext():
+        con.execute("BEGIN TRANSACTION")
+        try:
+            yield
+            if ruleset is not None:
+                mark(con, owner, rulesets=[ruleset])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        if ruleset is not None:
+            from pipeline import ratings  # it imports this module
+
+            ratings.refresh(con, [ruleset], owner=owner)
+
+
 def settle(con: duckdb.DuckDBPyConnection, owner: int) -> tuple[set[str], set[str]]:
     """Inside the rating transaction (on PostgreSQL under the ladders' lock): remove this
-    owner's rows and every row left over. Returns the rulesets this owner's rows named
-    and the rulesets whose ladders were left owing, which the caller rebuilds; the rows
-    are removed before the caller reads the results, so a change committed meanwhile
+    owner's rows, every row left over, and every row of a ladder left owing (the caller
+    rebuilds that ladder whole, which takes in every change committed so far). Returns the
+    rulesets this owner's rows named and the rulesets whose ladders were left owing; the
+    rows are removed before the caller reads the results, so a change committed meanwhile
     keeps its own row and is rated by its own update."""
     rows: list[tuple[Any, ...]] = con.execute(_ROWS).fetchall()
     mine = {rs for rs, o in rows if o == owner}

@@ -138,26 +138,14 @@ def set_order(
         if stored in order:
             raise ValueError(f"round {label!r} is listed twice")
         order.append(stored)
-    owner = ratings_due.new_owner()
-    with ratings_due.owing(con, owner):
-        con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute("DELETE FROM event_rounds WHERE event = ?", [event])
-            if order:
-                con.executemany(
-                    "INSERT INTO event_rounds VALUES (?, ?, ?)",
-                    [[event, r, i] for i, r in enumerate(order, start=1)],
-                )
-            if loaded:  # the rated tables of the event follow its new round order
-                ratings_due.mark(con, owner, rulesets=[found[0][0]])
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-        if loaded:
-            from pipeline import ratings
-
-            ratings.refresh(con, [found[0][0]], owner=owner)
+    # the rated tables of the event follow its new round order
+    with ratings_due.moving(con, found[0][0] if loaded else None):
+        con.execute("DELETE FROM event_rounds WHERE event = ?", [event])
+        if order:
+            con.executemany(
+                "INSERT INTO event_rounds VALUES (?, ?, ?)",
+                [[event, r, i] for i, r in enumerate(order, start=1)],
+            )
     return {"order": order, "not_loaded": [r for r in order if r not in loaded]}
 
 
