@@ -43,17 +43,15 @@ def pytest_terminal_summary(terminalreporter):
 def new_page(browser):
     """``new_page(width, height)``: a page in a fresh context (its own Streamlit session).
     When the test fails, each page's screenshot and visible text are kept (see below)."""
-    contexts = []
+    contexts: list = []
 
     def make(width: int = 1366, height: int = 900):
         ctx = browser.new_context(viewport={"width": width, "height": height}, locale="id-ID")
         ctx.set_default_timeout(60_000)
         contexts.append(ctx)
-        page = ctx.new_page()
-        make.pages.append(page)  # type: ignore[attr-defined]
-        return page
+        return ctx.new_page()
 
-    make.pages = []  # type: ignore[attr-defined]
+    make.contexts = contexts  # type: ignore[attr-defined]  # read by the failure report below
     yield make
     for ctx in contexts:
         ctx.close()
@@ -69,7 +67,8 @@ def pytest_runtest_makereport(item, call):
     make = item.funcargs.get("new_page") if hasattr(item, "funcargs") else None
     if report.when != "call" or not report.failed or make is None:
         return
-    for i, page in enumerate(getattr(make, "pages", [])):
+    pages = [page for ctx in getattr(make, "contexts", []) for page in ctx.pages]
+    for i, page in enumerate(pages):
         try:
             shot = ARTIFACTS / f"failed-{item.name}-{i}.png"
             page.screenshot(path=str(shot), full_page=True)
