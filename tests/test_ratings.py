@@ -446,14 +446,15 @@ def test_the_state_a_replay_starts_from_is_the_historys_own(store, con, tmp_path
 # --- a ladder left owing: the process died between the results' commit and the ratings ----
 
 
+def _die(*_a, **_k):
+    """A rating step that dies as a killed process would (nothing after it runs)."""
+    raise KeyboardInterrupt
+
+
 def _die_before_rating(monkeypatch) -> None:
-    """The next rating update dies as a killed process would (nothing after it runs)."""
-
-    def die(*_a, **_k):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(ratings, "update", die)
-    monkeypatch.setattr(ratings, "refresh", die)
+    """The next rating update dies as a killed process would."""
+    monkeypatch.setattr(ratings, "update", _die)
+    monkeypatch.setattr(ratings, "refresh", _die)
 
 
 def test_a_load_whose_rating_update_never_ran_is_rated_by_the_next_load(
@@ -498,6 +499,30 @@ def test_a_new_event_date_whose_refresh_never_ran_is_applied_by_the_next_load(
     want = current(con)
     ratings.recompute(con)
     assert_same(current(con), want)
+
+
+def test_a_rescore_whose_recompute_never_ran_is_rated_by_the_next_load(
+    store, con, tmp_path, monkeypatch
+):
+    """R2's stored standings disagree with its hands (as when a ruleset file's points
+    changed), and the ladder rated them. ``domino rescore`` writes the right standings, and
+    its process dies before the ratings are recomputed. R3's load then rebuilds the ladder
+    from R2 instead of adding R3 to ratings of the old standings."""
+    from pipeline.scoring.rescore import rescore
+
+    load(con, tmp_path, [r for rd in ("R1", "R2") for r in worked_rows(rd)], name="R12.csv")
+    con.execute("UPDATE table_standings_t SET rank = 5 - rank WHERE round = 'R2'")
+    ratings.recompute(con)
+    wrong = current(con)
+    with monkeypatch.context() as m:
+        m.setattr(ratings, "recompute", _die)
+        with pytest.raises(KeyboardInterrupt):
+            rescore(con)
+    assert current(con) == wrong
+    assert con.execute("SELECT DISTINCT ruleset FROM ratings_due").fetchall() == [("unhas",)]
+    load(con, tmp_path, worked_rows("R3"), name="R3.csv")
+    assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] == 0
+    assert_same(current(con), expected([WORKED[r][1] for r in ("R1", "R2", "R3")]))
 
 
 def test_a_writer_still_at_work_keeps_its_mark_on_postgresql(pg_url):

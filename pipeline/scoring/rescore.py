@@ -8,7 +8,7 @@ commands call :func:`rescore_stale` so a changed ruleset file takes effect by it
 import duckdb
 import polars as pl
 
-from pipeline import ratings, rulesets, settings
+from pipeline import ratings, ratings_due, rulesets, settings
 from pipeline.ingest.columns import CHAIRS
 from pipeline.players import alias_map, first_spellings, player_key
 from pipeline.rulesets import stale_events
@@ -27,15 +27,21 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
     sizes = event_sizes(con)
     if events is not None:
         sizes = sizes.filter(pl.col("event").is_in(events))
-    con.execute("BEGIN TRANSACTION")
-    try:
-        total = rescore_within(con, sizes)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    # the ladders follow the new scores
-    ratings.recompute(con, None if events is None else set(sizes["ruleset"].to_list()))
+    moved = sorted(set(sizes["ruleset"].to_list()))
+    owner = ratings_due.new_owner()
+    with ratings_due.owing(con, owner):
+        con.execute("BEGIN TRANSACTION")
+        try:
+            total = rescore_within(con, sizes)
+            # the new scores owe their ladders a recompute until it has run: a process that
+            # dies between the two commits leaves the mark for the next rating update
+            ratings_due.mark(con, owner, rulesets=moved)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        # the ladders follow the new scores (a ladder rebuilt whole owes nothing)
+        ratings.recompute(con, None if events is None else moved)
     return total
 
 
