@@ -158,7 +158,7 @@ def test_a_load_that_keeps_losing_the_race_is_told_busy_not_a_traceback(
     first, update, fixed = live_and_fixed(tmp_path)
     with connect(pg_url) as con:
         ingest(con, [first])
-    real_commit = service.commit
+    real_commit = service.commit_beside
     racing: list[bool] = []
 
     def another_writer_first(con, p):
@@ -169,7 +169,7 @@ def test_a_load_that_keeps_losing_the_race_is_told_busy_not_a_traceback(
         return real_commit(con, p)
 
     monkeypatch.setattr(service, "RACE_RETRIES", 0)
-    monkeypatch.setattr(service, "commit", another_writer_first)
+    monkeypatch.setattr(service, "commit_beside", another_writer_first)
     r = CliRunner().invoke(cli, ["ingest", str(update), "--db", pg_url])
     assert r.exit_code == 2, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
@@ -198,7 +198,7 @@ def test_a_confirmed_upload_that_lost_the_race_is_logged_as_refused(pg_url, tmp_
     with connect(pg_url) as con:
         ingest(con, [first])
         expected = service.signature(service.plan(con, *read_all([update])))
-    real_commit = service.commit
+    real_commit = service.commit_beside
     racing: list[bool] = []
 
     def another_writer_first(con, p):
@@ -208,7 +208,7 @@ def test_a_confirmed_upload_that_lost_the_race_is_logged_as_refused(pg_url, tmp_
                 ingest(other, [fixed], reason="salah tulis hand 2", by="other venue")
         return real_commit(con, p)
 
-    monkeypatch.setattr(service, "commit", another_writer_first)
+    monkeypatch.setattr(service, "commit_beside", another_writer_first)
     with connect(pg_url) as con:
         with pytest.raises(service.PlanChanged):
             service.load(con, [update], expected=expected)

@@ -17,6 +17,7 @@ schedule, RULES.md Art. 1.14-1.15 — A↔C from hand 3, B↔D in hands 7-10):
 """
 
 import random
+import threading
 from datetime import date
 
 import polars as pl
@@ -24,7 +25,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from pipeline import ratings
-from tests.rules_helpers import biasa_match, load
+from tests.rules_helpers import biasa_match, load, write_log
 
 ABCD = ("Ana", "Budi", "Cici", "Dedi")
 ABCE = ("Ana", "Budi", "Cici", "Eka")
@@ -523,6 +524,61 @@ def test_a_rescore_whose_recompute_never_ran_is_rated_by_the_next_load(
     load(con, tmp_path, worked_rows("R3"), name="R3.csv")
     assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] == 0
     assert_same(current(con), expected([WORKED[r][1] for r in ("R1", "R2", "R3")]))
+
+
+# --- a bulk batch rated beside the next batch's planning ------------------------------------
+
+
+def _files(tmp_path, rounds: tuple[str, ...]) -> list:
+    return [write_log(tmp_path, worked_rows(rd), f"{rd}.csv") for rd in rounds]
+
+
+def test_each_batch_is_rated_beside_the_next_batchs_planning(store, con, tmp_path, monkeypatch):
+    """A load of several batches (one file each here) rates each batch in a thread of its
+    own, on a connection of its own, while the next batch is planned: the ladder is the
+    one a recompute gives, and nothing is owed."""
+    from pipeline.ingest import service, writer
+
+    monkeypatch.setattr(writer, "BESIDE_MATCHES", 1)  # a bulk batch: 500 matches or more
+    rated_in: list[str] = []
+    real = ratings.update
+
+    def update(*a, **k):
+        rated_in.append(threading.current_thread().name)
+        return real(*a, **k)
+
+    monkeypatch.setattr(ratings, "update", update)
+    service.load(con, _files(tmp_path, ("R1", "R2", "R3")), batch_rows=1)
+    assert rated_in == ["domino-ratings"] * 3
+    assert [r[2] for r in _ladder(con)] == ["R1", "R2", "R3"]
+    assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] == 0
+    assert_same(current(con), expected([WORKED[r][1] for r in ("R1", "R2", "R3")]))
+
+
+def test_a_rating_that_fails_beside_the_load_stops_it_and_stays_owed(
+    store, con, tmp_path, monkeypatch
+):
+    """R1's rating update fails in its thread. The load stops with that error before R2
+    writes anything; R1 stays loaded and its ladder marked, so the next load that writes
+    rates it."""
+    from pipeline.ingest import service, writer
+
+    monkeypatch.setattr(writer, "BESIDE_MATCHES", 1)
+
+    def broken(*_a, **_k):
+        raise RuntimeError("the ladder broke")
+
+    with monkeypatch.context() as m:
+        m.setattr(ratings, "update", broken)
+        with pytest.raises(RuntimeError, match="the ladder broke"):
+            service.load(con, _files(tmp_path, ("R1", "R2")), batch_rows=1)
+    assert con.execute("SELECT DISTINCT round FROM table_standings_t").fetchall() == [("R1",)]
+    assert _ladder(con) == []
+    assert con.execute("SELECT DISTINCT ruleset FROM ratings_due").fetchall() == [("unhas",)]
+    service.load(con, _files(tmp_path, ("R2",)))
+    assert [r[2] for r in _ladder(con)] == ["R1", "R2"]
+    assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] == 0
+    assert_same(current(con), expected([WORKED[r][1] for r in ("R1", "R2")]))
 
 
 def test_a_writer_still_at_work_keeps_its_mark_on_postgresql(pg_url):

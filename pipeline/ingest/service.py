@@ -8,6 +8,7 @@ files, reads the sources in batches, checks the uploader's rights against the da
 commits each batch whole.
 """
 
+import contextlib
 import hashlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -24,7 +25,15 @@ from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
 from pipeline.ingest.read import Sheet, display_name, read_bytes_sheets, read_sheets
-from pipeline.ingest.writer import begin_ingest, commit, database_file, end_refused, same_file
+from pipeline.ingest.writer import (
+    Rating,
+    begin_ingest,
+    commit,
+    commit_beside,
+    database_file,
+    end_refused,
+    same_file,
+)
 from pipeline.problems import FileRejected
 from pipeline.scoring.rescore import rescore_stale
 from pipeline.standings import stats
@@ -154,7 +163,8 @@ def load(
     against everything already loaded, so a clash across batches keeps the later match out.
     ``progress``, when given, is called after each batch with the files and rows read so
     far (a file refused whole counts as done). The next batch is read while this one is
-    planned and committed (:mod:`pipeline.ingest.ahead`).
+    planned and committed (:mod:`pipeline.ingest.ahead`), and a bulk batch's rating update
+    runs while the next one is planned (:func:`pipeline.ingest.writer.commit_beside`).
     """
     if identity is not None:
         by = auth.check_rights(con, identity, []).name
@@ -165,48 +175,91 @@ def load(
         limit, files_limit = sys.maxsize, None  # a previewed upload is confirmed whole
     plans: list[Plan] = []
     done_files = done_rows = 0
-    for sheets, files, n in read_ahead(
-        batches(sources, limit=limit, files_limit=files_limit, held=database_file(con))
-    ):
-        done_files += n
-        done_rows += sum(s.rows for s in sheets)
-        started: int | None = None  # the ingest log entry, kept when planned again
-        for attempt in range(RACE_RETRIES + 1):
-            p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
-            if identity is not None:
-                who = auth.check_rights(con, identity, plan_events(p))
-                # a coordinator's correction is a change request (pipeline/change_requests.py)
-                auth.check_may_correct(
-                    con, who, [o.event for o in p.outcomes if o.status == "correction"]
-                )
-            if expected is not None and signature(p) != expected:
-                raise PlanChanged("the plan changed since the preview")
-            if expected is not None and not p.writes:
-                plans.append(p)
-                break
-            try:
-                if started is None:
-                    started = begin_ingest(con, p)
-                p.ingest_id = started
-                # keep the report, not the rows: memory follows one batch, not the corpus
-                plans.append(commit(con, p).release())
-                break
-            except RuntimeError as exc:
-                # another upload wrote one of these matches (PostgreSQL) or created one of
-                # these events under another ruleset since this plan: plan again on what
-                # is loaded now (a correction becomes the next version; rows under the
-                # losing ruleset are refused as ruleset_changed)
-                stale = type(exc).__name__ in ("MatchesChanged", "EventsChanged")
-                gives_up = attempt == RACE_RETRIES or expected is not None
-                if stale and gives_up and started is not None:
-                    end_refused(con, started)  # refused whole, not interrupted
-                if not stale or attempt == RACE_RETRIES:
-                    raise
-                if expected is not None:
-                    raise PlanChanged("the plan changed since the preview") from exc
-        if progress is not None:
-            progress(done_files, done_rows)
+    # a batch's rating update runs beside the next batch's planning (commit_beside)
+    rating = Rating()
+    try:
+        for sheets, files, n in read_ahead(
+            batches(sources, limit=limit, files_limit=files_limit, held=database_file(con))
+        ):
+            done_files += n
+            done_rows += sum(s.rows for s in sheets)
+            rating = _load_batch(
+                con,
+                sheets,
+                files,
+                rating,
+                event=event,
+                ruleset=ruleset,
+                reason=reason,
+                by=by,
+                identity=identity,
+                expected=expected,
+                plans=plans,
+            )
+            if progress is not None:
+                progress(done_files, done_rows)
+    except BaseException:
+        with contextlib.suppress(Exception):  # what went wrong first is what is told
+            rating.join()
+        raise
+    rating.join()
     return merge(plans) if plans else plan(con, [], [], reason=reason, by=by)
+
+
+def _load_batch(
+    con: duckdb.DuckDBPyConnection,
+    sheets: list[Sheet],
+    files: list[dict[str, object]],
+    rating: Rating,
+    *,
+    event: str | None,
+    ruleset: str | None,
+    reason: str | None,
+    by: str | None,
+    identity: object,
+    expected: tuple[Any, ...] | None,
+    plans: list[Plan],
+) -> Rating:
+    """Plan and commit one batch (see :func:`load`) while ``rating``, the last batch's
+    rating update, runs; returns this batch's."""
+    started: int | None = None  # the ingest log entry, kept when planned again
+    for attempt in range(RACE_RETRIES + 1):
+        p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
+        if identity is not None:
+            who = auth.check_rights(con, identity, plan_events(p))
+            # a coordinator's correction is a change request (pipeline/change_requests.py)
+            auth.check_may_correct(
+                con, who, [o.event for o in p.outcomes if o.status == "correction"]
+            )
+        if expected is not None and signature(p) != expected:
+            raise PlanChanged("the plan changed since the preview")
+        if expected is not None and not p.writes:
+            plans.append(p)
+            return rating
+        # the last batch's ratings are written before this batch writes anything
+        rating.join()
+        try:
+            if started is None:
+                started = begin_ingest(con, p)
+            p.ingest_id = started
+            rating = commit_beside(con, p)
+            # keep the report, not the rows: memory follows one batch, not the corpus
+            plans.append(p.release())
+            return rating
+        except RuntimeError as exc:
+            # another upload wrote one of these matches (PostgreSQL) or created one of
+            # these events under another ruleset since this plan: plan again on what
+            # is loaded now (a correction becomes the next version; rows under the
+            # losing ruleset are refused as ruleset_changed)
+            stale = type(exc).__name__ in ("MatchesChanged", "EventsChanged")
+            gives_up = attempt == RACE_RETRIES or expected is not None
+            if stale and gives_up and started is not None:
+                end_refused(con, started)  # refused whole, not interrupted
+            if not stale or attempt == RACE_RETRIES:
+                raise
+            if expected is not None:
+                raise PlanChanged("the plan changed since the preview") from exc
+    return rating
 
 
 def ingest(

@@ -3,6 +3,7 @@
 import contextlib
 import json
 import os
+import threading
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
@@ -14,7 +15,7 @@ import polars as pl
 from pipeline import failpoints, ratings, ratings_due, rulesets
 from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
 from pipeline.ingest.outcome import MatchOutcome, Plan
-from pipeline.store.db import insert_frame, is_postgres, register
+from pipeline.store.db import insert_frame, is_postgres, register, sibling
 
 
 def begin_ingest(con: duckdb.DuckDBPyConnection, p: Plan) -> int:
@@ -51,7 +52,88 @@ def end_refused(con: duckdb.DuckDBPyConnection, ingest_id: int) -> None:
 
 
 def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
-    """Write a plan: every accepted match whole, in one transaction, with the ingest log."""
+    """Write a plan: every accepted match whole, in one transaction, with the ingest log;
+    then the rating ladders follow it."""
+    _commit(con, p, beside=False)
+    return p
+
+
+def commit_beside(con: duckdb.DuckDBPyConnection, p: Plan) -> "Rating":
+    """:func:`commit`, except that the rating update of a bulk batch (:data:`BESIDE_MATCHES`
+    matches or more) runs in a thread, on a connection of its own, while the caller plans
+    its next batch; the caller joins it (:meth:`Rating.join`) before it writes again (a
+    rating update takes another load's mark for one left behind). The replay is Python
+    and the planning mostly polars and DuckDB, so on two cores they run side by side. A
+    smaller batch is rated before this returns."""
+    return _commit(con, p, beside=True)
+
+
+#: A batch of this many matches or more is rated beside the next batch's planning.
+BESIDE_MATCHES = 500
+
+
+class Rating:
+    """A committed batch's rating update, running beside the caller (:func:`commit_beside`),
+    or nothing (a rating already done)."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+        self._held = contextlib.ExitStack()
+
+    def _start(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        writes: list[MatchOutcome],
+        standings: pl.DataFrame,
+        owner: int,
+        held: contextlib.ExitStack,
+    ) -> "Rating":
+        # the second connection is opened here, in the caller's thread: the caller's own
+        # connection is not used from the worker at all
+        self._held = held
+        try:
+            other = held.enter_context(sibling(con))
+        except BaseException:
+            held.close()
+            raise
+        self._thread = threading.Thread(
+            target=self._run,
+            args=(other, writes, standings, owner),
+            name="domino-ratings",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def _run(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        writes: list[MatchOutcome],
+        standings: pl.DataFrame,
+        owner: int,
+    ) -> None:
+        try:
+            _rate(con, writes, standings, owner)
+        except BaseException as exc:  # raised again by join(), in the caller's thread
+            self._error = exc
+
+    def join(self) -> None:
+        """Wait for the update; then close its connection and, on PostgreSQL, release the
+        owner lock (:func:`pipeline.ratings_due.owing`) held on the caller's connection.
+        Raises what the update raised: its ladders stay marked as owed."""
+        if self._thread is not None:
+            try:
+                self._thread.join()
+            finally:
+                self._thread = None
+                self._held.close()
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
+
+def _commit(con: duckdb.DuckDBPyConnection, p: Plan, *, beside: bool) -> Rating:
     ingest_id = p.ingest_id if p.ingest_id is not None else begin_ingest(con, p)
     writes = p.writes
     if p.versions.height != len(writes):
@@ -63,7 +145,8 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
         backup_before_correction(con)
     failpoints.reach("load-started")
     now = datetime.now()
-    with ratings_due.owing(con, ingest_id):
+    with contextlib.ExitStack() as held:
+        held.enter_context(ratings_due.owing(con, ingest_id))
         con.execute("BEGIN TRANSACTION")
         try:
             if is_postgres(con):  # several writers: one match at a time, a lost race refused
@@ -85,8 +168,11 @@ def commit(con: duckdb.DuckDBPyConnection, p: Plan) -> Plan:
             con.execute("ROLLBACK")
             raise
         failpoints.reach("load-committed")
+        if beside and len(writes) >= BESIDE_MATCHES:
+            # the owner lock stays held until the update is joined
+            return Rating()._start(con, writes, p.table_standings, ingest_id, held.pop_all())
         _rate(con, writes, p.table_standings, ingest_id)
-    return p
+    return Rating()
 
 
 def _rate(

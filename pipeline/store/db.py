@@ -320,6 +320,24 @@ def connect(
             con.close()
 
 
+@contextlib.contextmanager
+def sibling(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A second connection to the store ``con`` is open on, for work in another thread
+    (a connection serves one thread at a time): a cursor of the same DuckDB database, or
+    a new session of the same PostgreSQL database. Closed at the end of the block."""
+    other: duckdb.DuckDBPyConnection
+    if is_postgres(con):
+        from pipeline.store import postgres
+
+        other = cast(duckdb.DuckDBPyConnection, postgres.another(cast(Any, con)))
+    else:
+        other = con.cursor()
+    try:
+        yield other
+    finally:
+        other.close()
+
+
 _host: duckdb.DuckDBPyConnection | None = None
 _host_lock = threading.Lock()
 

@@ -204,6 +204,12 @@ def open_connection(url: str, *, read_only: bool = False, timeout: float = 10.0)
     return con
 
 
+def another(con: PgConnection, timeout: float = 10.0) -> PgConnection:
+    """A second session to the database of ``con``, which migrated it already (for work
+    in another thread: :func:`pipeline.store.db.sibling`)."""
+    return PgConnection(_raw(con.url, timeout), con.url)
+
+
 @contextlib.contextmanager
 def connect(url: str, *, read_only: bool = False, timeout: float = 10.0) -> Iterator[PgConnection]:
     con = open_connection(url, read_only=read_only, timeout=timeout)
