@@ -89,61 +89,93 @@ def eligibility(
     """Warnings, one sentence naming the player each, for the entrants and players of
     ``event`` (or only ``keys``) the ruleset's ``[eligibility]`` does not admit on the
     event's date; unknown birth dates or citizenship pass."""
-    rs, league, on = _event_info(con, event)
-    flat = rulesets.load(rs).flat
-    min_age = flat.get("eligibility_min_age")
-    allowed = [str(c).lower() for c in flat.get("eligibility_citizenship") or []]
-    if min_age is None and not allowed:
+    _event_info(con, event)  # an unknown event is refused
+    return eligibility_of(con, [event], keys)
+
+
+#: The events asked about whose ruleset has eligibility rules, with their date and league.
+_ELIGIBILITY_EVENTS = (
+    "SELECT event, ruleset, coalesce(league, 'default') AS league, "
+    "coalesce(event_date, CAST(created_at AS DATE)) AS on_date "
+    "FROM events WHERE event IN (SELECT unnest(?)) AND ruleset IN (SELECT unnest(?))"
+)
+#: The registry's entries for the entrants and players of each of those events.
+_ELIGIBILITY_PEOPLE = (
+    "WITH who AS ("
+    "SELECT event, player_key FROM entrants WHERE event IN (SELECT event FROM _elig_events) "
+    "UNION SELECT event, player_key FROM table_standings_t "
+    "WHERE event IN (SELECT event FROM _elig_events)) "
+    "SELECT x.event, x.ruleset, x.on_date, lp.player_key, lp.player, lp.birth_date, "
+    "lp.citizenship FROM who JOIN _elig_events x USING (event) "
+    "JOIN league_players lp ON lp.league = x.league AND lp.player_key = who.player_key"
+)
+
+
+def eligibility_of(
+    con: duckdb.DuckDBPyConnection, events: list[str], keys: list[str] | None = None
+) -> list[str]:
+    """:func:`eligibility` of several events (a load's) in a few queries, not a few per
+    event: event by event in name order, each event's age warnings, then its citizenship
+    warnings, each by player."""
+    rules = {}
+    for rs in rulesets.names():
+        flat = rulesets.load(rs).flat
+        min_age = flat.get("eligibility_min_age")
+        allowed = [str(c).lower() for c in flat.get("eligibility_citizenship") or []]
+        if min_age is not None or allowed:
+            rules[rs] = (min_age, allowed, ", ".join(flat.get("eligibility_citizenship") or []))
+    if not events or not rules:
         return []
-    people = frame(
-        con.sql(
-            "SELECT lp.player_key, lp.player, lp.birth_date, lp.citizenship FROM league_players lp "
-            "WHERE lp.league = ? AND lp.player_key IN (SELECT player_key FROM entrants WHERE event = ? "
-            "UNION SELECT player_key FROM table_standings_t WHERE event = ?)",
-            params=[league, event, event],
-        )
-    )
+    asked = frame(con.sql(_ELIGIBILITY_EVENTS, params=[sorted(set(events)), sorted(rules)]))
+    if asked.height == 0:
+        return []
+    register(con, "_elig_events", asked)
+    try:
+        people = frame(con.sql(_ELIGIBILITY_PEOPLE))
+    finally:
+        con.unregister("_elig_events")
     if keys is not None:
         people = people.filter(pl.col("player_key").is_in(keys))
-    b = pl.col("birth_date")
+    b, on = pl.col("birth_date"), pl.col("on_date")
     age = (
-        pl.lit(on.year)
+        on.dt.year()
         - b.dt.year()
-        - ((b.dt.month() > on.month) | ((b.dt.month() == on.month) & (b.dt.day() > on.day))).cast(
-            pl.Int32
-        )
+        - (
+            (b.dt.month() > on.dt.month())
+            | ((b.dt.month() == on.dt.month()) & (b.dt.day() > on.dt.day()))
+        ).cast(pl.Int32)
     )
-    people = people.with_columns(age.alias("age")).sort("player")
-    found: list[str] = []
-    if min_age is not None:
-        for r in people.filter(pl.col("age") < int(min_age)).iter_rows(named=True):
-            found.append(
-                _say(
+    people = people.with_columns(age.alias("age"))
+    found: list[tuple[str, int, str, str]] = []  # event, kind, player, sentence
+    for (rs,), part in people.group_by("ruleset"):
+        min_age, allowed, said = rules[str(rs)]
+        if min_age is not None:
+            for r in part.filter(pl.col("age") < int(min_age)).iter_rows(named=True):
+                sentence = _say(
                     "eligibility.age",
                     player=r["player"],
                     age=r["age"],
-                    date=on,
+                    date=r["on_date"],
                     born=r["birth_date"],
-                    event=event,
+                    event=r["event"],
                     min_age=min_age,
                 )
+                found.append((r["event"], 0, r["player"], sentence))
+        if allowed:
+            bad = part.filter(
+                pl.col("citizenship").is_not_null()
+                & ~pl.col("citizenship").str.to_lowercase().is_in(allowed)
             )
-    if allowed:
-        bad = people.filter(
-            pl.col("citizenship").is_not_null()
-            & ~pl.col("citizenship").str.to_lowercase().is_in(allowed)
-        )
-        for r in bad.iter_rows(named=True):
-            found.append(
-                _say(
+            for r in bad.iter_rows(named=True):
+                sentence = _say(
                     "eligibility.citizenship",
                     player=r["player"],
                     citizenship=r["citizenship"],
-                    event=event,
-                    allowed=", ".join(flat["eligibility_citizenship"]),
+                    event=r["event"],
+                    allowed=said,
                 )
-            )
-    return found
+                found.append((r["event"], 1, r["player"], sentence))
+    return [sentence for *_, sentence in sorted(found)]
 
 
 # --- levels: domino advance ------------------------------------------------------------------

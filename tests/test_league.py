@@ -230,6 +230,29 @@ def test_eligibility_warns_naming_the_player(con, tmp_path):
     assert len(eligibility(con, "e-jun")) == 1  # Ana is 17 by June
 
 
+def test_the_eligibility_of_a_loads_events_is_asked_at_once(store, con, tmp_path, monkeypatch):
+    """A load's warnings come from one set of queries for all its events (a season's
+    rebuild asked three per event): by event name, each event's ages then citizenships.
+    Worked by hand as above: in May Ana is 16 and Cici Malaysian; in June Ana is 17."""
+    from pipeline import league
+
+    registry(
+        con,
+        tmp_path,
+        "player,group,birth_date,citizenship\n"
+        "Ana,KG Alpha,2009-05-02,Indonesia\nBudi,KG Alpha,2009-05-01,\n"
+        "Cici,KG Beta,,Malaysia\nDedi,KG Beta,,WNI\n",
+    )
+    dated_events(con, tmp_path)
+    monkeypatch.setattr(league, "_event_info", None)  # never asked event by event
+    assert league.eligibility_of(con, ["e-may", "e-jun", "no-such-event"]) == [
+        "Cici's citizenship is Malaysia; event e-jun admits Indonesia, Indonesian, WNI citizens.",
+        "Ana is 16 on 2026-05-01 (born 2009-05-02); event e-may admits players of 17 or older.",
+        "Cici's citizenship is Malaysia; event e-may admits Indonesia, Indonesian, WNI citizens.",
+    ]
+    assert league.eligibility_of(con, []) == []
+
+
 # --- levels: domino advance --------------------------------------------------------------------------
 
 

@@ -103,10 +103,11 @@ def _eligibility(con, p) -> list[str]:
     """Eligibility warnings (RULES.md; the ruleset's ``[eligibility]``) for the events that
     this load wrote to: each names the player; nothing is rejected for it."""
     from pipeline.ingest.match import WRITES
-    from pipeline.league import eligibility
+    from pipeline.league import eligibility_of
 
-    events = sorted({o.event for o in p.outcomes if o.status in WRITES and o.event})
-    return [line for ev in events for line in eligibility(con, ev)]
+    return eligibility_of(
+        con, sorted({o.event for o in p.outcomes if o.status in WRITES and o.event})
+    )
 
 
 def _bar(bar: Any, task: Any) -> Callable[[int, int], None]:
