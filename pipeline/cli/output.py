@@ -47,9 +47,7 @@ def _emit_frame(df: pl.DataFrame, fmt: str, title: str | None) -> None:
         df.write_csv(buf)
         sys.stdout.write(buf.getvalue())
     elif fmt == "json":
-        sys.stdout.write(
-            json.dumps(df.to_dicts(), default=str, ensure_ascii=False, indent=1) + "\n"
-        )
+        sys.stdout.write(json_text(df.to_dicts()))
     else:
         numeric = [df[c].dtype.is_numeric() for c in df.columns]
         _table(df.columns, numeric, df.rows(), title)
@@ -110,6 +108,28 @@ def _cell(v: object) -> str:
     return str(v)
 
 
+_json = json.JSONEncoder(default=str, ensure_ascii=False).encode
+
+
+def json_text(doc: list[Any] | dict[str, Any]) -> str:
+    """``doc`` (a list of rows, or an object of values and lists of rows) as JSON text,
+    each row on a line of its own. Each row is written by the json module's C encoder:
+    its pretty printer (``indent``) is pure Python and took 5 s for the report of a
+    100,000-match load."""
+
+    def rows(items: list[Any], pad: str) -> str:
+        if not items:
+            return "[]"
+        return "[\n" + ",\n".join(pad + " " + _json(x) for x in items) + "\n" + pad + "]"
+
+    if isinstance(doc, list):
+        return rows(doc, "") + "\n"
+    fields = [
+        f" {_json(k)}: {rows(v, ' ') if isinstance(v, list) else _json(v)}" for k, v in doc.items()
+    ]
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
 def report(p, fmt: str, *, dry_run: bool = False) -> None:
     from pipeline import problems as problems_mod
 
@@ -128,7 +148,7 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
     ]
     if fmt == "json":
         sys.stdout.write(
-            json.dumps(
+            json_text(
                 {
                     "ingest_id": p.ingest_id,
                     "dry_run": dry_run,
@@ -138,12 +158,8 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
                     ],
                     "matches": rows,
                     "problems": p.problems.to_dicts(),
-                },
-                default=str,
-                ensure_ascii=False,
-                indent=1,
+                }
             )
-            + "\n"
         )
         return
     if fmt == "csv":
