@@ -212,15 +212,16 @@ def test_a_reserve_plays_for_the_group_with_their_own_points(con, tmp_path):
 
 # --- eligibility -----------------------------------------------------------------------------------
 
+#: Ana turns 17 on 2026-05-02, Budi on 2026-05-01; Cici is Malaysian, Dedi WNI.
+BORN = (
+    "player,group,birth_date,citizenship\n"
+    "Ana,KG Alpha,2009-05-02,Indonesia\nBudi,KG Alpha,2009-05-01,\n"
+    "Cici,KG Beta,,Malaysia\nDedi,KG Beta,,WNI\n"
+)
+
 
 def test_eligibility_warns_naming_the_player(con, tmp_path):
-    registry(
-        con,
-        tmp_path,
-        "player,group,birth_date,citizenship\n"
-        "Ana,KG Alpha,2009-05-02,Indonesia\nBudi,KG Alpha,2009-05-01,\n"
-        "Cici,KG Beta,,Malaysia\nDedi,KG Beta,,WNI\n",
-    )
+    registry(con, tmp_path, BORN)
     dated_events(con, tmp_path)
     # on 2026-05-01 Ana is 16 (17 the next day), Budi 17 that day; Cici is not Indonesian
     assert eligibility(con, "e-may") == [
@@ -236,13 +237,7 @@ def test_the_eligibility_of_a_loads_events_is_asked_at_once(store, con, tmp_path
     Worked by hand as above: in May Ana is 16 and Cici Malaysian; in June Ana is 17."""
     from pipeline import league
 
-    registry(
-        con,
-        tmp_path,
-        "player,group,birth_date,citizenship\n"
-        "Ana,KG Alpha,2009-05-02,Indonesia\nBudi,KG Alpha,2009-05-01,\n"
-        "Cici,KG Beta,,Malaysia\nDedi,KG Beta,,WNI\n",
-    )
+    registry(con, tmp_path, BORN)
     dated_events(con, tmp_path)
     monkeypatch.setattr(league, "_event_info", None)  # never asked event by event
     assert league.eligibility_of(con, ["e-may", "e-jun", "no-such-event"]) == [
