@@ -128,7 +128,7 @@ def save(
         )
     moved = event_date is not None and event_date != old.event_date
     # a new date places the event's tables elsewhere in play order: its ladder follows
-    with ratings_due.moving(con, book.name if moved else None):
+    with ratings_due.moving(con, [book.name] if moved else []):
         con.execute(
             "UPDATE events SET title = coalesce(?, title), event_date = coalesce(?, event_date), "
             "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",

@@ -21,7 +21,7 @@ place), so a race only costs work, never a wrong ladder.
 
 import contextlib
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -87,26 +87,35 @@ def mark(
 
 
 @contextlib.contextmanager
-def moving(con: duckdb.DuckDBPyConnection, ruleset: str | None) -> Iterator[None]:
-    """One transaction around a change that moves rated tables in play order without a
-    load (an event's new date, a round order): the statements of the ``with`` body run in
-    it. When ``ruleset`` is given, its ladder is marked in the same transaction and
-    refreshed right after the commit; None: a plain transaction, nothing owed."""
+def moving(
+    con: duckdb.DuckDBPyConnection,
+    rulesets: list[str],
+    follow: Callable[[int], object] | None = None,
+) -> Iterator[None]:
+    """One transaction around a change that moves rated tables without a load (an event's
+    new date, a round order, new scores): the statements of the ``with`` body run in it.
+    The ladders of ``rulesets`` are marked in the same transaction and, right after the
+    commit, follow the change: ``follow(owner)`` when given (a rescore recomputes them
+    whole), else a refresh. No rulesets and no ``follow``: a plain transaction, nothing
+    owed."""
     owner = new_owner()
-    with owing(con, owner) if ruleset is not None else contextlib.nullcontext():
+    follows = bool(rulesets) or follow is not None
+    with owing(con, owner) if follows else contextlib.nullcontext():
         con.execute("BEGIN TRANSACTION")
         try:
             yield
-            if ruleset is not None:
-                mark(con, owner, rulesets=[ruleset])
+            if rulesets:
+                mark(con, owner, rulesets=rulesets)
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        if ruleset is not None:
+        if follow is not None:
+            follow(owner)
+        elif rulesets:
             from pipeline import ratings  # it imports this module
 
-            ratings.refresh(con, [ruleset], owner=owner)
+            ratings.refresh(con, rulesets, owner=owner)
 
 
 def settle(con: duckdb.DuckDBPyConnection, owner: int) -> tuple[set[str], set[str]]:

@@ -139,7 +139,7 @@ def set_order(
             raise ValueError(f"round {label!r} is listed twice")
         order.append(stored)
     # the rated tables of the event follow its new round order
-    with ratings_due.moving(con, found[0][0] if loaded else None):
+    with ratings_due.moving(con, [found[0][0]] if loaded else []):
         con.execute("DELETE FROM event_rounds WHERE event = ?", [event])
         if order:
             con.executemany(

@@ -28,20 +28,13 @@ def rescore(con: duckdb.DuckDBPyConnection, events: list[str] | None = None) -> 
     if events is not None:
         sizes = sizes.filter(pl.col("event").is_in(events))
     moved = sorted(set(sizes["ruleset"].to_list()))
-    owner = ratings_due.new_owner()
-    with ratings_due.owing(con, owner):
-        con.execute("BEGIN TRANSACTION")
-        try:
-            total = rescore_within(con, sizes)
-            # the new scores owe their ladders a recompute until it has run: a process that
-            # dies between the two commits leaves the mark for the next rating update
-            ratings_due.mark(con, owner, rulesets=moved)
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-        # the ladders follow the new scores (a ladder rebuilt whole owes nothing)
-        ratings.recompute(con, None if events is None else moved)
+    # the new scores owe their ladders a recompute until it has run (a process that dies
+    # between the two commits leaves the mark for the next rating update); a ladder
+    # rebuilt whole owes nothing
+    with ratings_due.moving(
+        con, moved, follow=lambda _owner: ratings.recompute(con, None if events is None else moved)
+    ):
+        total = rescore_within(con, sizes)
     return total
 
 
