@@ -1,5 +1,6 @@
 """Small display helpers shared by the pages: tables, downloads, notes, safe text."""
 
+import html
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -48,6 +49,83 @@ def _linked(df: pl.DataFrame, *, markdown: bool, event: str | None) -> pl.DataFr
         for n in names
     ]
     return df.with_columns(pl.Series("player", cells, dtype=pl.String))
+
+
+def html_table(
+    rows: Sequence[dict[str, Any]],
+    columns: Sequence[tuple[str, str]],
+    *,
+    css_class: str,
+    classes: Sequence[str] | None = None,
+    style: str = "",
+    link: Callable[[str], str] | None = None,
+) -> str:
+    """``rows`` as one HTML table (``columns``: name and header), for ``st.html``: one
+    element for the browser to draw, where an ``st.table`` renders every cell as markdown.
+    Every header and value is ``html.escape``d; numbers get the class ``num``; booleans
+    show as ✓ / blank; row ``i`` gets the class ``classes[i]``; with ``link`` (a name to
+    an address) the ``player`` cells link to that address."""
+    head = "".join(f"<th>{html.escape(label)}</th>" for _, label in columns)
+    body = []
+    for i, r in enumerate(rows):
+        cls = classes[i] if classes else ""
+        cells = "".join(_html_cell(name, r.get(name), link) for name, _ in columns)
+        body.append((f'<tr class="{html.escape(cls)}">' if cls else "<tr>") + cells + "</tr>")
+    attrs = f' style="{html.escape(style)}"' if style else ""
+    return (
+        f'<table class="{html.escape(css_class)}"{attrs}><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def card_html(title: str, table: str, caption: str | None = None) -> str:
+    """One card of :func:`cards_html`: a bold ``title``, an optional grey ``caption`` (both
+    escaped here) and a ``table`` from :func:`html_table`."""
+    cap = f'<p class="table-card-caption">{html.escape(caption)}</p>' if caption else ""
+    return (
+        f'<section class="table-card"><p class="table-card-title">{html.escape(title)}</p>'
+        f"{cap}{table}</section>"
+    )
+
+
+def cards_html(cards: Sequence[str], per_row: int) -> str:
+    """Cards side by side, ``per_row`` a line on a wide screen and one on a phone, as one
+    ``st.html`` element (with :func:`cards_css` on the page): one element for the browser
+    to draw, where a container, a heading and an ``st.table`` per card cost it seconds
+    on a big round."""
+    return f'<div class="table-cards" style="--per-row: {int(per_row)}">{"".join(cards)}</div>'
+
+
+def cards_css() -> None:
+    """Static CSS (no data in it) for :func:`cards_html`."""
+    st.html(
+        """<style>
+        .table-cards {display: grid; grid-template-columns: repeat(var(--per-row, 2), minmax(0, 1fr)); gap: 1rem;}
+        @media (max-width: 640px) { .table-cards {grid-template-columns: minmax(0, 1fr);} }
+        .table-card {border: 1px solid rgba(128, 128, 128, .3); border-radius: .5rem; padding: 1rem; overflow-x: auto;}
+        .table-card p {margin: 0 0 .5rem 0;}
+        .table-card .table-card-title {font-weight: 600;}
+        .table-card .table-card-caption {font-size: .875rem; opacity: .6;}
+        .table-card table {width: 100%; border-collapse: collapse; font-size: .875rem;}
+        .table-card :is(td, th) {padding: .3rem .45rem; text-align: left; white-space: nowrap;
+          border-bottom: 1px solid rgba(128, 128, 128, .2);}
+        .table-card th {font-weight: 400; opacity: .7;}
+        .table-card td.num {text-align: right; font-variant-numeric: tabular-nums;}
+        .table-card tbody tr:last-child td {border-bottom: none;}
+        .table-card a {color: color-mix(in srgb, #1c83e1 75%, currentColor);}
+        </style>"""
+    )
+
+
+def _html_cell(name: str, value: Any, link: Callable[[str], str] | None) -> str:
+    if isinstance(value, bool):
+        return f"<td>{'✓' if value else ''}</td>"
+    if isinstance(value, int | float):
+        return f'<td class="num">{html.escape(str(value))}</td>'
+    text = "" if value is None else html.escape(str(value))
+    if link is not None and name == "player" and value is not None:
+        return f'<td><a href="{html.escape(link(str(value)))}" target="_self">{text}</a></td>'
+    return f"<td>{text}</td>"
 
 
 def bound_value(key: str, default: Any = None) -> Any:

@@ -3,13 +3,15 @@ events and on an empty database, show what the issue asks, and keep the access r
 
 import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard import data
+from dashboard import data, ui
 from pipeline import auth, rulesets
 from pipeline.standings import queries
 from pipeline.store.db import DatabaseBusy, connect
@@ -97,8 +99,54 @@ def unmd(value):
     return re.sub(r"\\(.)", r"\1", link.group(1) if link else value)
 
 
+class _HtmlTables(HTMLParser):
+    """The tables of an ``st.html`` body as the reader sees them: headers and cells as
+    text (a link as its text), each cell's link address kept beside it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[dict[str, list]] = []
+        self.links: list[str] = []
+        self._cell: list[str] | None = None
+        self._row: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append({"head": [], "rows": []})
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("td", "th"):
+            self._cell = []
+        elif tag == "a":
+            self.links.append(dict(attrs).get("href") or "")
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append("".join(self._cell))
+            self._cell = None
+        elif tag == "tr" and self.tables:
+            t = self.tables[-1]
+            if t["head"]:
+                t["rows"].append(self._row)
+            else:
+                t["head"] = self._row
+
+
+def html_tables(at: AppTest) -> _HtmlTables:
+    """Every table of the page's ``st.html`` elements (the leaderboard's cards…)."""
+    parser = _HtmlTables()
+    for e in at.get("html"):
+        parser.feed(str(getattr(e, "body", "")))
+    return parser
+
+
 def frames(at: AppTest) -> list:
-    """Every table shown (st.dataframe and st.table) as a pandas frame."""
+    """Every table shown (st.dataframe, st.table and the tables of st.html) as a pandas
+    frame; an st.html table's cells are its text."""
     out = []
     for e in at.dataframe:
         out.append(e.value)
@@ -106,6 +154,8 @@ def frames(at: AppTest) -> list:
         v = e.value
         v = v.data if hasattr(v, "data") and not hasattr(v, "columns") else v
         out.append(v.map(unmd))
+    for t in html_tables(at).tables:
+        out.append(pd.DataFrame(t["rows"], columns=t["head"]))
     return out
 
 
@@ -594,6 +644,14 @@ def test_names_are_inert_in_tables_and_markdown(db_path, tmp_path):
         assert n not in raw, "st.table renders markdown: the raw name must not reach it"
     shown = {unmd(v) for v in raw}
     assert set(names) <= shown
+    # the table cards are HTML: each name is its cell's text, escaped, linked to its page
+    cards = html_tables(at)
+    cells = {c for t in cards.tables for r in t["rows"] for c in r}
+    assert set(names) <= cells
+    bodies = " ".join(str(e.body) for e in at.get("html"))
+    for n in names:
+        assert ui.profile_url(n, "md-1") in cards.links, n
+    assert "<strong>" not in bodies and 'href="http://evil' not in bodies
 
 
 # --- venue fixes (issue 13: 16-21) ---------------------------------------------------------------

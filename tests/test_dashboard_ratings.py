@@ -13,7 +13,7 @@ from dashboard.i18n import CATEGORIES
 from pipeline.standings import h2h, queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PEPET, UNHAS, build_samples
-from tests.test_dashboard import frames, texts
+from tests.test_dashboard import frames, html_tables, texts
 
 TIMEOUT = 60
 
@@ -109,8 +109,7 @@ def test_leaderboard_names_link_to_profiles(loaded):
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.session_state["event"] = UNHAS
     at.run()
-    cells = [str(v) for e in at.table for v in e.value.to_numpy().ravel()]
-    links = [c for c in cells if c.startswith("[") and "](player?player=" in c]
+    links = [a for a in html_tables(at).links if a.startswith("player?player=")]
     with connect(loaded, read_only=True) as con:
         rnd = queries.rounds(con, UNHAS)[-1]
         n = queries.standings(con, UNHAS, "table", rnd).height

@@ -13,7 +13,7 @@ from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, PEPET, UNHAS, add_coordinator, build_samples
 from tests.draw_fixture_entry import insert_draw
-from tests.test_dashboard import texts
+from tests.test_dashboard import frames, texts
 
 TIMEOUT = 60
 EV, RND, TBL = "cup-2026", "R1", "1"
@@ -134,12 +134,12 @@ def test_the_road_to_the_final_shows_every_round(db_path, samples_db):
     shown = texts(at)
     for rnd in ("Round R1", "Round R2", "Round R3"):
         assert rnd in shown
-    cells = [str(v) for tb in at.table for v in tb.value.to_numpy().ravel()]
+    cells = [str(v) for f in frames(at) for v in f.to_numpy().ravel()]
     assert any("through → R2 table 1" in c for c in cells)
     assert any(c == "out" for c in cells)
     assert "No final table yet" in shown
     at = page("bracket", lang="id", br_event=PEPET)
-    cells = [str(v) for tb in at.table for v in tb.value.to_numpy().ravel()]
+    cells = [str(v) for f in frames(at) for v in f.to_numpy().ravel()]
     assert "Juara 1" in cells and "Juara 4" in cells
 
 

@@ -101,22 +101,10 @@ def big_font(rows: int) -> str:
 def big_table_html(
     rows: list[dict[str, Any]], columns: list[tuple[str, str]], classes: list[str] | None = None
 ) -> str:
-    """An HTML table for the projector, its type sized to the number of rows
-    (:func:`big_font`); every header and value is ``html.escape``d."""
-    head = "".join(f"<th>{html.escape(label)}</th>" for _, label in columns)
-    body = []
-    for i, r in enumerate(rows):
-        cls = html.escape(classes[i]) if classes and classes[i] else ""
-        cells = []
-        for name, _ in columns:
-            v = r.get(name)
-            text = "" if v is None else str(v)
-            num = ' class="num"' if isinstance(v, int | float) and not isinstance(v, bool) else ""
-            cells.append(f"<td{num}>{html.escape(text)}</td>")
-        body.append(f'<tr class="{cls}">' + "".join(cells) + "</tr>")
-    return (
-        f'<table class="big" style="font-size: {big_font(len(rows))}">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    """An HTML table for the projector (:func:`dashboard.ui.html_table`), its type sized
+    to the number of rows (:func:`big_font`)."""
+    return ui.html_table(
+        rows, columns, css_class="big", classes=classes, style=f"font-size: {big_font(len(rows))}"
     )
 
 

@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import batches, ui
-from dashboard.i18n import t
+from dashboard.i18n import column, t
 
 PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
 
@@ -20,6 +20,7 @@ PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
 def render() -> None:
     st.title(t("br.title"))
     ui.compact_tables_css()
+    ui.cards_css()
     d = ui.event_batch(batches.road, "br_event", t("br.event"))
     if d is None:
         return
@@ -77,15 +78,20 @@ def _round(rows: pl.DataFrame, rnd: str, follow: str | None) -> None:
     if follow is not None:
         mine = rows.filter(pl.col("player") == follow).get_column("table").to_list()
         labels = [x for x in labels if x in mine]
-    for start in range(0, len(labels), PER_ROW):
-        cols = st.columns(PER_ROW)
-        for col, label in zip(cols, labels[start : start + PER_ROW], strict=False):
-            with col.container(border=True):
-                st.markdown(f"**{ui.md(t('br.table', table=label))}**")
-                ui.table(
-                    rows.filter(pl.col("table") == label),
-                    key=f"br_{rnd}_{label}",
-                    columns=["rank", "player", "points", "next"],
-                    static=True,
-                    labels={"rank": "\\#", "next": "→"},
-                )
+    cards = [
+        ui.card_html(
+            t("br.table", table=label),
+            ui.html_table(
+                rows.filter(pl.col("table") == label).to_dicts(),
+                [
+                    ("rank", "#"),
+                    ("player", column("player")),
+                    ("points", column("points")),
+                    ("next", "→"),
+                ],
+                css_class="br-table",
+            ),
+        )
+        for label in labels
+    ]
+    st.html(ui.cards_html(cards, per_row=PER_ROW))

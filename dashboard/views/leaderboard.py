@@ -40,6 +40,8 @@ def render() -> None:
         head.title(t("lb.title"))
         ui.compact_tables_css()
         _phone_css()
+        ui.cards_css()
+        _zone_css()
         st.fragment(_live_body)()
         live.follow("leaderboard")
 
@@ -210,19 +212,13 @@ ZONE_PAINT = {
 }
 
 
-def zone_css(cards: list[list[str]]) -> str:
-    """The zone colours of every table card as one stylesheet: row ``r`` of card ``i``
-    (a container keyed ``lb_card_i``) painted by its mark (:func:`mark_class`). Only
-    card and row numbers go into it, never text from the data; a plain ``st.table`` with
-    this costs a fiftieth of a pandas Styler per card."""
-    rules = [
-        f".st-key-lb_card_{i} tbody tr:nth-child({r + 1}) td "
-        f"{{background-color: {ZONE_PAINT[kind]};}}"
-        for i, marks in enumerate(cards)
-        for r, m in enumerate(marks)
-        if (kind := mark_class(m))
-    ]
-    return f"<style>{' '.join(rules)}</style>" if rules else ""
+def _zone_css() -> None:
+    """Static CSS (no data in it): a card's row painted by its mark's class
+    (:func:`mark_class`)."""
+    st.html(
+        f"<style>.table-card tr.zone td {{background-color: {ZONE_PAINT['zone']};}} "
+        f".table-card tr.tie td {{background-color: {ZONE_PAINT['tie']};}}</style>"
+    )
 
 
 def _tables(d: dict[str, Any]) -> None:
@@ -233,22 +229,11 @@ def _tables(d: dict[str, Any]) -> None:
     qualification = rulesets.load(d["ruleset"]).shows("qualification")
     if qualification:
         st.caption(t("lb.zone.legend", n=d["qualifiers"]))
-    cards = data.derived(
-        d, "lb_cards", lambda: _cards(d, qualification=qualification), i18n.language()
+    st.html(
+        data.derived(
+            d, "lb_cards", lambda: cards_html(d, qualification=qualification), i18n.language()
+        )
     )
-    css = data.derived(d, "lb_zone_css", lambda: zone_css([c[3] for c in cards]))
-    if css:
-        st.html(css)
-    per_row = 2
-    for start in range(0, len(cards), per_row):
-        cols = st.columns(per_row)
-        for i, (col, (label, caption, shown, _marks)) in enumerate(
-            zip(cols, cards[start : start + per_row], strict=False), start=start
-        ):
-            with col.container(border=True, key=f"lb_card_{i}"):
-                st.markdown(f"**{ui.md(t('lb.table', table=label))}**")
-                st.caption(caption)
-                st.table(shown, hide_index=True, border="horizontal")
     ui.downloads(
         ui.public_columns(d["tables"]),
         f"{d['event']}_{d['round']}_tables",
@@ -257,10 +242,11 @@ def _tables(d: dict[str, Any]) -> None:
     )
 
 
-def _cards(d: dict[str, Any], *, qualification: bool) -> list[tuple[str, str, Any, list[str]]]:
-    """Each table's card once per data value and language (:func:`data.derived`): its
-    label, caption, display frame and zone marks."""
-    rs, q = d["ruleset"], d["qualifiers"]
+def cards_html(d: dict[str, Any], *, qualification: bool) -> str:
+    """Each table of the round as a card (:func:`dashboard.ui.cards_html`): its label,
+    caption and standings, the rows classed by their zone mark and the names linked to
+    the players' pages (everything from the data escaped)."""
+    rs, q, event = d["ruleset"], d["qualifiers"], d["event"]
     tables = _with_marks(d["tables"], rs, q)
     cards = []
     for (label,), rows in tables.group_by("table", maintain_order=True):
@@ -268,12 +254,17 @@ def _cards(d: dict[str, Any], *, qualification: bool) -> list[tuple[str, str, An
         if qualification and rows.get_column("tiebreak_points").fill_null(0).abs().sum() > 0:
             columns.append("tiebreak_points")
         columns += ["mark"] if qualification else ["wins"]
-        shown = ui.display(
-            rows, columns, markdown=True, labels=RANK_LABEL, links=True, event=d["event"]
+        marks = rows.get_column("mark").to_list()
+        table = ui.html_table(
+            rows.select(columns).to_dicts(),
+            [(c, "#" if c == "rank" else i18n.column(c)) for c in columns],
+            css_class="lb-table",
+            classes=[mark_class(m) for m in marks],
+            link=lambda name: ui.profile_url(name, event),
         )
         caption = table_caption(rows, rs, d["regular_hands"])
-        cards.append((str(label), caption, shown, rows.get_column("mark").to_list()))
-    return cards
+        cards.append(ui.card_html(t("lb.table", table=label), table, caption))
+    return ui.cards_html(cards, per_row=2)
 
 
 def _session(d: dict[str, Any]) -> None:

@@ -39,9 +39,7 @@ def points(db) -> dict[str, int]:
 
 def leaderboard_row(page, url: str, player: str) -> str:
     page.goto(f"{url}/?event={EV}&round=S2")
-    row = page.locator('[data-testid="stTableStyledTable"] tbody tr:visible').filter(
-        has_text=player
-    )
+    row = page.locator(".table-card tbody tr:visible").filter(has_text=player)
     try:
         row.first.wait_for()
     except Exception:

@@ -87,12 +87,8 @@ def confirm_button(page):
 
 def table_card_players(page, table: str) -> list[str]:
     """The player column of the card of table ``table`` on the leaderboard."""
-    card = (
-        page.locator('[data-testid="stColumn"]')
-        .filter(has=page.get_by_text(f"Meja {table}", exact=True))
-        .last
-    )
-    grid = card.locator('[data-testid="stTableStyledTable"]')
+    card = page.locator(".table-card").filter(has=page.get_by_text(f"Meja {table}", exact=True))
+    grid = card.locator("table")
     grid.first.wait_for()
     return [c.strip() for c in grid.locator("tbody tr td:nth-child(2)").all_inner_texts()]
 

@@ -90,7 +90,7 @@ def test_a_whole_match_entered_on_a_phone_moves_the_leaderboard_hand_by_hand(ser
         leader = s.row(0, named=True)
         # the other browser's leaderboard shows this hand without being touched
         board.get_by_text(f"{hand}/10 kocokan").first.wait_for(timeout=SLOW)
-        card = board.locator('[data-testid="stTableStyledTable"]').first
+        card = board.locator(".table-card table").first
         row = card.locator("tbody tr").filter(has_text=leader["player"]).first
         row.get_by_text(str(leader["points"]), exact=True).wait_for()
     # chair A won all ten: Ani in hands 1-2, Cici (A<->C) in 3-10 -> Cici 16 on top
@@ -117,9 +117,9 @@ def test_the_entry_page_and_the_road_fit_a_laptop_and_a_phone(server, new_page):
         page = new_page(width, height)
         page.goto(f"{srv.url}/bracket?br_event={EV}")
         page.get_by_role("heading", name="Babak R1").wait_for()
-        page.locator('[data-testid="stTableStyledTable"]').first.wait_for()
+        page.locator(".table-card table").first.wait_for()
         wait_idle(page)
-        for table in page.locator('[data-testid="stTableStyledTable"]').all():
+        for table in page.locator(".table-card").all():
             box = table.bounding_box()
             assert box is not None and box["x"] + box["width"] <= width + 0.5, box
         page.screenshot(path=str(ARTIFACTS / f"bracket-{width}x{height}.png"))

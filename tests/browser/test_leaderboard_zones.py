@@ -1,6 +1,6 @@
 """The leaderboard's zone colours in Chromium: each table card's rows are painted by their
-mark (green: qualified or in the zone; yellow: a tie-break hand is needed) through one
-stylesheet of card and row numbers, not a pandas Styler per card."""
+mark (green: qualified or in the zone; yellow: a tie-break hand is needed) through the
+class of its row in the cards' HTML, not a pandas Styler per card."""
 
 import pytest
 
@@ -9,7 +9,7 @@ from tests.browser.support import UNHAS, build_samples, dashboard
 
 pytestmark = pytest.mark.browser
 
-ROWS = """() => [...document.querySelectorAll('[class*="st-key-lb_card_"]')].map(card =>
+ROWS = """() => [...document.querySelectorAll('.table-card')].map(card =>
   [...card.querySelectorAll('tbody tr')].map(tr => {
     const cells = [...tr.querySelectorAll('td')];
     return [cells[cells.length - 1].innerText.trim(), getComputedStyle(cells[0]).backgroundColor];
@@ -27,7 +27,7 @@ def test_every_row_is_painted_by_its_mark(tmp_path, new_page):
     with dashboard(db, tmp_path) as srv:
         page = new_page()
         page.goto(f"{srv.url}/?event={UNHAS}")
-        page.locator('[class*="st-key-lb_card_"] tbody tr').first.wait_for()
+        page.locator(".table-card tbody tr").first.wait_for()
         page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for()
         cards = page.evaluate(ROWS)
     rows = [row for card in cards for row in card]

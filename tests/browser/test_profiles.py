@@ -68,10 +68,9 @@ def test_leaderboard_names_link_to_their_profiles(server, new_page):
     srv, _ = server
     page = new_page(*SIZES["desktop"])
     page.goto(f"{srv.url}/?event={UNHAS}")
-    link = page.locator('[data-testid="stTable"] a[href*="player?player="]').first
+    link = page.locator('.table-card a[href*="player?player="]').first
     link.wait_for()
-    href = link.get_attribute("href") or ""
     name = link.inner_text()
-    page.goto(href if href.startswith("http") else f"{srv.url}/{href.lstrip('/')}")
+    link.click()  # the player's page, in this tab
     page.get_by_role("heading", name=name).wait_for()
     assert f"event={UNHAS}" in page.url
