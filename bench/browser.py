@@ -28,7 +28,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import duckdb
@@ -145,9 +145,35 @@ def prepare(db: Path, folder: Path) -> tuple[str, str]:
             "SELECT event FROM events WHERE event <> ? ORDER BY created_at, event LIMIT 1", [EVENT]
         ).fetchall()[0][0]
         have = con.execute("SELECT count(*) FROM events WHERE event = ?", [EVENT]).fetchall()[0][0]
+        # the corpus's newest play day (an undated event plays on the day it was loaded)
+        last, day = con.execute(
+            "SELECT max(coalesce(event_date, CAST(created_at AS DATE))) FILTER (WHERE event <> ?), "
+            "max(event_date) FILTER (WHERE event = ?) FROM events",
+            [EVENT, EVENT],
+        ).fetchall()[0]
     if not have:
+        _live_event(db, last)
         _ingest(_table_file(folder, EVENT, "BR1", "1", 7), db)
+    elif (day or last) <= last:
+        _live_event(db, last)
     return big, EVENT
+
+
+def _live_event(db: Path, last: date) -> None:
+    """Date the small event the day after the corpus's newest event, as a live event is the
+    newest in play order: undated, it shares the corpus's day (the day it was loaded) and
+    comes first by its name, and every save would replay the whole rating ladder after it
+    (about 100,000 tables, 4-5 s at a million hands)."""
+    domino = Path(sys.executable).parent / "domino"
+    when = (last + timedelta(days=1)).isoformat()
+    argv = [str(domino), "event", "create", EVENT, "--ruleset", "unhas", "--date", when]
+    done = subprocess.run(
+        [*argv, "--db", str(db)], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"domino event create failed: {done.stdout[-1000:]} {done.stderr[-1000:]}"
+        )
 
 
 def _timed(page, action: Callable[[], None], selector: str) -> float:
@@ -219,6 +245,8 @@ def _last_round(db: Path, event: str) -> list[str]:
 def _switches(fresh, url: str, db: Path, big: str, small: str, repeats: int) -> dict:
     """In one open session: sidebar page, tab, event and round."""
     rounds = _last_round(db, big)
+    # the small event's newest round: BR1, or a round an earlier run's saves added
+    small_round = _last_round(db, small)[-1]
     ctx, page = fresh()
     page.goto(f"{url}/?event={big}")
     page.locator(CARD).first.wait_for()
@@ -231,7 +259,7 @@ def _switches(fresh, url: str, db: Path, big: str, small: str, repeats: int) -> 
         tab = page.get_by_role("tab", name="Klasemen acara")
         sw["tab"].append(_timed(page, tab.click, f'[role="tabpanel"]:visible {TABLE}'))
         page.get_by_role("tab").first.click()
-        target, label = (small, "BR1") if i % 2 == 0 else (big, rounds[-1])
+        target, label = (small, small_round) if i % 2 == 0 else (big, rounds[-1])
         sw["event"].append(
             _timed(
                 page,
