@@ -33,7 +33,7 @@ from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP
 from tests.rules_helpers import biasa_match, hand, write_log
-from tests.test_dashboard import unmd
+from tests.test_dashboard import html_tables, texts
 
 CUP3 = """
 extends = "unhas"
@@ -144,16 +144,17 @@ def test_the_dashboard_shows_a_third_rulebook(cup3, db_path, tmp_path, monkeypat
     at.session_state["event"] = "cup"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    text = "\n".join(str(e.value) for kind in ("markdown", "caption") for e in getattr(at, kind))
+    text = texts(at)
     assert "Zona lolos: 3 teratas" in text  # the file's qualifiers, not unhas's 2
-    assert "10/10 kocokan" in text
-    players = set()
-    for e in at.table:
-        v = e.value
-        v = v.data if hasattr(v, "data") and not hasattr(v, "columns") else v
-        if "Pemain" in v.columns:
-            players |= {unmd(n) for n in v["Pemain"]}
+    assert "10/10 kocokan" in text  # the table card's caption
+    cards = html_tables(at).tables  # the table cards: the players as they read
+    players = {row[1] for t in cards if t["head"][:2] == ["#", "Pemain"] for row in t["rows"]}
     assert {"Ana", "Budi", "Cici", "Dedi"} <= players
+    # two qualified, and the tie for the third place (in the file's zone of 3, outside
+    # unhas's 2) asks for a tie-break hand
+    marks = {row[1]: row[-1] for t in cards for row in t["rows"]}
+    assert "lolos" in marks["Budi"] and "lolos" in marks["Ana"], marks
+    assert "tie-break" in marks["Cici"] and "tie-break" in marks["Dedi"], marks
     data.clear()
 
 
