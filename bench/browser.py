@@ -125,21 +125,23 @@ def _table_file(folder: Path, event: str, round_: str, table: str, seed: int) ->
     return path
 
 
-def _ingest(path: Path, db: Path) -> None:
+def _domino(db: Path, *args: str) -> None:
+    """``domino ARGS --db DB`` in a process of its own, as a user runs it."""
     domino = Path(sys.executable).parent / "domino"
     done = subprocess.run(
-        [str(domino), "ingest", str(path), "--db", str(db), "--format", "json"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
+        [str(domino), *args, "--db", str(db)], capture_output=True, text=True, cwd=ROOT, check=False
     )
     if done.returncode != 0:
-        raise RuntimeError(f"domino ingest failed: {done.stdout[-1000:]} {done.stderr[-1000:]}")
+        raise RuntimeError(f"domino {args[0]} failed: {done.stdout[-1000:]} {done.stderr[-1000:]}")
+
+
+def _ingest(path: Path, db: Path) -> None:
+    _domino(db, "ingest", str(path), "--format", "json")
 
 
 def prepare(db: Path, folder: Path) -> tuple[str, str]:
-    """The big event to show and the small event to switch to (made once)."""
+    """The big event to show and the small event to switch to (made once, and dated as
+    :func:`_live_event` says)."""
     with duckdb.connect(str(db), read_only=True) as con:
         big = con.execute(
             "SELECT event FROM events WHERE event <> ? ORDER BY created_at, event LIMIT 1", [EVENT]
@@ -151,11 +153,10 @@ def prepare(db: Path, folder: Path) -> tuple[str, str]:
             "max(event_date) FILTER (WHERE event = ?) FROM events",
             [EVENT, EVENT],
         ).fetchall()[0]
+    if day is None or day <= last:  # new, undated, or not after the corpus
+        _live_event(db, last)
     if not have:
-        _live_event(db, last)
         _ingest(_table_file(folder, EVENT, "BR1", "1", 7), db)
-    elif (day or last) <= last:
-        _live_event(db, last)
     return big, EVENT
 
 
@@ -164,16 +165,8 @@ def _live_event(db: Path, last: date) -> None:
     newest in play order: undated, it shares the corpus's day (the day it was loaded) and
     comes first by its name, and every save would replay the whole rating ladder after it
     (about 100,000 tables, 4-5 s at a million hands)."""
-    domino = Path(sys.executable).parent / "domino"
     when = (last + timedelta(days=1)).isoformat()
-    argv = [str(domino), "event", "create", EVENT, "--ruleset", "unhas", "--date", when]
-    done = subprocess.run(
-        [*argv, "--db", str(db)], capture_output=True, text=True, cwd=ROOT, check=False
-    )
-    if done.returncode != 0:
-        raise RuntimeError(
-            f"domino event create failed: {done.stdout[-1000:]} {done.stderr[-1000:]}"
-        )
+    _domino(db, "event", "create", EVENT, "--ruleset", "unhas", "--date", when)
 
 
 def _timed(page, action: Callable[[], None], selector: str) -> float:
