@@ -9,7 +9,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import league, rulesets
+from pipeline import league, rulesets, settings
+from pipeline.events import find as find_events
 from pipeline.standings import bracket, queries, stats
 
 AUTO = "__auto__"  # "follow the newest round" on the leaderboard
@@ -19,22 +20,40 @@ def events(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     return queries.events(con)
 
 
-def _pick_event(evs: pl.DataFrame, event: str | None) -> str | None:
+def event_choice(
+    con: duckdb.DuckDBPyConnection, evs: pl.DataFrame, wanted: str | None
+) -> dict[str, Any]:
+    """The event a page shows (``event``) and what its picker lists (``events``).
+
+    ``wanted`` is an event's id (a choice, or the address), else text typed into the
+    picker: then the newest event whose id or title contains it, and ``search`` says
+    what was looked for and how many events matched. Otherwise the newest event with
+    results: one created for next week does not blank the screens. The picker lists
+    the newest ``picker_events`` events and the one shown: in a list of thousands every
+    keystroke is slow (150 ms a key at 3,000 events in Chromium)."""
     names = evs.get_column("event").to_list()
-    if event in names:
-        return event
-    # the newest event with results: one created for next week does not blank the screens
-    played = evs.filter(pl.col("matches") > 0).get_column("event").to_list()
-    return played[0] if played else (names[0] if names else None)
+    out: dict[str, Any] = {}
+    if wanted in names:
+        ev: str | None = wanted
+    else:
+        found = find_events(con, wanted) if wanted else []
+        if wanted:
+            out["search"] = (wanted, len(found))
+        played = evs.filter(pl.col("matches") > 0).get_column("event").to_list()
+        ev = found[0] if found else played[0] if played else (names[0] if names else None)
+    limit = int(settings.get("picker_events"))
+    listed = names[:limit] if limit > 0 else names
+    # the event shown goes last: the first is the picker's default, which the address omits
+    out.update(events=listed if ev is None or ev in listed else [*listed, ev], event=ev)
+    return out
 
 
 def leaderboard(
     con: duckdb.DuckDBPyConnection, event: str | None, round: str | None
 ) -> dict[str, Any]:
     """Everything the live leaderboard shows for one event and round (AUTO: the newest)."""
-    evs = queries.events(con)
-    ev = _pick_event(evs, event)
-    out: dict[str, Any] = {"events": evs.get_column("event").to_list(), "event": ev}
+    out = event_choice(con, queries.events(con), event)
+    ev = out["event"]
     if ev is None:
         return out
     rs = queries.ruleset_of(con, ev)
@@ -75,9 +94,8 @@ def leaderboard(
 
 def road(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:
     """The road to the final of one event: every table of every round, and the podium."""
-    evs = queries.events(con)
-    ev = _pick_event(evs, event)
-    out: dict[str, Any] = {"events": evs.get_column("event").to_list(), "event": ev}
+    out = event_choice(con, queries.events(con), event)
+    ev = out["event"]
     if ev is None:
         return out
     out.update(
@@ -105,9 +123,8 @@ def player(con: duckdb.DuckDBPyConnection, key: str) -> dict[str, Any]:
 
 
 def event_stats(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:
-    evs = queries.events(con)
-    ev = _pick_event(evs, event)
-    out: dict[str, Any] = {"events": evs.get_column("event").to_list(), "event": ev}
+    out = event_choice(con, queries.events(con), event)
+    ev = out["event"]
     if ev is None:
         return out
     rs = queries.ruleset_of(con, ev)

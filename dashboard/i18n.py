@@ -47,6 +47,18 @@ STRINGS: dict[str, dict[str, str]] = {
     # --- leaderboard ---------------------------------------------------------------------
     "lb.title": {"id": "Klasemen langsung", "en": "Live leaderboard"},
     "lb.event": {"id": "Acara", "en": "Event"},
+    "ev.search.help": {
+        "id": "Daftar ini memuat acara terbaru. Acara lama: ketik sebagian kode atau namanya, lalu tekan Enter.",
+        "en": "The list holds the newest events. For an older one, type part of its id or title and press Enter.",
+    },
+    "ev.search.none": {
+        "id": "Tidak ada acara yang cocok dengan “{text}”; yang ditampilkan: {event}.",
+        "en": "No event matches “{text}”; showing {event}.",
+    },
+    "ev.search.many": {
+        "id": "{n} acara cocok dengan “{text}”; yang ditampilkan yang terbaru: {event}. Ketik lebih lengkap untuk acara lain.",
+        "en": "{n} events match “{text}”; showing the newest: {event}. Type more of the name for another.",
+    },
     "lb.round": {"id": "Babak / sesi", "en": "Round / session"},
     "lb.round.auto": {"id": "Terbaru ({round})", "en": "Newest ({round})"},
     "lb.bigscreen": {"id": "Layar besar", "en": "Big screen"},

@@ -8,6 +8,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from dashboard.batches import event_choice
 from dashboard.batches import player as player_stats
 from pipeline.standings import crosstable, h2h, profile, queries
 
@@ -60,9 +61,8 @@ def compare(con: duckdb.DuckDBPyConnection, a: str, b: str) -> dict[str, Any]:
 
 
 def cross(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:
-    evs = queries.events(con).get_column("event").to_list()
-    ev = event if event in evs else (evs[0] if evs else None)
-    out: dict[str, Any] = {"events": evs, "event": ev}
+    out = event_choice(con, queries.events(con), event)
+    ev = out["event"]
     if ev is not None:
         out["long"] = crosstable.long(con, ev)
     return out

@@ -168,13 +168,47 @@ def event_batch(batch: Callable[..., Any], key: str, label: str) -> dict[str, An
     if d["event"] is None:
         st.info(t("no_events"))
         return None
-    if bound_value(key) != d["event"]:
-        st.session_state[key] = d["event"]
-    titles = store.event_titles()
-    st.selectbox(
-        label, d["events"], key=key, bind="query-params", format_func=lambda e: titles.get(e, e)
-    )
+    event_picker(st, d, key, label)
+    search_note(d, key)
     return d
+
+
+def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
+    """An event page's picker, bound to the query parameter ``key``: the events ``d``
+    lists (:func:`dashboard.batches.event_choice`), each by its title. Text typed that
+    names none of them comes back as the choice, and the next run looks for it among all
+    events."""
+    if bound_value(key) != d["event"] and "search" in d:
+        st.session_state[f"{key}_search"] = (*d["search"], d["event"])
+    # every run: a picker first drawn on this page (the choice came from another page's
+    # picker of the same key) would otherwise start at its default
+    st.session_state[key] = d["event"]
+    titles = store.event_titles()
+    chosen = where.selectbox(
+        label,
+        d["events"],
+        key=key,
+        bind="query-params",
+        format_func=lambda e: titles.get(e, e),
+        accept_new_options=True,
+        help=t("ev.search.help"),
+    )
+    if chosen != d["event"]:
+        # a first visit by an address with text in it (``?event=rektor``): the address
+        # seeds the picker over the value set above, once; the next run puts the event
+        st.rerun()
+
+
+def search_note(d: dict[str, Any], key: str) -> None:
+    """What the picker's typed text found, while the event it found is shown."""
+    found = st.session_state.get(f"{key}_search")
+    if not found or found[2] != d["event"]:
+        return
+    text, n, event = found
+    if n == 0:
+        st.warning(t("ev.search.none", text=md(text), event=md(store.title(event))))
+    elif n > 1:
+        st.caption(t("ev.search.many", text=md(text), n=n, event=md(store.title(event))))
 
 
 def stale_note(res: Result) -> bool:

@@ -53,6 +53,17 @@ def titles(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     return {str(e): str(t) for e, t in rows}
 
 
+def find(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
+    """Events whose id or title contains ``text`` in any case, newest first (the order of
+    :func:`pipeline.standings.queries.events`): what a person typed to find an event."""
+    rows = con.execute(
+        "SELECT event FROM events WHERE contains(lower(event), lower(?)) "
+        "OR contains(lower(coalesce(title, '')), lower(?)) ORDER BY created_at DESC, event",
+        [text, text],
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
 def save(
     con: duckdb.DuckDBPyConnection,
     event: str,

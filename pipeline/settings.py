@@ -111,6 +111,11 @@ SETTINGS: tuple[Setting, ...] = (
         5,
         "A player's rating is provisional until they have played this many rated tables.",
     ),
+    Setting(
+        "picker_events",
+        100,
+        "Newest events an event picker lists; typing part of a name finds any other (0: all).",
+    ),
     Setting("form_matches", 10, "Tables shown as a player's recent form on their page."),
     Setting("language", "id", "Default dashboard language: id (Indonesian) or en (English)."),
 )

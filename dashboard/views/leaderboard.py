@@ -122,22 +122,13 @@ def _live_body() -> None:
 
 
 def _controls(d: dict[str, Any]) -> None:
-    if ui.bound_value("event") != d["event"]:
-        st.session_state["event"] = d["event"]
     options = [AUTO, *d["rounds"]]
     if ui.bound_value("round") not in options:
         st.session_state["round"] = AUTO
     auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
     # side by side on a phone too (st.columns would stack them)
     box = st.container(horizontal=True, wrap=False, key="lb_controls")
-    titles = data.event_titles()
-    box.selectbox(
-        t("lb.event"),
-        d["events"],
-        key="event",
-        bind="query-params",
-        format_func=lambda e: titles.get(e, e),
-    )
+    ui.event_picker(box, d, "event", t("lb.event"))
     box.selectbox(
         t("lb.round"),
         options,
@@ -145,6 +136,7 @@ def _controls(d: dict[str, Any]) -> None:
         format_func=lambda r: auto_label if r == AUTO else r,
         bind="query-params",
     )
+    ui.search_note(d, "event")
 
 
 def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:

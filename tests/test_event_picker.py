@@ -1,0 +1,128 @@
+"""Event pickers with many events: they list the newest ``picker_events`` and the event
+shown; text typed into them finds any other event by part of its id or title."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import batches, data
+from pipeline import events
+from pipeline.standings import queries
+from pipeline.store.db import connect
+from tests.browser.support import APP, PEPET, UNHAS, build_samples
+
+OLD = ("piala-rektor-2019", "Piala Rektor 2019")
+OLDER = ("piala-rektor-2018", "Piala Rektor 2018")
+
+
+@pytest.fixture(scope="module")
+def samples_db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("picker") / "samples.duckdb"
+    build_samples(path)
+    return path
+
+
+@pytest.fixture
+def db(tmp_path, samples_db, monkeypatch) -> Path:
+    """The two sample events and two titled events created before them (so older in the
+    pickers' order), the pickers limited to the newest two."""
+    path = tmp_path / "picker.duckdb"
+    shutil.copyfile(samples_db, path)
+    with connect(path) as con:
+        for event, title in (OLDER, OLD):
+            events.save(con, event, "unhas", title=title)
+        # created before the samples: the pickers' order is newest created first
+        con.execute(
+            "UPDATE events SET created_at = TIMESTAMP '2019-01-01' + "
+            "INTERVAL (CASE event WHEN ? THEN 1 ELSE 0 END) DAY WHERE event IN (?, ?)",
+            [OLD[0], OLD[0], OLDER[0]],
+        )
+    monkeypatch.setenv("DOMINO_DB", str(path))
+    monkeypatch.setenv("DOMINO_PICKER_EVENTS", "2")
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.clear()
+    yield path
+    data.clear()
+
+
+def _choice(path: Path, wanted: str | None) -> dict:
+    with connect(path, read_only=True) as con:
+        return batches.event_choice(con, queries.events(con), wanted)
+
+
+def test_the_picker_lists_the_newest_events_and_the_one_shown(db):
+    with connect(db, read_only=True) as con:
+        order = queries.events(con).get_column("event").to_list()
+    assert order[-2:] == [OLD[0], OLDER[0]]
+    newest = _choice(db, None)
+    assert newest["events"] == order[:2] and "search" not in newest
+    # an event outside the newest two, asked by its id (a link), is listed last: the
+    # first is the picker's default, which the address leaves out
+    old = _choice(db, OLDER[0])
+    assert old["event"] == OLDER[0] and old["events"] == [*order[:2], OLDER[0]]
+    assert "search" not in old
+
+
+@pytest.mark.parametrize(
+    ("typed", "found", "matches"),
+    [
+        ("rektor 2018", OLDER[0], 1),  # part of a title, another case
+        ("PIALA-REKTOR-2018", OLDER[0], 1),  # an id in another case
+        ("rektor", OLD[0], 2),  # two match: the newer
+    ],
+)
+def test_typed_text_finds_the_newest_event_whose_id_or_title_holds_it(db, typed, found, matches):
+    got = _choice(db, typed)
+    assert got["event"] == found
+    assert got["search"] == (typed, matches)
+    assert got["events"][-1] == found
+
+
+def test_text_that_matches_nothing_shows_the_default_event_and_says_so(db):
+    default = _choice(db, None)["event"]
+    got = _choice(db, "no such event 100%_")
+    assert got["event"] == default and got["search"] == ("no such event 100%_", 0)
+
+
+def test_all_events_are_listed_with_picker_events_0(db, monkeypatch):
+    monkeypatch.setenv("DOMINO_PICKER_EVENTS", "0")
+    assert set(_choice(db, None)["events"]) == {UNHAS, PEPET, OLD[0], OLDER[0]}
+
+
+def _texts(at: AppTest) -> str:
+    return "\n".join(str(e.value) for kind in ("caption", "warning") for e in getattr(at, kind))
+
+
+def _open(page: str | None, typed: str) -> AppTest:
+    """A page whose picker got ``typed``: the address carries what the picker sends (a
+    shared link by title does the same). AppTest's ``set_value`` takes listed options
+    only; the browser test types into the real picker."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["event"] = typed
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize(
+    "page", [None, "page_scripts/event_stats.py", "page_scripts/crosstable.py"]
+)
+def test_text_typed_into_a_page_picker_opens_the_event_it_names(db, page):
+    at = _open(page, "rektor")
+    box = at.selectbox(key="event")
+    assert box.value == OLD[0]
+    # the newest two, and the one shown
+    assert box.options[-1] == "Piala Rektor 2019" and len(box.options) == 3
+    assert "Piala Rektor 2018" not in box.options
+    assert "2 acara cocok dengan “rektor”" in _texts(at)
+    at.run()  # the note stays while that event is shown
+    assert "2 acara cocok" in _texts(at)
+    at.selectbox(key="event").set_value(box.options[0]).run()
+    assert "cocok" not in _texts(at)
+    at = _open(page, "zzz none")
+    assert "Tidak ada acara yang cocok dengan “zzz none”" in _texts(at)
+    assert at.selectbox(key="event").value in (UNHAS, PEPET)
