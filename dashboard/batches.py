@@ -27,21 +27,22 @@ def event_choice(
 
     ``wanted`` is an event's id (a choice, or the address), else text typed into the
     picker: then the newest event whose id or title contains it, and ``search`` says
-    what was looked for and how many events matched. Otherwise the newest event with
+    what was looked for, how many events matched and the first ``picker_events`` of them
+    (the picker lists them while the event found is shown). Otherwise the newest event with
     results: one created for next week does not blank the screens. The picker lists
     the newest ``picker_events`` events and the one shown: in a list of thousands every
     keystroke is slow (150 ms a key at 3,000 events in Chromium)."""
     names = evs.get_column("event").to_list()
+    limit = int(settings.get("picker_events"))
     out: dict[str, Any] = {}
     if wanted in names:
         ev: str | None = wanted
     else:
         found = find_events(con, wanted) if wanted else []
         if wanted:
-            out["search"] = (wanted, len(found))
+            out["search"] = (wanted, len(found), found[:limit] if limit > 0 else found)
         played = evs.filter(pl.col("matches") > 0).get_column("event").to_list()
         ev = found[0] if found else played[0] if played else (names[0] if names else None)
-    limit = int(settings.get("picker_events"))
     listed = names[:limit] if limit > 0 else names
     # the event shown goes last: the first is the picker's default, which the address omits
     out.update(events=listed if ev is None or ev in listed else [*listed, ev], event=ev)

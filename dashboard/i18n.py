@@ -56,8 +56,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "No event matches “{text}”; showing {event}.",
     },
     "ev.search.many": {
-        "id": "{n} acara cocok dengan “{text}”; yang ditampilkan yang terbaru: {event}. Ketik lebih lengkap untuk acara lain.",
-        "en": "{n} events match “{text}”; showing the newest: {event}. Type more of the name for another.",
+        "id": "{n} acara cocok dengan “{text}”; yang ditampilkan yang terbaru: {event}. Pilih yang lain di daftar Acara, atau ketik lebih lengkap.",
+        "en": "{n} events match “{text}”; showing the newest: {event}. Pick another in the Event list, or type more of the name.",
     },
     "lb.round": {"id": "Babak / sesi", "en": "Round / session"},
     "lb.round.auto": {"id": "Terbaru ({round})", "en": "Newest ({round})"},

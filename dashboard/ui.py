@@ -184,9 +184,12 @@ def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
     # picker of the same key) would otherwise start at its default
     st.session_state[key] = d["event"]
     titles = store.event_titles()
+    found = st.session_state.get(f"{key}_search")
+    # while a search's event is shown, the other events it found can be picked too
+    matches = found[2] if found and found[3] == d["event"] else []
     chosen = where.selectbox(
         label,
-        d["events"],
+        [*d["events"], *(e for e in matches if e not in d["events"])],
         key=key,
         bind="query-params",
         format_func=lambda e: titles.get(e, e),
@@ -202,9 +205,9 @@ def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
 def search_note(d: dict[str, Any], key: str) -> None:
     """What the picker's typed text found, while the event it found is shown."""
     found = st.session_state.get(f"{key}_search")
-    if not found or found[2] != d["event"]:
+    if not found or found[3] != d["event"]:
         return
-    text, n, event = found
+    text, n, _, event = found
     if n == 0:
         st.warning(t("ev.search.none", text=md(text), event=md(store.title(event))))
     elif n > 1:

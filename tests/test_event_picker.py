@@ -76,14 +76,15 @@ def test_the_picker_lists_the_newest_events_and_the_one_shown(db):
 def test_typed_text_finds_the_newest_event_whose_id_or_title_holds_it(db, typed, found, matches):
     got = _choice(db, typed)
     assert got["event"] == found
-    assert got["search"] == (typed, matches)
+    assert got["search"][:2] == (typed, matches)
+    assert got["search"][2][0] == found and len(got["search"][2]) == matches
     assert got["events"][-1] == found
 
 
 def test_text_that_matches_nothing_shows_the_default_event_and_says_so(db):
     default = _choice(db, None)["event"]
     got = _choice(db, "no such event 100%_")
-    assert got["event"] == default and got["search"] == ("no such event 100%_", 0)
+    assert got["event"] == default and got["search"] == ("no such event 100%_", 0, [])
 
 
 def test_all_events_are_listed_with_picker_events_0(db, monkeypatch):
@@ -115,14 +116,16 @@ def test_text_typed_into_a_page_picker_opens_the_event_it_names(db, page):
     at = _open(page, "rektor")
     box = at.selectbox(key="event")
     assert box.value == OLD[0]
-    # the newest two, and the one shown
-    assert box.options[-1] == "Piala Rektor 2019" and len(box.options) == 3
-    assert "Piala Rektor 2018" not in box.options
+    # the newest two, then what the search found (the event shown first)
+    assert box.options[2:] == ["Piala Rektor 2019", "Piala Rektor 2018"]
     assert "2 acara cocok dengan “rektor”" in _texts(at)
-    at.run()  # the note stays while that event is shown
-    assert "2 acara cocok" in _texts(at)
-    at.selectbox(key="event").set_value(box.options[0]).run()
+    at.run()  # the note and the matches stay while that event is shown
+    assert "2 acara cocok" in _texts(at) and len(at.selectbox(key="event").options) == 4
+    at.selectbox(key="event").set_value(OLDER[0]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="event").value == OLDER[0]
     assert "cocok" not in _texts(at)
+    assert at.selectbox(key="event").options[2:] == ["Piala Rektor 2018"]
     at = _open(page, "zzz none")
     assert "Tidak ada acara yang cocok dengan “zzz none”" in _texts(at)
     assert at.selectbox(key="event").value in (UNHAS, PEPET)
