@@ -30,8 +30,8 @@ def event_choice(
     what was looked for, how many events matched and the first ``picker_events`` of them
     (the picker lists them while the event found is shown). Otherwise the newest event with
     results: one created for next week does not blank the screens. The picker lists
-    the newest ``picker_events`` events and the one shown: in a list of thousands every
-    keystroke is slow (150 ms a key at 3,000 events in Chromium)."""
+    the newest ``picker_events`` events and the one shown: in a list of thousands named
+    alike every keystroke matches and sorts them all (150 ms a key at 3,126 in Chromium)."""
     names = evs.get_column("event").to_list()
     limit = int(settings.get("picker_events"))
     out: dict[str, Any] = {}
