@@ -24,6 +24,16 @@ def db_path(tmp_path, monkeypatch) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def samples_db(tmp_path_factory) -> Path:
+    """Both sample events loaded once for the whole run; tests copy the file."""
+    from tests.browser.support import build_samples
+
+    path = tmp_path_factory.mktemp("samples") / "samples.duckdb"
+    build_samples(path)
+    return path
+
+
 @pytest.fixture
 def con(request, db_path):
     """A write connection to a fresh, migrated database, closed afterwards. A test that

@@ -34,14 +34,6 @@ PAGES = [
 TIMEOUT = 60
 
 
-@pytest.fixture(scope="session")
-def samples_db(tmp_path_factory) -> Path:
-    """Both sample events loaded once; tests copy the file."""
-    path = tmp_path_factory.mktemp("samples") / "samples.duckdb"
-    build_samples(path)
-    return path
-
-
 @pytest.fixture
 def loaded(db_path, samples_db) -> Path:
     shutil.copyfile(samples_db, db_path)

@@ -12,17 +12,10 @@ from dashboard import data, ui
 from dashboard.i18n import CATEGORIES
 from pipeline.standings import h2h, queries
 from pipeline.store.db import connect
-from tests.browser.support import APP, PEPET, UNHAS, build_samples
+from tests.browser.support import APP, PEPET, UNHAS
 from tests.test_dashboard import frames, html_tables, texts
 
 TIMEOUT = 60
-
-
-@pytest.fixture(scope="module")
-def samples_db(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("samples") / "samples.duckdb"
-    build_samples(path)
-    return path
 
 
 @pytest.fixture

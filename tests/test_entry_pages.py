@@ -11,20 +11,13 @@ from dashboard import data
 from pipeline import auth
 from pipeline.standings import queries
 from pipeline.store.db import connect
-from tests.browser.support import APP, PASSWORD, PEPET, UNHAS, add_coordinator, build_samples
+from tests.browser.support import APP, PASSWORD, PEPET, UNHAS, add_coordinator
 from tests.draw_fixture_entry import insert_draw
 from tests.test_dashboard import frames, texts
 
 TIMEOUT = 60
 EV, RND, TBL = "cup-2026", "R1", "1"
 START = {"a": "Ani", "b": "Budi", "c": "Cici", "d": "Dedi"}
-
-
-@pytest.fixture(scope="module")
-def samples_db(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("samples") / "samples.duckdb"
-    build_samples(path)
-    return path
 
 
 @pytest.fixture(autouse=True)

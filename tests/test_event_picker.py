@@ -11,17 +11,10 @@ from dashboard import batches, data
 from pipeline import events
 from pipeline.standings import queries
 from pipeline.store.db import connect
-from tests.browser.support import APP, PEPET, UNHAS, build_samples
+from tests.browser.support import APP, PEPET, UNHAS
 
 OLD = ("piala-rektor-2019", "Piala Rektor 2019")
 OLDER = ("piala-rektor-2018", "Piala Rektor 2018")
-
-
-@pytest.fixture(scope="module")
-def samples_db(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("picker") / "samples.duckdb"
-    build_samples(path)
-    return path
 
 
 @pytest.fixture
