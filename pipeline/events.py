@@ -54,12 +54,15 @@ def titles(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 
 def find(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
-    """Events whose id or title contains ``text`` in any case, newest first (the order of
-    :func:`pipeline.standings.queries.events`): what a person typed to find an event."""
+    """Events whose id or title contains ``text`` in any case: those it names whole first
+    (a dashboard address carries an event's title), then newest first (the order of
+    :func:`pipeline.standings.queries.events`). What a person typed to find an event."""
     rows = con.execute(
         "SELECT event FROM events WHERE contains(lower(event), lower(?)) "
-        "OR contains(lower(coalesce(title, '')), lower(?)) ORDER BY created_at DESC, event",
-        [text, text],
+        "OR contains(lower(coalesce(title, '')), lower(?)) "
+        "ORDER BY lower(event) = lower(?) OR lower(coalesce(title, '')) = lower(?) DESC, "
+        "created_at DESC, event",
+        [text, text, text, text],
     ).fetchall()
     return [str(r[0]) for r in rows]
 

@@ -74,6 +74,17 @@ def test_typed_text_finds_the_newest_event_whose_id_or_title_holds_it(db, typed,
     assert got["events"][-1] == found
 
 
+def test_an_event_named_whole_comes_before_newer_events_that_hold_its_name(db):
+    # the address carries the picked event's title: "Piala Rektor 2019" must open that
+    # event, not a newer "Piala Rektor 2019 (ulang)"
+    with connect(db) as con:
+        events.save(con, "ulang", "unhas", title="Piala Rektor 2019 (ulang)")
+        assert events.find(con, "piala rektor 2019") == [OLD[0], "ulang"]
+        assert events.find(con, "PIALA-REKTOR-2018") == [OLDER[0]]
+        assert events.find(con, "rektor 2019") == ["ulang", OLD[0]]
+    assert _choice(db, "Piala Rektor 2019")["event"] == OLD[0]
+
+
 def test_text_that_matches_nothing_shows_the_default_event_and_says_so(db):
     default = _choice(db, None)["event"]
     got = _choice(db, "no such event 100%_")
@@ -119,6 +130,9 @@ def test_text_typed_into_a_page_picker_opens_the_event_it_names(db, page):
     assert at.selectbox(key="event").value == OLDER[0]
     assert "cocok" not in _texts(at)
     assert at.selectbox(key="event").options[2:] == ["Piala Rektor 2018"]
+    # a link copied from the address bar: it carries the event's title
+    at = _open(page, "Piala Rektor 2018")
+    assert at.selectbox(key="event").value == OLDER[0] and "cocok" not in _texts(at)
     at = _open(page, "zzz none")
     assert "Tidak ada acara yang cocok dengan “zzz none”" in _texts(at)
     assert at.selectbox(key="event").value in (UNHAS, PEPET)

@@ -437,6 +437,9 @@ def test_the_dashboard_reads_every_page_batch_from_postgres_through_its_pool(
     for part in ("tables", "event_standings"):
         assert board[part].equals(want[part]), part
     assert data.read(batches.event_stats, "unhas-2024-e1").value is not None
+    # text typed into an event picker is looked up on the store too
+    typed = data.read(batches.leaderboard, "UNHAS-2024", None).value
+    assert typed["event"] == "unhas-2024-e1" and typed["search"][:2] == ("UNHAS-2024", 1)
     players = data.read(batches.player_list).value
     assert players.height == want["tables"].height
     assert data.read(batches.player, players["player_key"][0]).value is not None
