@@ -102,7 +102,8 @@ def test_on_a_phone_every_leaderboard_tab_can_be_tapped_and_the_tables_come_earl
     tabs.nth(2).click()  # event standings: every column reachable (a plain table)
     page.get_by_role("tab", name=re.compile("Klasemen acara"), selected=True).wait_for()
     wait_idle(page)
-    assert page.locator('[role="tabpanel"]:visible [data-testid="stDataFrame"]').count() == 0
+    panel.locator('[data-testid="stTableStyledTable"]:visible').first.wait_for()
+    assert panel.locator('[data-testid="stDataFrame"]').count() == 0
 
 
 def _correction(tmp) -> object:
