@@ -185,8 +185,12 @@ def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
     st.session_state[key] = d["event"]
     titles = store.event_titles()
     found = st.session_state.get(f"{key}_search")
+    if found and found[3] != d["event"]:
+        # another event was picked since: that search is over
+        del st.session_state[f"{key}_search"]
+        found = None
     # while a search's event is shown, the other events it found can be picked too
-    matches = found[2] if found and found[3] == d["event"] else []
+    matches = found[2] if found else []
     chosen = where.selectbox(
         label,
         [*d["events"], *(e for e in matches if e not in d["events"])],

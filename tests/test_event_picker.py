@@ -130,6 +130,7 @@ def test_text_typed_into_a_page_picker_opens_the_event_it_names(db, page):
     assert at.selectbox(key="event").value == OLDER[0]
     assert "cocok" not in _texts(at)
     assert at.selectbox(key="event").options[2:] == ["Piala Rektor 2018"]
+    assert "event_search" not in at.session_state  # that search is over
     # a link copied from the address bar: it carries the event's title
     at = _open(page, "Piala Rektor 2018")
     assert at.selectbox(key="event").value == OLDER[0] and "cocok" not in _texts(at)
