@@ -18,6 +18,7 @@ schedule, RULES.md Art. 1.14-1.15 — A↔C from hand 3, B↔D in hands 7-10):
 
 import random
 import threading
+import time
 from datetime import date
 
 import polars as pl
@@ -581,6 +582,20 @@ def test_a_rating_that_fails_beside_the_load_stops_it_and_stays_owed(
     assert_same(current(con), expected([WORKED[r][1] for r in ("R1", "R2")]))
 
 
+def _until_gone(pg_url: str, pid: int) -> None:
+    """Until the server's backend ``pid`` has ended: a client's close returns before its
+    backend has exited and let go of its session locks."""
+    import psycopg
+
+    deadline = time.monotonic() + 30
+    with psycopg.connect(pg_url, autocommit=True) as watch:
+        while watch.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid]
+        ).fetchone()[0]:
+            assert time.monotonic() < deadline, f"backend {pid} still running after 30 s"
+            time.sleep(0.02)
+
+
 def test_a_writer_still_at_work_keeps_its_mark_on_postgresql(pg_url):
     """On PostgreSQL another writer's mark is left over only when its session is gone: while
     it holds its lock (between its commit and its rating update) the mark is its own."""
@@ -598,7 +613,9 @@ def test_a_writer_still_at_work_keeps_its_mark_on_postgresql(pg_url):
         con.execute("BEGIN TRANSACTION")
         assert ratings_due.settle(con, 42) == (set(), set())  # 41 is at work
         con.execute("COMMIT")
+        pid = other.execute("SELECT pg_backend_pid()").fetchone()[0]
         other.close()  # 41's process is gone
+        _until_gone(pg_url, pid)
         con.execute("BEGIN TRANSACTION")
         assert ratings_due.settle(con, 42) == (set(), {"unhas"})
         con.execute("COMMIT")
