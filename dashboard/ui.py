@@ -178,7 +178,7 @@ def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
     lists (:func:`dashboard.batches.event_choice`), each by its title. Text typed that
     names none of them comes back as the choice, and the next run looks for it among all
     events."""
-    if bound_value(key) != d["event"] and "search" in d:
+    if "search" in d:  # this run looked up typed text
         st.session_state[f"{key}_search"] = (*d["search"], d["event"])
     # every run: a picker first drawn on this page (the choice came from another page's
     # picker of the same key) would otherwise start at its default
@@ -193,7 +193,7 @@ def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
     matches = found[2] if found else []
     chosen = where.selectbox(
         label,
-        [*d["events"], *(e for e in matches if e not in d["events"])],
+        list(dict.fromkeys([*d["events"], *matches])),
         key=key,
         bind="query-params",
         format_func=lambda e: titles.get(e, e),
