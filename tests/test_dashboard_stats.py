@@ -336,3 +336,31 @@ def test_a_dashboard_write_while_reading_is_refused_as_busy_not_a_duckdb_error(
     finally:
         data.DB_LOCK.release_read()
     assert data.write(lambda con: con.execute("SELECT 1").fetchall()) == [(1,)]
+
+
+def test_the_player_timeline_is_one_line_broken_between_events():
+    from dashboard.views.player import timeline_figure
+
+    # two events, three hands then two; running totals start again in each
+    tl = pl.DataFrame(
+        {
+            "event": ["e1", "e1", "e1", "e2", "e2"],
+            "round": ["R1"] * 5,
+            "table": ["1"] * 5,
+            "hand": [1, 2, 3, 1, 2],
+            "category": ["biasa"] * 5,
+            "points": [2, -1, 3, 4, 1],
+            "cumulative": [2, 1, 4, 4, 5],
+            "n": [1, 2, 3, 4, 5],
+        }
+    )
+    fig = timeline_figure(tl, {"e1": "Piala Rektor", "e2": "e2"})
+    assert len(fig.data) == 1 and not fig.layout.showlegend
+    line = fig.data[0]
+    assert list(line.x) == [1, 2, 3, 3.5, 4, 5]
+    ys = list(line.y)
+    assert ys[:3] == [2, 1, 4] and ys[4:] == [4, 5] and ys[3] != ys[3]  # NaN: a break
+    assert line.connectgaps is False
+    # the hover names each hand's event by its title
+    shown = [c[0] for c, y in zip(line.customdata, ys, strict=True) if y == y]
+    assert shown == ["Piala Rektor"] * 3 + ["e2"] * 2

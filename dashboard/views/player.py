@@ -197,31 +197,39 @@ def _fed(fed: pl.DataFrame) -> None:
 def _timeline(tl: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pl.timeline')}")
     if tl.height:
-        fig = charts.figure(source, "pl_timeline", lambda: _timeline_figure(tl))
+        titles = data.event_titles()
+        fig = charts.figure(source, "pl_timeline", lambda: timeline_figure(tl, titles))
         st.plotly_chart(fig, key="pl_timeline", config=CHART_CONFIG)
 
 
-def _timeline_figure(tl: pl.DataFrame) -> Any:
+def timeline_figure(tl: pl.DataFrame, titles: dict[str, str]) -> Any:
+    """One line, broken between events (each event's running total starts again at 0).
+    One trace per event drew a legend of 40 to 60 events for a busy player, unreadable
+    on a phone, and took the browser about a second more to draw."""
     import plotly.express as px
 
+    rows = tl.with_columns(pl.col("n").cast(pl.Float64))
+    # a row without a total after each event's last hand (but the last): the line stops
+    breaks = rows.group_by("event", maintain_order=True).agg(pl.col("n").max() + 0.5).head(-1)
+    rows = (
+        pl.concat([rows, breaks], how="diagonal")
+        .sort("n")
+        .with_columns(pl.col("event").replace(titles))
+    )
     fig = px.line(
-        tl.to_pandas(),
+        rows.to_pandas(),
         x="n",
         y="cumulative",
-        color="event",
         markers=tl.height <= 60,
-        hover_data=["round", "table", "hand", "category", "points"],
+        hover_data=["event", "round", "table", "hand", "category", "points"],
         labels={
             "n": t("pl.timeline.x"),
             "cumulative": t("pl.timeline.y"),
             "event": column("event"),
         },
     )
-    fig.update_layout(
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        height=320,
-        legend={"orientation": "h", "y": -0.25},
-    )
+    fig.update_traces(connectgaps=False)
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=320)
     return fig
 
 
