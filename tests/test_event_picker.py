@@ -5,9 +5,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Selectbox
 
 from dashboard import batches, data
+from dashboard.ui import md
 from pipeline import events
 from pipeline.standings import queries
 from pipeline.store.db import connect
@@ -137,3 +140,64 @@ def test_text_typed_into_a_page_picker_opens_the_event_it_names(db, page):
     at = _open(page, "zzz none")
     assert "Tidak ada acara yang cocok dengan “zzz none”" in _texts(at)
     assert at.selectbox(key="event").value in (UNHAS, PEPET)
+
+
+# --- the organiser page's picker: the events the account runs, found the same way ----------
+
+
+def _organiser(db: Path, rights: list[str], typed: str | None = None) -> AppTest:
+    from tests.test_organiser_page import signed_in
+
+    at = signed_in(db, rights)
+    if typed is not None:
+        _type_into(at, "org_event", typed)
+    return at
+
+
+def _type_into(at: AppTest, key: str, text: str) -> None:
+    """Run ``at`` as the browser does when ``text`` is typed into the picker ``key`` and
+    Enter pressed: its state is the text itself (``accept_new_options``). AppTest's
+    ``set_value`` takes listed options only."""
+    picker = at.selectbox(key=key)
+    listed = Selectbox._widget_state
+
+    def typed(self: Selectbox) -> WidgetState:
+        if self.id != picker.id:
+            return listed.fget(self)  # type: ignore[attr-defined]
+        return WidgetState(id=self.id, string_value=text)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(Selectbox, "_widget_state", property(typed))
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_the_organiser_picker_lists_the_newest_events_an_admin_runs(db):
+    with connect(db, read_only=True) as con:
+        newest = [e.shown for e in events.all_events(con)[:2]]
+    at = _organiser(db, ["*"])
+    # the newest two, then the choice to create an event
+    assert at.selectbox(key="org_event").options == [*newest, "＋ New event"]
+
+
+def test_text_typed_into_the_organiser_picker_opens_an_older_event(db):
+    at = _organiser(db, ["*"], "rektor 2018")
+    assert at.session_state["org_event"] == OLDER[0]
+    assert OLDER[1] in at.selectbox(key="org_event").options
+    assert next(w for w in at.text_input if w.label == "Title").value == OLDER[1]
+    # two match: the newest is shown, and the page says how many
+    at = _organiser(db, ["*"], "REKTOR")
+    assert at.session_state["org_event"] == OLD[0]
+    assert "2 events match" in _texts(at)
+    assert {OLD[1], OLDER[1]} <= set(at.selectbox(key="org_event").options)
+
+
+def test_the_organiser_picker_finds_only_events_the_account_runs(db):
+    # a coordinator of the 2018 event: "rektor" names two events, one of them theirs
+    at = _organiser(db, [OLDER[0]], "rektor")
+    assert at.session_state["org_event"] == OLDER[0]
+    assert "events match" not in _texts(at)
+    # an event they do not run, typed by its id, is not opened
+    at = _organiser(db, [OLDER[0]], UNHAS)
+    assert at.session_state["org_event"] == OLDER[0]
+    assert f"No event matches “{md(UNHAS)}”; showing {OLDER[1]}" in _texts(at)
