@@ -149,6 +149,36 @@ def test_installed_entry_point_runs(db_path):
     assert r.stdout.splitlines()[0].startswith("event,player,points,rank")
 
 
+def test_ctrl_c_is_one_line_and_exit_130_and_the_next_run_finishes(db_path, monkeypatch):
+    """Ctrl-C while a load's ratings follow its commit: one line that says what was kept,
+    the exit code of a process stopped by SIGINT; the matches are in, the ladder is owed,
+    and running the command again settles it."""
+    from pipeline import ratings
+    from pipeline.store.db import connect
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(ratings, "update", interrupted)
+        got = run("ingest", BASE)
+    assert got.exit_code == 130
+    said = got.stderr.strip()
+    assert said.startswith("interrupted: domino ingest stopped at Ctrl-C") and "\n" not in said
+    assert "Aborted" not in got.output and "Traceback" not in got.output
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM match_versions").fetchall()[0][0] > 0
+        assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] > 0
+    again = run("ingest", BASE)
+    assert again.exit_code == 0, again.output
+    rated = "SELECT player_key, mu, sigma, matches FROM ratings_t ORDER BY player_key"
+    with connect(db_path) as con:
+        assert con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0] == 0
+        settled = con.execute(rated).fetchall()
+        ratings.recompute(con)
+        assert settled and settled == con.execute(rated).fetchall()
+
+
 def test_an_error_nobody_expected_is_one_line_and_exit_70(db_path, monkeypatch):
     """A bug reaches the user as one sentence naming the command and the error, not as a
     traceback; DOMINO_DEBUG=1 shows the traceback to whoever reports it."""

@@ -92,6 +92,16 @@ def _unexpected(ctx: click.Context, exc: Exception) -> str:
     )
 
 
+def _interrupted(ctx: click.Context) -> str:
+    """The one line for Ctrl-C."""
+    command = f"domino {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "domino"
+    return (
+        f"interrupted: {command} stopped at Ctrl-C. A load writes each match whole or not "
+        "at all, and `domino log` says which loads finished; run the command again to "
+        "finish."
+    )
+
+
 class DominoGroup(click.Group):
     """The top group: commands resolved from :data:`COMMANDS` on first use; engine errors
     turned into one line and an exit code."""
@@ -110,6 +120,13 @@ class DominoGroup(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except KeyboardInterrupt:
+            # click would say "Aborted!" and exit 1; say what happened to the data, and
+            # exit as a process stopped by SIGINT does
+            from pipeline.cli.common import err
+
+            err.print(_interrupted(ctx), highlight=False)
+            sys.exit(130)
         except Exception as exc:
             said = _refusal(exc)
             if said is None:

@@ -212,6 +212,10 @@ ANALYZED = (
 SUMMARISED = "SELECT brin_summarize_new_values('rating_history_seq')"
 
 
+#: Whether any ladder is owed a rating update (:mod:`pipeline.ratings_due`).
+_OWED = "SELECT count(*) FROM ratings_due"
+
+
 def _update_ratings(
     con: duckdb.DuckDBPyConnection,
     writes: list[MatchOutcome],
@@ -219,23 +223,28 @@ def _update_ratings(
     owner: int,
 ) -> None:
     """After the commit, the rating ladders follow the matches written (pipeline/ratings.py),
-    from the standings this load wrote for them."""
-    if writes:
-        ratings.update(
-            con,
-            pl.DataFrame(
-                [(o.event, o.round, o.table, o.version or 1) for o in writes],
-                schema={
-                    "event": pl.String,
-                    "round": pl.String,
-                    "table": pl.String,
-                    "version": pl.Int32,
-                },
-                orient="row",
-            ),
-            standings,
-            owner=owner,
-        )
+    from the standings this load wrote for them. A load that wrote nothing still brings
+    up to date a ladder another load left owing (stopped between its two commits): running
+    an interrupted command again finishes its work."""
+    if not writes:
+        if con.execute(_OWED).fetchall()[0][0]:
+            ratings.refresh(con, [], owner=owner)
+        return
+    ratings.update(
+        con,
+        pl.DataFrame(
+            [(o.event, o.round, o.table, o.version or 1) for o in writes],
+            schema={
+                "event": pl.String,
+                "round": pl.String,
+                "table": pl.String,
+                "version": pl.Int32,
+            },
+            orient="row",
+        ),
+        standings,
+        owner=owner,
+    )
 
 
 def _write_events(con: duckdb.DuckDBPyConnection, p: Plan, now: datetime) -> None:
