@@ -67,6 +67,19 @@ def find(con: duckdb.DuckDBPyConnection, text: str) -> list[str]:
     return [str(r[0]) for r in rows]
 
 
+def undated(con: duckdb.DuckDBPyConnection, names: list[str]) -> list[tuple[str, str, date]]:
+    """Of ``names``, the events without a date: ``(event, ruleset, the day it was created)``,
+    in name order. The rating ladders take such an event's tables as played that day."""
+    if not names:
+        return []
+    rows = con.execute(
+        "SELECT event, ruleset, CAST(created_at AS DATE) FROM events "
+        "WHERE event_date IS NULL AND event IN (SELECT unnest(?)) ORDER BY event",
+        [sorted(names)],
+    ).fetchall()
+    return [(str(e), str(r), d) for e, r, d in rows]
+
+
 def save(
     con: duckdb.DuckDBPyConnection,
     event: str,

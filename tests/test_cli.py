@@ -5,6 +5,7 @@ import io
 import json
 import subprocess
 import sys
+from datetime import date
 
 from click.testing import CliRunner
 
@@ -147,6 +148,54 @@ def test_installed_entry_point_runs(db_path):
         check=False,
     )
     assert r.stdout.splitlines()[0].startswith("event,player,points,rank")
+
+
+def test_a_load_that_creates_an_undated_event_warns_once(db_path):
+    """The ratings take an undated event's tables as played the day it was created: a
+    load that creates one says so, and how to give its day; a dated event is not named."""
+    from pipeline.store.db import connect
+
+    got = run("ingest", BASE)
+    assert got.exit_code == 0
+    said = [line for line in got.stderr.splitlines() if "without a date" in line]
+    with connect(db_path, read_only=True) as con:
+        day = con.execute("SELECT CAST(created_at AS DATE) FROM events").fetchall()[0][0]
+    assert said == [
+        "warning: event unhas-2024-e1 was created by this load without a date, so the "
+        f"ratings take its tables as played on {day}; if it was played on another "
+        "day, give that day: domino event create unhas-2024-e1 --ruleset unhas --date "
+        "YYYY-MM-DD"
+    ]
+    # loaded again (nothing new) or into a dated event: no warning
+    assert "without a date" not in run("ingest", BASE).stderr
+
+
+def test_an_event_created_with_its_date_is_not_warned_about(tmp_path, monkeypatch):
+    monkeypatch.setenv("DOMINO_DB", str(tmp_path / "dated.duckdb"))
+    made = run("event", "create", "unhas-2024-e1", "--ruleset", "unhas", "--date", "2024-05-01")
+    assert made.exit_code == 0
+    got = run("ingest", BASE)
+    assert got.exit_code == 0 and "without a date" not in got.stderr
+
+
+def test_many_undated_events_are_one_warning(db_path):
+    from types import SimpleNamespace
+
+    from pipeline import events
+    from pipeline.cli.loading import _undated
+    from pipeline.store.db import connect
+
+    names = [f"kg-{i}" for i in range(5)]
+    with connect(db_path) as con:
+        for name in names:
+            events.save(con, name, "pepet")
+        events.save(con, "dated", "pepet", event_date=date(2026, 1, 1))
+        said = _undated(con, SimpleNamespace(new_events=dict.fromkeys([*names, "dated"])))
+    assert said == [
+        "5 events were created by this load without a date (kg-0, kg-1, kg-2 and 2 more), "
+        "so the ratings take their tables as played on the day each was created; give "
+        "each its day: domino event create EVENT --ruleset RULESET --date YYYY-MM-DD"
+    ]
 
 
 def test_ctrl_c_is_one_line_and_exit_130_and_the_next_run_finishes(db_path, monkeypatch):

@@ -54,7 +54,7 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
                     by=by,
                     progress=progress,
                 )
-                warnings = _eligibility(con, p)
+                warnings = _undated(con, p) + _eligibility(con, p)
     report(p, fmt, dry_run=dry_run)
     if warnings:
         from rich.markup import escape
@@ -97,6 +97,31 @@ class _NoBar:
 
     def add_task(self, description: str, total: int) -> int:
         return 0
+
+
+def _undated(con, p) -> list[str]:
+    """One warning for the events this load created without a date: the rating ladders
+    take their tables as played the day each was created, which is wrong for an old
+    event's results loaded today."""
+    from pipeline import events
+
+    found = events.undated(con, list(p.new_events))
+    if not found:
+        return []
+    if len(found) == 1:
+        event, ruleset, day = found[0]
+        return [
+            f"event {event} was created by this load without a date, so the ratings take "
+            f"its tables as played on {day}; if it was played on another day, give that "
+            f"day: domino event create {event} --ruleset {ruleset} --date YYYY-MM-DD"
+        ]
+    named = ", ".join(e for e, _, _ in found[:3])
+    more = f" and {len(found) - 3:,} more" if len(found) > 3 else ""
+    return [
+        f"{len(found):,} events were created by this load without a date ({named}{more}), "
+        "so the ratings take their tables as played on the day each was created; give "
+        "each its day: domino event create EVENT --ruleset RULESET --date YYYY-MM-DD"
+    ]
 
 
 def _eligibility(con, p) -> list[str]:
