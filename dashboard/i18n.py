@@ -230,6 +230,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Tersimpan: {loaded} pertandingan ({new} baru, {update} tambahan, {correction} koreksi), {unchanged} tidak berubah, {rejected} ditolak.",
         "en": "Saved: {loaded} match(es) ({new} new, {update} updated, {correction} corrected), {unchanged} unchanged, {rejected} rejected.",
     },
+    "up.undated.fix": {
+        "id": "Bila dimainkan pada hari lain, isi tanggalnya di halaman Penyelenggara.",
+        "en": "If it was played on another day, set its date on the Organiser page.",
+    },
     "up.changed_meanwhile": {
         "id": "Data berubah sejak pratinjau (ada unggahan lain). Periksa pratinjau baru lalu simpan lagi.",
         "en": "The data changed since the preview (another load). Check the new preview, then save again.",

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from pipeline import ratings_due, rulesets
+from pipeline import messages, ratings_due, rulesets
 from pipeline.players import alias_map, player_key, read_registry
 from pipeline.problems import FileRejected
 from pipeline.store.db import frame, insert_frame
@@ -78,6 +78,18 @@ def undated(con: duckdb.DuckDBPyConnection, names: list[str]) -> list[tuple[str,
         [sorted(names)],
     ).fetchall()
     return [(str(e), str(r), d) for e, r, d in rows]
+
+
+def undated_warning(found: list[tuple[str, str, date]], lang: str = "en") -> str:
+    """One sentence for the events :func:`undated` found (at least one)."""
+    if len(found) == 1:
+        event, _ruleset, day = found[0]
+        return messages.render("undated.one", {"event": event, "day": str(day)}, lang)
+    return messages.render(
+        "undated.many",
+        {"count": f"{len(found):,}", "events": [e for e, _, _ in found[:3]]},
+        lang,
+    )
 
 
 def save(

@@ -192,7 +192,7 @@ def test_many_undated_events_are_one_warning(db_path):
         events.save(con, "dated", "pepet", event_date=date(2026, 1, 1))
         said = _undated(con, SimpleNamespace(new_events=dict.fromkeys([*names, "dated"])))
     assert said == [
-        "5 events were created by this load without a date (kg-0, kg-1, kg-2 and 2 more), "
+        "5 events were created by this load without a date (among them kg-0, kg-1, kg-2), "
         "so the ratings take their tables as played on the day each was created; give "
         "each its day: domino event create EVENT --ruleset RULESET --date YYYY-MM-DD"
     ]

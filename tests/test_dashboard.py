@@ -447,6 +447,17 @@ def test_upload_previews_then_saves(db_path):
     btn.click().run()
     assert not at.exception
     assert "Tersimpan: 1 pertandingan" in texts(at)
+    # the event it created has no date: the ratings count it as played today, and the
+    # page says where to set the day
+    with connect(db_path, read_only=True) as con:
+        day = con.execute(
+            "SELECT CAST(created_at AS DATE) FROM events WHERE event = ?", [UNHAS]
+        ).fetchall()[0][0]
+    assert [i.value for i in at.info if "tanpa tanggal" in i.value] == [
+        f"Acara {ui.md(UNHAS)} dibuat oleh unggahan ini tanpa tanggal, jadi rating menghitung "
+        f"mejanya sebagai dimainkan pada {day}. Bila dimainkan pada hari lain, "
+        "isi tanggalnya di halaman Penyelenggara."
+    ]
     # the upload history says what happened in the reader's language
     statuses = [
         v

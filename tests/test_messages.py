@@ -512,6 +512,8 @@ RARE = {
         "event": "e1",
         "allowed": "Indonesia",
     },
+    "undated.one": {"event": "e1", "day": "2026-12-02"},
+    "undated.many": {"count": "5", "events": ["e1", "e2", "e3"]},
     "advance.unknown_event": {"event": "kota"},
     "advance.unfinished": {"why": "event e1 has no results yet"},
     "advance.no_results": {"event": "e1"},

@@ -18,7 +18,7 @@ from dashboard import access, batches, data, ui
 from dashboard.i18n import language, t
 from dashboard.views.upload_preview import show_preview
 from dashboard.views.upload_request import SENT_STATE, request_box
-from pipeline import auth, ingest, rulesets, settings
+from pipeline import auth, events, ingest, rulesets, settings
 from pipeline.ingest import PlanChanged, Preview
 from pipeline.ingest.read import display_name
 from pipeline.standings import exports, stats
@@ -26,6 +26,7 @@ from pipeline.store.db import DatabaseBusy
 
 _PREVIEW_STATE = "_upload_preview"
 _DONE_STATE = "_upload_done"
+_UNDATED_STATE = "_upload_undated"  # events the last save created without a date
 _ROUND_STATE = "_upload_round"
 REASON_KEY = "up_reason"
 
@@ -59,6 +60,11 @@ def render() -> None:
     done = st.session_state.pop(_DONE_STATE, None) or st.session_state.pop(SENT_STATE, None)
     if done:
         st.success(done)
+    undated = st.session_state.pop(_UNDATED_STATE, None)
+    if undated:
+        # the ids come from uploaded files: shown as text, never as markdown
+        said = events.undated_warning([(ui.md(e), r, d) for e, r, d in undated], language())
+        st.info(f"{said[:1].upper()}{said[1:]}. {t('up.undated.fix')}")
     _templates()
     try:
         allowed = data.uncached(lambda con: auth.user_events(con, ident.name))
@@ -207,6 +213,13 @@ def _confirm(
         st.warning(t("up.busy"))
         return
     counts = {s: p.count(s) for s in ("new", "update", "correction", "unchanged", "rejected")}
+    if p.new_events:
+        try:  # the events it created without a date: said once, after the save
+            found = data.uncached(events.undated, list(p.new_events))
+        except DatabaseBusy:
+            found = []
+        if found:
+            st.session_state[_UNDATED_STATE] = found
     st.session_state[_DONE_STATE] = t(
         "up.saved", loaded=counts["new"] + counts["update"] + counts["correction"], **counts
     )

@@ -108,20 +108,13 @@ def _undated(con, p) -> list[str]:
     found = events.undated(con, list(p.new_events))
     if not found:
         return []
+    event, ruleset = (found[0][0], found[0][1]) if len(found) == 1 else ("EVENT", "RULESET")
+    fix = f"domino event create {event} --ruleset {ruleset} --date YYYY-MM-DD"
     if len(found) == 1:
-        event, ruleset, day = found[0]
         return [
-            f"event {event} was created by this load without a date, so the ratings take "
-            f"its tables as played on {day}; if it was played on another day, give that "
-            f"day: domino event create {event} --ruleset {ruleset} --date YYYY-MM-DD"
+            f"{events.undated_warning(found)}; if it was played on another day, give that day: {fix}"
         ]
-    named = ", ".join(e for e, _, _ in found[:3])
-    more = f" and {len(found) - 3:,} more" if len(found) > 3 else ""
-    return [
-        f"{len(found):,} events were created by this load without a date ({named}{more}), "
-        "so the ratings take their tables as played on the day each was created; give "
-        "each its day: domino event create EVENT --ruleset RULESET --date YYYY-MM-DD"
-    ]
+    return [f"{events.undated_warning(found)}; give each its day: {fix}"]
 
 
 def _eligibility(con, p) -> list[str]:
