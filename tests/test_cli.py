@@ -150,7 +150,7 @@ def test_installed_entry_point_runs(db_path):
     assert r.stdout.splitlines()[0].startswith("event,player,points,rank")
 
 
-def test_a_load_that_creates_an_undated_event_warns_once(db_path):
+def test_a_load_that_creates_an_undated_event_warns_once(store):
     """The ratings take an undated event's tables as played the day it was created: a
     load that creates one says so, and how to give its day; a dated event is not named."""
     from pipeline.store.db import connect
@@ -158,7 +158,7 @@ def test_a_load_that_creates_an_undated_event_warns_once(db_path):
     got = run("ingest", BASE)
     assert got.exit_code == 0
     said = [line for line in got.stderr.splitlines() if "without a date" in line]
-    with connect(db_path, read_only=True) as con:
+    with connect(store, read_only=True) as con:
         day = con.execute("SELECT CAST(created_at AS DATE) FROM events").fetchall()[0][0]
     assert said == [
         "warning: event unhas-2024-e1 was created by this load without a date, so the "
