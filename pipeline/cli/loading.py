@@ -108,13 +108,13 @@ def _undated(con, p) -> list[str]:
     found = events.undated(con, list(p.new_events))
     if not found:
         return []
-    event, ruleset = (found[0][0], found[0][1]) if len(found) == 1 else ("EVENT", "RULESET")
-    fix = f"domino event create {event} --ruleset {ruleset} --date YYYY-MM-DD"
     if len(found) == 1:
-        return [
-            f"{events.undated_warning(found)}; if it was played on another day, give that day: {fix}"
-        ]
-    return [f"{events.undated_warning(found)}; give each its day: {fix}"]
+        event, ruleset, _day = found[0]
+        fix = "if it was played on another day, give that day: "
+        fix += f"domino event create {event} --ruleset {ruleset} --date YYYY-MM-DD"
+    else:
+        fix = "give each its day: domino event create EVENT --ruleset RULESET --date YYYY-MM-DD"
+    return [f"{events.undated_warning(found)}; {fix}"]
 
 
 def _eligibility(con, p) -> list[str]:
