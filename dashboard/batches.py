@@ -33,20 +33,26 @@ def event_choice(
     the newest ``picker_events`` events and the one shown: in a list of thousands named
     alike every keystroke matches and sorts them all (150 ms a key at 3,126 in Chromium)."""
     names = evs.get_column("event").to_list()
-    limit = int(settings.get("picker_events"))
     out: dict[str, Any] = {}
     if wanted in names:
         ev: str | None = wanted
     else:
         found = find_events(con, wanted) if wanted else []
         if wanted:
-            out["search"] = (wanted, len(found), found[:limit] if limit > 0 else found)
+            out["search"] = (wanted, len(found), newest(found))
         played = evs.filter(pl.col("matches") > 0).get_column("event").to_list()
         ev = found[0] if found else played[0] if played else (names[0] if names else None)
-    listed = names[:limit] if limit > 0 else names
+    listed = newest(names)
     # the event shown goes last: the first is the picker's default, which the address omits
     out.update(events=listed if ev is None or ev in listed else [*listed, ev], event=ev)
     return out
+
+
+def newest(events: list[str]) -> list[str]:
+    """The first ``picker_events`` of ``events`` (newest first), or all when it is 0: what
+    an event picker lists."""
+    limit = int(settings.get("picker_events"))
+    return events[:limit] if limit > 0 else events
 
 
 def leaderboard(

@@ -184,11 +184,7 @@ def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
     # picker of the same key) would otherwise start at its default
     st.session_state[key] = d["event"]
     titles = store.event_titles()
-    found = st.session_state.get(f"{key}_search")
-    if found and found[3] != d["event"]:
-        # another event was picked since: that search is over
-        del st.session_state[f"{key}_search"]
-        found = None
+    found = live_search(key, d["event"])
     # while a search's event is shown, the other events it found can be picked too
     matches = found[2] if found else []
     chosen = where.selectbox(
@@ -206,16 +202,28 @@ def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
         st.rerun()
 
 
-def search_note(d: dict[str, Any], key: str) -> None:
-    """What the picker's typed text found, while the event it found is shown."""
+def live_search(key: str, shown: str | None) -> tuple[str, int, list[str], str] | None:
+    """What text typed into the picker ``key`` found (text, how many events matched, those
+    listed, the event it showed), while that event is still ``shown``; once another event
+    is picked, that search is over and forgotten."""
     found = st.session_state.get(f"{key}_search")
-    if not found or found[3] != d["event"]:
+    if found and found[3] != shown:
+        del st.session_state[f"{key}_search"]
+        return None
+    return found
+
+
+def search_note(d: dict[str, Any], key: str, name: Callable[[str], str] = store.title) -> None:
+    """What the picker's typed text found, while the event it found is shown (named by
+    ``name``)."""
+    found = live_search(key, d["event"])
+    if not found:
         return
     text, n, _, event = found
     if n == 0:
-        st.warning(t("ev.search.none", text=md(text), event=md(store.title(event))))
+        st.warning(t("ev.search.none", text=md(text), event=md(name(event))))
     elif n > 1:
-        st.caption(t("ev.search.many", text=md(text), n=n, event=md(store.title(event))))
+        st.caption(t("ev.search.many", text=md(text), n=n, event=md(name(event))))
 
 
 def stale_note(res: Result) -> bool:

@@ -18,8 +18,9 @@ import polars as pl
 import streamlit as st
 
 from dashboard import access, data, ui
+from dashboard.batches import newest
 from dashboard.i18n import language, t
-from pipeline import auth, draws, events, messages, rulesets, settings
+from pipeline import auth, draws, events, messages, rulesets
 from pipeline import rounds as round_order
 from pipeline.ingest.read import display_name
 from pipeline.problems import FileRejected
@@ -28,7 +29,6 @@ from pipeline.store.db import DatabaseBusy
 NEW = "\x00new"  # the picker's "new event" choice (no event id can hold a NUL)
 _DONE = "_org_done"
 _SELECT = "_org_select"
-_FOUND = "_org_found"  # (text, events matched, those listed, the event shown)
 
 
 def render() -> None:
@@ -55,10 +55,7 @@ def render() -> None:
     labels = {e.event: e.shown for e in state["events"]} | {NEW: t("org.new")}
     if st.session_state.get(_SELECT) in [*writable, NEW]:
         st.session_state["org_event"] = st.session_state.pop(_SELECT)
-    found = st.session_state.get(_FOUND)
-    if found and found[3] != st.session_state.get("org_event"):
-        del st.session_state[_FOUND]  # another event was picked since: that search is over
-        found = None
+    found = ui.live_search("org_event", st.session_state.get("org_event"))
     picked = st.selectbox(
         t("org.event"),
         _listed(writable, st.session_state.get("org_event"), found, new_ok=new_ok),
@@ -70,12 +67,7 @@ def render() -> None:
     if picked != NEW and picked not in writable:
         # typed text: the newest event it names that this account runs
         _search(str(picked), set(writable), writable[0] if writable else NEW)
-    if found:
-        text, n, _, shown = found
-        if n == 0:
-            st.warning(t("ev.search.none", text=ui.md(text), event=ui.md(labels[shown])))
-        elif n > 1:
-            st.caption(t("ev.search.many", text=ui.md(text), n=n, event=ui.md(labels[shown])))
+    ui.search_note({"event": picked}, "org_event", labels.__getitem__)
     info = next((e for e in state["events"] if e.event == picked), None)
     _details(info, ident)
     if info is None:
@@ -90,20 +82,18 @@ def _listed(writable: list[str], shown: str | None, found: Any, *, new_ok: bool)
     """The picker's choices: the newest ``picker_events`` events this account runs (an
     admin may run thousands, and every keystroke in a long list costs the browser), the
     one shown, the other events its search found, and a new event for those who may."""
-    limit = int(settings.get("picker_events"))
-    listed = writable[:limit] if limit > 0 else writable
     extra = [shown] if shown in writable else []
     new = [NEW] if new_ok else []
-    return list(dict.fromkeys([*listed, *extra, *(found[2] if found else []), *new]))
+    return list(dict.fromkeys([*newest(writable), *extra, *(found[2] if found else []), *new]))
 
 
 def _search(text: str, writable: set[str], fallback: str) -> None:
     """Show the newest event this account runs whose id or title holds ``text``; with
     none, say so and go back to ``fallback``."""
     hits = [e for e in data.uncached(events.find, text) if e in writable]
-    limit = int(settings.get("picker_events"))
     shown = hits[0] if hits else fallback
-    st.session_state[_FOUND] = (text, len(hits), hits[:limit] if limit > 0 else hits, shown)
+    # kept as the event pages keep theirs (ui.live_search, ui.search_note)
+    st.session_state["org_event_search"] = (text, len(hits), newest(hits), shown)
     st.session_state[_SELECT] = shown
     st.rerun()
 
