@@ -118,6 +118,11 @@ def moving(
             ratings.refresh(con, rulesets, owner=owner)
 
 
+def any_owed(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether any ladder is owed an update (by a live writer or one that is gone)."""
+    return bool(con.execute("SELECT count(*) FROM ratings_due").fetchall()[0][0])
+
+
 def settle(con: duckdb.DuckDBPyConnection, owner: int) -> tuple[set[str], set[str]]:
     """Inside the rating transaction (on PostgreSQL under the ladders' lock): remove this
     owner's rows, every row left over, and every row of a ladder left owing (the caller

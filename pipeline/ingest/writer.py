@@ -212,10 +212,6 @@ ANALYZED = (
 SUMMARISED = "SELECT brin_summarize_new_values('rating_history_seq')"
 
 
-#: Whether any ladder is owed a rating update (:mod:`pipeline.ratings_due`).
-_OWED = "SELECT count(*) FROM ratings_due"
-
-
 def _update_ratings(
     con: duckdb.DuckDBPyConnection,
     writes: list[MatchOutcome],
@@ -227,7 +223,7 @@ def _update_ratings(
     up to date a ladder another load left owing (stopped between its two commits): running
     an interrupted command again finishes its work."""
     if not writes:
-        if con.execute(_OWED).fetchall()[0][0]:
+        if ratings_due.any_owed(con):
             ratings.refresh(con, [], owner=owner)
         return
     ratings.update(
