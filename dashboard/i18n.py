@@ -230,6 +230,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Tersimpan: {loaded} pertandingan ({new} baru, {update} tambahan, {correction} koreksi), {unchanged} tidak berubah, {rejected} ditolak.",
         "en": "Saved: {loaded} match(es) ({new} new, {update} updated, {correction} corrected), {unchanged} unchanged, {rejected} rejected.",
     },
+    "up.eligibility": {
+        "id": "Peringatan kelayakan (tidak ada yang ditolak karenanya):",
+        "en": "Eligibility warnings (nothing was refused for them):",
+    },
+    "up.eligibility.more": {"id": "… dan {n} lagi.", "en": "… and {n} more."},
     "up.undated.fix": {
         "id": "Bila dimainkan pada hari lain, isi tanggalnya di halaman Penyelenggara.",
         "en": "If it was played on another day, set its date on the Organiser page.",

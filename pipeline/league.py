@@ -31,8 +31,8 @@ class Refused(Exception):
         self.mid, self.params = mid, params
 
 
-def _say(mid: str, **params: object) -> str:
-    return messages.render(mid, params)
+def _say(mid: str, lang: str = "en", **params: object) -> str:
+    return messages.render(mid, params, lang)
 
 
 # --- leagues ------------------------------------------------------------------------------
@@ -112,11 +112,14 @@ _ELIGIBILITY_PEOPLE = (
 
 
 def eligibility_of(
-    con: duckdb.DuckDBPyConnection, events: list[str], keys: list[str] | None = None
+    con: duckdb.DuckDBPyConnection,
+    events: list[str],
+    keys: list[str] | None = None,
+    lang: str = "en",
 ) -> list[str]:
     """:func:`eligibility` of several events (a load's) in a few queries, not a few per
     event: event by event in name order, each event's age warnings, then its citizenship
-    warnings, each by player."""
+    warnings, each by player; sentences in ``lang``."""
     rules = {}
     for rs in rulesets.names():
         flat = rulesets.load(rs).flat
@@ -153,6 +156,7 @@ def eligibility_of(
             for r in part.filter(pl.col("age") < int(min_age)).iter_rows(named=True):
                 sentence = _say(
                     "eligibility.age",
+                    lang,
                     player=r["player"],
                     age=r["age"],
                     date=r["on_date"],
@@ -169,6 +173,7 @@ def eligibility_of(
             for r in bad.iter_rows(named=True):
                 sentence = _say(
                     "eligibility.citizenship",
+                    lang,
                     player=r["player"],
                     citizenship=r["citizenship"],
                     event=r["event"],

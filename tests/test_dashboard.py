@@ -3,6 +3,7 @@ events and on an empty database, show what the issue asks, and keep the access r
 
 import re
 import shutil
+from datetime import date
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import data, ui
-from pipeline import auth, rulesets
+from pipeline import auth, events, rulesets
 from pipeline.standings import queries
 from pipeline.store.db import DatabaseBusy, connect
 from tests.browser.support import (
@@ -474,6 +475,45 @@ def test_upload_previews_then_saves(db_path):
     # the preview's points are the points that were saved
     shown = dict(zip(points[0]["Pemain"], points[0]["Poin"], strict=True))
     assert shown == dict(zip(ts.get_column("player"), ts.get_column("points"), strict=True))
+
+
+def test_a_save_says_which_players_the_eligibility_does_not_admit(db_path, tmp_path):
+    """As ``domino ingest`` prints them: after the save, each player the ruleset's
+    eligibility does not admit on the event's date, in the reader's language, the match
+    saved all the same. Worked by hand (RULES.md; pepet: 17 or older, Indonesian): on
+    2026-05-01 Ana (born 2009-05-02) is 16; Cici is Malaysian; Budi and Dedi pass."""
+    from pipeline.players import import_registry, read_registry
+    from tests.rules_helpers import csv_text, hand
+
+    reg = tmp_path / "players.csv"
+    reg.write_text(
+        "player,group,birth_date,citizenship\nAna,KG Alpha,2009-05-02,Indonesia\n"
+        "Budi,KG Alpha,2009-05-01,\nCici,KG Beta,,Malaysia\nDedi,KG Beta,,WNI\n",
+        encoding="utf-8",
+    )
+    with connect(db_path) as con:
+        import_registry(con, read_registry(reg), "default")
+        events.save(con, "kg", "pepet", event_date=date(2026, 5, 1))
+    log = tmp_path / "kg.csv"
+    row = hand(1, "A", "out", pips=(None, 5, 10, 20), seats=("Ana", "Budi", "Cici", "Dedi"))
+    log.write_text(csv_text([{**row, "event": "kg", "ruleset": "pepet", "round": "S1"}]), "utf-8")
+    at = _signed_in(db_path, ["*"])
+    _upload(at, log)
+    assert not at.warning or all("kelayakan" not in w.value for w in at.warning), "after the save"
+    _confirm_button(at).click().run()
+    assert not at.exception
+    assert "Tersimpan: 1 pertandingan" in texts(at)
+    said = [
+        "Ana berusia 16 pada 2026-05-01 (lahir 2009-05-02); acara kg menerima pemain berusia "
+        "17 tahun ke atas.",
+        "Kewarganegaraan Cici adalah Malaysia; acara kg menerima warga Indonesia, Indonesian, WNI.",
+    ]
+    assert [w.value for w in at.warning if "kelayakan" in w.value] == [
+        "Peringatan kelayakan (tidak ada yang ditolak karenanya):\n\n"
+        + "\n".join(f"- {ui.md(line)}" for line in said)
+    ]
+    at.run()  # said once, after the save
+    assert all("kelayakan" not in w.value for w in at.warning)
 
 
 def test_a_bad_file_shows_its_problems_and_changes_nothing(loaded, tmp_path):

@@ -18,7 +18,7 @@ from dashboard import access, batches, data, ui
 from dashboard.i18n import language, t
 from dashboard.views.upload_preview import show_preview
 from dashboard.views.upload_request import SENT_STATE, request_box
-from pipeline import auth, events, ingest, rulesets, settings
+from pipeline import auth, events, ingest, league, rulesets, settings
 from pipeline.ingest import PlanChanged, Preview
 from pipeline.ingest.read import display_name
 from pipeline.standings import exports, stats
@@ -27,6 +27,9 @@ from pipeline.store.db import DatabaseBusy
 _PREVIEW_STATE = "_upload_preview"
 _DONE_STATE = "_upload_done"
 _UNDATED_STATE = "_upload_undated"  # events the last save created without a date
+_ELIGIBILITY_STATE = "_upload_eligibility"  # the last save's eligibility warnings
+#: At most this many eligibility warnings are listed after a save; the rest are counted.
+ELIGIBILITY_SHOWN = 20
 _ROUND_STATE = "_upload_round"
 REASON_KEY = "up_reason"
 
@@ -65,6 +68,7 @@ def render() -> None:
         # the ids come from uploaded files: shown as text, never as markdown
         said = events.undated_warning([(ui.md(e), r, d) for e, r, d in undated], language())
         st.info(f"{said[:1].upper()}{said[1:]}. {t('up.undated.fix')}")
+    _eligibility_warnings(st.session_state.pop(_ELIGIBILITY_STATE, None))
     _templates()
     try:
         allowed = data.uncached(lambda con: auth.user_events(con, ident.name))
@@ -220,12 +224,30 @@ def _confirm(
             found = []
         if found:
             st.session_state[_UNDATED_STATE] = found
+    if p.written_events:
+        try:  # players the ruleset's eligibility does not admit: warned, never refused
+            st.session_state[_ELIGIBILITY_STATE] = data.uncached(
+                lambda con: league.eligibility_of(con, p.written_events, lang=language())
+            )
+        except DatabaseBusy:
+            pass
     st.session_state[_DONE_STATE] = t(
         "up.saved", loaded=counts["new"] + counts["update"] + counts["correction"], **counts
     )
     st.session_state[_ROUND_STATE] = st.session_state.get(_ROUND_STATE, 0) + 1
     st.session_state.pop(_PREVIEW_STATE, None)
     st.rerun()
+
+
+def _eligibility_warnings(lines: list[str] | None) -> None:
+    """The last save's eligibility warnings, as ``domino ingest`` prints them: each names
+    the player (text from the data, shown as text)."""
+    if not lines:
+        return
+    listed = "\n".join(f"- {ui.md(line)}" for line in lines[:ELIGIBILITY_SHOWN])
+    more = len(lines) - ELIGIBILITY_SHOWN
+    tail = f"\n\n{t('up.eligibility.more', n=more)}" if more > 0 else ""
+    st.warning(f"{t('up.eligibility')}\n\n{listed}{tail}")
 
 
 def _uploader_css(limit_mb: int) -> None:

@@ -120,12 +120,9 @@ def _undated(con, p) -> list[str]:
 def _eligibility(con, p) -> list[str]:
     """Eligibility warnings (RULES.md; the ruleset's ``[eligibility]``) for the events that
     this load wrote to: each names the player; nothing is rejected for it."""
-    from pipeline.ingest.match import WRITES
     from pipeline.league import eligibility_of
 
-    return eligibility_of(
-        con, sorted({o.event for o in p.outcomes if o.status in WRITES and o.event})
-    )
+    return eligibility_of(con, p.written_events)
 
 
 def _bar(bar: Any, task: Any) -> Callable[[int, int], None]:

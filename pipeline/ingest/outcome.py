@@ -76,6 +76,11 @@ class Plan:
         return [o for o in self.outcomes if o.status in WRITES]
 
     @property
+    def written_events(self) -> list[str]:
+        """The events this plan writes a match of, by name."""
+        return sorted({o.event for o in self.writes if o.event})
+
+    @property
     def exit_code(self) -> int:
         """0 when every match loaded (or was already loaded), 1 when anything was rejected."""
         file_errors = any(f.get("error") for f in self.files)
