@@ -23,6 +23,30 @@ def test_batches_hold_at_most_the_file_cap():
     assert [n for _, _, n in batches(PEPET, limit=10**9)] == [len(PEPET)]
 
 
+def test_a_full_batch_comes_out_before_the_next_file_is_read():
+    """A batch that holds its rows or files is handed over at once, to be planned while
+    the next file is read (a rebuild's first batch waited for two files' reading)."""
+    read: list[str] = []
+
+    def sources():
+        for p in PEPET:
+            read.append(p.name)
+            yield p
+
+    rows = [s.rows for p in PEPET[:2] for s in ingest.service.read_one(p)[0]]
+    out = batches(sources(), limit=rows[0] + rows[1])
+    assert next(out)[2] == 2 and read == [p.name for p in PEPET[:2]]
+    assert sum(n for _, _, n in out) == len(PEPET) - 2
+    # the file cap: three files, without reading a fourth
+    read.clear()
+    out = batches(sources(), limit=10**9, files_limit=3)
+    assert next(out)[2] == 3 and len(read) == 3
+    # a file bigger than the row limit is a batch of its own, handed over at once
+    read.clear()
+    out = batches(sources(), limit=1)
+    assert next(out)[2] == 1 and len(read) == 1
+
+
 def test_load_tells_progress_with_growing_counts(tmp_path, monkeypatch):
     monkeypatch.setenv("DOMINO_BATCH_FILES", "2")
     told: list[tuple[int, int]] = []

@@ -106,6 +106,9 @@ def batches(
 
     The file cap matters for many small files: a batch's cost grows with the files in it
     (one log entry and one report each), not only with its rows (docs/performance.md).
+    A batch that is full (``limit`` rows or ``files_limit`` files) comes out at once: it
+    is planned while the next file is read, instead of waiting for that file to find out
+    that it does not fit.
     """
     cap = files_limit or sys.maxsize
     sheets: list[Sheet] = []
@@ -121,6 +124,9 @@ def batches(
         files += f
         rows += more
         n += 1
+        if rows >= limit or n >= cap:
+            yield sheets, files, n
+            sheets, files, rows, n = [], [], 0, 0
     if n:
         yield sheets, files, n
 
