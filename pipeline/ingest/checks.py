@@ -371,7 +371,10 @@ def _swap_schedule(
 ) -> pl.DataFrame:
     """Warn where the recorded seating differs from the ruleset's swap schedule (``[draw]
     swaps``; unhas: Art. 1.14-1.15) applied to the match's first hand."""
-    regular = played.filter(pl.col("hand") <= regular_hands)
+    keys = [f"key_{c}" for c in CHAIRS]
+    regular = played.filter(pl.col("hand") <= regular_hands).select(
+        *MATCH, "hand", "_file", "_line", *keys
+    )
     start = (
         regular.sort("hand")
         .group_by(MATCH, maintain_order=True)
