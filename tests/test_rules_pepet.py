@@ -491,22 +491,26 @@ def test_rejected_match_stays_out_while_the_other_loads(con, tmp_path, case):
 def test_point_table_is_data_changing_it_changes_the_standings(con, tmp_path, ruleset_override):
     # h1 out by Ana: 3, 2 (Cici 5), 1 (Budi 10), 0 (Dedi 20). h2 tutup by Dedi: -2, others +2.
     load(con, tmp_path, [ph(1, "A", "out", pips=(None, 10, 5, 20)), ph(2, "D", "tutup")])
+    # an unhas event beside it, which the pepet table does not make stale
+    load(con, tmp_path, [hand(1, "A", "biasa", event="u1")], name="u1.csv")
     pts = {p: r["points"] for p, r in table_rows(con, round="S1").items()}
     assert pts == {"Ana": 3 + 2, "Budi": 1 + 2, "Cici": 2 + 2, "Dedi": 0 - 2}
+    assert stale_events(con) == []
     # an organiser's own table: jawara1 10, kado 0, ambyar2 -7
     ruleset_override(
         "pepet", modified("pepet", **{"points.jawara1": 10, "points.kado": 0, "points.ambyar2": -7})
     )
     assert stale_events(con) == ["ev"]
+    assert stale_events(con, "ev") == ["ev"] and stale_events(con, "u1") == []
     rescore(con)
     assert stale_events(con) == []
     pts = {p: r["points"] for p, r in table_rows(con, round="S1").items()}
     assert pts == {"Ana": 10 + 0, "Budi": 1 + 0, "Cici": 2 + 0, "Dedi": 0 - 7}
     # Ana 10 alone on top; the star and the event order follow
     assert con.execute("SELECT player FROM round_standings WHERE star").fetchall() == [("Ana",)]
-    assert con.execute("SELECT player, points FROM event_standings WHERE rank = 4").fetchall() == [
-        ("Dedi", -7)
-    ]
+    assert con.execute(
+        "SELECT player, points FROM event_standings WHERE event = 'ev' AND rank = 4"
+    ).fetchall() == [("Dedi", -7)]
 
 
 def test_docs_cite_every_rules_test_and_only_real_ones():
