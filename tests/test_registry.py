@@ -10,6 +10,8 @@ import unicodedata
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.cli import cli
 from pipeline.players import RegistryConflict, import_registry, key_expr, read_registry
@@ -39,6 +41,51 @@ def test_key_expr_folds_what_looks_the_same():
     assert keys == ["andí"] * len(names)
     spaced = pl.DataFrame({"n": ["Eko\u00a0Hamzah", "Eko \u200b Hamzah", "Eko\u3000 Hamzah"]})
     assert spaced.select(key_expr(pl.col("n"))).to_series().to_list() == ["eko hamzah"] * 3
+
+
+_NAME_PARTS = [
+    "Andí",
+    ANDI_NFD,
+    "Eko",
+    " ",
+    "\u00a0",
+    "\t",
+    "\u200b",
+    "\ufeff",
+    "\u00ad",
+    "\u3000",
+    "",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.lists(st.sampled_from(_NAME_PARTS), max_size=4).map("".join),
+            st.text(max_size=6),
+        ),
+        min_size=4,
+        max_size=40,
+    )
+)
+def test_names_spelled_once_per_distinct_name_are_spelled_as_cell_by_cell(cells):
+    """A load spells each distinct name once and maps it back (normalize._spelled):
+    the same spelling as name_expr on every cell, for any text, blanks and nulls."""
+    from pipeline.ingest.normalize import _spelled, name_expr
+
+    cols = [f"player_{c}" for c in "abcd"]
+    frame = pl.DataFrame(
+        {
+            c: cells[i::4] + [None] * (len(cells[0::4]) - len(cells[i::4]))
+            for i, c in enumerate(cols)
+        },
+        schema={c: pl.String for c in cols},
+    )
+    assert frame.select(_spelled(frame, cols)).equals(
+        frame.select(name_expr(c).alias(c) for c in cols)
+    )
 
 
 @pytest.mark.parametrize(
