@@ -430,6 +430,13 @@ def test_session_shape_warning(con, tmp_path):
     assert statuses(plan) == {"1": "rejected"}
     assert plan.errors.get_column("code").to_list() == ["seating_changed"]
     assert plan.warnings.filter(pl.col("code") == "session_shape").height == 0
+    # S3 in one file, its tables written 4, 3, 2, 1: warned once, on the session's first
+    # line in the file (table 4's), the same line in every run
+    for k in range(3):
+        rows = [table(t, rnd=f"S3-{k}") for t in (3, 2, 1, 0)]
+        plan = load(con, tmp_path, rows, name=f"s3-{k}.csv")
+        shapes = plan.warnings.filter(pl.col("code") == "session_shape").to_dicts()
+        assert [(w["line"], w["column"], w["table"]) for w in shapes] == [(2, "round", "4")]
 
 
 # --- ruleset-specific validation -----------------------------------------------------------------

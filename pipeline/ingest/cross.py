@@ -188,9 +188,11 @@ def session_shape(
         .agg(pl.col("player_key").n_unique().alias("players"))
     )
     sessions = tables.group_by("event", "round").agg(pl.len().alias("tables"))
-    first = part.unique(MATCH, keep="first").select(*MATCH, "_file", "_line")
+    # each table's and each session's first row in the files' order: the line a warning
+    # names is the same in every run
+    first = part.select(*MATCH, "_file", "_line").unique(MATCH, keep="first", maintain_order=True)
     shape = {"want_p": want_p, "want_t": want_t, "per_table": per_table}
-    too_many = first.unique(["event", "round"], keep="first").join(
+    too_many = first.unique(["event", "round"], keep="first", maintain_order=True).join(
         sessions.filter(pl.col("tables") > want_t), on=["event", "round"]
     )
     odd = first.join(tables.filter(pl.col("players") != per_table), on=MATCH)
