@@ -631,6 +631,14 @@ BAD_CASES = {
         "hand",
         ["4", "2"],
     ),
+    # the gap is named at the first row of the hand after it, when that hand is written twice
+    "hand-gap-at-a-hand-written-twice": (
+        [t2(1, "A", "biasa"), t2(2, "A", "biasa"), t2(4, "A", "biasa"), t2(4, "B", "biasa")],
+        "hand_gap",
+        6,
+        "hand",
+        ["4", "2"],
+    ),
     # both rows of hand 2 are flagged
     "hand-twice": (
         [t2(1, "A", "biasa"), t2(2, "A", "biasa"), t2(2, "B", "biasa")],

@@ -289,7 +289,11 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             params={"hand": pl.col("hand")},
         )
     )
-    ordered = played.unique([*MATCH, "hand"]).sort([*MATCH, "hand"])
+    # a hand written twice is seen at its first row: the line a gap names is the same
+    # in every run
+    ordered = played.unique([*MATCH, "hand"], keep="first", maintain_order=True).sort(
+        [*MATCH, "hand"]
+    )
     ordered = ordered.with_columns(pl.col("hand").shift(1, fill_value=0).over(MATCH).alias("_prev"))
     gap = ordered.filter(pl.col("hand") != pl.col("_prev") + 1)
     found.append(
