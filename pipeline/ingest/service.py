@@ -117,7 +117,7 @@ def batches(
     for source in sources:
         s, f = read_one(source, held=held)
         more = sum(x.rows for x in s)
-        if n and (rows + more > limit or n + 1 > cap):
+        if n and rows + more > limit:  # (a batch at the file cap has already gone)
             yield sheets, files, n
             sheets, files, rows, n = [], [], 0, 0
         sheets += s
