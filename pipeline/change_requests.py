@@ -25,7 +25,6 @@ import polars as pl
 
 from pipeline import auth, messages
 from pipeline.attachments import Attachment
-from pipeline.ingest.match import WRITES
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.service import (
     PlanChanged,
@@ -320,11 +319,7 @@ def approve(con: duckdb.DuckDBPyConnection, identity: object, request_id: int, r
         con.executemany(
             "UPDATE change_request_matches SET applied_version = ? "
             'WHERE request_id = ? AND event = ? AND round = ? AND "table" = ?',
-            [
-                [o.version, req.request_id, o.event, o.round, o.table]
-                for o in plan.outcomes
-                if o.status in WRITES
-            ],
+            [[o.version, req.request_id, o.event, o.round, o.table] for o in plan.writes],
         )
         con.execute("COMMIT")
     except BaseException:
