@@ -217,20 +217,22 @@ def _confirm(
         st.warning(t("up.busy"))
         return
     counts = {s: p.count(s) for s in ("new", "update", "correction", "unchanged", "rejected")}
-    if p.new_events:
-        try:  # the events it created without a date: said once, after the save
-            found = data.uncached(events.undated, list(p.new_events))
-        except DatabaseBusy:
-            found = []
-        if found:
-            st.session_state[_UNDATED_STATE] = found
-    if p.written_events:
-        try:  # players the ruleset's eligibility does not admit: warned, never refused
-            st.session_state[_ELIGIBILITY_STATE] = data.uncached(
-                lambda con: league.eligibility_of(con, p.written_events, lang=language())
+    if p.new_events or p.written_events:
+        # said once, after the save, from one read: the events it created without a date,
+        # and the players the ruleset's eligibility does not admit (warned, never refused)
+        try:
+            undated, ineligible = data.uncached(
+                lambda con: (
+                    events.undated(con, list(p.new_events)) if p.new_events else [],
+                    league.eligibility_of(con, p.written_events, lang=language()),
+                )
             )
         except DatabaseBusy:
-            pass
+            undated, ineligible = [], []
+        if undated:
+            st.session_state[_UNDATED_STATE] = undated
+        if ineligible:
+            st.session_state[_ELIGIBILITY_STATE] = ineligible
     st.session_state[_DONE_STATE] = t(
         "up.saved", loaded=counts["new"] + counts["update"] + counts["correction"], **counts
     )
