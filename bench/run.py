@@ -12,6 +12,9 @@ thousand to 10 million hands for both rulesets and measures, side by side:
 * incremental update: one table's new hands loaded into the database of 1 and 10 million
   hands, until the refreshed standings are queryable (file to leaderboard);
 * leaderboard query latency (open, query, close — as the dashboard does), p50 and p95;
+* the command line as a user runs it, each a new process (``bench/cli.py``): ``domino
+  --help``, ``domino standings``, and ``domino ingest`` of one table into the database of
+  1 and 10 million hands;
 * dashboard page render (AppTest) at 1 million hands, and the server CPU each page's
   render costs a new visitor (``bench/render.py``);
 * the framework's floor (``bench/floor.py``): Streamlit's smallest pages in the same
@@ -40,6 +43,7 @@ import polars as pl
 
 from bench import ratings_bench, render
 from bench.browser import browser_timings
+from bench.cli import cli_timings
 from bench.floor import floor_timings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -413,6 +417,7 @@ def run(sizes: list[str], rulesets: list[str], out: Path, corpora: Path) -> dict
                 early = incremental(db, rs, repeats=3, into=FIRST, tag="EARLY")
                 row["incremental_first_event_median_ms"] = early["incremental_median_ms"]
                 row.update(leaderboard_latency(db))
+                row["cli"] = cli_timings(db, rs)
             if size in ("1m", "10m") or size == sizes[-1]:
                 row.update(ratings_bench.rating_recompute(db))
             if size == "1m" or (size == sizes[-1] and "1m" not in sizes):
@@ -475,6 +480,14 @@ def markdown(results: dict[str, object]) -> str:
             *extra,
         ]
     lines += render.lines(results["runs"])  # type: ignore[arg-type]
+    for r in results["runs"]:  # type: ignore[union-attr]
+        if isinstance(r.get("cli"), dict):
+            lines += [
+                "",
+                f"Command line, {r['ruleset']} {r['hands']:,} hands (median / p95 s):",
+                "",
+            ]
+            lines += [f"- {k}: {v['median_s']:.2f} / {v['p95_s']:.2f}" for k, v in r["cli"].items()]
     for r in results["runs"]:  # type: ignore[union-attr]
         if isinstance(r.get("browser"), dict) and "page_leaderboard" in r["browser"]:
             lines += ["", f"Browser, {r['ruleset']} {r['hands']:,} hands (median / p95 s):", ""]
