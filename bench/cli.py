@@ -9,8 +9,8 @@ Measured, each ``repeats`` times (median and p95, in seconds), on a big database
   round of a live event (``bench-cli``, dated after every other event), until the process
   exits (the load committed, the standings and the rating ladder up to date).
 
-The tables are written and the event created before the clock starts; one untimed load
-goes first, as the warm-up of the other figures' first run. ``make bench``
+The tables are written and the event created before the clock starts, and one untimed
+load goes first: the timed loads are a venue's next uploads, not its first. ``make bench``
 runs this on the 1- and 10-million-hand databases; ``python -m bench.cli --db FILE
 --ruleset unhas`` runs it alone (each run adds ``repeats + 1`` rounds to the database).
 Nothing here asserts on time.
