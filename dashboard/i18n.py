@@ -234,6 +234,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Peringatan kelayakan (tidak ada yang ditolak karenanya):",
         "en": "Eligibility warnings (nothing was refused for them):",
     },
+    "up.eligibility.preview": {
+        "id": "Peringatan kelayakan bila disimpan (tidak ada yang akan ditolak karenanya):",
+        "en": "Eligibility warnings if saved (nothing will be refused for them):",
+    },
     "up.eligibility.more": {"id": "… dan {n} lagi.", "en": "… and {n} more."},
     "up.undated.fix": {
         "id": "Bila dimainkan pada hari lain, isi tanggalnya di halaman Penyelenggara.",

@@ -11,6 +11,7 @@ columns ``replaces_a`` … ``replaces_d``, kept with the hand's other extra colu
 import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 import duckdb
 import polars as pl
@@ -18,6 +19,9 @@ import polars as pl
 from pipeline import messages, rulesets
 from pipeline.ingest.columns import CHAIRS
 from pipeline.store.db import frame, insert_frame, register
+
+if TYPE_CHECKING:
+    from pipeline.ingest.outcome import Plan
 
 LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
 
@@ -99,12 +103,14 @@ _ELIGIBILITY_EVENTS = (
     "coalesce(event_date, CAST(created_at AS DATE)) AS on_date "
     "FROM events WHERE event IN (SELECT unnest(?)) AND ruleset IN (SELECT unnest(?))"
 )
-#: The registry's entries for the entrants and players of each of those events.
+#: The registry's entries for the entrants and players of each of those events, and the
+#: players of the matches a load would write (``_elig_planned``; empty after a load).
 _ELIGIBILITY_PEOPLE = (
     "WITH who AS ("
     "SELECT event, player_key FROM entrants WHERE event IN (SELECT event FROM _elig_events) "
     "UNION SELECT event, player_key FROM table_standings_t "
-    "WHERE event IN (SELECT event FROM _elig_events)) "
+    "WHERE event IN (SELECT event FROM _elig_events) "
+    "UNION SELECT event, player_key FROM _elig_planned) "
     "SELECT x.event, x.ruleset, x.on_date, lp.player_key, lp.player, lp.birth_date, "
     "lp.citizenship FROM who JOIN _elig_events x USING (event) "
     "JOIN league_players lp ON lp.league = x.league AND lp.player_key = who.player_key"
@@ -116,10 +122,18 @@ def eligibility_of(
     events: list[str],
     keys: list[str] | None = None,
     lang: str = "en",
+    *,
+    planned: pl.DataFrame | None = None,
+    new_events: dict[str, str] | None = None,
 ) -> list[str]:
     """:func:`eligibility` of several events (a load's) in a few queries, not a few per
     event: event by event in name order, each event's age warnings, then its citizenship
-    warnings, each by player; sentences in ``lang``."""
+    warnings, each by player; sentences in ``lang``.
+
+    Before a load is written (a dry run, an upload's preview), ``planned`` holds
+    ``event, player_key`` of the matches it would write, and ``new_events`` the events it
+    would create (event → ruleset), which would play on today's date: the warnings are
+    then those the load will give once written (:func:`eligibility_planned`)."""
     rules = {}
     for rs in rulesets.names():
         flat = rulesets.load(rs).flat
@@ -130,13 +144,33 @@ def eligibility_of(
     if not events or not rules:
         return []
     asked = frame(con.sql(_ELIGIBILITY_EVENTS, params=[sorted(set(events)), sorted(rules)]))
+    created = {e: rs for e, rs in (new_events or {}).items() if rs in rules and e in events}
+    if created:  # not stored yet: the default league, played the day it is created
+        asked = pl.concat(
+            [
+                asked,
+                pl.DataFrame(
+                    {
+                        "event": list(created),
+                        "ruleset": list(created.values()),
+                        "league": ["default"] * len(created),
+                        "on_date": [datetime.now().date()] * len(created),
+                    },
+                    schema=asked.schema,
+                ),
+            ]
+        ).unique("event", keep="first", maintain_order=True)
     if asked.height == 0:
         return []
+    if planned is None:
+        planned = pl.DataFrame(schema={"event": pl.String, "player_key": pl.String})
     register(con, "_elig_events", asked)
+    register(con, "_elig_planned", planned.select("event", "player_key"))
     try:
         people = frame(con.sql(_ELIGIBILITY_PEOPLE))
     finally:
         con.unregister("_elig_events")
+        con.unregister("_elig_planned")
     if keys is not None:
         people = people.filter(pl.col("player_key").is_in(keys))
     b, on = pl.col("birth_date"), pl.col("on_date")
@@ -181,6 +215,27 @@ def eligibility_of(
                 )
                 found.append((r["event"], 1, r["player"], sentence))
     return [sentence for *_, sentence in sorted(found)]
+
+
+def eligibility_planned(
+    con: duckdb.DuckDBPyConnection, plan: "Plan", lang: str = "en"
+) -> list[str]:
+    """The eligibility warnings a load will give once written (:func:`eligibility_of`
+    after it), said before it is: ``plan`` is a planned load that is not written
+    (:class:`pipeline.ingest.outcome.Plan`), for a dry run or an upload's preview."""
+    writes = pl.DataFrame(
+        [(o.event, o.round, o.table) for o in plan.writes],
+        schema={"event": pl.String, "round": pl.String, "table": pl.String},
+        orient="row",
+    )
+    players = plan.table_standings.join(writes, on=["event", "round", "table"], how="semi")
+    return eligibility_of(
+        con,
+        plan.written_events,
+        lang=lang,
+        planned=players.select("event", "player_key").unique(),
+        new_events=plan.new_events,
+    )
 
 
 # --- levels: domino advance ------------------------------------------------------------------

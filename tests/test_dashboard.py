@@ -478,10 +478,11 @@ def test_upload_previews_then_saves(db_path):
 
 
 def test_a_save_says_which_players_the_eligibility_does_not_admit(db_path, tmp_path):
-    """As ``domino ingest`` prints them: after the save, each player the ruleset's
-    eligibility does not admit on the event's date, in the reader's language, the match
-    saved all the same. Worked by hand (RULES.md; pepet: 17 or older, Indonesian): on
-    2026-05-01 Ana (born 2009-05-02) is 16; Cici is Malaysian; Budi and Dedi pass."""
+    """As ``domino ingest`` prints them: in the preview, what the save will warn of, and
+    after the save, each player the ruleset's eligibility does not admit on the event's
+    date, in the reader's language, the match saved all the same. Worked by hand
+    (RULES.md; pepet: 17 or older, Indonesian): on 2026-05-01 Ana (born 2009-05-02) is
+    16; Cici is Malaysian; Budi and Dedi pass."""
     from pipeline.players import import_registry, read_registry
     from tests.rules_helpers import csv_text, hand
 
@@ -497,20 +498,23 @@ def test_a_save_says_which_players_the_eligibility_does_not_admit(db_path, tmp_p
     log = tmp_path / "kg.csv"
     row = hand(1, "A", "out", pips=(None, 5, 10, 20), seats=("Ana", "Budi", "Cici", "Dedi"))
     log.write_text(csv_text([{**row, "event": "kg", "ruleset": "pepet", "round": "S1"}]), "utf-8")
-    at = _signed_in(db_path, ["*"])
-    _upload(at, log)
-    assert not at.warning or all("kelayakan" not in w.value for w in at.warning), "after the save"
-    _confirm_button(at).click().run()
-    assert not at.exception
-    assert "Tersimpan: 1 pertandingan" in texts(at)
     said = [
         "Ana berusia 16 pada 2026-05-01 (lahir 2009-05-02); acara kg menerima pemain berusia "
         "17 tahun ke atas.",
         "Kewarganegaraan Cici adalah Malaysia; acara kg menerima warga Indonesia, Indonesian, WNI.",
     ]
+    listed = "\n".join(f"- {ui.md(line)}" for line in said)
+    at = _signed_in(db_path, ["*"])
+    _upload(at, log)
     assert [w.value for w in at.warning if "kelayakan" in w.value] == [
-        "Peringatan kelayakan (tidak ada yang ditolak karenanya):\n\n"
-        + "\n".join(f"- {ui.md(line)}" for line in said)
+        f"Peringatan kelayakan bila disimpan (tidak ada yang akan ditolak karenanya):\n\n{listed}"
+    ], "the preview says it before the save"
+    assert not _confirm_button(at).disabled, "nothing is refused for it"
+    _confirm_button(at).click().run()
+    assert not at.exception
+    assert "Tersimpan: 1 pertandingan" in texts(at)
+    assert [w.value for w in at.warning if "kelayakan" in w.value] == [
+        f"Peringatan kelayakan (tidak ada yang ditolak karenanya):\n\n{listed}"
     ]
     at.run()  # said once, after the save
     assert all("kelayakan" not in w.value for w in at.warning)

@@ -248,6 +248,46 @@ def test_the_eligibility_of_a_loads_events_is_asked_at_once(store, con, tmp_path
     assert league.eligibility_of(con, []) == []
 
 
+def test_a_loads_eligibility_is_said_before_it_is_written(store, con, tmp_path):
+    """A dry run and an upload's preview say what the load will warn of once written: the
+    players of the matches it would write, on the event's date; an event it would create
+    plays on the day it is created. Worked by hand (pepet: 17 or older, Indonesian): on
+    2026-05-01 Ana (born 2009-05-02) is 16 and Cici is Malaysian; today (after
+    2026-05-02) Ana is 17 or older, so a new event warns of Cici only."""
+    from datetime import date
+
+    from pipeline import events, league
+    from pipeline.ingest import preview
+    from tests.rules_helpers import write_log
+
+    registry(con, tmp_path, BORN)
+    events.save(con, "e-dated", "pepet", event_date=date(2026, 5, 1))
+    said = {}
+    for ev in ("e-dated", "e-new"):
+        rows = [{**r, "event": ev} for r in ONE_HAND]
+        plan = preview(con, [write_log(tmp_path, rows, f"{ev}.csv")]).plan
+        assert plan.written_events == [ev] and list(plan.new_events) == [ev] * (ev == "e-new")
+        said[ev] = league.eligibility_planned(con, plan)
+        assert league.eligibility_of(con, [ev]) == []  # nothing of it is stored yet
+        assert load(con, tmp_path, rows, name=f"{ev}.csv").errors.height == 0
+        assert league.eligibility_of(con, [ev]) == said[ev], "the save says what the preview said"
+    assert said == {
+        "e-dated": [
+            "Ana is 16 on 2026-05-01 (born 2009-05-02); event e-dated admits players of 17 or "
+            "older.",
+            "Cici's citizenship is Malaysia; event e-dated admits Indonesia, Indonesian, WNI "
+            "citizens.",
+        ],
+        "e-new": [
+            "Cici's citizenship is Malaysia; event e-new admits Indonesia, Indonesian, WNI "
+            "citizens."
+        ],
+    }
+    # the same file again writes nothing, so it warns of nothing, before or after
+    again = preview(con, [tmp_path / "e-dated.csv"]).plan
+    assert again.written_events == [] and league.eligibility_planned(con, again) == []
+
+
 # --- levels: domino advance --------------------------------------------------------------------------
 
 
@@ -344,9 +384,20 @@ def test_eligibility_warning_on_load_names_the_player_and_loads(db_path, tmp_pat
         )
     log = tmp_path / "h.csv"
     log.write_text(csv_text(ONE_HAND), "utf-8")
+    # a dry run says it before anything is written
+    res = run("ingest", str(log), "--dry-run", "--db", str(db_path))
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("would load "), "each match says what would happen"
+    assert "warning: Ana is " in res.stderr and "admits players of 17 or older" in res.stderr
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM match_versions").fetchall() == [(0,)]
+    dry = res.stderr
     res = run("ingest", str(log), "--db", str(db_path))
     assert res.exit_code == 0, res.output
     assert "warning: Ana is " in res.stderr and "admits players of 17 or older" in res.stderr
+    assert [x for x in dry.splitlines() if "warning:" in x] == [
+        x for x in res.stderr.splitlines() if "warning: Ana" in x
+    ]
 
 
 def test_league_set_scopes_the_registry(db_path, tmp_path):

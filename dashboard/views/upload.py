@@ -145,21 +145,28 @@ def _preview_and_confirm(
     cached: tuple[tuple[Any, ...], Preview] | None = st.session_state.get(_PREVIEW_STATE)
     try:
 
-        def build(con: duckdb.DuckDBPyConnection) -> tuple[tuple[Any, ...], Preview]:
+        def build(
+            con: duckdb.DuckDBPyConnection,
+        ) -> tuple[tuple[Any, ...], Preview, list[str]]:
             key = preview_key(files, event, ruleset, reason, stats.data_stamp(con))
             if cached is not None and cached[0] == key:
-                return cached
-            return key, ingest.preview(
-                con, list(files), event=event, ruleset=ruleset, reason=reason, by=ident.name
-            )
+                pv = cached[1]
+            else:
+                pv = ingest.preview(
+                    con, list(files), event=event, ruleset=ruleset, reason=reason, by=ident.name
+                )
+            # what the save will warn of, in the reader's language (asked on every run: a
+            # few queries, and the language may have changed)
+            return key, pv, league.eligibility_planned(con, pv.plan, lang=language())
 
-        key, pv = data.uncached(build)
+        key, pv, ineligible = data.uncached(build)
     except DatabaseBusy:
         st.warning(t("up.busy"))
         return
     st.session_state[_PREVIEW_STATE] = (key, pv)
     st.subheader(t("up.preview"))
     show_preview(pv)
+    _eligibility_warnings(ineligible, before=True)
     if pv.diffs and access.role() == auth.COORDINATOR:
         # a coordinator's correction of a loaded match is a request for the jury (rule 24)
         request_box(files, event, ruleset, reason, pv, st.session_state.get(_ROUND_STATE, 0))
@@ -241,15 +248,16 @@ def _confirm(
     st.rerun()
 
 
-def _eligibility_warnings(lines: list[str] | None) -> None:
-    """The last save's eligibility warnings, as ``domino ingest`` prints them: each names
-    the player (text from the data, shown as text)."""
+def _eligibility_warnings(lines: list[str] | None, *, before: bool = False) -> None:
+    """Eligibility warnings, as ``domino ingest`` prints them: each names the player (text
+    from the data, shown as text). The last save's, or ``before`` it, the preview's."""
     if not lines:
         return
     listed = "\n".join(f"- {ui.md(line)}" for line in lines[:ELIGIBILITY_SHOWN])
     more = len(lines) - ELIGIBILITY_SHOWN
     tail = f"\n\n{t('up.eligibility.more', n=more)}" if more > 0 else ""
-    st.warning(f"{t('up.eligibility')}\n\n{listed}{tail}")
+    head = t("up.eligibility.preview") if before else t("up.eligibility")
+    st.warning(f"{head}\n\n{listed}{tail}")
 
 
 def _uploader_css(limit_mb: int) -> None:

@@ -44,6 +44,7 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
                 p = ingest_service.preview(
                     con, list(files), event=event, ruleset=ruleset, reason=reason, by=by
                 ).plan
+                warnings = _eligibility(con, p, written=False)
             else:
                 p = ingest_service.load(
                     con,
@@ -117,12 +118,13 @@ def _undated(con, p) -> list[str]:
     return [f"{events.undated_warning(found)}; {fix}"]
 
 
-def _eligibility(con, p) -> list[str]:
+def _eligibility(con, p, *, written: bool = True) -> list[str]:
     """Eligibility warnings (RULES.md; the ruleset's ``[eligibility]``) for the events that
-    this load wrote to: each names the player; nothing is rejected for it."""
-    from pipeline.league import eligibility_of
+    this load wrote to (or, in a dry run, would write to): each names the player; nothing
+    is rejected for it."""
+    from pipeline.league import eligibility_of, eligibility_planned
 
-    return eligibility_of(con, p.written_events)
+    return eligibility_of(con, p.written_events) if written else eligibility_planned(con, p)
 
 
 def _bar(bar: Any, task: Any) -> Callable[[int, int], None]:

@@ -130,6 +130,22 @@ def json_text(doc: list[Any] | dict[str, Any]) -> str:
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
 
+#: Each match's line of a load's report, by its status; a dry run says what would happen.
+MARKS = {
+    "new": "[green]loaded[/]",
+    "update": "[green]updated[/]",
+    "correction": "[magenta]corrected[/]",
+    "unchanged": "[dim]unchanged[/]",
+    "rejected": "[red]rejected[/]",
+}
+DRY_RUN_MARKS = {
+    **MARKS,
+    "new": "[green]would load[/]",
+    "update": "[green]would update[/]",
+    "correction": "[magenta]would correct[/]",
+}
+
+
 def report(p, fmt: str, *, dry_run: bool = False) -> None:
     from pipeline import problems as problems_mod
 
@@ -178,14 +194,9 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
             f"({len(rows) - len(shown)} matches loaded or unchanged without remarks are not listed; --format json lists all)",
             highlight=False,
         )
+    marks = DRY_RUN_MARKS if dry_run else MARKS
     for r in shown[:200]:
-        mark = {
-            "new": "[green]loaded[/]",
-            "update": "[green]updated[/]",
-            "correction": "[magenta]corrected[/]",
-            "unchanged": "[dim]unchanged[/]",
-            "rejected": "[red]rejected[/]",
-        }[r["status"]]
+        mark = marks[r["status"]]
         extra = f" — {r['message']}" if r["message"] else ""
         v = f" v{r['version']}" if r["version"] else ""
         rows_text = "1 row" if r["hands"] == 1 else f"{r['hands']} rows"
