@@ -165,8 +165,8 @@ def eligibility_of(
     if planned is None:
         planned = pl.DataFrame(schema={"event": pl.String, "player_key": pl.String})
     register(con, "_elig_events", asked)
-    register(con, "_elig_planned", planned.select("event", "player_key"))
     try:
+        register(con, "_elig_planned", planned.select("event", "player_key"))
         people = frame(con.sql(_ELIGIBILITY_PEOPLE))
     finally:
         con.unregister("_elig_events")
