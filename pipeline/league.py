@@ -222,18 +222,13 @@ def eligibility_planned(
 ) -> list[str]:
     """The eligibility warnings a load will give once written (:func:`eligibility_of`
     after it), said before it is: ``plan`` is a planned load that is not written
-    (:class:`pipeline.ingest.outcome.Plan`), for a dry run or an upload's preview."""
-    writes = pl.DataFrame(
-        [(o.event, o.round, o.table) for o in plan.writes],
-        schema={"event": pl.String, "round": pl.String, "table": pl.String},
-        orient="row",
-    )
-    players = plan.table_standings.join(writes, on=["event", "round", "table"], how="semi")
+    (:class:`pipeline.ingest.outcome.Plan`), for a dry run or an upload's preview. Its
+    ``table_standings`` are the rows the save writes, so their players are the planned."""
     return eligibility_of(
         con,
         plan.written_events,
         lang=lang,
-        planned=players.select("event", "player_key").unique(),
+        planned=plan.table_standings.select("event", "player_key").unique(),
         new_events=plan.new_events,
     )
 
