@@ -30,7 +30,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import duckdb
@@ -143,32 +143,34 @@ def _ingest(path: Path, db: Path) -> None:
 
 def prepare(db: Path, folder: Path) -> tuple[str, str]:
     """The big event to show and the small event to switch to (made once, and dated as
-    :func:`_live_event` says)."""
+    :func:`live_event` says)."""
     with duckdb.connect(str(db), read_only=True) as con:
         big = con.execute(
             "SELECT event FROM events WHERE event <> ? ORDER BY created_at, event LIMIT 1", [EVENT]
         ).fetchall()[0][0]
         have = con.execute("SELECT count(*) FROM events WHERE event = ?", [EVENT]).fetchall()[0][0]
-        # the corpus's newest play day (an undated event plays on the day it was loaded)
-        last, day = con.execute(
-            "SELECT max(coalesce(event_date, CAST(created_at AS DATE))) FILTER (WHERE event <> ?), "
-            "max(event_date) FILTER (WHERE event = ?) FROM events",
-            [EVENT, EVENT],
-        ).fetchall()[0]
-    if day is None or day <= last:  # new, undated, or not after the corpus
-        _live_event(db, last)
+    live_event(db, EVENT, "unhas")
     if not have:
         _ingest(_table_file(folder, EVENT, "BR1", "1", 7), db)
     return big, EVENT
 
 
-def _live_event(db: Path, last: date) -> None:
-    """Date the small event the day after the corpus's newest event, as a live event is the
-    newest in play order: undated, it shares the corpus's day (the day it was loaded) and
-    comes first by its name, and every save would replay the whole rating ladder after it
-    (about 100,000 tables, 4-5 s at a million hands)."""
-    when = (last + timedelta(days=1)).isoformat()
-    _domino(db, "event", "create", EVENT, "--ruleset", "unhas", "--date", when)
+def live_event(db: Path, event: str, ruleset: str) -> None:
+    """Create ``event`` or date it the day after every other event's play day, unless it
+    is after them already: a live event is the newest in play order. Undated, it would
+    share the corpus's day (the day it was loaded) and come first by its name, and every
+    save would replay the whole rating ladder after it (about 100,000 tables, 4-5 s at a
+    million hands)."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        # the newest play day of the others (an undated event plays on the day it was loaded)
+        last, day = con.execute(
+            "SELECT max(coalesce(event_date, CAST(created_at AS DATE))) FILTER (WHERE event <> ?), "
+            "max(event_date) FILTER (WHERE event = ?) FROM events",
+            [event, event],
+        ).fetchall()[0]
+    if day is None or day <= last:  # new, undated, or not after the others
+        when = (last + timedelta(days=1)).isoformat()
+        _domino(db, "event", "create", event, "--ruleset", ruleset, "--date", when)
 
 
 def _timed(page, action: Callable[[], None], selector: str) -> float:

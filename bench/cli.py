@@ -21,13 +21,13 @@ import json
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
-from bench.browser import summary
+from bench.browser import live_event, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 DOMINO = Path(sys.executable).parent / "domino"
@@ -54,24 +54,13 @@ def _run(*args: str) -> float:
 def _tables(db: Path, ruleset: str, folder: Path, n: int) -> tuple[str, list[Path]]:
     """The newest event of the corpus, and ``n`` files of one generated table each, every
     one a round of its own of :data:`EVENT` (named by this run's clock, so a second run
-    adds new rounds). The event is created, dated the day after every other event's play
-    day: a live match is the newest in play order, so a load rates its own table only (an
-    undated event would play on the day it was loaded and could come before the corpus's
-    events of that day, and every load would replay their ratings)."""
+    adds new rounds). The event is the newest in play order (:func:`bench.browser.live_event`),
+    so a load rates its own table only."""
     import simulator
 
     with duckdb.connect(str(db), read_only=True) as con:
         newest = con.execute(NEWEST, [ruleset]).fetchall()[0][0]
-        last, have = con.execute(
-            "SELECT max(coalesce(event_date, CAST(created_at AS DATE))) FILTER (WHERE event <> ?),"
-            " max(event_date) FILTER (WHERE event = ?) FROM events",
-            [EVENT, EVENT],
-        ).fetchall()[0]
-    if have is None:
-        when = (last + timedelta(days=1)).isoformat()
-        _run("event", "create", EVENT, "--ruleset", ruleset, "--date", when, "--db", str(db))
-    elif have <= last:
-        raise RuntimeError(f"{EVENT} is not the newest event of {db}: use a fresh database")
+    live_event(db, EVENT, ruleset)
     frame = simulator.generate_frame(ruleset, 98, 40, event=EVENT)
     table = frame.filter(
         pl.col("round") == frame["round"][0], pl.col("table") == frame["table"][0]
