@@ -5,7 +5,8 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed-$(shell cat uv.lock pyproject.toml | cksum | cut -d' ' -f1)
 PORT    ?= 8501
 HOST    ?= 0.0.0.0
-# test processes (pytest-xdist); TEST_WORKERS=0 runs the suite in this one process
+# test processes (pytest-xdist); TEST_WORKERS=0 runs the suite in this one process. Each file's
+# tests run in one process, in order (--dist loadfile): some check what the earlier ones saw
 TEST_WORKERS ?= 2
 
 .DEFAULT_GOAL := help
@@ -34,10 +35,10 @@ serve: setup  ## Start the dashboard on data/domino.duckdb
 
 test: setup lint typecheck  ## ruff (lint + format check), mypy, then the whole suite (browser tests need /usr/bin/chromium; slow tests too)
 	@test -x /usr/bin/chromium || echo "*** /usr/bin/chromium is missing: the browser tests (tests/browser/) will be SKIPPED. Install it: sudo apt-get install chromium (or run .ci/run as root) ***" >&2
-	$(BIN)/pytest -n $(TEST_WORKERS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 test-fast: setup  ## The suite without slow and browser tests
-	$(BIN)/pytest -n $(TEST_WORKERS) -m "not slow and not browser"
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile -m "not slow and not browser"
 
 bench: setup  ## Benchmarks (not part of make test); results in bench/results/
 	$(BIN)/python -m bench.run

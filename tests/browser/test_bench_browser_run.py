@@ -4,7 +4,7 @@ here is timed."""
 
 import pytest
 
-from bench.browser import CHROMIUM, browser_timings
+from bench.browser import browser_timings
 from tests.browser.support import build_samples
 
 FIGURES = {
@@ -12,6 +12,10 @@ FIGURES = {
     "page_player",
     "page_stats",
     "page_upload",
+    "page_leaderboard_returning",
+    "page_player_returning",
+    "page_stats_returning",
+    "page_upload_returning",
     "switch_page",
     "switch_tab",
     "switch_event",
@@ -24,14 +28,12 @@ FIGURES = {
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def test_every_figure_of_the_browser_bench_is_measured(tmp_path):
-    if not CHROMIUM.exists():  # the bench starts its own Chromium, as the other tests do
-        pytest.skip(f"browser test skipped: {CHROMIUM} is missing (sudo apt-get install chromium)")
+def test_every_figure_of_the_browser_bench_is_measured(tmp_path, browser):
     db = tmp_path / "samples.duckdb"
     build_samples(db, only="unhas")
     work = tmp_path / "work"
     work.mkdir()
-    res = browser_timings(db, repeats=1, work=work)
+    res = browser_timings(db, repeats=1, work=work, browser=browser)
     assert set(res) == FIGURES, res
     for name, figure in res.items():
         assert figure["n"] >= 1 and figure["median_s"] > 0, (name, figure)
