@@ -99,12 +99,33 @@ def test_python_m_dashboard_preloads_every_page_before_serving(monkeypatch, tmp_
 
     order = []
     monkeypatch.setattr(shell, "preload", lambda: order.append("preload"))
+    monkeypatch.setattr(entry, "freeze_imports", lambda: order.append("freeze"))
     from streamlit.web.cli import main as streamlit_main
 
     monkeypatch.setattr(streamlit_main, "main", lambda args, prog_name: order.append(args))
     monkeypatch.setenv("DOMINO_DB", "restored after the test")
     entry.main(["--port", "8767", "--host", "127.0.0.1", "--db", str(tmp_path / "x.duckdb")])
-    assert order[0] == "preload"
-    assert order[1][:2] == ["run", str(ROOT / "dashboard" / "app.py")]
-    assert order[1][2:6] == ["--server.port", "8767", "--server.address", "127.0.0.1"]
+    assert order[:2] == ["preload", "freeze"]
+    assert order[2][:2] == ["run", str(ROOT / "dashboard" / "app.py")]
+    assert order[2][2:6] == ["--server.port", "8767", "--server.address", "127.0.0.1"]
     assert os.environ["DOMINO_DB"] == str((tmp_path / "x.duckdb").resolve())
+
+
+def test_the_servers_imports_are_kept_out_of_the_collections_and_exit_quietly():
+    """After the preload the server freezes what exists (Streamlit's collection after
+    every script run then skips it), and at exit hands it back: DuckDB's bindings would
+    otherwise print a list of "leaked" objects when the server stops."""
+    code = (
+        "import gc\n"
+        "from dashboard.shell import preload\n"
+        "from dashboard.__main__ import freeze_imports\n"
+        "preload()\n"
+        "freeze_imports()\n"
+        "print(gc.get_freeze_count())\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout.split()[-1]) > 10_000
+    assert "leaked" not in r.stderr, r.stderr[:500]
