@@ -73,3 +73,21 @@ def copy_data(tmp_path):
         return out
 
     return _copy
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say loudly, at the end, how many browser tests did not run and why. (Here, not in
+    tests/browser/conftest.py: with the tests in several processes only this conftest is
+    read by the process that writes the summary.)"""
+    from tests.browser.support import CHROMIUM
+
+    skipped = [
+        r for r in terminalreporter.stats.get("skipped", []) if "tests/browser/" in str(r.nodeid)
+    ]
+    if skipped and not CHROMIUM.exists():
+        terminalreporter.write_sep(
+            "!",
+            f"{len(skipped)} browser tests SKIPPED: {CHROMIUM} is missing (sudo apt-get install chromium)",
+            red=True,
+            bold=True,
+        )

@@ -25,20 +25,6 @@ def browser():
             b.close()
 
 
-def pytest_terminal_summary(terminalreporter):
-    """Say loudly, at the end, how many browser tests did not run and why."""
-    skipped = [
-        r for r in terminalreporter.stats.get("skipped", []) if "tests/browser/" in str(r.nodeid)
-    ]
-    if skipped and not CHROMIUM.exists():
-        terminalreporter.write_sep(
-            "!",
-            f"{len(skipped)} browser tests SKIPPED: {CHROMIUM} is missing (sudo apt-get install chromium)",
-            red=True,
-            bold=True,
-        )
-
-
 @pytest.fixture
 def new_page(browser):
     """``new_page(width, height)``: a page in a fresh context (its own Streamlit session).
