@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, save, serving, summary
+from bench.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, save, serving, summary, visible
 
 APP = Path(__file__).resolve().parent / "floor" / "app.py"
 MARKERS = {
@@ -84,7 +84,7 @@ def _measure(browser: Any, url: str, repeats: int) -> dict[str, object]:
                 page = ctx.new_page()
                 t = time.perf_counter()
                 page.goto(f"{url}/?what={what}")
-                page.locator(marker).first.wait_for(state="visible", timeout=60_000)
+                visible(page.locator(marker), 60_000)
                 if i:
                     times.append(time.perf_counter() - t)
                 page.close()
