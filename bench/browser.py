@@ -204,11 +204,14 @@ def _timed(page, action: Callable[[], None], selector: str) -> float:
     return time.perf_counter() - t
 
 
-def _choose(page, which: int, text: str) -> None:
-    """Pick ``text`` in the leaderboard's ``which``-th selector (0 event, 1 round)."""
+def _choose(page, which: int, text: str) -> float:
+    """Pick ``text`` in the leaderboard's ``which``-th selector (0 event, 1 round): open
+    it, type, Enter. Returns the moment Enter was pressed (``time.perf_counter``)."""
     page.locator('[data-testid="stSelectbox"]').nth(which).click()
     page.keyboard.type(text)
+    entered = time.perf_counter()
     page.keyboard.press("Enter")
+    return entered
 
 
 def measure(
@@ -251,11 +254,13 @@ def _pages(fresh, url: str, big: str, repeats: int) -> dict:
         "stats": (f"/stats?event={big}", CHART),
         "upload": ("/upload", 'button:has-text("Masuk")'),
     }
-    for path, marker in pages.values():  # warm: every page served once
-        ctx, page = fresh()
+    # warm: every page served once, in the returning visitor's browser (below, its visits
+    # find Streamlit's scripts in its cache; each new visitor has a browser of its own)
+    returning, page = fresh()
+    for path, marker in pages.values():
         page.goto(url + path)
         page.locator(marker).first.wait_for(timeout=TIMEOUT_MS)
-        ctx.close()
+    page.close()
     out = {}
     for name, (path, marker) in pages.items():
         times = []
@@ -264,21 +269,15 @@ def _pages(fresh, url: str, big: str, repeats: int) -> dict:
             times.append(_timed(page, lambda page=page, path=path: page.goto(url + path), marker))
             ctx.close()
         out[f"page_{name}"] = summary(times)
-    # a returning visitor: one browser that has opened every page once before, so Streamlit's
-    # scripts come from its cache; each visit is a new tab, a new session
-    ctx, page = fresh()
-    for path, marker in pages.values():
-        page.goto(url + path)
-        page.locator(marker).first.wait_for(timeout=TIMEOUT_MS)
-    page.close()
+    # a returning visitor: each visit a new tab (a new session) of the warmed browser
     for name, (path, marker) in pages.items():
         times = []
         for _ in range(repeats):
-            page = ctx.new_page()
+            page = returning.new_page()
             times.append(_timed(page, lambda page=page, path=path: page.goto(url + path), marker))
             page.close()
         out[f"page_{name}_returning"] = summary(times)
-    ctx.close()
+    returning.close()
     return out
 
 
@@ -313,10 +312,7 @@ def _switches(fresh, url: str, db: Path, big: str, small: str, repeats: int) -> 
         # the whole switch (open the picker, type the id, Enter), and its last part: from
         # Enter to the new round's tables, the page's own answer to the choice
         t = time.perf_counter()
-        page.locator('[data-testid="stSelectbox"]').nth(0).click()
-        page.keyboard.type(target)
-        typed = time.perf_counter()
-        page.keyboard.press("Enter")
+        typed = _choose(page, 0, target)
         visible(page.locator(f'[role="tab"]:has-text("Meja · {label}")'))
         done = time.perf_counter()
         sw["event"].append(done - t)
