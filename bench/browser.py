@@ -51,7 +51,7 @@ CHROMIUM_ARGS = [
 EVENT = "bench-browser"
 TABLE = '[data-testid="stTableStyledTable"]'
 CARD = ".table-card table"  # a table card of the leaderboard (one st.html)
-CHART = '[data-testid="stPlotlyChart"]'
+CHART = '[data-testid="stVegaLiteChart"]'
 TIMEOUT_MS = 120_000
 
 

@@ -3,8 +3,8 @@ this machine, with none of this project's code (``bench/floor/app.py``).
 
 Each page is opened ``repeats`` times by a new visitor (a new browser context: nothing
 cached) and by a returning one (one context: scripts cached by the browser), from
-navigation to the element visible: the title; a four-row ``st.table``; one small plotly
-chart (``st.plotly_chart``); the same chart as ``st.line_chart`` (Vega-Lite). The
+navigation to the element visible: the title; a four-row ``st.table``; one small chart
+as ``st.line_chart`` (Vega-Lite, which the dashboard's charts use too). The
 dashboard's pages cannot show their content sooner than the floor of what they hold.
 
 ``python -m bench.floor`` prints and saves the figures; ``make bench`` runs it with the
@@ -26,7 +26,6 @@ MARKERS = {
     "title": 'h1:has-text("Hello")',
     "table": '[data-testid="stTableStyledTable"]',
     # the chart's element, as bench/browser.py waits for the dashboard's charts
-    "plotly": '[data-testid="stPlotlyChart"]',
     "vega": '[data-testid="stVegaLiteChart"]',
 }
 

@@ -3,8 +3,8 @@
 What ``domino serve`` and ``domino demo`` start (the engine runs this in a new process and
 never imports the dashboard itself). Every page's module is imported before the server
 opens its port: Streamlit runs the app in the server's own process, so the first visitor's
-page takes well under a second instead of the ~4 s of importing Streamlit's chart stack,
-pandas and plotly.
+page takes well under a second instead of the seconds of importing Streamlit's chart
+stack, Altair and pandas.
 
 Those imports are then frozen out of Python's garbage collector (:func:`freeze_imports`):
 Streamlit runs a full collection after every script run, just when a new visitor's

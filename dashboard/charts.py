@@ -1,19 +1,35 @@
-"""Charts that read on a phone: horizontal bars (labels written across, never rotated or
-cut), height from the number of bars, margins that grow to fit the labels."""
+"""Charts in Streamlit's own Vega-Lite (``st.vega_lite_chart``), laid out to read on a
+phone: horizontal bars with their labels written across (never rotated or cut), heights
+from the number of bars, legends below, a tooltip on every bar and point.
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+Each chart is a Vega-Lite spec built with Altair (which checks it against the schema)
+once per value :func:`dashboard.data.read` returned and language (:func:`figure`), then
+shared by every session. Vega-Lite instead of plotly: a page with charts shows about a
+second sooner in the browser (docs/performance.md, 2 December, afternoon)."""
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import altair as alt
 import polars as pl
 import streamlit as st
 
 from dashboard import data, i18n
 
-if TYPE_CHECKING:
-    from plotly.graph_objects import Figure
+Spec = dict[str, Any]
+_ROW_PX = 30  # height per bar of a horizontal bar chart: a label's line and some air
 
-CONFIG = {"displayModeBar": False, "responsive": True}
-_ROW_PX = 34  # height per bar: a label's line and some air
+
+def figure(source: Any, key: str, build: Callable[[], Spec]) -> Spec:
+    """``build()`` once per value :func:`dashboard.data.read` returned (``source``) and
+    language, shared by every session (:func:`dashboard.data.derived`): checking a spec
+    against Vega-Lite's schema takes tens of milliseconds. Without ``source``, built each
+    time."""
+    return build() if source is None else data.derived(source, key, build, i18n.language())
+
+
+def show(spec: Spec, key: str) -> None:
+    st.vega_lite_chart(spec, key=key, width="stretch")
 
 
 def hbar(
@@ -23,69 +39,168 @@ def hbar(
     *,
     key: str,
     labels: dict[str, str] | None = None,
-    text: str | None = None,
     color: str | None = None,
     source: Any = None,
 ) -> None:
-    """One horizontal bar per row of ``df`` (in its order, first at the top); with
-    ``source`` built once per data value and language (:func:`figure`)."""
+    """One horizontal bar per row of ``df`` (in its order, first at the top), its value
+    written at its end; with ``color``, one bar per colour side by side."""
     if df.height == 0:
         return
-    show(figure(source, key, lambda: _hbar(df, label, value, labels, text, color)), key)
+    show(figure(source, key, lambda: hbar_spec(df, label, value, labels=labels, color=color)), key)
 
 
-def figure(source: Any, key: str, build: Callable[[], Any]) -> Any:
-    """``build()`` once per value :func:`dashboard.data.read` returned (``source``) and
-    language, shared by every session (:func:`dashboard.data.derived`): plotly express
-    takes a tenth of a second and more per chart. Without ``source``, built each time."""
-    return build() if source is None else data.derived(source, key, build, i18n.language())
-
-
-def _hbar(
+def hbar_spec(
     df: pl.DataFrame,
     label: str,
     value: str,
-    labels: dict[str, str] | None,
-    text: str | None,
-    color: str | None,
-) -> "Figure":
-    import plotly.express as px
-
-    fig = px.bar(
-        df.to_pandas(),
-        x=value,
-        y=label,
-        orientation="h",
-        text=text or value,
-        color=color,
-        labels=labels or {},
-    )
+    *,
+    labels: dict[str, str] | None = None,
+    color: str | None = None,
+) -> Spec:
+    title = _titles(labels)
     order = df.get_column(label).unique(maintain_order=True).to_list()
-    fig.update_yaxes(
-        categoryorder="array", categoryarray=list(reversed(order)), automargin=True, title=None
+    colours = df.get_column(color).n_unique() if color else 1
+    shown = [label, value] + ([color] if color else [])
+    enc: dict[str, Any] = {
+        "y": alt.Y(f"{label}:N", sort=order, title=None, axis=alt.Axis(labelLimit=0)),
+        "x": alt.X(f"{value}:Q", title=title(value), axis=_axis(df, value)),
+        "tooltip": _tooltip(df, shown, title),
+    }
+    if color and colours > 1:
+        enc["color"] = alt.Color(f"{color}:N", title=title(color), legend=_legend())
+        enc["yOffset"] = alt.YOffset(f"{color}:N")
+    base = alt.Chart(_data(df, shown)).encode(**enc)
+    text = base.mark_text(align="left", baseline="middle", dx=3).encode(text=alt.Text(f"{value}:Q"))
+    chart = (base.mark_bar() + text).properties(height=alt.Step(_ROW_PX * max(1, colours)))
+    return _spec(chart)
+
+
+def bars_spec(
+    df: pl.DataFrame,
+    x: str,
+    y: str,
+    *,
+    labels: dict[str, str] | None = None,
+    text: bool = False,
+    height: int = 260,
+) -> Spec:
+    """Upright bars over ``x``'s values in their order (chairs, points), optionally with
+    each bar's value written above it."""
+    title = _titles(labels)
+    shown = list(dict.fromkeys([x, y, *df.columns]))
+    base = alt.Chart(_data(df, shown)).encode(
+        x=alt.X(f"{x}:O", title=title(x), axis=alt.Axis(labelAngle=0, labelOverlap=True)),
+        y=alt.Y(f"{y}:Q", title=title(y), axis=_axis(df, y)),
+        tooltip=_tooltip(df, shown, title),
     )
-    fig.update_xaxes(tickangle=0, automargin=True)
-    fig.update_traces(textposition="auto", cliponaxis=False)
-    fig.update_layout(
-        margin={"l": 4, "r": 16, "t": 8, "b": 8},
-        height=max(160, 60 + _ROW_PX * len(order)),
-        showlegend=color is not None and df.get_column(color).n_unique() > 1,
-        legend={"orientation": "h", "y": -0.2},
+    chart = base.mark_bar()
+    if text:
+        chart = chart + base.mark_text(baseline="bottom", dy=-3).encode(text=alt.Text(f"{y}:Q"))
+    return _spec(chart.properties(height=height))
+
+
+def histogram_spec(
+    df: pl.DataFrame,
+    x: str,
+    *,
+    count_title: str,
+    labels: dict[str, str] | None = None,
+    color: str | None = None,
+    bins: int = 20,
+    height: int = 260,
+) -> Spec:
+    """How many rows fall in each bin of ``x`` (at most ``bins``), stacked by ``color``."""
+    title = _titles(labels)
+    shown = [x] + ([color] if color else [])
+    whole = df.schema[x].is_integer()
+    # whole numbers binned by whole steps: no bin from 2.5 to 3 of a count of points
+    binned = alt.Bin(maxbins=bins, minstep=1) if whole else alt.Bin(maxbins=bins)
+    enc: dict[str, Any] = {
+        "x": alt.X(f"{x}:Q", bin=binned, title=title(x), axis=_axis(df, x)),
+        "y": alt.Y("count():Q", title=count_title, axis=alt.Axis(tickMinStep=1, format="d")),
+        "tooltip": [
+            alt.Tooltip(f"{x}:Q", bin=binned, title=title(x)),
+            alt.Tooltip("count():Q", title=count_title),
+            *([alt.Tooltip(f"{color}:N", title=title(color))] if color else []),
+        ],
+    }
+    if color:
+        enc["color"] = alt.Color(f"{color}:N", title=title(color), legend=_legend())
+    chart = alt.Chart(_data(df, shown)).mark_bar().encode(**enc).properties(height=height)
+    return _spec(chart)
+
+
+def line_spec(
+    df: pl.DataFrame,
+    x: str,
+    y: str,
+    *,
+    tooltip: Iterable[str],
+    labels: dict[str, str] | None = None,
+    color: str | None = None,
+    detail: str | None = None,
+    points: bool = True,
+    whole_x: bool = False,
+    height: int = 300,
+) -> Spec:
+    """A line over ``x`` (one per ``color``, or per ``detail`` in one colour: the line
+    breaks between them). Its points carry the tooltip; drawn when ``points``, else there
+    to hover only."""
+    title = _titles(labels)
+    hover = list(dict.fromkeys([*tooltip, y]))
+    shown = list(dict.fromkeys([x, y, *hover] + [c for c in (color, detail) if c]))
+    axis = alt.Axis(labelAngle=0, tickMinStep=1) if whole_x else alt.Axis(labelAngle=0)
+    enc: dict[str, Any] = {
+        "x": alt.X(f"{x}:Q", title=title(x), axis=axis),
+        "y": alt.Y(f"{y}:Q", title=title(y), scale=alt.Scale(zero=False), axis=_axis(df, y)),
+    }
+    if color and df.get_column(color).n_unique() > 1:
+        enc["color"] = alt.Color(f"{color}:N", title=title(color), legend=_legend())
+    elif color or detail:
+        enc["detail"] = alt.Detail(f"{color or detail}:N")
+    base = alt.Chart(_data(df, shown)).encode(**enc)
+    dots = base.mark_point(filled=True, size=36 if points else 64, opacity=1 if points else 0)
+    chart = base.mark_line() + dots.encode(tooltip=_tooltip(df, hover, title))
+    return _spec(chart.properties(height=height))
+
+
+def _spec(chart: Any) -> Spec:
+    """The chart as Vega-Lite (checked against the schema), widths left to Streamlit."""
+    spec: Spec = chart.to_dict()
+    spec.pop("$schema", None)
+    spec.pop("config", None)  # Streamlit's theme styles it
+    return spec
+
+
+def _data(df: pl.DataFrame, columns: Iterable[str]) -> Any:
+    """The columns a chart reads, as inline JSON values (dates as text)."""
+    used = df.select(list(dict.fromkeys(columns))).with_columns(
+        pl.col(pl.Date, pl.Datetime, pl.Time, pl.Duration).cast(pl.String),
+        pl.col(pl.Decimal).cast(pl.Float64),
     )
-    return fig
+    return alt.InlineData(values=used.to_dicts())
 
 
-def line(fig: "Figure", key: str, height: int = 320) -> None:
-    """A line chart laid out for a phone: horizontal ticks, legend below."""
-    fig.update_xaxes(tickangle=0, automargin=True)
-    fig.update_yaxes(automargin=True)
-    fig.update_layout(
-        margin={"l": 4, "r": 8, "t": 8, "b": 8},
-        height=height,
-        legend={"orientation": "h", "y": -0.25},
-    )
-    show(fig, key)
+def _titles(labels: dict[str, str] | None) -> Callable[[str], str]:
+    """A column's title on an axis, a legend or a tooltip: ``labels``, else the column's
+    translated header."""
+    return lambda name: (labels or {}).get(name) or i18n.column(name)
 
 
-def show(fig: Any, key: str) -> None:
-    st.plotly_chart(fig, key=key, config=CONFIG)
+def _tooltip(df: pl.DataFrame, columns: Iterable[str], title: Callable[[str], str]) -> list:
+    return [
+        alt.Tooltip(f"{c}:{'Q' if df.schema[c].is_numeric() else 'N'}", title=title(c))
+        for c in columns
+    ]
+
+
+def _axis(df: pl.DataFrame, column: str) -> Any:
+    """A value axis: whole numbers only for a count or a total (no 0.2 of a hand)."""
+    if df.schema[column].is_integer():
+        return alt.Axis(tickMinStep=1, format="d")
+    return alt.Axis()
+
+
+def _legend() -> Any:
+    # two to a row: a row of eight categories ran off a phone's screen
+    return alt.Legend(orient="bottom", columns=2, labelLimit=0)

@@ -27,7 +27,7 @@ _LANG_SAVED = "_domino_lang_saved"  # the language the browser's cookie holds
 
 
 def preload() -> None:
-    """Import every page's module (and so Streamlit's charts, plotly, polars, DuckDB)
+    """Import every page's module (and so Streamlit's charts, Altair, polars, DuckDB)
     before the server starts: ``python -m dashboard`` (what ``domino serve`` runs) calls
     it so the first visitor does not wait for the imports."""
     import importlib

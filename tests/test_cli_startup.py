@@ -12,8 +12,8 @@ import pytest
 
 from tests.conftest import DATA, ROOT
 
-HEAVY = ("streamlit", "plotly", "pandas", "polars", "pyarrow", "duckdb", "numpy", "rich")
-NEVER = ("streamlit", "plotly", "pandas")  # no command of the CLI draws a page or a chart
+HEAVY = ("streamlit", "altair", "pandas", "polars", "pyarrow", "duckdb", "numpy", "rich")
+NEVER = ("streamlit", "altair", "pandas")  # no command of the CLI draws a page or a chart
 
 PROBE = """
 import json, sys

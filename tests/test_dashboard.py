@@ -1,6 +1,7 @@
 """The dashboard's pages through streamlit.testing.v1.AppTest: they render on the sample
 events and on an empty database, show what the issue asks, and keep the access rules."""
 
+import json
 import re
 import shutil
 from datetime import date
@@ -13,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import data, ui
+from dashboard.i18n import column
 from pipeline import auth, events, rulesets
 from pipeline.standings import queries
 from pipeline.store.db import DatabaseBusy, connect
@@ -135,6 +137,17 @@ def html_tables(at: AppTest) -> _HtmlTables:
     for e in at.get("html"):
         parser.feed(str(getattr(e, "body", "")))
     return parser
+
+
+def vega_charts(at) -> list[tuple[dict, pl.DataFrame]]:
+    """Each Vega-Lite chart of the page: its spec and the rows it draws (Streamlit sends
+    a spec's datasets apart from it, as Arrow)."""
+    out = []
+    for el in at.get("vega_lite_chart"):
+        spec = json.loads(el.proto.spec)
+        rows = [pl.read_ipc_stream(d.data.data) for d in el.proto.datasets]
+        out.append((spec, pl.concat(rows, how="diagonal") if rows else pl.DataFrame()))
+    return out
 
 
 def frames(at: AppTest) -> list:
@@ -334,7 +347,15 @@ def test_player_page_shows_categories_and_whom_they_fed(loaded):
     text = texts(at)
     assert f"{above} kali menjadi pemain di atas pemenang" in text
     assert any("Kursi" in df.columns for df in frames(at))
-    assert len(at.get("plotly_chart")) >= 3
+    # the charts (Vega-Lite): rating history, wins, categories, chairs, timeline
+    drawn = vega_charts(at)
+    assert len(drawn) >= 4
+    chairs = [rows for spec, rows in drawn if spec["layer"][0]["encoding"]["x"]["field"] == "chair"]
+    assert len(chairs) == 1
+    # the chair chart draws the chair table's rows
+    table = next(df for df in frames(at) if "Kursi" in df.columns)
+    drawn = dict(chairs[0].select("chair", "points_per_hand").iter_rows())
+    assert drawn == dict(zip(table["Kursi"], table[column("points_per_hand")], strict=True))
 
 
 def test_event_stats_show_the_pepet_point_table_as_the_organisers_setting(loaded):

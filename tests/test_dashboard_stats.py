@@ -339,7 +339,7 @@ def test_a_dashboard_write_while_reading_is_refused_as_busy_not_a_duckdb_error(
 
 
 def test_the_player_timeline_is_one_line_broken_between_events():
-    from dashboard.views.player import timeline_figure
+    from dashboard.views.player import timeline_spec
 
     # two events, three hands then two; running totals start again in each
     tl = pl.DataFrame(
@@ -354,13 +354,16 @@ def test_the_player_timeline_is_one_line_broken_between_events():
             "n": [1, 2, 3, 4, 5],
         }
     )
-    fig = timeline_figure(tl, {"e1": "Piala Rektor", "e2": "e2"})
-    assert len(fig.data) == 1 and not fig.layout.showlegend
-    line = fig.data[0]
-    assert list(line.x) == [1, 2, 3, 3.5, 4, 5]
-    ys = list(line.y)
-    assert ys[:3] == [2, 1, 4] and ys[4:] == [4, 5] and ys[3] != ys[3]  # NaN: a break
-    assert line.connectgaps is False
-    # the hover names each hand's event by its title
-    shown = [c[0] for c, y in zip(line.customdata, ys, strict=True) if y == y]
-    assert shown == ["Piala Rektor"] * 3 + ["e2"] * 2
+    spec = timeline_spec(tl, {"e1": "Piala Rektor", "e2": "e2"})
+    line, dots = spec["layer"]
+    assert line["mark"]["type"] == "line"
+    # one colour, no legend: the line is drawn per event (broken between them)
+    assert "color" not in line["encoding"]
+    assert line["encoding"]["detail"]["field"] == "event"
+    assert (line["encoding"]["x"]["field"], line["encoding"]["y"]["field"]) == ("n", "cumulative")
+    rows = spec["datasets"][spec["data"]["name"]]
+    assert [(r["n"], r["cumulative"]) for r in rows] == [(1, 2), (2, 1), (3, 4), (4, 4), (5, 5)]
+    # the hover names each hand's event by its title, on points drawn for a short line
+    assert [r["event"] for r in rows] == ["Piala Rektor"] * 3 + ["e2"] * 2
+    assert {t["field"] for t in dots["encoding"]["tooltip"]} >= {"event", "hand", "points"}
+    assert dots["mark"]["opacity"] == 1

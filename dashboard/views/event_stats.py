@@ -16,8 +16,6 @@ from dashboard.i18n import category, column, t
 from pipeline import rulesets
 
 EVENT_KEY = "event"
-CHART_CONFIG = {"displayModeBar": False, "responsive": True}
-_MARGIN = {"l": 10, "r": 10, "t": 10, "b": 10}
 
 
 def render() -> None:
@@ -107,28 +105,20 @@ def _pips(d: dict[str, Any]) -> None:
     if not pips.height:
         st.caption(t("st.pips.none"))
         return
-    fig = charts.figure(d, "st_pips_chart", lambda: _pips_figure(pips))
-    st.plotly_chart(fig, key="st_pips_chart", config=CHART_CONFIG)
-
-
-def _pips_figure(pips: pl.DataFrame) -> Any:
-    import plotly.express as px
-
-    fig = px.histogram(
-        labelled(pips, "category").to_pandas(),
-        x="value",
-        color="category",
-        nbins=min(40, max(5, pips.get_column("value").n_unique())),
-        labels={"value": t("st.pips.x"), "category": column("category")},
+    spec = charts.figure(
+        d,
+        "st_pips_chart",
+        lambda: charts.histogram_spec(
+            labelled(pips, "category"),
+            "value",
+            count_title=column("seats"),
+            labels={"value": t("st.pips.x")},
+            color="category",
+            bins=min(40, max(5, pips.get_column("value").n_unique())),
+            height=360,  # the legend below takes its part
+        ),
     )
-    fig.update_layout(
-        margin=_MARGIN,
-        height=300,
-        bargap=0.05,
-        legend={"orientation": "h", "y": -0.3},
-        yaxis_title=column("seats"),
-    )
-    return fig
+    charts.show(spec, "st_pips_chart")
 
 
 def _points(d: dict[str, Any]) -> None:
@@ -138,35 +128,20 @@ def _points(d: dict[str, Any]) -> None:
         st.caption(t("st.points.hand"))
         spread: pl.DataFrame = d["hand_spread"]
         if spread.height:
-            fig = charts.figure(d, "st_hand_points_chart", lambda: _spread_figure(spread))
-            st.plotly_chart(fig, key="st_hand_points_chart", config=CHART_CONFIG)
+            spec = charts.figure(
+                d, "st_hand_points_chart", lambda: charts.bars_spec(spread, "points", "seats")
+            )
+            charts.show(spec, "st_hand_points_chart")
     with right:
         st.caption(t("st.points.match"))
         mp: pl.DataFrame = d["match_points"]
         if mp.height:
-            fig = charts.figure(d, "st_match_points_chart", lambda: _match_points_figure(mp))
-            st.plotly_chart(fig, key="st_match_points_chart", config=CHART_CONFIG)
-
-
-def _spread_figure(spread: pl.DataFrame) -> Any:
-    import plotly.express as px
-
-    fig = px.bar(
-        spread.to_pandas(),
-        x="points",
-        y="seats",
-        labels={"points": column("points"), "seats": column("seats")},
-    )
-    fig.update_layout(margin=_MARGIN, height=260)
-    return fig
-
-
-def _match_points_figure(mp: pl.DataFrame) -> Any:
-    import plotly.express as px
-
-    fig = px.histogram(mp.to_pandas(), x="points", labels={"points": column("points")})
-    fig.update_layout(margin=_MARGIN, height=260, bargap=0.05, yaxis_title=column("players"))
-    return fig
+            spec = charts.figure(
+                d,
+                "st_match_points_chart",
+                lambda: charts.histogram_spec(mp, "points", count_title=column("players")),
+            )
+            charts.show(spec, "st_match_points_chart")
 
 
 def _summaries(d: dict[str, Any]) -> None:

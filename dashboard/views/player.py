@@ -2,7 +2,6 @@
 
 from typing import Any
 
-import plotly.express as px
 import polars as pl
 import streamlit as st
 
@@ -13,7 +12,6 @@ from dashboard.views import profile_parts
 PLAYER_KEY = "player"
 EVENT_KEY = "event"
 VS_KEY = "vs"
-CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 
 
 def render() -> None:
@@ -107,18 +105,18 @@ def show(
         ]
     )
     if "history" in d:
-        profile_parts.history(d["history"])
+        profile_parts.history(d["history"], source)
         profile_parts.form(d["form"])
         profile_parts.rounds(d.get("rounds"), event)
     _events(ev)
     left, right = st.columns(2)
     with left:
-        profile_parts.wins(d["categories"])
+        profile_parts.wins(d["categories"], source)
     with right:
         if "achievements" in d:
             profile_parts.achievements(d["achievements"])
-    _categories(d["categories"])
-    _chairs(d["chairs"])
+    _categories(d["categories"], source)
+    _chairs(d["chairs"], source)
     _fed(d["fed"])
     _timeline(d["timeline"], source)
     _matches(d["matches"])
@@ -143,7 +141,7 @@ def _events(ev: pl.DataFrame) -> None:
     )
 
 
-def _categories(categories: pl.DataFrame) -> None:
+def _categories(categories: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pl.categories')}")
     cats: pl.DataFrame = categories.with_columns(
         pl.col("category").map_elements(category, return_dtype=pl.String).alias("category")
@@ -155,22 +153,20 @@ def _categories(categories: pl.DataFrame) -> None:
         key="pl_cat_chart",
         color="ruleset",
         labels={"category": column("category"), "hands": column("hands")},
+        source=source,
     )
     ui.table(cats, key="pl_categories", columns=["ruleset", "category", "hands", "points"])
 
 
-def _chairs(chairs: pl.DataFrame) -> None:
+def _chairs(chairs: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pl.chairs')}")
     if chairs.height:
-        fig = px.bar(
-            chairs.to_pandas(),
-            x="chair",
-            y="points_per_hand",
-            text="points_per_hand",
-            labels={"chair": column("chair"), "points_per_hand": column("points_per_hand")},
+        spec = charts.figure(
+            source,
+            "pl_chair_chart",
+            lambda: charts.bars_spec(chairs, "chair", "points_per_hand", text=True, height=260),
         )
-        fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=300)
-        st.plotly_chart(fig, key="pl_chair_chart", config=CHART_CONFIG)
+        charts.show(spec, "pl_chair_chart")
     ui.table(
         chairs, key="pl_chairs", columns=["chair", "hands", "wins", "points", "points_per_hand"]
     )
@@ -198,39 +194,25 @@ def _timeline(tl: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pl.timeline')}")
     if tl.height:
         titles = data.event_titles()
-        fig = charts.figure(source, "pl_timeline", lambda: timeline_figure(tl, titles))
-        st.plotly_chart(fig, key="pl_timeline", config=CHART_CONFIG)
+        spec = charts.figure(source, "pl_timeline", lambda: timeline_spec(tl, titles))
+        charts.show(spec, "pl_timeline")
 
 
-def timeline_figure(tl: pl.DataFrame, titles: dict[str, str]) -> Any:
-    """One line, broken between events (each event's running total starts again at 0).
-    One trace per event drew a legend of 40 to 60 events for a busy player, unreadable
-    on a phone, and took the browser about a second more to draw."""
-    import plotly.express as px
-
-    rows = tl.with_columns(pl.col("n").cast(pl.Float64))
-    # a row without a total after each event's last hand (but the last): the line stops
-    breaks = rows.group_by("event", maintain_order=True).agg(pl.col("n").max() + 0.5).head(-1)
-    rows = (
-        pl.concat([rows, breaks], how="diagonal")
-        .sort("n")
-        .with_columns(pl.col("event").replace(titles))
+def timeline_spec(tl: pl.DataFrame, titles: dict[str, str]) -> charts.Spec:
+    """The running total over every hand the player played: one line in one colour,
+    broken between events (each event's total starts again at 0), each hand's event named
+    by its title. A line and a legend entry per event named 40 to 60 events for a busy
+    player, unreadable on a phone."""
+    return charts.line_spec(
+        tl.sort("n").with_columns(pl.col("event").replace(titles)),
+        "n",
+        "cumulative",
+        tooltip=["event", "round", "table", "hand", "category", "points"],
+        labels={"n": t("pl.timeline.x"), "cumulative": t("pl.timeline.y")},
+        detail="event",
+        points=tl.height <= 60,
+        height=300,
     )
-    fig = px.line(
-        rows.to_pandas(),
-        x="n",
-        y="cumulative",
-        markers=tl.height <= 60,
-        hover_data=["event", "round", "table", "hand", "category", "points"],
-        labels={
-            "n": t("pl.timeline.x"),
-            "cumulative": t("pl.timeline.y"),
-            "event": column("event"),
-        },
-    )
-    fig.update_traces(connectgaps=False)
-    fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, height=320)
-    return fig
 
 
 def _matches(matches: pl.DataFrame) -> None:

@@ -4,7 +4,6 @@ side by side (queries in pipeline/standings/profile.py and h2h.py)."""
 
 from typing import Any
 
-import plotly.express as px
 import polars as pl
 import streamlit as st
 
@@ -27,7 +26,7 @@ def rating_metrics(ratings: pl.DataFrame) -> list[tuple[str, Any]]:
     return out
 
 
-def history(hist: pl.DataFrame) -> None:
+def history(hist: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pf.history')}")
     if hist.height == 0:
         st.caption(t("pf.history.none"))
@@ -35,23 +34,23 @@ def history(hist: pl.DataFrame) -> None:
     frame = hist.with_columns(
         pl.int_range(1, pl.len() + 1).over("ruleset").alias("n"), pl.col("ordinal").round(2)
     )
-    fig = px.line(
-        frame.to_pandas(),
-        x="n",
-        y="ordinal",
-        color="ruleset",
-        markers=frame.height <= 80,
-        hover_data=["played_on", "event", "round", "table", "rank"],
-        labels={
-            "n": t("pf.history.x"),
-            "ordinal": t("rt.col.ordinal"),
-            "ruleset": column("ruleset"),
-        },
+    spec = charts.figure(
+        source,
+        "pf_history",
+        lambda: charts.line_spec(
+            frame,
+            "n",
+            "ordinal",
+            tooltip=["played_on", "event", "round", "table", "rank"],
+            labels={"n": t("pf.history.x"), "ordinal": t("rt.col.ordinal")},
+            color="ruleset",
+            points=frame.height <= 80,
+            # whole tables only on the axis of a short history
+            whole_x=frame.group_by("ruleset").len().get_column("len").le(12).all(),
+            height=260,
+        ),
     )
-    fig.update_layout(showlegend=frame["ruleset"].n_unique() > 1)
-    if frame.group_by("ruleset").len()["len"].max() <= 12:  # type: ignore[operator]
-        fig.update_xaxes(dtick=1)  # whole tables only
-    charts.line(fig, "pf_history", height=280)
+    charts.show(spec, "pf_history")
 
 
 def form(rows: pl.DataFrame) -> None:
@@ -90,7 +89,7 @@ def rounds(line: pl.DataFrame | None, event: str | None) -> None:
     )
 
 
-def wins(categories: pl.DataFrame) -> None:
+def wins(categories: pl.DataFrame, source: Any = None) -> None:
     """Hands won per category, in the rulebook's words."""
     st.markdown(f"#### {t('pf.wins')}")
     won = categories.filter(pl.col("category").is_in(list(WINNING))).with_columns(
@@ -106,6 +105,7 @@ def wins(categories: pl.DataFrame) -> None:
         key="pf_wins_chart",
         color="ruleset",
         labels={"category": column("category"), "hands": column("hands")},
+        source=source,
     )
 
 

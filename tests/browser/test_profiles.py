@@ -30,8 +30,8 @@ def drawn(page) -> None:
     """Until every chart on the page has drawn its plot (they draw once in view)."""
     page.set_viewport_size({"width": page.viewport_size["width"], "height": 8000})
     page.wait_for_function(
-        "() => { const c = [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')];"
-        " return c.length > 0 && c.every(e => e.querySelector('.main-svg')); }"
+        "() => { const c = [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]')];"
+        " return c.length > 0 && c.every(e => e.querySelector('svg.marks')); }"
     )
 
 
