@@ -4,8 +4,8 @@ from the number of bars, legends below, a tooltip on every bar and point.
 
 Each chart is a Vega-Lite spec built with Altair (which checks it against the schema)
 once per value :func:`dashboard.data.read` returned and language (:func:`figure`), then
-shared by every session. Vega-Lite instead of plotly: a page with charts shows about a
-second sooner in the browser (docs/performance.md, 2 December, afternoon)."""
+shared by every session. Vega-Lite instead of plotly: a page with charts shows 0.7 to 1 s
+sooner in the browser (docs/performance.md, 2 December, afternoon)."""
 
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -70,8 +70,9 @@ def hbar_spec(
         enc["color"] = alt.Color(f"{color}:N", title=title(color), legend=_legend())
         enc["yOffset"] = alt.YOffset(f"{color}:N")
     base = alt.Chart(_data(df, shown)).encode(**enc)
-    text = base.mark_text(align="left", baseline="middle", dx=3).encode(text=alt.Text(f"{value}:Q"))
-    chart = (base.mark_bar() + text).properties(height=alt.Step(_ROW_PX * max(1, colours)))
+    chart = (base.mark_bar() + _written(base, value, upright=False)).properties(
+        height=alt.Step(_ROW_PX * max(1, colours))
+    )
     return _spec(chart)
 
 
@@ -95,7 +96,7 @@ def bars_spec(
     )
     chart = base.mark_bar()
     if text:
-        chart = chart + base.mark_text(baseline="bottom", dy=-3).encode(text=alt.Text(f"{y}:Q"))
+        chart = chart + _written(base, y, upright=True)
     return _spec(chart.properties(height=height))
 
 
@@ -149,7 +150,7 @@ def line_spec(
     title = _titles(labels)
     hover = list(dict.fromkeys([*tooltip, y]))
     shown = list(dict.fromkeys([x, y, *hover] + [c for c in (color, detail) if c]))
-    axis = alt.Axis(labelAngle=0, tickMinStep=1) if whole_x else alt.Axis(labelAngle=0)
+    axis = alt.Axis(labelAngle=0, tickMinStep=1, format="d") if whole_x else alt.Axis(labelAngle=0)
     enc: dict[str, Any] = {
         "x": alt.X(f"{x}:Q", title=title(x), axis=axis),
         "y": alt.Y(f"{y}:Q", title=title(y), scale=alt.Scale(zero=False), axis=_axis(df, y)),
@@ -162,6 +163,21 @@ def line_spec(
     dots = base.mark_point(filled=True, size=36 if points else 64, opacity=1 if points else 0)
     chart = base.mark_line() + dots.encode(tooltip=_tooltip(df, hover, title))
     return _spec(chart.properties(height=height))
+
+
+def _written(base: Any, value: str, *, upright: bool) -> Any:
+    """Each bar's value written just beyond its end: above or below an upright bar, right
+    or left of one on its side, as the value is positive or negative (written inside a
+    bar, dark on blue, it could not be read)."""
+    text = alt.Text(f"{value}:Q")
+    ahead = alt.datum[value] >= 0
+    if upright:
+        up = base.transform_filter(ahead).mark_text(baseline="bottom", dy=-3)
+        down = base.transform_filter(~ahead).mark_text(baseline="top", dy=3)
+    else:
+        up = base.transform_filter(ahead).mark_text(align="left", baseline="middle", dx=3)
+        down = base.transform_filter(~ahead).mark_text(align="right", baseline="middle", dx=-3)
+    return up.encode(text=text) + down.encode(text=text)
 
 
 def _spec(chart: Any) -> Spec:
@@ -195,10 +211,11 @@ def _tooltip(df: pl.DataFrame, columns: Iterable[str], title: Callable[[str], st
 
 
 def _axis(df: pl.DataFrame, column: str) -> Any:
-    """A value axis: whole numbers only for a count or a total (no 0.2 of a hand)."""
+    """A value axis: whole numbers only for a count or a total (no 0.2 of a hand), else at
+    most two decimals (a rating history of one table showed -3.290000)."""
     if df.schema[column].is_integer():
         return alt.Axis(tickMinStep=1, format="d")
-    return alt.Axis()
+    return alt.Axis(format=".2~f")
 
 
 def _legend() -> Any:

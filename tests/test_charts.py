@@ -17,8 +17,9 @@ def rows(spec: dict) -> list[dict]:
 def test_horizontal_bars_keep_the_frames_order_top_first_with_whole_number_ticks():
     df = pl.DataFrame({"category": ["biasa", "balak", "kartu mati"], "hands": [12, 7, 1]})
     spec = charts.hbar_spec(df, "category", "hands", labels={"hands": "Kocokan"})
-    bars, text = spec["layer"]
-    assert bars["mark"]["type"] == "bar" and text["mark"]["type"] == "text"
+    bars, written = spec["layer"]
+    assert bars["mark"]["type"] == "bar"
+    ahead, behind = written["layer"]
     enc = bars["encoding"]
     # first row at the top, labels written in full
     assert enc["y"]["sort"] == ["biasa", "balak", "kartu mati"]
@@ -26,7 +27,8 @@ def test_horizontal_bars_keep_the_frames_order_top_first_with_whole_number_ticks
     # a count of hands has no ticks between whole numbers; each bar has its value
     assert enc["x"]["title"] == "Kocokan"
     assert enc["x"]["axis"] == {"format": "d", "tickMinStep": 1}
-    assert text["encoding"]["text"]["field"] == "hands"
+    assert ahead["encoding"]["text"]["field"] == "hands"
+    assert (ahead["mark"]["align"], behind["mark"]["align"]) == ("left", "right")
     # one colour and no legend
     assert "color" not in enc
     assert [(r["category"], r["hands"]) for r in rows(spec)] == list(df.iter_rows())
@@ -90,3 +92,17 @@ def test_a_line_carries_its_tooltip_on_points_hidden_when_there_are_many():
     # dates travel as text: the spec is plain JSON
     assert [r["played_on"] for r in rows(spec)] == ["2026-11-01", "2026-11-08", "2026-11-15"]
     json.dumps(spec)
+
+
+def test_a_bars_value_is_written_beyond_its_end_on_the_side_it_points_to():
+    df = pl.DataFrame({"chair": ["B", "D"], "points_per_hand": [-1.33, 0.75]})
+    spec = charts.bars_spec(df, "chair", "points_per_hand", text=True)
+    bars, written = spec["layer"]
+    above, below = written["layer"]
+    # a positive bar's value above its top, a negative one's below its bottom
+    assert above["transform"] == [{"filter": "(datum['points_per_hand'] >= 0)"}]
+    assert (above["mark"]["baseline"], above["mark"]["dy"]) == ("bottom", -3)
+    assert below["transform"] == [{"filter": "(!(datum['points_per_hand'] >= 0))"}]
+    assert (below["mark"]["baseline"], below["mark"]["dy"]) == ("top", 3)
+    # points per hand are not whole numbers: the axis keeps two decimals at most
+    assert bars["encoding"]["y"]["axis"] == {"format": ".2~f"}
