@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from pipeline.cli import cli
 from pipeline.standings import queries
-from pipeline.store.backup import BackupError, backup, restore
+from pipeline.store.backup import BackupError, _locked, backup, restore
 from pipeline.store.db import connect
 from simulator.stress import (
     FUZZ,
@@ -425,6 +425,9 @@ def test_backup_and_restore_wait_for_a_reader_then_say_busy(tmp_path):
         before = sha(db)
         b = domino("backup", tmp_path / "blocked.duckdb", db=db, DOMINO_LOCK_TIMEOUT="1")
         r = domino("restore", copy, "--yes", db=db, DOMINO_LOCK_TIMEOUT="1")
+        # the lock restore takes itself on a file DuckDB cannot open
+        with pytest.raises(BackupError, match="is in use by another program"), _locked(db):
+            pass
     finally:
         holder.kill()
         holder.wait()
@@ -521,3 +524,121 @@ def test_loading_the_database_file_itself_is_refused_and_keeps_others_out(db_pat
     assert [f["error"].code for f in refused] == ["not_a_hand_log", "not_a_hand_log"]
     assert all("results database itself" in f["error"].message for f in refused)
     assert [o.status for p in plans for o in p.outcomes] == ["new"]
+
+
+#: DuckDB's file layout: three 4 KiB headers, then blocks of 256 KiB, each starting with
+#: the checksum of the rest.
+HEADERS, BLOCK = 3 * 4096, 256 * 1024
+
+
+def damage(db: Path) -> None:
+    """Spoil every block of ``db`` as a torn or lost write would: the headers still say
+    DuckDB, but no block's content matches its checksum any more."""
+    data = bytearray(db.read_bytes())
+    for start in range(HEADERS, len(data), BLOCK):
+        data[start + 64 : start + 72] = bytes(8)
+    db.write_bytes(bytes(data))
+
+
+@pytest.fixture
+def damaged_db(db_path, tmp_path):
+    """A database with two tables of R1, its backup, then damaged; and the standings the
+    backup holds."""
+    assert run("ingest", "--ruleset", "unhas", *R1).exit_code == 0
+    taken = snapshot(db_path)
+    assert run("backup").exit_code == 0
+    (copy,) = (tmp_path / "backups").glob("domino-*.duckdb")
+    damage(db_path)
+    return db_path, copy, taken
+
+
+def test_a_damaged_database_is_said_so_with_the_copy_to_restore_and_left_as_it_is(damaged_db):
+    db, copy, _ = damaged_db
+    before = sha(db)
+    for args in (("standings", "--event", EVENT), ("ingest", R1_MORE), ("log",)):
+        r = domino(*args, db=db)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        said = " ".join(r.stderr.split())
+        assert f"the database {db} is damaged (Corrupt database file" in said, said
+        assert f"restore its newest copy with `domino restore {copy} --db {db}`" in said, said
+        assert "Traceback" not in r.stderr and "internal error" not in r.stderr
+    assert sha(db) == before
+
+
+def test_a_block_found_damaged_while_reading_is_said_so_too(db_path):
+    """DuckDB checks each block when it reads it, so damage may show only in a query."""
+    from pipeline.store.db import StoreError, read
+
+    assert run("ingest", "--ruleset", "unhas", *R1).exit_code == 0
+    torn = duckdb.Error(
+        "Corrupt database file: computed checksum 1 does not match stored checksum 2"
+    )
+    for opened in (connect(db_path, read_only=True), connect(db_path), read(db_path)):
+        with pytest.raises(StoreError, match="is damaged") as caught, opened:
+            raise torn
+        assert (caught.value.code, caught.value.file) == ("damaged", db_path)
+    # any other DuckDB error stays what it is
+    with pytest.raises(duckdb.Error, match="Binder"), connect(db_path) as con:
+        con.execute("SELECT nothing FROM hands")
+
+
+def test_restore_replaces_a_damaged_database_and_keeps_it_aside(damaged_db, tmp_path):
+    db, copy, taken = damaged_db
+    spoiled = sha(db)
+    Path(f"{db}.wal").write_bytes(b"changes of the damaged database")
+    r = domino("restore", copy, "--yes", db=db)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert snapshot(db) == taken
+    with connect(db) as con:
+        check_consistent(con)
+    # the damaged file as it was, and its log beside it: not replayed onto the backup
+    (saved,) = (tmp_path / "backups").glob("*-before-restore.duckdb")
+    assert sha(saved) == spoiled and saved.name in "".join(r.stdout.split())
+    assert Path(f"{saved}.wal").read_bytes() == b"changes of the damaged database"
+    assert not Path(f"{db}.wal").exists()
+
+
+def test_restore_leaves_a_damaged_database_another_program_holds(damaged_db, tmp_path):
+    db, copy, _ = damaged_db
+    before = sha(db)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); "
+            "fcntl.lockf(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        r = domino("restore", copy, "--yes", db=db, DOMINO_LOCK_TIMEOUT="1")
+        # the lock restore takes itself on a file DuckDB cannot open
+        with pytest.raises(BackupError, match="is in use by another program"), _locked(db):
+            pass
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    # DuckDB sees the lock before the damage: busy, as for a database that is whole
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"busy: the database {db} is in use" in " ".join(r.stderr.split())
+    assert sha(db) == before
+    assert not list((tmp_path / "backups").glob("*-before-restore.duckdb"))
+
+
+def test_the_dashboard_says_the_database_is_damaged(damaged_db, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard import data
+    from tests.browser.support import APP
+
+    db, copy, _ = damaged_db
+    monkeypatch.setenv("DOMINO_DB", str(db))
+    data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(f"the database {db} is damaged" in e.value for e in at.error), at.error

@@ -47,7 +47,12 @@ def test_two_dozen_kills_of_a_20000_hand_load(tmp_path):
     dozen kills would take minutes; the quick campaign above and test_postgres.py's kill -9
     loop cover PostgreSQL."""
     lines: list[str] = []
-    figures = crash_campaign(tmp_path, kills=24, seed=2024, hands=20_000, say=lines.append)
+
+    def say(line: str) -> None:  # printed too: pytest shows them if the campaign raises
+        lines.append(line)
+        print(line)
+
+    figures = crash_campaign(tmp_path, kills=24, seed=2024, hands=20_000, say=say)
     assert figures["hands"] >= 20_000
     assert figures["matches_lost"] == 0
     # every other kill is made by the process itself at a named moment (pipeline/failpoints.py),

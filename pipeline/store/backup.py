@@ -19,6 +19,7 @@ backup folder never share — or prune — each other's copies.
 """
 
 import contextlib
+import fcntl
 import glob
 import hashlib
 import os
@@ -34,7 +35,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline import settings
-from pipeline.store.db import connect, migrate, schema_version
+from pipeline.store.db import StoreError, connect, migrate, schema_version
 
 #: Tables a database must have to be restored (those of the first migration).
 REQUIRED_TABLES = (
@@ -90,6 +91,14 @@ def backup_dir_for(target: str | os.PathLike[str]) -> Path:
         explicit = str(settings.get("backup_dir") or "")
         return Path(explicit).expanduser() if explicit else Path("backups").absolute()
     return backup_dir(target)
+
+
+def newest_copy(db: str | os.PathLike[str]) -> Path | None:
+    """The newest copy of ``db`` in :func:`backup_dir` (taken by ``domino backup``, before
+    a correction or before a restore), or None."""
+    folder = backup_dir(db)
+    copies = [p for p in folder.glob(f"{glob.escape(copy_prefix(db))}-*.duckdb") if p.is_file()]
+    return max(copies, key=lambda p: p.stat().st_mtime_ns) if copies else None
 
 
 def stamp() -> str:
@@ -188,6 +197,11 @@ def restore(source: str | os.PathLike[str], db: str | os.PathLike[str] | None = 
     must open, hold our tables and a schema no newer than this program's), and renamed
     over the database while the write lock is held, after the current database has been
     saved to :func:`backup_dir` as ``<name>-<hash>-<time>-before-restore.duckdb``.
+
+    A damaged database (DuckDB cannot open it) is replaced too, which is when a restore
+    is needed most: under DuckDB's own file lock, taken without DuckDB, it is copied
+    aside as it is, and its write-ahead log moved beside the copy (replayed onto the
+    backup, it would write the damaged database's changes into it).
     """
     src = Path(source)
     where = settings.db_target(db)
@@ -203,18 +217,46 @@ def restore(source: str | os.PathLike[str], db: str | os.PathLike[str] | None = 
     path.parent.mkdir(parents=True, exist_ok=True)
     with _staged(src, path.parent) as staged:
         _check_restorable(staged, src)
-        with connect(path) as con:
-            con.execute("CHECKPOINT")
-            saved = backup_dir(path) / f"{copy_prefix(path)}-{stamp()}-before-restore.duckdb"
-            copy_atomically(path, saved)
-            wal = Path(f"{path}.wal")
-            if wal.exists() and wal.stat().st_size:
-                raise BackupError(
-                    f"{wal} still holds unsaved changes; stop the other program and try again"
-                )
-            os.replace(staged, path)
-            _fsync_dir(path.parent)
+        saved = backup_dir(path) / f"{copy_prefix(path)}-{stamp()}-before-restore.duckdb"
+        wal = Path(f"{path}.wal")
+        try:
+            with connect(path) as con:
+                con.execute("CHECKPOINT")
+                copy_atomically(path, saved)
+                if wal.exists() and wal.stat().st_size:
+                    raise BackupError(
+                        f"{wal} still holds unsaved changes; stop the other program and try again"
+                    )
+                os.replace(staged, path)
+                _fsync_dir(path.parent)
+        except StoreError as exc:
+            if exc.code != "damaged":
+                raise
+            with _locked(path):
+                copy_atomically(path, saved)
+                if wal.exists():
+                    os.replace(wal, f"{saved}.wal")
+                os.replace(staged, path)
+                _fsync_dir(path.parent)
     return saved
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """DuckDB's write lock on ``path`` (a POSIX record lock over the whole file), taken
+    without DuckDB, for a file DuckDB cannot open: no other program may have it open
+    while it is replaced. Released when the descriptor closes."""
+    fd = os.open(path, os.O_RDWR)
+    try:
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            raise BackupError(
+                f"the database {path} is in use by another program; stop it and try again"
+            ) from exc
+        yield
+    finally:
+        os.close(fd)
 
 
 @contextlib.contextmanager

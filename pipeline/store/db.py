@@ -41,8 +41,8 @@ class StoreError(Exception):
     file and what to do (exit 2 in the CLI). Nothing was changed.
 
     ``code`` says which case (``not_duckdb``, ``sqlite``, ``read_only``,
-    ``read_only_folder``, ``unreadable``, ``cannot_open``) and ``file`` which file, for
-    tests and translations to key on.
+    ``read_only_folder``, ``unreadable``, ``damaged``, ``cannot_open``) and ``file``
+    which file, for tests and translations to key on.
     """
 
     def __init__(self, message: str, code: str, file: Path) -> None:
@@ -137,11 +137,35 @@ def _open_error(db: Path, exc: Exception) -> StoreError:
             db,
         )
     first = text.strip().splitlines()[0][:200] if text.strip() else type(exc).__name__
+    if damaged(exc):
+        from pipeline.store.backup import newest_copy
+
+        copy = newest_copy(db)
+        then = (
+            f"restore its newest copy with `domino restore {copy} --db {db}`"
+            if copy
+            else "restore a backup with `domino restore`"
+        )
+        return StoreError(
+            f"the database {db} is damaged ({first}); {then}, then load the result sheets of later matches again",
+            "damaged",
+            db,
+        )
     return StoreError(
         f"the database {db} cannot be opened ({first}); check the file, or move it aside and restore a backup",
         "cannot_open",
         db,
     )
+
+
+#: How DuckDB says that a database file or its write-ahead log does not read back as it
+#: was written (a block's checksum, its metadata).
+_DAMAGE = ("corrupt", "checksum", "metadatareader", "metadata pointer")
+
+
+def damaged(exc: Exception) -> bool:
+    low = str(exc).lower()
+    return isinstance(exc, duckdb.Error) and any(word in low for word in _DAMAGE)
 
 
 _umask_lock = threading.Lock()
@@ -283,7 +307,7 @@ def open_connection(
             break
         except duckdb.Error as exc:
             if not _is_lock_error(exc):
-                if isinstance(exc, duckdb.IOException):
+                if isinstance(exc, duckdb.IOException) or damaged(exc):
                     raise _open_error(db, exc) from exc
                 raise
             if time.monotonic() >= deadline:
@@ -315,9 +339,23 @@ def connect(
             stack.enter_context(_private_files())
         con = open_connection(path, read_only=read_only, timeout=timeout)
         try:
-            yield con
+            target = settings.db_target(path)
+            with _said_damaged(None if isinstance(target, str) else target):
+                yield con
         finally:
             con.close()
+
+
+@contextlib.contextmanager
+def _said_damaged(db: Path | None) -> Iterator[None]:
+    """A block of the file ``db`` found damaged while reading or writing (DuckDB checks
+    every block it reads) becomes the :class:`StoreError` that says so and what to do."""
+    try:
+        yield
+    except duckdb.Error as exc:
+        if db is not None and damaged(exc):
+            raise _open_error(db, exc) from exc
+        raise
 
 
 @contextlib.contextmanager
@@ -385,7 +423,7 @@ def read(
                 break
             except duckdb.Error as exc:
                 if not _is_lock_error(exc):
-                    if isinstance(exc, duckdb.IOException):
+                    if isinstance(exc, duckdb.IOException) or damaged(exc):
                         raise _open_error(db, exc) from exc
                     raise
                 if time.monotonic() >= deadline:
@@ -396,7 +434,8 @@ def read(
                 delay = min(delay * 2, 0.5)
         try:
             host.execute("USE domino_db")
-            yield host
+            with _said_damaged(db):
+                yield host
         finally:
             host.execute("USE memory")
             host.execute("DETACH domino_db")
