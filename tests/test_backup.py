@@ -6,6 +6,7 @@ source before touching anything and keeps the database it replaces, and restorin
 backup brings back exactly the standings it was taken with.
 """
 
+import contextlib
 import hashlib
 import os
 import subprocess
@@ -404,6 +405,30 @@ def test_a_backup_taken_during_a_load_holds_all_of_it_or_none(tmp_path):
     )
 
 
+@contextlib.contextmanager
+def held(db: Path, opens: str):
+    """Another process that runs ``opens`` on ``db`` (``sys.argv[1]``), then keeps it open
+    until the block ends."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"{opens}; import time; print('held', flush=True); time.sleep(60)",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
+
+
 def test_backup_and_restore_wait_for_a_reader_then_say_busy(tmp_path):
     """A process holding the database (a dashboard's open connection) blocks both; they wait
     ``lock_timeout`` seconds, then exit 2 with a 'busy' message and leave nothing behind."""
@@ -411,27 +436,11 @@ def test_backup_and_restore_wait_for_a_reader_then_say_busy(tmp_path):
     assert domino("ingest", R1[0], "--ruleset", "unhas", db=db).returncode == 0
     copy = tmp_path / "copy.duckdb"
     assert domino("backup", copy, db=db).returncode == 0
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            f"import duckdb, time; c = duckdb.connect({str(db)!r}, read_only=True); print('open', flush=True); time.sleep(60)",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "open"
+    reader = "import duckdb, sys; c = duckdb.connect(sys.argv[1], read_only=True)"
+    with held(db, reader):
         before = sha(db)
         b = domino("backup", tmp_path / "blocked.duckdb", db=db, DOMINO_LOCK_TIMEOUT="1")
         r = domino("restore", copy, "--yes", db=db, DOMINO_LOCK_TIMEOUT="1")
-        # the lock restore takes itself on a file DuckDB cannot open
-        with pytest.raises(BackupError, match="is in use by another program"), _locked(db):
-            pass
-    finally:
-        holder.kill()
-        holder.wait()
-        holder.stdout.close()
     for res in (b, r):
         assert res.returncode == 2, res.stdout + res.stderr
         assert "busy" in res.stderr and "Traceback" not in res.stderr
@@ -601,27 +610,12 @@ def test_restore_replaces_a_damaged_database_and_keeps_it_aside(damaged_db, tmp_
 def test_restore_leaves_a_damaged_database_another_program_holds(damaged_db, tmp_path):
     db, copy, _ = damaged_db
     before = sha(db)
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); "
-            "fcntl.lockf(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)",
-            str(db),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "held"
+    writer = "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX)"
+    with held(db, writer):
         r = domino("restore", copy, "--yes", db=db, DOMINO_LOCK_TIMEOUT="1")
         # the lock restore takes itself on a file DuckDB cannot open
         with pytest.raises(BackupError, match="is in use by another program"), _locked(db):
             pass
-    finally:
-        holder.kill()
-        holder.wait()
-        holder.stdout.close()
     # DuckDB sees the lock before the damage: busy, as for a database that is whole
     assert r.returncode == 2, r.stdout + r.stderr
     assert f"busy: the database {db} is in use" in " ".join(r.stderr.split())
