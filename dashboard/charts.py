@@ -3,7 +3,7 @@ phone: horizontal bars with their labels written across (never rotated or cut), 
 from the number of bars, legends below, a tooltip on every bar and point.
 
 Each chart is a Vega-Lite spec built with Altair (which checks it against the schema)
-once per value :func:`dashboard.data.read` returned and language (:func:`figure`), then
+once per value :func:`dashboard.data.read` returned and language (:func:`draw`), then
 shared by every session. Vega-Lite instead of plotly: a page with charts shows 0.7 to 1 s
 sooner in the browser (docs/performance.md, 2 December, afternoon)."""
 
@@ -20,15 +20,12 @@ Spec = dict[str, Any]
 _ROW_PX = 30  # height per bar of a horizontal bar chart: a label's line and some air
 
 
-def figure(source: Any, key: str, build: Callable[[], Spec]) -> Spec:
-    """``build()`` once per value :func:`dashboard.data.read` returned (``source``) and
-    language, shared by every session (:func:`dashboard.data.derived`): checking a spec
-    against Vega-Lite's schema takes tens of milliseconds. Without ``source``, built each
-    time."""
-    return build() if source is None else data.derived(source, key, build, i18n.language())
-
-
-def show(spec: Spec, key: str) -> None:
+def draw(key: str, build: Callable[[], Spec], source: Any = None) -> None:
+    """The chart ``key``, across the page's width. Its spec is ``build()``, made once per
+    value :func:`dashboard.data.read` returned (``source``) and language, and shared by
+    every session (:func:`dashboard.data.derived`): checking a spec against Vega-Lite's
+    schema takes tens of milliseconds. Without ``source``, built each time."""
+    spec = build() if source is None else data.derived(source, key, build, i18n.language())
     st.vega_lite_chart(spec, key=key, width="stretch")
 
 
@@ -46,7 +43,7 @@ def hbar(
     written at its end; with ``color``, one bar per colour side by side."""
     if df.height == 0:
         return
-    show(figure(source, key, lambda: hbar_spec(df, label, value, labels=labels, color=color)), key)
+    draw(key, lambda: hbar_spec(df, label, value, labels=labels, color=color), source)
 
 
 def hbar_spec(

@@ -105,8 +105,7 @@ def _pips(d: dict[str, Any]) -> None:
     if not pips.height:
         st.caption(t("st.pips.none"))
         return
-    spec = charts.figure(
-        d,
+    charts.draw(
         "st_pips_chart",
         lambda: charts.histogram_spec(
             labelled(pips, "category"),
@@ -117,8 +116,8 @@ def _pips(d: dict[str, Any]) -> None:
             bins=min(40, max(5, pips.get_column("value").n_unique())),
             height=360,  # the legend below takes its part
         ),
+        d,
     )
-    charts.show(spec, "st_pips_chart")
 
 
 def _points(d: dict[str, Any]) -> None:
@@ -128,20 +127,18 @@ def _points(d: dict[str, Any]) -> None:
         st.caption(t("st.points.hand"))
         spread: pl.DataFrame = d["hand_spread"]
         if spread.height:
-            spec = charts.figure(
-                d, "st_hand_points_chart", lambda: charts.bars_spec(spread, "points", "seats")
+            charts.draw(
+                "st_hand_points_chart", lambda: charts.bars_spec(spread, "points", "seats"), d
             )
-            charts.show(spec, "st_hand_points_chart")
     with right:
         st.caption(t("st.points.match"))
         mp: pl.DataFrame = d["match_points"]
         if mp.height:
-            spec = charts.figure(
-                d,
+            charts.draw(
                 "st_match_points_chart",
                 lambda: charts.histogram_spec(mp, "points", count_title=column("players")),
+                d,
             )
-            charts.show(spec, "st_match_points_chart")
 
 
 def _summaries(d: dict[str, Any]) -> None:

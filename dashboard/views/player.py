@@ -161,12 +161,11 @@ def _categories(categories: pl.DataFrame, source: Any = None) -> None:
 def _chairs(chairs: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pl.chairs')}")
     if chairs.height:
-        spec = charts.figure(
-            source,
+        charts.draw(
             "pl_chair_chart",
             lambda: charts.bars_spec(chairs, "chair", "points_per_hand", text=True, height=260),
+            source,
         )
-        charts.show(spec, "pl_chair_chart")
     ui.table(
         chairs, key="pl_chairs", columns=["chair", "hands", "wins", "points", "points_per_hand"]
     )
@@ -194,8 +193,7 @@ def _timeline(tl: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pl.timeline')}")
     if tl.height:
         titles = data.event_titles()
-        spec = charts.figure(source, "pl_timeline", lambda: timeline_spec(tl, titles))
-        charts.show(spec, "pl_timeline")
+        charts.draw("pl_timeline", lambda: timeline_spec(tl, titles), source)
 
 
 def timeline_spec(tl: pl.DataFrame, titles: dict[str, str]) -> charts.Spec:

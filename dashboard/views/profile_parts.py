@@ -34,8 +34,7 @@ def history(hist: pl.DataFrame, source: Any = None) -> None:
     frame = hist.with_columns(
         pl.int_range(1, pl.len() + 1).over("ruleset").alias("n"), pl.col("ordinal").round(2)
     )
-    spec = charts.figure(
-        source,
+    charts.draw(
         "pf_history",
         lambda: charts.line_spec(
             frame,
@@ -49,8 +48,8 @@ def history(hist: pl.DataFrame, source: Any = None) -> None:
             whole_x=frame.group_by("ruleset").len().get_column("len").le(12).all(),
             height=260,
         ),
+        source,
     )
-    charts.show(spec, "pf_history")
 
 
 def form(rows: pl.DataFrame) -> None:
