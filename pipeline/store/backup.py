@@ -218,27 +218,32 @@ def restore(source: str | os.PathLike[str], db: str | os.PathLike[str] | None = 
     with _staged(src, path.parent) as staged:
         _check_restorable(staged, src)
         saved = backup_dir(path) / f"{copy_prefix(path)}-{stamp()}-before-restore.duckdb"
-        wal = Path(f"{path}.wal")
         try:
             with connect(path) as con:
                 con.execute("CHECKPOINT")
-                copy_atomically(path, saved)
-                if wal.exists() and wal.stat().st_size:
-                    raise BackupError(
-                        f"{wal} still holds unsaved changes; stop the other program and try again"
-                    )
-                os.replace(staged, path)
-                _fsync_dir(path.parent)
+                _swap(staged, path, saved, damaged=False)
         except StoreError as exc:
             if exc.code != "damaged":
                 raise
             with _locked(path):
-                copy_atomically(path, saved)
-                if wal.exists():
-                    os.replace(wal, f"{saved}.wal")
-                os.replace(staged, path)
-                _fsync_dir(path.parent)
+                _swap(staged, path, saved, damaged=True)
     return saved
+
+
+def _swap(staged: Path, path: Path, saved: Path, *, damaged: bool) -> None:
+    """Save the database aside as ``saved``, then put ``staged`` in its place (the caller
+    holds the write lock). A whole database's log must be empty after its checkpoint; a
+    damaged one's goes beside the saved copy."""
+    copy_atomically(path, saved)
+    wal = Path(f"{path}.wal")
+    if damaged and wal.exists():
+        os.replace(wal, f"{saved}.wal")
+    elif wal.exists() and wal.stat().st_size:
+        raise BackupError(
+            f"{wal} still holds unsaved changes; stop the other program and try again"
+        )
+    os.replace(staged, path)
+    _fsync_dir(path.parent)
 
 
 @contextlib.contextmanager
