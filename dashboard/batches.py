@@ -4,6 +4,7 @@ A batch only calls :mod:`pipeline.standings.queries` and :mod:`pipeline.standing
 frames and values that the page shows. Arguments are hashable (they are cache keys).
 """
 
+from collections import Counter
 from typing import Any
 
 import duckdb
@@ -53,6 +54,75 @@ def newest(events: list[str]) -> list[str]:
     an event picker lists."""
     limit = int(settings.get("picker_events"))
     return events[:limit] if limit > 0 else events
+
+
+def player_index(people: pl.DataFrame) -> dict[str, Any]:
+    """What a player picker needs of ``people`` (:func:`player_list`, in name order),
+    made once per value of it: each key's ``labels`` (:func:`shown_names`), the key of
+    each label (``by_label``) and the ``picker_players`` who played most (``listed``, in
+    name order; all of them when the setting is 0), and each key's ``groups``."""
+    labels = shown_names(people)
+    limit = int(settings.get("picker_players"))
+    listed = people.get_column("player_key")
+    if limit > 0:
+        most = people.sort(["hands", "player_key"], descending=[True, False]).head(limit)
+        listed = listed.filter(listed.is_in(most.get_column("player_key").implode()))
+    return {
+        "people": people,
+        "labels": labels,
+        "by_label": {v: k for k, v in labels.items()},
+        "groups": dict(
+            zip(people.get_column("player_key"), people.get_column("group"), strict=True)
+        ),
+        "listed": listed.to_list(),
+        "limit": limit,
+    }
+
+
+def player_choice(
+    index: dict[str, Any], wanted: str | None, *, without: str | None = None, optional: bool = False
+) -> dict[str, Any]:
+    """The player a picker shows (``player``; "" for nobody when ``optional``) and what it
+    lists (``players``), from a :func:`player_index`, never ``without``.
+
+    ``wanted`` is a player's key or the name the picker shows (a shared address), else
+    text typed into the picker: then the first player :func:`stats.find_players` finds,
+    and ``search`` says what was looked for, how many players matched and the first
+    ``picker_players`` of them. The picker lists the ``picker_players`` who played most,
+    by name, and the one shown: a list of thousands costs the browser on every visit (two
+    pickers of 2,491 players made a player page 0.4 s slower to show in Chromium)."""
+    labels, limit = index["labels"], index["limit"]
+    listed = [k for k in index["listed"] if k != without]
+    default = "" if optional else (listed[0] if listed else None)
+    out: dict[str, Any] = {}
+    if wanted in labels and wanted != without:
+        shown: str | None = wanted
+    elif wanted in index["by_label"] and index["by_label"][wanted] != without:
+        shown = index["by_label"][wanted]
+    elif wanted and wanted != without:
+        found = [k for k in stats.find_players(index["people"], wanted) if k != without]
+        out["search"] = (wanted, len(found), found[:limit] if limit > 0 else found)
+        shown = found[0] if found else default
+    else:
+        shown = default
+    head = [""] if optional else []
+    # the player shown goes last: the first is the picker's default, which the address omits
+    players = [
+        *head,
+        *listed,
+        *([shown] if shown is not None and shown not in head + listed else []),
+    ]
+    out.update(players=players, player=shown)
+    return out
+
+
+def shown_names(people: pl.DataFrame) -> dict[str, str]:
+    """Each player key's name as a picker shows it, and its address carries it
+    (``?player=Name``); a name two players share gets its key after it."""
+    names = people.get_column("player").to_list()
+    keys = people.get_column("player_key").to_list()
+    shared = {n for n, c in Counter(names).items() if c > 1}
+    return {k: (f"{n} · {k}" if n in shared else n) for k, n in zip(keys, names, strict=True)}
 
 
 def leaderboard(

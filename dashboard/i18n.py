@@ -283,6 +283,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "pl.timeline.x": {"id": "kocokan ke-", "en": "hand no."},
     "pl.timeline.y": {"id": "poin kumulatif (per acara)", "en": "cumulative points (per event)"},
     "pl.matches": {"id": "Pertandingan", "en": "Matches"},
+    "pl.search.help": {
+        "id": "Daftar ini memuat pemain yang paling banyak bermain. Pemain lain: ketik sebagian namanya, lalu tekan Enter.",
+        "en": "The list holds the players who played most. For another, type part of their name and press Enter.",
+    },
+    "pl.search.none": {
+        "id": "Tidak ada pemain yang cocok dengan “{text}”; yang ditampilkan: {event}.",
+        "en": "No player matches “{text}”; showing {event}.",
+    },
+    "pl.search.many": {
+        "id": "{n} pemain cocok dengan “{text}”; yang ditampilkan: {event}. Pilih yang lain di daftar, atau ketik lebih lengkap.",
+        "en": "{n} players match “{text}”; showing {event}. Pick another in the list, or type more of the name.",
+    },
+    "pl.tab.overview": {"id": "Ringkasan", "en": "Overview"},
+    "pl.tab.hands": {"id": "Kocokan", "en": "Hands"},
+    "pl.tab.matches": {"id": "Pertandingan", "en": "Matches"},
     # --- event statistics ----------------------------------------------------------------
     "st.title": {"id": "Statistik acara", "en": "Event statistics"},
     "st.m.rounds": {"id": "Babak/sesi", "en": "Rounds/sessions"},
@@ -307,6 +322,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "st.rounds": {"id": "Ringkasan per babak/sesi", "en": "Per-round summary"},
     "st.tables": {"id": "Ringkasan per meja", "en": "Per-table summary"},
     "st.groups": {"id": "Kelompok (KG)", "en": "Groups (KG)"},
+    "st.tab.hands": {"id": "Kocokan", "en": "Hands"},
+    "st.tab.points": {"id": "Poin", "en": "Points"},
+    "st.tab.rounds": {"id": "Babak & meja", "en": "Rounds & tables"},
+    "st.tab.groups": {"id": "Kelompok", "en": "Groups"},
     "st.groups.none": {
         "id": "Belum ada kelompok (impor daftar pemain: `domino players import`).",
         "en": "No groups yet (import the registry: `domino players import`).",

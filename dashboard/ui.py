@@ -139,6 +139,18 @@ def bound_value(key: str, default: Any = None) -> Any:
     return default
 
 
+TAB_KEY = "tab"  # the address's parameter of a page's open tab (``?tab=Label``)
+
+
+def sections(names: Sequence[str]) -> list[Any]:
+    """A page's tabs, of which only the open one is drawn: a closed tab's queries, charts
+    and tables do not run (a long page on a phone, or a new visitor's first load, waits
+    for one tab, not all). The open tab is in the address, so a shared link opens on it;
+    a label of the other language (a link shared by someone reading it) opens the first.
+    Each returned tab has ``.open``."""
+    return list(st.tabs(list(names), key=TAB_KEY, bind="query-params"))
+
+
 def compact_tables_css() -> None:
     """Static CSS (no data in it): short tables keep each cell on one line, so a name
     does not break over two lines on a phone; a wide table scrolls sideways instead."""
@@ -169,7 +181,7 @@ def event_batch(batch: Callable[..., Any], key: str, label: str) -> dict[str, An
         st.info(t("no_events"))
         return None
     event_picker(st, d, key, label)
-    search_note(d, key)
+    search_note(d["event"], key)
     return d
 
 
@@ -178,34 +190,62 @@ def event_picker(where: Any, d: dict[str, Any], key: str, label: str) -> None:
     lists (:func:`dashboard.batches.event_choice`), each by its title. Text typed that
     names none of them comes back as the choice, and the next run looks for it among all
     events."""
-    if "search" in d:  # this run looked up typed text
-        st.session_state[f"{key}_search"] = (*d["search"], d["event"])
+    titles = store.event_titles()
+    picker(
+        where,
+        key,
+        label,
+        d["events"],
+        d["event"],
+        d.get("search"),
+        format_func=lambda e: titles.get(e, e),
+        help=t("ev.search.help"),
+    )
+
+
+def picker(
+    where: Any,
+    key: str,
+    label: str,
+    listed: Sequence[Any],
+    shown: Any,
+    search: tuple[str, int, list[Any]] | None,
+    *,
+    format_func: Callable[[Any], str],
+    help: str,
+) -> None:
+    """A picker of a long list, bound to the query parameter ``key``: it lists
+    ``listed`` (a page's choice of a few of them) and shows ``shown``; text typed into it
+    comes back as the choice, the page's next run looks it up among all of them and says
+    what it found in ``search`` (text, how many matched, those to list while it is
+    shown)."""
+    if search is not None:  # this run looked up typed text
+        st.session_state[f"{key}_search"] = (*search, shown)
     # every run: a picker first drawn on this page (the choice came from another page's
     # picker of the same key) would otherwise start at its default
-    st.session_state[key] = d["event"]
-    titles = store.event_titles()
-    found = live_search(key, d["event"])
-    # while a search's event is shown, the other events it found can be picked too
+    st.session_state[key] = shown
+    found = live_search(key, shown)
+    # while a search's choice is shown, the others it found can be picked too
     matches = found[2] if found else []
     chosen = where.selectbox(
         label,
-        list(dict.fromkeys([*d["events"], *matches])),
+        list(dict.fromkeys([*listed, *matches])),
         key=key,
         bind="query-params",
-        format_func=lambda e: titles.get(e, e),
+        format_func=format_func,
         accept_new_options=True,
-        help=t("ev.search.help"),
+        help=help,
     )
-    if chosen != d["event"]:
+    if chosen != shown:
         # a first visit by an address with text in it (``?event=rektor``): the address
-        # seeds the picker over the value set above, once; the next run puts the event
+        # seeds the picker over the value set above, once; the next run shows what it names
         st.rerun()
 
 
 def live_search(key: str, shown: str | None) -> tuple[str, int, list[str], str] | None:
-    """What text typed into the picker ``key`` found (text, how many events matched, those
-    listed, the event it showed), while that event is still ``shown``; once another event
-    is picked, that search is over and forgotten."""
+    """What text typed into the picker ``key`` found (text, how many matched, those
+    listed, the choice it showed), while that choice is still ``shown``; once another is
+    picked, that search is over and forgotten."""
     found = st.session_state.get(f"{key}_search")
     if found and found[3] != shown:
         del st.session_state[f"{key}_search"]
@@ -213,17 +253,19 @@ def live_search(key: str, shown: str | None) -> tuple[str, int, list[str], str] 
     return found
 
 
-def search_note(d: dict[str, Any], key: str, name: Callable[[str], str] = store.title) -> None:
-    """What the picker's typed text found, while the event it found is shown (named by
-    ``name``)."""
-    found = live_search(key, d["event"])
+def search_note(
+    shown: Any, key: str, name: Callable[[Any], str] = store.title, *, what: str = "ev"
+) -> None:
+    """What the picker's typed text found, while what it found (``shown``) is shown,
+    named by ``name``; ``what`` names the strings (``ev``: events, ``pl``: players)."""
+    found = live_search(key, shown)
     if not found:
         return
-    text, n, _, event = found
+    text, n, _, _ = found
     if n == 0:
-        st.warning(t("ev.search.none", text=md(text), event=md(name(event))))
+        st.warning(t(f"{what}.search.none", text=md(text), event=md(name(shown))))
     elif n > 1:
-        st.caption(t("ev.search.many", text=md(text), n=n, event=md(name(event))))
+        st.caption(t(f"{what}.search.many", text=md(text), n=n, event=md(name(shown))))
 
 
 def stale_note(res: Result) -> bool:

@@ -116,6 +116,11 @@ SETTINGS: tuple[Setting, ...] = (
         100,
         "Newest events an event picker lists; typing part of a name finds any other (0: all).",
     ),
+    Setting(
+        "picker_players",
+        100,
+        "Players a player picker lists, those who played most; typing part of a name finds any other (0: all).",
+    ),
     Setting("form_matches", 10, "Tables shown as a player's recent form on their page."),
     Setting("language", "id", "Default dashboard language: id (Indonesian) or en (English)."),
 )

@@ -343,13 +343,14 @@ def test_player_page_shows_categories_and_whom_they_fed(loaded):
         above = con.execute(
             "SELECT count(*) FROM hand_points_t WHERE category = 'above' AND player_key = ?", [key]
         ).fetchall()[0][0]
-    at = app("page_scripts/player.py", player=key)
+    at = app("page_scripts/player.py", player=key, tab="Kocokan")
     text = texts(at)
     assert f"{above} kali menjadi pemain di atas pemenang" in text
     assert any("Kursi" in df.columns for df in frames(at))
-    # the charts (Vega-Lite): rating history, wins, categories, chairs, timeline
+    # the tab's charts (Vega-Lite): wins, categories, chairs; no other tab's
     drawn = vega_charts(at)
-    assert len(drawn) >= 4
+    assert len(drawn) == 3
+    assert "Riwayat rating" not in text and "Poin dari waktu ke waktu" not in text
     chairs = [rows for spec, rows in drawn if spec["layer"][0]["encoding"]["x"]["field"] == "chair"]
     assert len(chairs) == 1
     # the chair chart draws the chair table's rows
@@ -358,8 +359,36 @@ def test_player_page_shows_categories_and_whom_they_fed(loaded):
     assert drawn == dict(zip(table["Kursi"], table[column("points_per_hand")], strict=True))
 
 
+def test_player_page_draws_only_its_open_tab(loaded):
+    """Each tab's sections, and nothing of a closed tab: a closed tab's charts and tables
+    are not sent to the browser at all (what makes a long page quick to show)."""
+    with connect(loaded, read_only=True) as con:
+        key = con.execute(
+            "SELECT player_key FROM ratings WHERE ruleset = 'unhas' ORDER BY ordinal DESC LIMIT 1"
+        ).fetchall()[0][0]
+    sections = {
+        "Ringkasan": ("Riwayat rating", "Acara yang diikuti", "Prestasi"),
+        "Kocokan": ("Kemenangan per kategori", "Hasil per kategori", "Hasil per kursi"),
+        "Pertandingan": ("Poin dari waktu ke waktu", "#### Pertandingan"),
+    }
+    shown = {}
+    for tab, heads in sections.items():
+        at = app("page_scripts/player.py", player=key, tab=tab)
+        text = texts(at)
+        for head in heads:
+            assert head in text, (tab, head)
+        shown[tab] = text
+    for tab, text in shown.items():
+        for other, heads in sections.items():
+            if other != tab:
+                assert not any(h in text for h in heads), (tab, other)
+    # no tab in the address opens the first; so does a label of the other language
+    assert "Riwayat rating" in texts(app("page_scripts/player.py", player=key))
+    assert "Riwayat rating" in texts(app("page_scripts/player.py", player=key, tab="Hands"))
+
+
 def test_event_stats_show_the_pepet_point_table_as_the_organisers_setting(loaded):
-    at = app("page_scripts/event_stats.py", event=PEPET)
+    at = app("page_scripts/event_stats.py", event=PEPET, tab="Poin")
     text = texts(at)
     assert "pengaturan penyelenggara" in text and "belum mengubah nilai bawaan" in text
     assert "pepet.toml" not in text, "no file path for a visitor"
@@ -377,7 +406,10 @@ def test_event_stats_unhas_has_endings_and_per_round_summary(loaded):
     endings = [df for df in frames(at) if "Akhir" in df.columns]
     assert endings and {"Apollo", "Ceki", "Menang biasa", "Kandang"} <= set(endings[0]["Akhir"])
     assert abs(sum(endings[0]["Porsi"]) - 100) < 0.5
+    assert not any("Akhir tersering" in df.columns for df in frames(at)), "a closed tab"
+    at = app("page_scripts/event_stats.py", event=UNHAS, tab="Babak & meja")
     assert any("Akhir tersering" in df.columns for df in frames(at))
+    assert not any("Akhir" in df.columns for df in frames(at)), "a closed tab"
 
 
 # --- access ---------------------------------------------------------------------------------

@@ -55,14 +55,25 @@ def show(d: dict[str, Any]) -> None:
         ]
     )
     st.caption(t("st.m.hands.help"))
-    _endings_and_categories(d)
-    _pips(d)
-    _points(d)
-    _summaries(d)
     book = rulesets.load(d["ruleset"])
+    names = [t("st.tab.hands"), t("st.tab.points"), t("st.tab.rounds")]
     if "group" in book.levels:
-        _groups(d)
-    _point_table(d, book)
+        names.append(t("st.tab.groups"))
+    tabs = ui.sections(names)
+    if tabs[0].open:
+        with tabs[0]:
+            _endings_and_categories(d)
+            _pips(d)
+    if tabs[1].open:
+        with tabs[1]:
+            _points(d)
+            _point_table(d, book)
+    if tabs[2].open:
+        with tabs[2]:
+            _summaries(d)
+    if len(tabs) > 3 and tabs[3].open:
+        with tabs[3]:
+            _groups(d)
 
 
 def _endings_and_categories(d: dict[str, Any]) -> None:

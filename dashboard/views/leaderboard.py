@@ -136,7 +136,7 @@ def _controls(d: dict[str, Any]) -> None:
         format_func=lambda r: auto_label if r == AUTO else r,
         bind="query-params",
     )
-    ui.search_note(d, "event")
+    ui.search_note(d["event"], "event")
 
 
 def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:

@@ -67,7 +67,7 @@ def render() -> None:
     if picked != NEW and picked not in writable:
         # typed text: the newest event it names that this account runs
         _search(str(picked), set(writable), writable[0] if writable else NEW)
-    ui.search_note({"event": picked}, "org_event", labels.__getitem__)
+    ui.search_note(picked, "org_event", labels.__getitem__)
     info = next((e for e in state["events"] if e.event == picked), None)
     _details(info, ident)
     if info is None:

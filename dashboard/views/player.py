@@ -16,8 +16,8 @@ VS_KEY = "vs"
 
 def render() -> None:
     """The page of one player: its address carries ``?player=KEY`` (and optionally
-    ``&event=E`` for the rounds of one event, ``&vs=KEY`` for a comparison), so a link
-    shared on WhatsApp opens it as it was."""
+    ``&event=E`` for the rounds of one event, ``&vs=KEY`` for a comparison, ``&tab=T``
+    for a tab other than the first), so a link shared on WhatsApp opens it as it was."""
     st.title(t("pl.title"))
     res = data.read(batches.player_list)
     if ui.stale_note(res):
@@ -26,44 +26,58 @@ def render() -> None:
     if people.height == 0:
         st.info(t("pl.none"))
         return
-    keys = people.get_column("player_key").to_list()
-    labels = shown_names(people)
-    groups = dict(zip(keys, people.get_column("group").to_list(), strict=True))
-    wanted = ui.bound_value(PLAYER_KEY)
-    if wanted not in labels and wanted not in labels.values():
-        st.session_state[PLAYER_KEY] = keys[0]
-    key = st.selectbox(
-        t("pl.choose"),
-        keys,
-        key=PLAYER_KEY,
-        format_func=lambda k: labels.get(k, str(k)),
-        bind="query-params",
-    )
+    index = data.derived(res.value, "player_index", lambda: batches.player_index(people))
+    labels: dict[str, str] = index["labels"]
+    key = _player_picker(PLAYER_KEY, index, t("pl.choose"))
+    if key is None:
+        return
     full = data.read(profile_batches.player, key)
     if ui.stale_note(full):
         return
     d: dict[str, Any] = dict(full.value)
     events = d["events"].get_column("event").to_list()
     event = _choose(EVENT_KEY, ["", *events], t("pf.event"), lambda e: e or t("pf.all_events"))
-    others = ["", *(k for k in keys if k != key)]
-    vs = _choose(VS_KEY, others, t("pf.vs"), lambda k: labels.get(k, t("pf.nobody")))
+    vs = _player_picker(VS_KEY, index, t("pf.vs"), without=key)
     if event:
         line = data.read(profile_batches.rounds, key, event)
         d["rounds"] = None if line.value is None else line.value
-    show(d, labels.get(key, key), groups.get(key), key=key, event=event or None, source=full.value)
+    compared = None
     if vs:
         cmp = data.read(profile_batches.compare, key, vs)
         if not ui.stale_note(cmp):
-            profile_parts.compare(cmp.value, labels.get(key, key), labels.get(vs, vs))
+            compared = (cmp.value, labels.get(key, key), labels.get(vs, vs))
+    show(
+        d,
+        labels.get(key, key),
+        index["groups"].get(key),
+        event=event or None,
+        source=full.value,
+        compared=compared,
+    )
 
 
-def shown_names(people: pl.DataFrame) -> dict[str, str]:
-    """Each player key's name as the page's choice shows it, and its address carries it
-    (``?player=Name``); a name two players share gets its key after it."""
-    names = people.get_column("player").to_list()
-    keys = people.get_column("player_key").to_list()
-    shared = {n for n in names if names.count(n) > 1} if len(set(names)) < len(names) else set()
-    return {k: (f"{n} · {k}" if n in shared else n) for k, n in zip(keys, names, strict=True)}
+def _player_picker(
+    key: str, index: dict[str, Any], label: str, *, without: str | None = None
+) -> str | None:
+    """A player picker bound to the address's ``key``: the players who played most, the
+    one shown, and any other by typing part of their name (:func:`batches.player_choice`).
+    With ``without`` (the player whose page it is) it may show nobody ("")."""
+    labels = index["labels"]
+    optional = without is not None
+    choice = batches.player_choice(index, ui.bound_value(key), without=without, optional=optional)
+    nobody = t("pf.nobody")
+    ui.picker(
+        st,
+        key,
+        label,
+        choice["players"],
+        choice["player"],
+        choice.get("search"),
+        format_func=lambda k: labels.get(k, nobody if k == "" else str(k)),
+        help=t("pl.search.help"),
+    )
+    ui.search_note(choice["player"], key, lambda k: labels.get(k, nobody), what="pl")
+    return choice["player"]
 
 
 def _choose(key: str, options: list[str], label: str, fmt: Any) -> str:
@@ -79,10 +93,14 @@ def show(
     name: str,
     group: str | None,
     *,
-    key: str = "",
     event: str | None = None,
     source: Any = None,
+    compared: tuple[dict[str, Any], str, str] | None = None,
 ) -> None:
+    """The player's headline and totals, the comparison when one is chosen, then three
+    tabs of which only the open one is drawn: an overview (ratings, form, events,
+    achievements), their hands (wins, categories, chairs, whom they fed) and their
+    matches (the running total and every match)."""
     st.subheader(ui.md(name))
     if group:
         st.caption(t("pl.group", group=ui.md(group)))
@@ -104,22 +122,30 @@ def show(
             (t("pl.m.wins"), int(ev.get_column("wins").sum() or 0)),
         ]
     )
-    if "history" in d:
-        profile_parts.history(d["history"], source)
-        profile_parts.form(d["form"])
-        profile_parts.rounds(d.get("rounds"), event)
-    _events(ev)
-    left, right = st.columns(2)
-    with left:
-        profile_parts.wins(d["categories"], source)
-    with right:
-        if "achievements" in d:
-            profile_parts.achievements(d["achievements"])
-    _categories(d["categories"], source)
-    _chairs(d["chairs"], source)
-    _fed(d["fed"])
-    _timeline(d["timeline"], source)
-    _matches(d["matches"])
+    if compared is not None:
+        profile_parts.compare(*compared)
+    overview, hands_tab, matches = ui.sections(
+        [t("pl.tab.overview"), t("pl.tab.hands"), t("pl.tab.matches")]
+    )
+    if overview.open:
+        with overview:
+            if "history" in d:
+                profile_parts.history(d["history"], source)
+                profile_parts.form(d["form"])
+                profile_parts.rounds(d.get("rounds"), event)
+            _events(ev)
+            if "achievements" in d:
+                profile_parts.achievements(d["achievements"])
+    if hands_tab.open:
+        with hands_tab:
+            profile_parts.wins(d["categories"], source)
+            _categories(d["categories"], source)
+            _chairs(d["chairs"], source)
+            _fed(d["fed"])
+    if matches.open:
+        with matches:
+            _timeline(d["timeline"], source)
+            _matches(d["matches"])
 
 
 def _events(ev: pl.DataFrame) -> None:

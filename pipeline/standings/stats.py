@@ -65,6 +65,28 @@ def players(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     )
 
 
+def find_players(people: pl.DataFrame, text: str) -> list[str]:
+    """Of ``people`` (:func:`players`), the keys of those whose name or key contains
+    ``text`` in any case: a whole name first (an address carries a player's name), then
+    those who played most, then by name. What a person typed to find a player."""
+    needle = text.strip().lower()
+    if not needle:
+        return []
+    name = pl.col("player").str.to_lowercase()
+    key = pl.col("player_key").str.to_lowercase()
+    return (
+        people.filter(
+            name.str.contains(needle, literal=True) | key.str.contains(needle, literal=True)
+        )
+        .sort(
+            [(name == needle) | (key == needle), "hands", name, "player_key"],
+            descending=[True, True, False, False],
+        )
+        .get_column("player_key")
+        .to_list()
+    )
+
+
 def player_events(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     """Per event: matches, hands, points, points per hand, rank in the event."""
     return frame(

@@ -138,15 +138,28 @@ def test_screenshots_of_every_page(sample_server, new_page):
         page.locator("table.big").wait_for()
         shot(page, "leaderboard-bigscreen", size)
         page.goto(f"{srv.url}/player")
-        page.get_by_text("Hasil per kursi").wait_for()
+        page.get_by_role("heading", name="Riwayat rating").wait_for()
         page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
         wait_idle(page)
         shot(page, "player", size)
+        # another tab: drawn when opened, and named in the address for a shared link
+        page.get_by_role("tab", name="Kocokan").click()
+        page.get_by_text("Hasil per kursi").wait_for()
+        page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
+        assert "tab=Kocokan" in page.url
+        assert page.get_by_role("heading", name="Riwayat rating").count() == 0
+        wait_idle(page)
+        shot(page, "player-hands", size)
         page.goto(f"{srv.url}/stats?event={PEPET}")
-        page.get_by_text("pengaturan penyelenggara").wait_for()
+        page.get_by_text("Bagaimana kocokan berakhir").wait_for()
         page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
         wait_idle(page)
         shot(page, "event-stats", size)
+        page.goto(f"{srv.url}/stats?event={PEPET}&tab=Poin")
+        page.get_by_text("pengaturan penyelenggara").wait_for()
+        page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
+        wait_idle(page)
+        shot(page, "event-stats-points", size)
         page.goto(f"{srv.url}/upload")
         page.get_by_text("Masuk koordinator").wait_for()
         shot(page, "upload-sign-in", size)
@@ -159,7 +172,9 @@ def test_screenshots_of_every_page(sample_server, new_page):
         "leaderboard-pepet-session",
         "leaderboard-bigscreen",
         "player",
+        "player-hands",
         "event-stats",
+        "event-stats-points",
         "upload-sign-in",
         "upload-preview",
     ):
