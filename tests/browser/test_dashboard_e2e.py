@@ -119,6 +119,9 @@ def test_visitor_sees_the_leaderboard(sample_server, new_page):
         assert table_card_players(page, table) == want
     expect()(page.get_by_text("10/10 kocokan").first).to_be_visible()
     assert page.get_by_role("link", name="Unggah hasil").count() == 1
+    # the tab's icon is the page's own picture, not an address that serves a web page
+    icon = page.locator('link[rel="shortcut icon"], link[rel="icon"]').first
+    expect()(icon).to_have_attribute("href", re.compile(r"^data:image/svg\+xml"))
 
 
 def test_screenshots_of_every_page(sample_server, new_page):
