@@ -2,7 +2,7 @@
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal
 from urllib.parse import quote, urlencode
 
@@ -346,7 +346,7 @@ def table(
         shown = store.derived(source, f"table:{key}", build, i18n.language())
     data: Any = style(shown) if style is not None else shown
     if static:
-        st.table(data, hide_index=True, border="horizontal")
+        st.table(_decimals(data, shown), hide_index=True, border="horizontal")
     else:
         config = None
         if links and "player" in df.columns:
@@ -355,6 +355,22 @@ def table(
         st.dataframe(
             data, hide_index=True, key=key, height=height, width="stretch", column_config=config
         )
+
+
+def _decimals(data: Any, shown: pd.DataFrame) -> Any:
+    """``data`` with its decimal columns written as their values are (``68.5``, ``0.25``,
+    ``3``): a plain table writes every float with four decimals (``68.5000``)."""
+    floats: list[Hashable] = [c for c in shown.columns if pd.api.types.is_float_dtype(shown[c])]
+    if not floats:
+        return data
+    from pandas.io.formats.style import Styler
+
+    styler = data if isinstance(data, Styler) else data.style
+    return styler.format(_decimal, subset=floats, na_rep="")
+
+
+def _decimal(value: object) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
 def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:

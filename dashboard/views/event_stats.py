@@ -93,6 +93,7 @@ def _endings_and_categories(d: dict[str, Any]) -> None:
             endings.with_columns((pl.col("share") * 100).round(1).alias("share")),
             key="st_endings",
             columns=["ending", "hands", "share"],
+            static=True,
         )
     with right:
         st.markdown(f"#### {t('st.categories')}")
@@ -107,7 +108,9 @@ def _endings_and_categories(d: dict[str, Any]) -> None:
             labels={"category": column("category"), "seats": column("seats")},
             source=d,
         )
-        ui.table(cats, key="st_categories", columns=["category", "seats", "share", "points"])
+        ui.table(
+            cats, key="st_categories", columns=["category", "seats", "share", "points"], static=True
+        )
 
 
 def _pips(d: dict[str, Any]) -> None:

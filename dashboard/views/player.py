@@ -164,6 +164,7 @@ def _events(ev: pl.DataFrame) -> None:
             "points_per_hand",
             "wins",
         ],
+        static=True,
     )
 
 
