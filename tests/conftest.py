@@ -35,6 +35,19 @@ def samples_db(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
+def loaded(db_path, samples_db, monkeypatch) -> Path:
+    """This test's database holding both sample events, for dashboard pages run through
+    AppTest: the dashboard's cache asks for the database's stamp on every run."""
+    from dashboard import data
+
+    shutil.copyfile(samples_db, db_path)
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.clear()
+    yield db_path
+    data.clear()
+
+
+@pytest.fixture
 def con(request, db_path):
     """A write connection to a fresh, migrated database, closed afterwards. A test that
     also asks for ``store`` (tests/pg.py) gets it on that store: once a file, once

@@ -2,13 +2,12 @@
 profile opened from its address (query parameters), names linking to profiles, the
 rating leaderboard's filters, the cross-table, no internal category codes on screen."""
 
-import shutil
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard import data, ui
+from dashboard import ui
 from dashboard.i18n import CATEGORIES
 from pipeline.standings import h2h, queries
 from pipeline.store.db import connect
@@ -16,15 +15,6 @@ from tests.browser.support import APP, PEPET, UNHAS
 from tests.test_dashboard import frames, html_tables, texts
 
 TIMEOUT = 60
-
-
-@pytest.fixture
-def loaded(db_path, samples_db, monkeypatch) -> Path:
-    shutil.copyfile(samples_db, db_path)
-    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
-    data.clear()
-    yield db_path
-    data.clear()
 
 
 def open_page(page: str, lang: str = "id", **params: str) -> AppTest:

@@ -2,14 +2,13 @@
 played most and the player shown; text typed into them finds any other player by part of
 their name."""
 
-import shutil
 from pathlib import Path
 
 import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard import batches, data
+from dashboard import batches
 from pipeline.standings import stats
 from pipeline.store.db import connect
 from tests.browser.support import APP
@@ -90,15 +89,9 @@ def test_the_comparison_picker_never_offers_the_page_s_own_player(index):
 
 
 @pytest.fixture
-def db(tmp_path, samples_db, monkeypatch) -> Path:
-    path = tmp_path / "players.duckdb"
-    shutil.copyfile(samples_db, path)
-    monkeypatch.setenv("DOMINO_DB", str(path))
+def db(loaded, monkeypatch) -> Path:
     monkeypatch.setenv("DOMINO_PICKER_PLAYERS", "3")
-    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
-    data.clear()
-    yield path
-    data.clear()
+    return loaded
 
 
 def _people(db: Path) -> pl.DataFrame:
