@@ -138,16 +138,17 @@ def line_spec(
     color: str | None = None,
     detail: str | None = None,
     points: bool = True,
-    whole_x: bool = False,
     height: int = 300,
 ) -> Spec:
     """A line over ``x`` (one per ``color``, or per ``detail`` in one colour: the line
     breaks between them). Its points carry the tooltip; drawn when ``points``, else there
-    to hover only."""
+    to hover only. An ``x`` of whole numbers (a table's or a hand's number) has whole
+    ticks written as such (Vega wrote a hand's number as 3.0)."""
     title = _titles(labels)
     hover = list(dict.fromkeys([*tooltip, y]))
     shown = list(dict.fromkeys([x, y, *hover] + [c for c in (color, detail) if c]))
-    axis = alt.Axis(labelAngle=0, tickMinStep=1, format="d") if whole_x else alt.Axis(labelAngle=0)
+    whole = df.schema[x].is_integer()
+    axis = alt.Axis(labelAngle=0, tickMinStep=1, format="d") if whole else alt.Axis(labelAngle=0)
     enc: dict[str, Any] = {
         "x": alt.X(f"{x}:Q", title=title(x), axis=axis),
         "y": alt.Y(f"{y}:Q", title=title(y), scale=alt.Scale(zero=False), axis=_axis(df, y)),

@@ -79,13 +79,17 @@ def test_a_line_carries_its_tooltip_on_points_hidden_when_there_are_many():
         }
     )
     spec = charts.line_spec(
-        df, "n", "ordinal", tooltip=["played_on"], color="ruleset", points=False, whole_x=True
+        df, "n", "ordinal", tooltip=["played_on"], color="ruleset", points=False
     )
     line, dots = spec["layer"]
     assert line["mark"]["type"] == "line" and "tooltip" not in line.get("encoding", {})
     assert dots["mark"]["opacity"] == 0  # there to hover, not drawn
     assert [t["field"] for t in dots["encoding"]["tooltip"]] == ["played_on", "ordinal"]
+    # a table's number: whole ticks, written whole (not 3.0)
     assert line["encoding"]["x"]["axis"]["tickMinStep"] == 1
+    assert line["encoding"]["x"]["axis"]["format"] == "d"
+    floats = charts.line_spec(df.with_columns(pl.col("n") * 0.5), "n", "ordinal", tooltip=[])
+    assert "format" not in floats["layer"][0]["encoding"]["x"]["axis"]
     assert line["encoding"]["y"]["scale"] == {"zero": False}
     # one ruleset: one line, no legend
     assert "color" not in line["encoding"] and line["encoding"]["detail"]["field"] == "ruleset"

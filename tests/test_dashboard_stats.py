@@ -361,6 +361,7 @@ def test_the_player_timeline_is_one_line_broken_between_events():
     assert "color" not in line["encoding"]
     assert line["encoding"]["detail"]["field"] == "event"
     assert (line["encoding"]["x"]["field"], line["encoding"]["y"]["field"]) == ("n", "cumulative")
+    assert line["encoding"]["x"]["axis"]["format"] == "d"  # hand 3, not 3.0
     rows = spec["datasets"][spec["data"]["name"]]
     assert [(r["n"], r["cumulative"]) for r in rows] == [(1, 2), (2, 1), (3, 4), (4, 4), (5, 5)]
     # the hover names each hand's event by its title, on points drawn for a short line

@@ -44,8 +44,6 @@ def history(hist: pl.DataFrame, source: Any = None) -> None:
             labels={"n": t("pf.history.x"), "ordinal": t("rt.col.ordinal")},
             color="ruleset",
             points=frame.height <= 80,
-            # whole tables only on the axis of a short history
-            whole_x=frame.group_by("ruleset").len().get_column("len").le(12).all(),
             height=260,
         ),
         source,
