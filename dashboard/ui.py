@@ -142,13 +142,22 @@ def bound_value(key: str, default: Any = None) -> Any:
 TAB_KEY = "tab"  # the address's parameter of a page's open tab (``?tab=Label``)
 
 
-def sections(names: Sequence[str]) -> list[Any]:
-    """A page's tabs, of which only the open one is drawn: a closed tab's queries, charts
-    and tables do not run (a long page on a phone, or a new visitor's first load, waits
-    for one tab, not all). The open tab is in the address, so a shared link opens on it;
-    a label of the other language (a link shared by someone reading it) opens the first.
+def sections(labels: Sequence[str]) -> list[Any]:
+    """A page's tabs (``labels``: their strings' keys), of which only the open one is
+    drawn: a closed tab's queries, charts and tables do not run (a long page on a phone,
+    or a new visitor's first load, waits for one tab, not all). The open tab is in the
+    address, so a shared link opens on it, in either language: a tab named in the other
+    one (a link from someone reading it, or a switch of language) opens the same tab.
     Each returned tab has ``.open``."""
-    return list(st.tabs(list(names), key=TAB_KEY, bind="query-params"))
+    names = [t(k) for k in labels]
+    held = bound_value(TAB_KEY)
+    if held is not None and held not in names:
+        for lang in i18n.LANGUAGES:
+            theirs = [t(k, lang) for k in labels]
+            if held in theirs:
+                st.session_state[TAB_KEY] = names[theirs.index(held)]
+                break
+    return list(st.tabs(names, key=TAB_KEY, bind="query-params"))
 
 
 def compact_tables_css() -> None:

@@ -382,9 +382,18 @@ def test_player_page_draws_only_its_open_tab(loaded):
         for other, heads in sections.items():
             if other != tab:
                 assert not any(h in text for h in heads), (tab, other)
-    # no tab in the address opens the first; so does a label of the other language
+    # no tab in the address opens the first, a label no tab has too
     assert "Riwayat rating" in texts(app("page_scripts/player.py", player=key))
-    assert "Riwayat rating" in texts(app("page_scripts/player.py", player=key, tab="Hands"))
+    assert "Riwayat rating" in texts(app("page_scripts/player.py", player=key, tab="Nope"))
+    # a tab named in the other language (a link from someone reading it) opens that tab
+    at = app("page_scripts/player.py", player=key, tab="Hands")
+    assert "Hasil per kursi" in texts(at) and at.session_state["tab"] == "Kocokan"
+    at = app("page_scripts/player.py", player=key, tab="Kocokan", lang="en")
+    assert "Results by chair" in texts(at) and at.session_state["tab"] == "Hands"
+    # and a switch of language keeps the tab open
+    at.session_state["lang"] = "id"
+    at.run()
+    assert "Hasil per kursi" in texts(at) and at.session_state["tab"] == "Kocokan"
 
 
 def test_event_stats_show_the_pepet_point_table_as_the_organisers_setting(loaded):

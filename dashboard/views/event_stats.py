@@ -56,9 +56,9 @@ def show(d: dict[str, Any]) -> None:
     )
     st.caption(t("st.m.hands.help"))
     book = rulesets.load(d["ruleset"])
-    names = [t("st.tab.hands"), t("st.tab.points"), t("st.tab.rounds")]
+    names = ["st.tab.hands", "st.tab.points", "st.tab.rounds"]
     if "group" in book.levels:
-        names.append(t("st.tab.groups"))
+        names.append("st.tab.groups")
     tabs = ui.sections(names)
     if tabs[0].open:
         with tabs[0]:

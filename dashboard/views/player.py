@@ -125,7 +125,7 @@ def show(
     if compared is not None:
         profile_parts.compare(*compared)
     overview, hands_tab, matches = ui.sections(
-        [t("pl.tab.overview"), t("pl.tab.hands"), t("pl.tab.matches")]
+        ["pl.tab.overview", "pl.tab.hands", "pl.tab.matches"]
     )
     if overview.open:
         with overview:
