@@ -52,12 +52,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The list holds the newest events. For an older one, type part of its id or title and press Enter.",
     },
     "ev.search.none": {
-        "id": "Tidak ada acara yang cocok dengan “{text}”; yang ditampilkan: {event}.",
-        "en": "No event matches “{text}”; showing {event}.",
+        "id": "Tidak ada acara yang cocok dengan “{text}”; yang ditampilkan: {shown}.",
+        "en": "No event matches “{text}”; showing {shown}.",
     },
     "ev.search.many": {
-        "id": "{n} acara cocok dengan “{text}”; yang ditampilkan yang terbaru: {event}. Pilih yang lain di daftar Acara, atau ketik lebih lengkap.",
-        "en": "{n} events match “{text}”; showing the newest: {event}. Pick another in the Event list, or type more of the name.",
+        "id": "{n} acara cocok dengan “{text}”; yang ditampilkan yang terbaru: {shown}. Pilih yang lain di daftar Acara, atau ketik lebih lengkap.",
+        "en": "{n} events match “{text}”; showing the newest: {shown}. Pick another in the Event list, or type more of the name.",
     },
     "lb.round": {"id": "Babak / sesi", "en": "Round / session"},
     "lb.round.auto": {"id": "Terbaru ({round})", "en": "Newest ({round})"},
@@ -288,12 +288,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The list holds the players who played most. For another, type part of their name and press Enter.",
     },
     "pl.search.none": {
-        "id": "Tidak ada pemain yang cocok dengan “{text}”; yang ditampilkan: {event}.",
-        "en": "No player matches “{text}”; showing {event}.",
+        "id": "Tidak ada pemain yang cocok dengan “{text}”; yang ditampilkan: {shown}.",
+        "en": "No player matches “{text}”; showing {shown}.",
     },
     "pl.search.many": {
-        "id": "{n} pemain cocok dengan “{text}”; yang ditampilkan: {event}. Pilih yang lain di daftar, atau ketik lebih lengkap.",
-        "en": "{n} players match “{text}”; showing {event}. Pick another in the list, or type more of the name.",
+        "id": "{n} pemain cocok dengan “{text}”; yang ditampilkan: {shown}. Pilih yang lain di daftar, atau ketik lebih lengkap.",
+        "en": "{n} players match “{text}”; showing {shown}. Pick another in the list, or type more of the name.",
     },
     "pl.tab.overview": {"id": "Ringkasan", "en": "Overview"},
     "pl.tab.hands": {"id": "Kocokan", "en": "Hands"},

@@ -272,9 +272,9 @@ def search_note(
         return
     text, n, _, _ = found
     if n == 0:
-        st.warning(t(f"{what}.search.none", text=md(text), event=md(name(shown))))
+        st.warning(t(f"{what}.search.none", text=md(text), shown=md(name(shown))))
     elif n > 1:
-        st.caption(t(f"{what}.search.many", text=md(text), n=n, event=md(name(shown))))
+        st.caption(t(f"{what}.search.many", text=md(text), n=n, shown=md(name(shown))))
 
 
 def stale_note(res: Result) -> bool:
