@@ -96,7 +96,6 @@ def dashboard(db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4) 
         DOMINO_BIGSCREEN_SECONDS=str(bigscreen),
         DOMINO_BACKUP_DIR=str(db.parent / "backups"),
         STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
-        STREAMLIT_SERVER_FILE_WATCHER_TYPE="none",
         STREAMLIT_GLOBAL_DEVELOPMENT_MODE="false",
     )
     domino = Path(sys.executable).parent / "domino"

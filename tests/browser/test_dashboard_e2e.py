@@ -5,6 +5,8 @@ Each test starts the dashboard on a free port with its own database (``DOMINO_DB
 (1366×900) and phone (390×844) width are saved under tests/artifacts/.
 """
 
+import contextlib
+import os
 import re
 import shutil
 import subprocess
@@ -122,6 +124,25 @@ def test_visitor_sees_the_leaderboard(sample_server, new_page):
     # the tab's icon is the page's own picture, not an address that serves a web page
     icon = page.locator('link[rel="shortcut icon"], link[rel="icon"]').first
     expect()(icon).to_have_attribute("href", re.compile(r"^data:image/svg\+xml"))
+
+
+def test_the_server_does_not_watch_its_source_files(sample_server, new_page):
+    """``domino serve`` (what ``make demo`` starts) watches no files: Streamlit's watcher
+    would cost every new session a walk over every imported module on the server's event
+    loop. A watcher holds an inotify descriptor once a session has started."""
+    srv, _ = sample_server
+    page = new_page()
+    page.goto(f"{srv.url}/?event={UNHAS}")
+    page.get_by_text("Meja 1", exact=True).first.wait_for()
+    fds = Path(f"/proc/{srv.proc.pid}/fd")
+    if not fds.is_dir():
+        pytest.skip("needs Linux's /proc to see the server's open files")
+    links = []
+    for fd in fds.iterdir():
+        with contextlib.suppress(OSError):  # a descriptor closed while listed
+            links.append(os.readlink(fd))
+    assert links, "the server's open files could not be read"
+    assert not [x for x in links if "inotify" in x], links
 
 
 def test_screenshots_of_every_page(sample_server, new_page):
