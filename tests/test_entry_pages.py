@@ -144,8 +144,5 @@ def test_the_round_picker_applies_to_the_event_tab(db_path, samples_db):
     shown = texts(at)
     assert "Event standings after round R1" in shown
     # after R1 nobody has reached R2: every row of the event table says R1
-    event_tables = [tb.value for tb in at.table if "Round reached" in list(tb.value.columns)]
-    if not event_tables:
-        event_tables = [df for df in at.dataframe if "Round reached" in list(df.value.columns)]
-        event_tables = [df.value for df in event_tables]
+    event_tables = [df for df in frames(at) if "Round reached" in list(df.columns)]
     assert event_tables and set(event_tables[0]["Round reached"].astype(str)) == {"R1"}

@@ -56,7 +56,7 @@ def _podium(d: dict[str, Any]) -> None:
         key="br_podium",
         columns=["place", "player", "points"],
         static=True,
-        labels={"place": "\\#"},
+        labels={"place": "#"},
     )
 
 

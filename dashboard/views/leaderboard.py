@@ -19,7 +19,7 @@ from dashboard.i18n import t
 from pipeline import rulesets, settings
 
 BIG_KEY = "big"
-RANK_LABEL = {"rank": "\\#"}  # st.table headers are markdown: a bare "#" is an empty heading
+RANK_LABEL = {"rank": "#"}
 
 
 def refresh_seconds() -> float:

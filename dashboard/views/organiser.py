@@ -300,7 +300,7 @@ def _current(info: events.EventInfo) -> None:
         )
     )
     seats = data.uncached(draws.current, info.event, label)
-    st.table(_labelled(seats), hide_index=True, border="horizontal")
+    ui.table(seats, key="org_seats", static=True, labels=_labels(seats))
     with st.expander(t("org.history")):
         shown = hist.select(
             "round",
@@ -309,8 +309,8 @@ def _current(info: events.EventInfo) -> None:
             pl.col("reason").fill_null(""),
             pl.when(pl.col("current")).then(pl.lit("✓")).otherwise(pl.lit("")).alias("current"),
         )
-        st.table(_labelled(shown), hide_index=True, border="horizontal")
+        ui.table(shown, key="org_history", static=True, labels=_labels(shown))
 
 
-def _labelled(df: pl.DataFrame) -> Any:
-    return df.rename({c: t(f"org.col.{c}") for c in df.columns}).to_pandas()
+def _labels(df: pl.DataFrame) -> dict[str, str]:
+    return {c: t(f"org.col.{c}") for c in df.columns}

@@ -208,19 +208,11 @@ def points_shown(points: pl.DataFrame, names: pl.DataFrame | None) -> pl.DataFra
 
 def _readable_table_css(key: str, message_column: int) -> None:
     """Static CSS (no data): in the plain table inside container ``key`` the message
-    column keeps a readable width and wraps; the other cells stay on one line; the table
-    scrolls sideways on a phone instead of squeezing the sentence a word per line."""
-    box = f".st-key-{key}"
-    st.html(
-        f"<style>{box} [data-testid='stTable'] {{overflow-x: auto;}} "
-        f"{box} [data-testid='stTableStyledTable'] :is(td, th), "
-        f"{box} [data-testid='stTableStyledTable'] :is(td, th) * {{white-space: nowrap;}} "
-        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}), "
-        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}) * "
-        "{white-space: normal;} "
-        f"{box} [data-testid='stTableStyledTable'] :is(td, th):nth-child({message_column}) "
-        "{min-width: 16rem; max-width: 32rem;}</style>"
-    )
+    column keeps a readable width and wraps; the other cells stay on one line
+    (:data:`dashboard.ui.PLAIN_CSS`), and the table scrolls sideways on a phone instead of
+    squeezing the sentence a word per line."""
+    cell = f".st-key-{key} table.plain-table :is(td, th):nth-child({message_column})"
+    st.html(f"<style>{cell} {{white-space: normal; min-width: 16rem; max-width: 32rem;}}</style>")
 
 
 def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:

@@ -178,7 +178,7 @@ def test_screenshots_of_every_page(sample_server, new_page):
         page.get_by_text("Bagaimana kocokan berakhir").wait_for()
         page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
         # shares as they are (68.5), not as a plain table writes floats (68.5000)
-        shares = page.locator('[data-testid="stTableStyledTable"]').first.inner_text()
+        shares = page.locator("table.plain-table").first.inner_text()
         assert re.search(r"\d\.\d\b", shares) and not re.search(r"\.\d{4}", shares)
         wait_idle(page)
         shot(page, "event-stats", size)

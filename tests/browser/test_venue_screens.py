@@ -97,12 +97,12 @@ def test_on_a_phone_every_leaderboard_tab_can_be_tapped_and_the_tables_come_earl
     wait_idle(page)
     panel = page.locator('[role="tabpanel"]:visible')
     # wait for the tab's table itself (the panel renders after the tab is selected)
-    panel.locator('[data-testid="stTableStyledTable"]:visible').first.wait_for()
+    panel.locator("table.plain-table:visible").first.wait_for()
     assert panel.locator('[data-testid="stDataFrame"]').count() == 0
     tabs.nth(2).click()  # event standings: every column reachable (a plain table)
     page.get_by_role("tab", name=re.compile("Klasemen acara"), selected=True).wait_for()
     wait_idle(page)
-    panel.locator('[data-testid="stTableStyledTable"]:visible').first.wait_for()
+    panel.locator("table.plain-table:visible").first.wait_for()
     assert panel.locator('[data-testid="stDataFrame"]').count() == 0
 
 
