@@ -49,7 +49,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 EVENT = "bench-browser"
-TABLE = '[data-testid="stTableStyledTable"]'
+TABLE = "table.plain-table"  # a plain table (one st.html, dashboard.ui.plain_table)
 CARD = ".table-card table"  # a table card of the leaderboard (one st.html)
 CHART = '[data-testid="stVegaLiteChart"]'
 TIMEOUT_MS = 120_000

@@ -177,17 +177,6 @@ def sections(labels: Sequence[str]) -> list[Any]:
     return list(st.tabs(names, key=TAB_KEY, bind="query-params"))
 
 
-def compact_tables_css() -> None:
-    """Static CSS (no data in it): short tables keep each cell on one line, so a name
-    does not break over two lines on a phone; a wide table scrolls sideways instead."""
-    st.html(
-        "<style>[data-testid='stTableStyledTable'] :is(td, th) "
-        "{padding-left: .45rem; padding-right: .45rem;} "
-        "[data-testid='stTableStyledTable'] :is(td, th), [data-testid='stTableStyledTable'] :is(td, th) * "
-        "{white-space: nowrap !important;}</style>"
-    )
-
-
 def metrics(items: Sequence[tuple[str, int | float | str | None]]) -> None:
     """A row of metrics that wraps (two or three a line on a phone) instead of stacking."""
     with st.container(horizontal=True, wrap=True, gap="medium"):

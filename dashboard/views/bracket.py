@@ -19,7 +19,6 @@ PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
 
 def render() -> None:
     st.title(t("br.title"))
-    ui.compact_tables_css()
     ui.cards_css()
     d = ui.event_batch(batches.road, "br_event", t("br.event"))
     if d is None:

@@ -38,7 +38,6 @@ def render() -> None:
         bigscreen.show()
     else:
         head.title(t("lb.title"))
-        ui.compact_tables_css()
         _phone_css()
         ui.cards_css()
         _zone_css()
