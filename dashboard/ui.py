@@ -306,8 +306,7 @@ def display(
     ``links`` the player names link to their pages (see :func:`table`)."""
     if links and "player" in df.columns:
         df = _linked(df, event=event)
-    if columns is not None:
-        df = df.select([c for c in columns if c in df.columns])
+    df = _chosen(df, columns)
     df = df.with_columns(
         pl.when(pl.col(c)).then(pl.lit("✓")).otherwise(pl.lit("")).alias(c)
         for c in df.columns
@@ -319,8 +318,19 @@ def display(
         # 4.0000): pandas' nullable integers keep it 4, and the blank blank
         if df[c].dtype.is_integer() and df[c].null_count():
             out[c] = out[c].astype("Int64")
-    out.columns = [(labels or {}).get(c) or i18n.column(c) for c in df.columns]
+    out.columns = [_header(c, labels) for c in df.columns]
     return out
+
+
+def _chosen(df: pl.DataFrame, columns: Sequence[str] | None) -> pl.DataFrame:
+    """``columns`` of ``df`` in that order (those it has), or all of them."""
+    return df if columns is None else df.select([c for c in columns if c in df.columns])
+
+
+def _header(column: str, labels: dict[str, str] | None) -> str:
+    """A column's header: the page's own label, else the column's name in the session's
+    language."""
+    return (labels or {}).get(column) or i18n.column(column)
 
 
 def table(
@@ -401,9 +411,8 @@ def plain_table(
     session's language, every cell escaped, booleans as ✓ / blank, a blank as blank,
     decimals as they are (``68.5``). An ``st.table`` renders each cell as markdown: the
     63 events of a player's page so cost a returning visitor 0.3 s in the browser."""
-    if columns is not None:
-        df = df.select([c for c in columns if c in df.columns])
-    named = [(c, (labels or {}).get(c) or i18n.column(c)) for c in df.columns]
+    df = _chosen(df, columns)
+    named = [(c, _header(c, labels)) for c in df.columns]
     link = (lambda name: profile_url(name, event)) if links and "player" in df.columns else None
     table = html_table(df.rows(named=True), named, css_class="plain-table", link=link)
     return f'{PLAIN_CSS}<div class="plain-table-wrap">{table}</div>'
