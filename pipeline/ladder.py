@@ -41,6 +41,8 @@ def step(
     a rank), as ``model.rate([[r] for r in ratings], ranks=ranks)`` gives them."""
     exp, sqrt = math.exp, math.sqrt
     n = len(mus)
+    if n == 4 and ranks[0] < ranks[1] < ranks[2] < ranks[3]:
+        return _four_apart(mus, sigmas, model)
     tau2 = model.tau * model.tau
     beta2 = model.beta**2
     sig = [sqrt(s * s + tau2) for s in sigmas]
@@ -78,6 +80,53 @@ def step(
         delta *= vi / cpow
         delta *= sqrt(vi) / c  # the package's default gamma
         out.append((mus[i] + omega, sig[i] * sqrt(max(1 - delta, model.kappa))))
+    return out
+
+
+def _four_apart(
+    mus: list[float], sigmas: list[float], model: PlackettLuce
+) -> list[tuple[float, float]]:
+    """:func:`step` for the commonest table, four players and no tie, written out: each
+    rank is its own, so every ``a[q]`` is 1 (a division by 1 is exact) and each ``sum_q`` is
+    the ``e`` of that rank and the ranks after it. Every sum is still taken in the order
+    :func:`step` takes it (the first term of a sum from 0.0 is that term, exactly), and
+    ``**`` stays ``**``; ``tests/test_ladder.py`` compares both with the package."""
+    exp, sqrt = math.exp, math.sqrt
+    tau2 = model.tau * model.tau
+    beta2 = model.beta**2
+    g0, g1, g2, g3 = (sqrt(s * s + tau2) for s in sigmas)
+    v0, v1, v2, v3 = g0**2, g1**2, g2**2, g3**2
+    c = sqrt((((0.0 + (v0 + beta2)) + (v1 + beta2)) + (v2 + beta2)) + (v3 + beta2))
+    cpow = c**2
+    m0, m1, m2, m3 = mus
+    e0, e1, e2, e3 = exp(m0 / c), exp(m1 / c), exp(m2 / c), exp(m3 / c)
+    s0 = ((e0 + e1) + e2) + e3
+    s1 = (e1 + e2) + e3
+    s2 = e2 + e3
+    s3 = e3
+    # player 0 (first place) meets only its own rank; player k meets ranks 0..k
+    t = e0 / s0
+    d0, w0 = t * (1 - t), 1 - t
+    t, u = e1 / s0, e1 / s1
+    d1, w1 = t * (1 - t) + u * (1 - u), (0.0 - t) + (1 - u)
+    t, u, x = e2 / s0, e2 / s1, e2 / s2
+    d2 = (t * (1 - t) + u * (1 - u)) + x * (1 - x)
+    w2 = ((0.0 - t) - u) + (1 - x)
+    t, u, x, y = e3 / s0, e3 / s1, e3 / s2, e3 / s3
+    d3 = ((t * (1 - t) + u * (1 - u)) + x * (1 - x)) + y * (1 - y)
+    w3 = (((0.0 - t) - u) - x) + (1 - y)
+    kappa = model.kappa
+    out = []
+    for m, g, v, w, d in (
+        (m0, g0, v0, w0, d0),
+        (m1, g1, v1, w1, d1),
+        (m2, g2, v2, w2, d2),
+        (m3, g3, v3, w3, d3),
+    ):
+        w *= v / c
+        d *= v / cpow
+        d *= sqrt(v) / c
+        out.append((m + w, g * sqrt(max(1 - d, kappa))))
     return out
 
 
