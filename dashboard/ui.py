@@ -3,6 +3,7 @@
 import html
 import re
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, Literal
 from urllib.parse import quote, urlencode
 
@@ -139,6 +140,8 @@ def _html_cell(name: str, value: Any, link: Callable[[str], str] | None) -> str:
         return f"<td>{'✓' if value else ''}</td>"
     if isinstance(value, int | float):
         return f'<td class="num">{html.escape(_decimal(value))}</td>'
+    if isinstance(value, datetime):
+        value = f"{value:%Y-%m-%d %H:%M}"  # to the minute, as the pages write a moment
     text = "" if value is None else html.escape(str(value))
     if link is not None and name == "player" and value is not None:
         return f'<td><a href="{html.escape(link(str(value)))}" target="_self">{text}</a></td>'

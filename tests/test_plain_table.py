@@ -1,0 +1,47 @@
+"""A plain table (``ui.table(static=True)``) is one HTML table: what it writes in each cell."""
+
+from datetime import date, datetime
+
+import polars as pl
+
+from dashboard import i18n, ui
+from tests.test_dashboard import _HtmlTables
+
+
+def _read(body: str) -> _HtmlTables:
+    parser = _HtmlTables()
+    parser.feed(body)
+    return parser
+
+
+def test_cells_are_written_as_a_reader_reads_them():
+    df = pl.DataFrame(
+        {
+            "player": ["<b>Eko</b> & *Budi*", None],
+            "points": [12, None],
+            "points_per_hand": [68.5, 0.1 + 0.2],
+            "qualified": [True, False],
+            "played_on": [date(2026, 3, 14), None],
+            "drawn_at": [datetime(2026, 12, 3, 7, 1, 59, 123456), None],
+        }
+    )
+    body = ui.plain_table(df, labels={"player": "Pemain"}, links=True, event="ev-1")
+    (table,) = _read(body).tables
+    assert table["head"][0] == "Pemain"
+    assert table["rows"] == [
+        ["<b>Eko</b> & *Budi*", "12", "68.5", "✓", "2026-03-14", "2026-12-03 07:01"],
+        ["", "", "0.3", "", "", ""],
+    ]
+    # escaped, not read as HTML; the name links to its page, with the event chosen there
+    assert "<b>Eko" not in body and "&lt;b&gt;Eko&lt;/b&gt; &amp; *Budi*" in body
+    assert _read(body).links == [ui.profile_url("<b>Eko</b> & *Budi*", "ev-1")]
+
+
+def test_numbers_and_their_headers_are_aligned_right_and_columns_chosen_in_order():
+    df = pl.DataFrame({"rank": [1, 2], "player": ["Ana", "Budi"], "note": ["x", "y"]})
+    body = ui.plain_table(df, ["player", "rank", "missing"], labels={"rank": "#"})
+    (table,) = _read(body).tables
+    assert table["head"] == [i18n.column("player"), "#"]  # no "note", no "missing"
+    assert table["rows"] == [["Ana", "1"], ["Budi", "2"]]
+    assert '<th class="num">#</th>' in body and '<td class="num">1</td>' in body
+    assert f"<th>{i18n.column('player')}</th>" in body  # a column of text: left
