@@ -105,6 +105,22 @@ def cards_html(cards: Sequence[str], per_row: int) -> str:
     return f'<div class="table-cards" style="--per-row: {int(per_row)}">{"".join(cards)}</div>'
 
 
+#: How an HTML table of :func:`html_table` looks, in a card (:func:`card_html`) or alone
+#: (:func:`plain_table`): Streamlit's own table, lines between rows, numbers to the right.
+TABLE_RULES = (
+    ":is(.table-card table, .plain-table) {width: 100%; border-collapse: collapse;"
+    " font-size: .875rem;}"
+    ":is(.table-card table, .plain-table) :is(td, th) {padding: .3rem .45rem; text-align: left;"
+    " white-space: nowrap; border-bottom: 1px solid rgba(128, 128, 128, .2);}"
+    ":is(.table-card table, .plain-table) th {font-weight: 400; opacity: .7;}"
+    ":is(.table-card table, .plain-table) .num {text-align: right;"
+    " font-variant-numeric: tabular-nums;}"
+    ":is(.table-card table, .plain-table) tbody tr:last-child td {border-bottom: none;}"
+    ":is(.table-card table, .plain-table) a"
+    " {color: color-mix(in srgb, #1c83e1 75%, currentColor);}"
+)
+
+
 def cards_css() -> None:
     """Static CSS (no data in it) for :func:`cards_html`."""
     st.html(
@@ -115,14 +131,9 @@ def cards_css() -> None:
         .table-card p {margin: 0 0 .5rem 0;}
         .table-card .table-card-title {font-weight: 600;}
         .table-card .table-card-caption {font-size: .875rem; opacity: .6;}
-        .table-card table {width: 100%; border-collapse: collapse; font-size: .875rem;}
-        .table-card :is(td, th) {padding: .3rem .45rem; text-align: left; white-space: nowrap;
-          border-bottom: 1px solid rgba(128, 128, 128, .2);}
-        .table-card th {font-weight: 400; opacity: .7;}
-        .table-card .num {text-align: right; font-variant-numeric: tabular-nums;}
-        .table-card tbody tr:last-child td {border-bottom: none;}
-        .table-card a {color: color-mix(in srgb, #1c83e1 75%, currentColor);}
-        </style>"""
+        """
+        + TABLE_RULES
+        + "</style>"
     )
 
 
@@ -138,7 +149,7 @@ def _decimal(value: object) -> str:
 def _html_cell(name: str, value: Any, link: Callable[[str], str] | None) -> str:
     if isinstance(value, bool):
         return f"<td>{'✓' if value else ''}</td>"
-    if isinstance(value, int | float):
+    if _is_number(value):
         return f'<td class="num">{html.escape(_decimal(value))}</td>'
     if isinstance(value, datetime):
         value = f"{value:%Y-%m-%d %H:%M}"  # to the minute, as the pages write a moment
@@ -355,51 +366,31 @@ def table(
     links to their page, with ``event`` chosen there. With ``source`` (the value
     :func:`data.read` returned that ``df`` comes from) what is shown is made once for it
     and ``key`` and shared by every session (:func:`data.derived`)."""
-    if static:
-        if style is not None:
-            raise ValueError("a plain table has no styling: show it with static=False")
+    if static and style is not None:
+        raise ValueError("a plain table has no styling: show it with static=False")
 
-        def plain() -> str:
-            return plain_table(df, columns, labels=labels, links=links, event=event)
-
-        body = (
-            plain()
-            if source is None
-            else store.derived(source, f"table:{key}", plain, i18n.language())
-        )
-        st.html(body)
-        return
-
-    def build() -> pd.DataFrame:
-        return display(df, columns, labels=labels, links=links, event=event)
+    def build() -> str | pd.DataFrame:
+        make = plain_table if static else display
+        return make(df, columns, labels=labels, links=links, event=event)
 
     shown = (
         build() if source is None else store.derived(source, f"table:{key}", build, i18n.language())
     )
+    if isinstance(shown, str):  # a plain table's HTML
+        st.html(shown)
+        return
     data: Any = style(shown) if style is not None else shown
     config = None
     if links and "player" in df.columns:
-        header = (labels or {}).get("player") or i18n.column("player")
-        config = {header: st.column_config.LinkColumn(display_text=PROFILE_TEXT)}
+        config = {_header("player", labels): st.column_config.LinkColumn(display_text=PROFILE_TEXT)}
     st.dataframe(
         data, hide_index=True, key=key, height=height, width="stretch", column_config=config
     )
 
 
-#: How a plain table looks (:func:`plain_table`): Streamlit's own table, lines between
-#: rows, numbers to the right, scrolling sideways on a phone rather than squeezing.
-PLAIN_CSS = (
-    "<style>"
-    ".plain-table-wrap {overflow-x: auto;}"
-    ".plain-table {width: 100%; border-collapse: collapse; font-size: .875rem;}"
-    ".plain-table :is(td, th) {padding: .35rem .5rem; text-align: left; white-space: nowrap;"
-    " border-bottom: 1px solid rgba(128, 128, 128, .2);}"
-    ".plain-table th {font-weight: 400; opacity: .7;}"
-    ".plain-table .num {text-align: right; font-variant-numeric: tabular-nums;}"
-    ".plain-table tbody tr:last-child td {border-bottom: none;}"
-    ".plain-table a {color: color-mix(in srgb, #1c83e1 75%, currentColor);}"
-    "</style>"
-)
+#: A plain table's page CSS (:func:`plain_table`): :data:`TABLE_RULES`, and scrolling
+#: sideways on a phone rather than squeezing.
+PLAIN_CSS = f"<style>.plain-table-wrap {{overflow-x: auto;}}{TABLE_RULES}</style>"
 
 
 def plain_table(
