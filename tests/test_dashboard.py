@@ -85,15 +85,6 @@ def texts(at: AppTest) -> str:
     return "\n".join(parts)
 
 
-def unmd(value):
-    """A cell of st.table as the reader sees it (the dashboard escapes markdown there; a
-    player's name is a link to their page, of which the reader sees the name)."""
-    if not isinstance(value, str):
-        return value
-    link = re.fullmatch(r"\[(.*)\]\(player\?[^()\s]*\)", value)
-    return re.sub(r"\\(.)", r"\1", link.group(1) if link else value)
-
-
 class _HtmlTables(HTMLParser):
     """The tables of an ``st.html`` body as the reader sees them: headers and cells as
     text (a link as its text), each cell's link address kept beside it."""
@@ -151,15 +142,12 @@ def vega_charts(at) -> list[tuple[dict, pl.DataFrame]]:
 
 
 def frames(at: AppTest) -> list:
-    """Every table shown (st.dataframe, st.table and the tables of st.html) as a pandas
-    frame; an st.html table's cells are its text."""
+    """Every table shown (st.dataframe and the tables of st.html) as a pandas frame; an
+    st.html table's cells are its text, its numbers read as numbers."""
+    assert not at.table, "plain tables are one HTML table each (ui.table(static=True))"
     out = []
     for e in at.dataframe:
         out.append(e.value)
-    for e in at.table:
-        v = e.value
-        v = v.data if hasattr(v, "data") and not hasattr(v, "columns") else v
-        out.append(v.map(unmd))
     for t in html_tables(at).tables:
         out.append(_numbers(pd.DataFrame(t["rows"], columns=t["head"])))
     return out
