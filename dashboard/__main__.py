@@ -25,7 +25,7 @@ import gc
 import os
 from pathlib import Path
 
-APP = Path(__file__).resolve().parent / "app.py"
+APP = Path(__file__).resolve().parent / "asgi.py"  # app.py, served with its middleware
 
 
 def streamlit_args(port: int, host: str) -> list[str]:

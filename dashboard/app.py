@@ -1,4 +1,5 @@
-"""Entry point: ``streamlit run dashboard/app.py`` (what ``domino serve`` runs)."""
+"""The app's script: what ``domino serve`` serves (``python -m dashboard``, through
+:mod:`dashboard.server`); ``streamlit run dashboard/app.py`` serves it too."""
 
 from dashboard.shell import main
 

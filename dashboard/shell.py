@@ -46,95 +46,45 @@ def preload() -> None:
         importlib.import_module(name)
 
 
+#: every page but the leaderboard (the root page): its address, script, title's key, icon
+#: and who sees it listed (everyone; the signed-in; admins)
+PAGES = (
+    ("bracket", "bracket.py", "nav.bracket", ":material/account_tree:", "all"),
+    ("player", "player.py", "nav.player", ":material/person:", "all"),
+    ("ratings", "ratings.py", "nav.ratings", ":material/trending_up:", "all"),
+    ("crosstable", "crosstable.py", "nav.crosstable", ":material/grid_on:", "all"),
+    ("stats", "event_stats.py", "nav.stats", ":material/bar_chart:", "all"),
+    ("upload", "upload.py", "nav.upload", ":material/upload_file:", "all"),
+    ("entry", "entry.py", "nav.entry", ":material/edit_note:", "all"),
+    ("registry", "registry.py", "nav.registry", ":material/group:", "all"),
+    ("organiser", "organiser.py", "nav.organiser", ":material/event:", "all"),
+    ("requests", "requests.py", "nav.requests", ":material/fact_check:", "signed-in"),
+    ("admin", "admin.py", "nav.admin", ":material/admin_panel_settings:", "admin"),
+)
+URL_PATHS = [p[0] for p in PAGES]
+
+
 def pages(role: str | None = None) -> list:
     """The pages, titled in the session's language. Upload is listed for everyone: it
     shows the sign-in form until a coordinator signs in. Change requests are listed for
     the signed-in, the admin page for admins only (each page checks again)."""
-    return [
-        st.Page(
-            HERE / "page_scripts" / "leaderboard.py",
-            title=t("nav.leaderboard"),
-            icon=":material/leaderboard:",
-            default=True,
-        ),
-        st.Page(
-            HERE / "page_scripts" / "bracket.py",
-            title=t("nav.bracket"),
-            icon=":material/account_tree:",
-            url_path="bracket",
-        ),
-        st.Page(
-            HERE / "page_scripts" / "player.py",
-            title=t("nav.player"),
-            icon=":material/person:",
-            url_path="player",
-        ),
-        st.Page(
-            HERE / "page_scripts" / "ratings.py",
-            title=t("nav.ratings"),
-            icon=":material/trending_up:",
-            url_path="ratings",
-        ),
-        st.Page(
-            HERE / "page_scripts" / "crosstable.py",
-            title=t("nav.crosstable"),
-            icon=":material/grid_on:",
-            url_path="crosstable",
-        ),
-        st.Page(
-            HERE / "page_scripts" / "event_stats.py",
-            title=t("nav.stats"),
-            icon=":material/bar_chart:",
-            url_path="stats",
-        ),
-        st.Page(
-            HERE / "page_scripts" / "upload.py",
-            title=t("nav.upload"),
-            icon=":material/upload_file:",
-            url_path="upload",
-        ),
-        st.Page(
-            HERE / "page_scripts" / "entry.py",
-            title=t("nav.entry"),
-            icon=":material/edit_note:",
-            url_path="entry",
-        ),
-        st.Page(
-            HERE / "page_scripts" / "registry.py",
-            title=t("nav.registry"),
-            icon=":material/group:",
-            url_path="registry",
-        ),
-        st.Page(
-            HERE / "page_scripts" / "organiser.py",
-            title=t("nav.organiser"),
-            icon=":material/event:",
-            url_path="organiser",
-        ),
-        *(
-            [
-                st.Page(
-                    HERE / "page_scripts" / "requests.py",
-                    title=t("nav.requests"),
-                    icon=":material/fact_check:",
-                    url_path="requests",
-                )
-            ]
-            if role
-            else []
-        ),
-        *(
-            [
-                st.Page(
-                    HERE / "page_scripts" / "admin.py",
-                    title=t("nav.admin"),
-                    icon=":material/admin_panel_settings:",
-                    url_path="admin",
-                )
-            ]
-            if role == "admin"
-            else []
-        ),
+    listed = (
+        {"all", "signed-in", "admin"}
+        if role == "admin"
+        else {"all", "signed-in"}
+        if role
+        else {"all"}
+    )
+    root = st.Page(
+        HERE / "page_scripts" / "leaderboard.py",
+        title=t("nav.leaderboard"),
+        icon=":material/leaderboard:",
+        default=True,
+    )
+    return [root] + [
+        st.Page(HERE / "page_scripts" / script, title=t(key), icon=icon, url_path=path)
+        for path, script, key, icon, who in PAGES
+        if who in listed
     ]
 
 

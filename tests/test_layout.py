@@ -93,7 +93,7 @@ def test_a_dashboard_that_cannot_start_is_one_sentence_and_exit_1(monkeypatch):
 
 def test_python_m_dashboard_preloads_every_page_before_serving(monkeypatch, tmp_path):
     """The server imports every page before it opens its port (the first page then takes
-    well under a second); its Streamlit command line serves dashboard/app.py."""
+    well under a second); its Streamlit command line serves dashboard/asgi.py (app.py with its middleware)."""
     import dashboard.__main__ as entry
     from dashboard import shell
 
@@ -106,7 +106,7 @@ def test_python_m_dashboard_preloads_every_page_before_serving(monkeypatch, tmp_
     monkeypatch.setenv("DOMINO_DB", "restored after the test")
     entry.main(["--port", "8767", "--host", "127.0.0.1", "--db", str(tmp_path / "x.duckdb")])
     assert order[:2] == ["preload", "freeze"]
-    assert order[2][:2] == ["run", str(ROOT / "dashboard" / "app.py")]
+    assert order[2][:2] == ["run", str(ROOT / "dashboard" / "asgi.py")]
     assert order[2][2:6] == ["--server.port", "8767", "--server.address", "127.0.0.1"]
     assert os.environ["DOMINO_DB"] == str((tmp_path / "x.duckdb").resolve())
 

@@ -87,8 +87,12 @@ class Server:
 
 
 @contextlib.contextmanager
-def dashboard(db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4) -> Iterator[Server]:
-    """``domino serve`` (what ``make demo`` starts) on a free port against ``db``; stopped afterwards."""
+def dashboard(
+    db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4, base: str = ""
+) -> Iterator[Server]:
+    """``domino serve`` (what ``make demo`` starts) on a free port against ``db``; stopped
+    afterwards. With ``base``, served under that path (Streamlit's ``server.baseUrlPath``,
+    as behind a proxy); ``Server.url`` then ends in it."""
     port = free_port()
     env = dict(os.environ)
     env.update(
@@ -98,6 +102,8 @@ def dashboard(db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4) 
         STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
         STREAMLIT_GLOBAL_DEVELOPMENT_MODE="false",
     )
+    if base:
+        env["STREAMLIT_SERVER_BASE_URL_PATH"] = base
     domino = Path(sys.executable).parent / "domino"
     log = logdir / f"streamlit-{port}.log"
     with open(log, "wb") as out:
@@ -108,7 +114,7 @@ def dashboard(db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4) 
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{port}" + (f"/{base}" if base else "")
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -1,4 +1,4 @@
-"""End to end in headless Chromium against a real ``streamlit run dashboard/app.py``.
+"""End to end in headless Chromium against a real ``domino serve``.
 
 Each test starts the dashboard on a free port with its own database (``DOMINO_DB``) and a
 2-second refresh (``DOMINO_REFRESH_SECONDS``). Screenshots of every page at desktop
@@ -143,6 +143,42 @@ def test_the_server_does_not_watch_its_source_files(sample_server, new_page):
             links.append(os.readlink(fd))
     assert links, "the server's open files could not be read"
     assert not [x for x in links if "inotify" in x], links
+
+
+def connections(page, url: str, heading: str) -> list[str]:
+    """The addresses of the health checks the page at ``url`` made until ``heading``
+    showed: where Streamlit's frontend looked for its server."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(url)
+    page.get_by_role("heading", name=heading).wait_for()
+    return [u.split("?")[0] for u in asked if "/_stcore/health" in u]
+
+
+def test_every_page_connects_to_the_server_at_once(sample_server, new_page):
+    """A page opened at its own address connects at the server's root straight away.
+    Streamlit's frontend alone would first try the page's address as the root, get a 404,
+    and wait 100 ms before it tried the root (dashboard/server.py)."""
+    srv, _ = sample_server
+    health = connections(new_page(), f"{srv.url}/player", "Riwayat rating")
+    assert health and set(health) == {f"{srv.url}/_stcore/health"}, health
+    health = connections(new_page(), f"{srv.url}/?event={UNHAS}", "Klasemen langsung")
+    assert health and set(health) == {f"{srv.url}/_stcore/health"}, health
+
+
+def test_under_a_base_path_every_page_connects_at_once(tmp_path, new_page):
+    """Served under a path of its own (``server.baseUrlPath``, as behind a proxy), the
+    pages' addresses are under it, and each connects at it straight away."""
+    db = tmp_path / "samples.duckdb"
+    build_samples(db, only="unhas")
+    with dashboard(db, tmp_path, base="domino") as srv:
+        assert srv.url.endswith("/domino")
+        page = new_page()
+        health = connections(page, f"{srv.url}/player", "Riwayat rating")
+        assert health and set(health) == {f"{srv.url}/_stcore/health"}, health
+        page.get_by_role("link", name=re.compile("Klasemen")).first.click()
+        page.get_by_role("heading", name="Klasemen langsung").wait_for()
+        assert page.url.split("?")[0] in (srv.url, srv.url + "/")
 
 
 def test_screenshots_of_every_page(sample_server, new_page):

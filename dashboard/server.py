@@ -1,0 +1,104 @@
+"""The served app: Streamlit's own (``st.App``) with one middleware, :class:`PageAddress`.
+
+Streamlit's frontend does not know where the server's root is. Opened at a page's address
+(``/player``), it first asks ``/player/_stcore/health``, gets a 404, waits its minimum
+retry period (100 ms), and only then connects at the root. The leaderboard, the root page,
+connects at once. :class:`PageAddress` answers a page's address with Streamlit's own
+``index.html`` plus one line of script that names the root (``window.__streamlit``, the
+frontend's documented setting for where its server is), so every page connects at once.
+Measured on the 1M unhas database, this server and the one before served in turn (ten
+visits each, median): the player page 2.13 → 2.03 s for a new visitor and 1.72 → 1.61 s
+for a returning one; the statistics page 2.17 → 2.00 s and 1.69 → 1.54 s; the
+leaderboard unchanged (docs/performance.md, 3 December, second session).
+
+The root is worked out in the browser, from the page's own address with the page's name
+taken off. So it is right behind a proxy that serves the dashboard under a path of its
+own, with or without ``server.baseUrlPath``.
+"""
+
+import hashlib
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: the line put before the frontend's first script: when the address ends in a page's
+#: name, the server's root is the address without it
+ROOT_SCRIPT = """<script>
+(function () {
+  var parts = location.pathname.replace(/\\/+$/, "").split("/");
+  if (PAGES.indexOf(parts[parts.length - 1]) >= 0) {
+    parts.pop();
+    window.__streamlit = {BACKEND_BASE_URL: location.origin + parts.join("/") + "/"};
+  }
+})();
+</script>
+"""
+
+
+def index_html(static_index: str, pages: list[str]) -> str:
+    """Streamlit's ``index.html`` with :data:`ROOT_SCRIPT` (knowing ``pages``) placed
+    before its first script, which reads the setting when it loads."""
+    script = ROOT_SCRIPT.replace("PAGES", json.dumps(pages))
+    at = static_index.index("<script")
+    return static_index[:at] + script + static_index[at:]
+
+
+class PageAddress:
+    """ASGI middleware: a ``GET`` or ``HEAD`` of a page's address (``/<url_path>``, after
+    ``base``, by default Streamlit's ``server.baseUrlPath``) is answered with
+    :func:`index_html`, with Streamlit's headers for it (never
+    cached without asking; an ``ETag``, so a returning browser gets a 304). Everything
+    else, the root page included, goes to Streamlit as it came."""
+
+    def __init__(
+        self, app: ASGIApp, pages: list[str], index: Path, base: str | None = None
+    ) -> None:
+        if base is None:  # built when the server starts, its settings read
+            from streamlit import config
+
+            base = str(config.get_option("server.baseUrlPath") or "")
+        self.app = app
+        prefix = "/" + base.strip("/") if base.strip("/") else ""
+        self.paths = {f"{prefix}/{p}" for p in pages}
+        self.body = index_html(index.read_text(encoding="utf-8"), pages).encode()
+        self.etag = '"' + hashlib.sha256(self.body).hexdigest()[:32] + '"'
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope["method"] not in ("GET", "HEAD")
+            or scope["path"] not in self.paths
+        ):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        fresh = headers.get(b"if-none-match", b"").decode("latin-1") == self.etag
+        out = [
+            (b"content-type", b"text/html; charset=utf-8"),
+            (b"cache-control", b"no-cache"),
+            (b"etag", self.etag.encode()),
+        ]
+        body = b"" if fresh or scope["method"] == "HEAD" else self.body
+        if not fresh:
+            out.append((b"content-length", str(len(self.body)).encode()))
+        await send({"type": "http.response.start", "status": 304 if fresh else 200, "headers": out})
+        await send({"type": "http.response.body", "body": body})
+
+
+def middleware() -> list[Any]:
+    """The served app's middleware: :class:`PageAddress` for every page of the navigation,
+    on Streamlit's own ``index.html``."""
+    from starlette.middleware import Middleware
+    from streamlit import file_util
+
+    from dashboard.shell import URL_PATHS
+
+    index = Path(file_util.get_static_dir()) / "index.html"
+    return [Middleware(PageAddress, pages=URL_PATHS, index=index)]
