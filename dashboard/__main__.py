@@ -23,6 +23,7 @@ import argparse
 import atexit
 import gc
 import os
+import signal
 from pathlib import Path
 
 APP = Path(__file__).resolve().parent / "asgi.py"  # app.py, served with its middleware
@@ -54,6 +55,21 @@ def freeze_imports() -> None:
     atexit.register(gc.unfreeze)
 
 
+def stop_on_signals() -> None:
+    """Ctrl+C (SIGINT) and SIGTERM stop the server with status 0 and one line, as
+    Streamlit's own server did. Its server for an ``st.App`` (uvicorn) closes the sessions
+    and then raises the signal again for the handler it found: Python's own would end a
+    Ctrl+C in click's "Aborted!" and status 1 (``make demo`` then reports an error), and a
+    SIGTERM in death by the signal."""
+
+    def stop(signum: int, frame: object) -> None:
+        print("  Stopping...", flush=True)
+        raise SystemExit(0)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stop)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m dashboard", description="Serve the dashboard.")
     parser.add_argument("--port", type=int, default=8501)
@@ -67,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from dashboard.shell import preload
 
+    stop_on_signals()
     preload()
     freeze_imports()
     streamlit_main.main(args=streamlit_args(args.port, args.host), prog_name="streamlit")

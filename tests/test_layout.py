@@ -92,22 +92,24 @@ def test_a_dashboard_that_cannot_start_is_one_sentence_and_exit_1(monkeypatch):
 
 
 def test_python_m_dashboard_preloads_every_page_before_serving(monkeypatch, tmp_path):
-    """The server imports every page before it opens its port (the first page then takes
-    well under a second); its Streamlit command line serves dashboard/asgi.py (app.py with its middleware)."""
+    """The server takes over the stop signals, imports every page before it opens its
+    port (the first page then takes well under a second), and serves dashboard/asgi.py
+    (app.py with its middleware)."""
     import dashboard.__main__ as entry
     from dashboard import shell
 
     order = []
     monkeypatch.setattr(shell, "preload", lambda: order.append("preload"))
     monkeypatch.setattr(entry, "freeze_imports", lambda: order.append("freeze"))
+    monkeypatch.setattr(entry, "stop_on_signals", lambda: order.append("signals"))
     from streamlit.web.cli import main as streamlit_main
 
     monkeypatch.setattr(streamlit_main, "main", lambda args, prog_name: order.append(args))
     monkeypatch.setenv("DOMINO_DB", "restored after the test")
     entry.main(["--port", "8767", "--host", "127.0.0.1", "--db", str(tmp_path / "x.duckdb")])
-    assert order[:2] == ["preload", "freeze"]
-    assert order[2][:2] == ["run", str(ROOT / "dashboard" / "asgi.py")]
-    assert order[2][2:6] == ["--server.port", "8767", "--server.address", "127.0.0.1"]
+    assert order[:3] == ["signals", "preload", "freeze"]
+    assert order[3][:2] == ["run", str(ROOT / "dashboard" / "asgi.py")]
+    assert order[3][2:6] == ["--server.port", "8767", "--server.address", "127.0.0.1"]
     assert os.environ["DOMINO_DB"] == str((tmp_path / "x.duckdb").resolve())
 
 

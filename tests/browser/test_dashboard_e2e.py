@@ -9,6 +9,7 @@ import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -179,6 +180,25 @@ def test_under_a_base_path_every_page_connects_at_once(tmp_path, new_page):
         page.get_by_role("link", name=re.compile("Klasemen")).first.click()
         page.get_by_role("heading", name="Klasemen langsung").wait_for()
         assert page.url.split("?")[0] in (srv.url, srv.url + "/")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stop_signal_ends_the_server_quietly(tmp_path, new_page, sig):
+    """Ctrl+C (what stops ``make demo``) and SIGTERM (what a service manager sends) end
+    the server with status 0 and no "Aborted!", traceback or leaked objects, after a
+    visitor's session was open."""
+    db = tmp_path / "samples.duckdb"
+    build_samples(db, only="unhas")
+    with dashboard(db, tmp_path) as srv:
+        page = new_page()
+        page.goto(f"{srv.url}/player")
+        page.get_by_role("heading", name="Riwayat rating").wait_for()
+        srv.proc.send_signal(sig)
+        assert srv.proc.wait(timeout=60) == 0
+        log = srv.log.read_text()
+        assert "Stopping..." in log
+        for word in ("Aborted", "Traceback", "leaked"):
+            assert word not in log, log[-2000:]
 
 
 def test_screenshots_of_every_page(sample_server, new_page):
