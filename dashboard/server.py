@@ -51,11 +51,11 @@ def index_html(static_index: str, pages: list[str]) -> str:
 
 
 class PageAddress:
-    """ASGI middleware: a ``GET`` or ``HEAD`` of a page's address (``/<url_path>``, after
+    """ASGI middleware: a ``GET`` or ``HEAD`` of a page's address (``/<url_path>`` under
     ``base``, by default Streamlit's ``server.baseUrlPath``) is answered with
-    :func:`index_html`, with Streamlit's headers for it (never
-    cached without asking; an ``ETag``, so a returning browser gets a 304). Everything
-    else, the root page included, goes to Streamlit as it came."""
+    :func:`index_html` and Streamlit's headers for it: never cached without asking, an
+    ``ETag`` so that a returning browser gets a 304. Everything else, the root page
+    included, goes on to Streamlit as it came."""
 
     def __init__(
         self, app: ASGIApp, pages: list[str], index: Path, base: str | None = None

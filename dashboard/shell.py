@@ -68,13 +68,6 @@ def pages(role: str | None = None) -> list:
     """The pages, titled in the session's language. Upload is listed for everyone: it
     shows the sign-in form until a coordinator signs in. Change requests are listed for
     the signed-in, the admin page for admins only (each page checks again)."""
-    listed = (
-        {"all", "signed-in", "admin"}
-        if role == "admin"
-        else {"all", "signed-in"}
-        if role
-        else {"all"}
-    )
     root = st.Page(
         HERE / "page_scripts" / "leaderboard.py",
         title=t("nav.leaderboard"),
@@ -84,7 +77,7 @@ def pages(role: str | None = None) -> list:
     return [root] + [
         st.Page(HERE / "page_scripts" / script, title=t(key), icon=icon, url_path=path)
         for path, script, key, icon, who in PAGES
-        if who in listed
+        if who == "all" or (who == "signed-in" and role) or (who == "admin" and role == "admin")
     ]
 
 
