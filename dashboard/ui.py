@@ -341,6 +341,14 @@ def _chosen(df: pl.DataFrame, columns: Sequence[str] | None) -> pl.DataFrame:
     return df if columns is None else df.select([c for c in columns if c in df.columns])
 
 
+def headers(
+    df: pl.DataFrame, columns: Sequence[str] | None = None, labels: dict[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """The columns a table of ``df`` shows (:func:`table` with the same arguments), in
+    order, each with its header."""
+    return [(c, _header(c, labels)) for c in _chosen(df, columns).columns]
+
+
 def _header(column: str, labels: dict[str, str] | None) -> str:
     """A column's header: the page's own label, else the column's name in the session's
     language."""
@@ -405,8 +413,8 @@ def plain_table(
     session's language, every cell escaped, booleans as ✓ / blank, a blank as blank,
     decimals as they are (``68.5``). An ``st.table`` renders each cell as markdown: the
     63 events of a player's page so cost a returning visitor 0.3 s in the browser."""
+    named = headers(df, columns, labels)
     df = _chosen(df, columns)
-    named = [(c, _header(c, labels)) for c in df.columns]
     link = (lambda name: profile_url(name, event)) if links and "player" in df.columns else None
     table = html_table(df.rows(named=True), named, css_class="plain-table", link=link)
     return f'{PLAIN_CSS}<div class="plain-table-wrap">{table}</div>'

@@ -4,6 +4,7 @@ marked on its cell. Display only: :mod:`dashboard.views.upload` plans the previe
 asks for the confirmation.
 """
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import pandas as pd
@@ -65,16 +66,7 @@ def _problems(problems: pl.DataFrame) -> None:
     shown = column_label(render_column(problems, language())).with_columns(
         pl.col("severity").replace({sev: t(f"up.severity.{sev}") for sev in (ERROR, WARNING)})
     )
-    # a few as a plain table: whole sentences, wrapped in a column wide enough to read on
-    # a phone (the table scrolls sideways); many in the scrolling grid
-    with st.container(key="up_problems_box"):
-        _readable_table_css("up_problems_box", message_column=3)
-        ui.table(
-            shown,
-            key="up_problems",
-            columns=["line", "column", "message", "severity", "file", "code"],
-            static=problems.height <= STATIC_PROBLEMS,
-        )
+    _readable_table(shown, "up_problems", ["line", "column", "message", "severity", "file", "code"])
 
 
 def outcome_status(o: Any) -> str:
@@ -120,9 +112,7 @@ def _outcomes(pv: Preview) -> None:
             "file": pl.String,
         },
     )
-    with st.container(key="up_outcomes_box"):
-        _readable_table_css("up_outcomes_box", message_column=4)
-        ui.table(rows, key="up_outcomes", static=rows.height <= STATIC_PROBLEMS)
+    _readable_table(rows, "up_outcomes", rows.columns)
 
 
 def _points(pv: Preview) -> None:
@@ -206,13 +196,54 @@ def points_shown(points: pl.DataFrame, names: pl.DataFrame | None) -> pl.DataFra
     )
 
 
-def _readable_table_css(key: str, message_column: int) -> None:
-    """Static CSS (no data): in the plain table inside container ``key`` the message
-    column keeps a readable width and wraps; the other cells stay on one line
-    (:data:`dashboard.ui.PLAIN_CSS`), and the table scrolls sideways on a phone instead of
-    squeezing the sentence a word per line."""
-    cell = f".st-key-{key} table.plain-table :is(td, th):nth-child({message_column})"
-    st.html(f"<style>{cell} {{white-space: normal; min-width: 16rem; max-width: 32rem;}}</style>")
+def _readable_table(df: pl.DataFrame, key: str, columns: Sequence[str]) -> None:
+    """``df`` as a list of sentences to read: a few rows (at most :data:`STATIC_PROBLEMS`)
+    as a plain table in the container ``<key>_box`` with :func:`_readable_css`, more in
+    the scrolling grid."""
+    static = df.height <= STATIC_PROBLEMS
+    with st.container(key=f"{key}_box"):
+        if static:
+            st.html(_readable_css(f"{key}_box", ui.headers(df, columns)))
+        ui.table(df, key=key, columns=columns, static=static)
+
+
+def _readable_css(box: str, headers: Sequence[tuple[str, str]]) -> str:
+    """CSS (no data: the headers are the page's words) for the plain table in the
+    container ``box``, whose columns and their headers are ``headers`` and whose
+    ``message`` column is the sentence. Wide, the sentence keeps a readable width and wraps while the other cells
+    stay on one line (:data:`dashboard.ui.TABLE_RULES`). On a phone each row stands as a
+    block: its short cells on one line, each after its header, then the whole sentence
+    across the screen (a table there either squeezes the sentence a word per line or
+    pushes its end off the screen)."""
+    at = f".st-key-{box} table.plain-table"
+    nth = [name for name, _ in headers].index("message") + 1
+    labels = "".join(
+        f"{at} td:nth-child({i})::before {{content: {_css_string(h + ' ')}; opacity: .65;}}"
+        for i, (_, h) in enumerate(headers, start=1)
+        if i != nth
+    )
+    return (
+        f"<style>{at} :is(td, th):nth-child({nth})"
+        " {white-space: normal; min-width: 16rem; max-width: 32rem;}"
+        "@media (max-width: 640px) {"
+        f"{at}, {at} tbody, {at} tr {{display: block;}}"
+        f"{at} thead {{display: none;}}"
+        f"{at} tr {{padding: .45rem 0; border-bottom: 1px solid rgba(128, 128, 128, .2);}}"
+        f"{at} tbody tr:last-child {{border-bottom: none;}}"
+        # a short cell, its header before it, is one box: a line breaks between cells
+        f"{at} td {{display: inline-block; border: none; padding: 0 .75rem 0 0;"
+        " white-space: normal; overflow-wrap: anywhere;}"
+        f"{at} td:empty {{display: none;}}"
+        f"{at} td:nth-child({nth}) {{display: block; min-width: 0; max-width: none;"
+        " padding: .2rem 0;}"
+        f"{labels}}}</style>"
+    )
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string literal (quotes and backslashes escaped, no markup)."""
+    safe = text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+    return f'"{safe}"'
 
 
 def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:

@@ -174,4 +174,30 @@ def test_on_a_phone_a_problem_message_is_not_a_word_per_line(server, new_page):
     cell.wait_for()
     box = cell.bounding_box()
     assert box is not None and box["width"] >= 200, box
+    # the whole sentence is on the screen: no end of it pushed off to the right, no
+    # table to swipe sideways; each short cell says what it is
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    wrap = page.locator(".st-key-up_problems_box .plain-table-wrap").first
+    assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth"), "the problem list scrolls sideways"
+    label = page.locator(".st-key-up_problems_box tbody tr td:nth-child(1)").first.evaluate(
+        "td => getComputedStyle(td, '::before').content"
+    )
+    assert label == '"Baris "', label
+    page.locator(".st-key-up_problems_box").screenshot(
+        path=str(ARTIFACTS / "venue-problems-390x844.png")
+    )
+    # wide, it is a table with its header row, the sentence in a column of its own
+    wide = new_page(1366, 900)
+    sign_in(wide, srv.url, "rina")
+    upload(wide, bad)
+    head = wide.locator(".st-key-up_problems_box thead").first
+    head.wait_for()
+    wide.locator(".st-key-up_problems_box").screenshot(
+        path=str(ARTIFACTS / "venue-problems-1366x900.png")
+    )
+    sentence = wide.locator(".st-key-up_problems_box tbody tr td:nth-child(3)").first
+    assert (sentence.bounding_box() or {}).get("width", 0) >= 256  # 16rem
+    assert wide.locator(".st-key-up_problems_box tbody tr td:nth-child(1)").first.evaluate(
+        "td => getComputedStyle(td, '::before').content"
+    ) in ("none", "normal")
     assert UNHAS  # the sample event the file belongs to
