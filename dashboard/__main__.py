@@ -17,6 +17,8 @@ new session (each visitor, each new tab) a walk over the ~1,600 imported modules
 server's event loop, with a path resolved for each, before any other session's messages
 went out: 0.26 against 0.09 s of server CPU per leaderboard visit, 0.31 against 0.13 s per
 player page (docs/performance.md, 3 December).
+
+Nor does it ask the internet for the machine's address (:func:`no_external_address`).
 """
 
 import argparse
@@ -45,6 +47,20 @@ def streamlit_args(port: int, host: str) -> list[str]:
         "--server.fileWatcherType",
         "none",
     ]
+
+
+def no_external_address() -> None:
+    """Never ask the internet for this machine's address. Served headless on every
+    interface (``domino serve``'s default), Streamlit asks a public web service
+    (``checkip.amazonaws.com``, over HTTP and then HTTPS, with a timeout of 1 s each) for
+    an "External URL" to print, and asks again for each browser of another origin while it
+    has no answer. A venue's laptop is often offline: every start then printed "Did not
+    auto detect external IP. Please go to https://docs.streamlit.io/ for debugging
+    hints.", and online, every start told that service the dashboard was up. Visitors
+    open the Local or the Network URL, which come from this machine alone."""
+    from streamlit import net_util
+
+    net_util.get_external_ip = lambda: None
 
 
 def freeze_imports() -> None:
@@ -84,6 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     from dashboard.shell import preload
 
     stop_on_signals()
+    no_external_address()
     preload()
     freeze_imports()
     streamlit_main.main(args=streamlit_args(args.port, args.host), prog_name="streamlit")

@@ -88,11 +88,17 @@ class Server:
 
 @contextlib.contextmanager
 def dashboard(
-    db: Path, logdir: Path, refresh: float = 2, bigscreen: float = 4, base: str = ""
+    db: Path,
+    logdir: Path,
+    refresh: float = 2,
+    bigscreen: float = 4,
+    base: str = "",
+    host: str = "127.0.0.1",
 ) -> Iterator[Server]:
     """``domino serve`` (what ``make demo`` starts) on a free port against ``db``; stopped
     afterwards. With ``base``, served under that path (Streamlit's ``server.baseUrlPath``,
-    as behind a proxy); ``Server.url`` then ends in it."""
+    as behind a proxy); ``Server.url`` then ends in it. ``host`` is the address it listens
+    on (``0.0.0.0``: every interface, as ``make demo`` serves); it is asked at 127.0.0.1."""
     port = free_port()
     env = dict(os.environ)
     env.update(
@@ -108,7 +114,7 @@ def dashboard(
     log = logdir / f"streamlit-{port}.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(domino), "serve", "--port", str(port), "--host", "127.0.0.1", "--db", str(db)],
+            [str(domino), "serve", "--port", str(port), "--host", host, "--db", str(db)],
             cwd=ROOT,
             env=env,
             stdout=out,
