@@ -210,11 +210,11 @@ def _readable_table(df: pl.DataFrame, key: str, columns: Sequence[str]) -> None:
 def _readable_css(box: str, headers: Sequence[tuple[str, str]]) -> str:
     """CSS (no data: the headers are the page's words) for the plain table in the
     container ``box``, whose columns and their headers are ``headers`` and whose
-    ``message`` column is the sentence. Wide, the sentence keeps a readable width and wraps while the other cells
-    stay on one line (:data:`dashboard.ui.TABLE_RULES`). On a phone each row stands as a
-    block: its short cells on one line, each after its header, then the whole sentence
-    across the screen (a table there either squeezes the sentence a word per line or
-    pushes its end off the screen)."""
+    ``message`` column is the sentence. Wide, the sentence keeps a readable width and
+    wraps while the other cells stay on one line (:data:`dashboard.ui.TABLE_RULES`). On a
+    phone each row stands as a block: its short cells on one line, each after its header,
+    then the whole sentence across the screen (a table there either squeezes the sentence
+    a word per line or pushes its end off the screen)."""
     at = f".st-key-{box} table.plain-table"
     nth = [name for name, _ in headers].index("message") + 1
     labels = "".join(
