@@ -155,6 +155,32 @@ def test_shuffling_a_files_rows_changes_nothing(tmp_path_factory, seed):
         ha = queries.hand_points(a, "unhas-2024-e1")
         hb = queries.hand_points(b, "unhas-2024-e1")
         assert ha.equals(hb)
+        assert content_hashes(a) == content_hashes(b)
+
+
+def content_hashes(con):
+    return dict(
+        con.execute('SELECT "table", content_hash FROM match_versions WHERE current').fetchall()
+    )
+
+
+def test_a_matchs_content_hash_follows_its_hands_not_their_order_or_path(tmp_path):
+    from pipeline.store.db import connect
+
+    with (
+        connect(tmp_path / "fresh.duckdb") as fresh,
+        connect(tmp_path / "updated.duckdb") as updated,
+        connect(tmp_path / "corrected.duckdb") as corrected,
+    ):
+        ingest(fresh, [write(tmp_path, "all.csv", TABLE1[::-1])])
+        ingest(updated, [write(tmp_path, "h3.csv", TABLE1[:3])])
+        assert content_hashes(updated)["1"] != content_hashes(fresh)["1"]
+        assert ingest(updated, [BASE]).outcomes[0].status == "update"
+        # a match never loaded and one loaded as an update store the same hash
+        assert content_hashes(updated)["1"] == content_hashes(fresh)["1"]
+        ingest(corrected, [BASE])
+        ingest(corrected, [write(tmp_path, "fix.csv", corrected_rows())], reason="typo")
+        assert content_hashes(corrected)["1"] != content_hashes(fresh)["1"]
 
 
 def test_a_refused_correction_points_at_the_first_changed_hand(store, con, tmp_path):

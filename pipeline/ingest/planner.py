@@ -259,14 +259,18 @@ def _rejected(
 ) -> list[MatchOutcome]:
     """Every match with an error and no outcome yet is rejected; its message sums up its
     problems (one grouping over all problems, not a filter per match)."""
+    errors = all_problems.filter(
+        pl.col("severity") == ERROR, *[pl.col(c).is_not_null() for c in MATCH]
+    )
+    if errors.height == 0:  # a clean load: no list of what has an outcome is needed
+        return []
     seen = pl.DataFrame(
         [(o.event, o.round, o.table) for o in outcomes],
         schema=dict.fromkeys(MATCH, pl.String),
         orient="row",
     )
     summary = (
-        all_problems.filter(pl.col("severity") == ERROR, *[pl.col(c).is_not_null() for c in MATCH])
-        .group_by(MATCH, maintain_order=True)
+        errors.group_by(MATCH, maintain_order=True)
         .agg(
             pl.len().alias("count"),
             pl.col("message_id").head(3).alias("ids"),

@@ -39,6 +39,21 @@ def row_text(df: pl.DataFrame) -> pl.Expr:
     )
 
 
+#: each content column with one type, so a row hashes the same whatever types it came in
+CONTENT_TYPES = {
+    c: pl.Int64 if c == "hand" or c.startswith("pips_") else pl.String for c in CONTENT
+}
+
+
+def row_hash() -> pl.Expr:
+    """One 64-bit hash per hand row of its content (``_row_hash``)."""
+    return (
+        pl.struct([pl.col(c).cast(t) for c, t in CONTENT_TYPES.items()])
+        .hash(seed=0)
+        .alias("_row_hash")
+    )
+
+
 def loaded(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The current version of each match in ``keys`` and its hand rows."""
     register(con, "_keys", keys)
@@ -94,19 +109,19 @@ def classify(
     current = current.join(open_for_entry(con), on=MATCH, how="left").with_columns(
         pl.col("open").fill_null(value=False)
     )
-    new_text = candidates.select(
-        *MATCH, "hand", "_file", "_line", row_text(candidates).alias("text")
-    )
     hashes = (
-        new_text.sort("hand", nulls_last=False)
+        candidates.select(*MATCH, "hand", "_file", "_line", row_hash())
         .group_by(MATCH)
         .agg(
-            pl.col("text").str.join("\x1e").alias("blob"),
+            # the match's rows in hand order, each as its hash: no text is built for a
+            # match never loaded, and the same rows hash the same on every path
+            pl.col("_row_hash").sort_by("hand").alias("_row_hashes"),
             pl.len().alias("n"),
-            pl.col("_file").first(),
+            pl.col("_file").sort_by("hand").first(),
             pl.col("_line").min(),
         )
-        .with_columns(pl.col("blob").hash(seed=0).cast(pl.String).alias("content_hash"))
+        .with_columns(pl.col("_row_hashes").hash(seed=0).cast(pl.String).alias("content_hash"))
+        .drop("_row_hashes")
     )
     merged = hashes.join(current, on=MATCH, how="left", suffix="_old")
     # Matches never loaded are new, version 1: no comparison, no per-row Python.
@@ -131,7 +146,9 @@ def classify(
     versions_frames = [
         fresh.select(*MATCH, pl.lit(1, dtype=pl.Int32).alias("version"), "content_hash")
     ]
-    new_text = new_text.join(merged.select(MATCH), on=MATCH, how="semi")
+    # matches loaded before are compared hand by hand, on their text
+    new_text = candidates.join(merged.select(MATCH), on=MATCH, how="semi")
+    new_text = new_text.select(*MATCH, "hand", "_line", row_text(new_text).alias("text"))
     old_text = (
         prev_hands.select(*MATCH, "hand", row_text(prev_hands).alias("text_old"))
         if prev_hands.height
