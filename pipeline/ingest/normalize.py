@@ -163,13 +163,14 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
         bad = typed.filter(pl.col(col).is_null())
         found.append(problems.from_rows(bad, column=col, code="missing_value", variant=col))
 
-    # Sanctions: codes separated by ; (or , or spaces).
-    sanc_cols = []
-    for c in CHAIRS:
-        col = f"sanctions_{c}"
+    # Sanctions: codes separated by ; (or , or spaces). Nearly every cell is empty, so
+    # only the rows with one are read and their cells put back in place.
+    sanctions = [f"sanctions_{c}" for c in CHAIRS]
+    at = typed.select(pl.arg_where(pl.any_horizontal(pl.col(sanctions).is_not_null())))
+    some = typed[at.to_series()]
+    for col in sanctions:
         codes = pl.col(col).str.to_lowercase().str.extract_all(r"[^;,\s]+")
-        sanc_cols.append(codes.list.join(";").replace("", None).alias(col))
-        with_codes = typed.with_columns(codes.alias("_codes")).filter(
+        with_codes = some.with_columns(codes.alias("_codes")).filter(
             pl.col("_codes").list.len() > 0
         )
         bad = with_codes.explode("_codes").filter(~pl.col("_codes").is_in(list(SANCTION_CODES)))
@@ -181,7 +182,14 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
                 params={"value": pl.col("_codes")},
             )
         )
-    typed = typed.with_columns(sanc_cols)
+    read = some.select(
+        pl.col(col).str.to_lowercase().str.extract_all(r"[^;,\s]+").list.join(";").replace("", None)
+        for col in sanctions
+    )
+    typed = typed.with_columns(
+        typed.get_column(col).clone().scatter(at.to_series(), read.get_column(col))
+        for col in sanctions
+    )
     return typed, found
 
 
