@@ -310,3 +310,31 @@ def test_tiles_read_in_lists_equal_tiles_read_one_by_one(cells):
     assert_frame_equal(
         problems.concat(found).sort(order), problems.concat(expected).sort(order), check_exact=True
     )
+
+
+@pytest.mark.parametrize(
+    ("before", "newline", "header_line"),
+    [
+        ("", "\n", 1),
+        ("\n\n", "\n", 3),  # blank lines before the header still count
+        (" \t\n   \n", "\n", 3),  # lines of spaces are blank too
+        ("sep=;\n", "\n", 2),  # Excel's delimiter line is no header
+        ("sep=;\n\n", "\r\n", 3),
+        ("\n", "\r", 2),  # old Mac line ends
+    ],
+)
+def test_the_header_is_found_after_any_blank_or_sep_lines(before, newline, header_line):
+    good = (READ / "good.csv").read_text(encoding="utf-8")
+    sep = ";" if "sep=;" in before else ","
+    text = before + good.replace(",", sep)
+    s = read_bytes(text.replace("\n", newline).encode("utf-8"), "meja.csv")
+    assert s.frame["_line"][0] == header_line + 1
+    assert s.frame["event"][0] == "read-2024"
+    assert s.frame["ended_by"][0] == "A"
+
+
+@pytest.mark.parametrize("text", ["\n\n \n", "sep=;", "sep=;\n", "\n\n   ", "\r\n \r\n"])
+def test_a_file_of_blank_lines_is_empty(text):
+    with pytest.raises(FileRejected) as info:
+        read_bytes(text.encode(), "meja.csv")
+    assert info.value.code == "empty"
