@@ -305,31 +305,45 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
             variant=pl.when(pl.col("_prev") == 0).then(pl.lit("first")),
         )
     )
-    found.append(_seating_changes(played_all, book))
+    regular = book.flat.get("regular_hands")
+    seated = _first_seats(
+        played_all.filter(pl.col("hand") <= regular) if regular is not None else played_all
+    )
+    found.append(_seating_changes(seated))
     if book.has("swap_schedule") and book.flat.get("check_swap_schedule", True):
         schedule = swap_schedule(book.params)
         if schedule:
-            found.append(
-                _swap_schedule(played_all, int(book.flat.get("regular_hands", 10)), schedule)
-            )
+            hands = int(book.flat.get("regular_hands", 10))
+            if regular is None or int(regular) != hands:
+                seated = _first_seats(played_all.filter(pl.col("hand") <= hands))
+            found.append(_swap_schedule(seated, hands, schedule))
     return problems.concat(found)
 
 
-def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
+def _first_seats(rows: pl.DataFrame) -> pl.DataFrame:
+    """``rows`` with their match's first hand (``_first_hand``) and who sat in each chair
+    in it (``_first_a`` … ``_first_d``): one window over the match, shared by the seating
+    checks (a sort, a grouping and a join on the match's three text columns cost twice
+    as much)."""
+    return rows.with_columns(
+        pl.col("hand").min().over(MATCH).alias("_first_hand"),
+        *[
+            pl.col(f"key_{c}").sort_by("hand").first().over(MATCH).alias(f"_first_{c}")
+            for c in CHAIRS
+        ],
+    )
+
+
+def _seating_changes(known: pl.DataFrame) -> pl.DataFrame:
     """A table keeps the players of its first hand for the whole match (chairs may swap,
     as the schedule says): a player who joins later is another match under the same
-    table label, or a mistake, and keeps the match out."""
-    regular = book.flat.get("regular_hands")
-    rows = played.filter(pl.col("hand") <= regular) if regular is not None else played
-    if rows.height == 0:
+    table label, or a mistake, and keeps the match out. ``known``: the regular hands
+    played, with their match's first seats (:func:`_first_seats`)."""
+    if known.height == 0:
         return problems.empty()
     # Nearly every match seats the same players in every hand: a row is cleared when each
-    # of its players sat in the match's first hand (the first hand's chairs, per row, by
-    # one window each); only the matches of the other rows are examined seat by seat.
-    firsts = [
-        pl.col(f"key_{c}").sort_by("hand").first().over(MATCH).alias(f"_first_{c}") for c in CHAIRS
-    ]
-    known = rows.with_columns(firsts)
+    # of its players sat in the match's first hand; only the matches of the other rows are
+    # examined seat by seat.
     seated_before = [
         pl.col(f"key_{c}").is_null()
         | pl.any_horizontal(pl.col(f"key_{c}") == pl.col(f"_first_{d}") for d in CHAIRS)
@@ -338,7 +352,7 @@ def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     odd = known.filter(~pl.all_horizontal(pl.all_horizontal(seated_before).fill_null(value=False)))
     if odd.height == 0:
         return problems.empty()
-    rows = rows.join(odd.select(MATCH).unique(), on=MATCH, how="semi")
+    rows = known.join(odd.select(MATCH).unique(), on=MATCH, how="semi")
     seats = seats_long(rows, [*MATCH, "hand", "_file", "_line"]).rename(
         {"player_key": "_key", "player": "_player"}
     )
@@ -371,20 +385,20 @@ def _seating_changes(played: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
 
 
 def _swap_schedule(
-    played: pl.DataFrame, regular_hands: int, schedule: list[tuple[int, int, str]]
+    seated: pl.DataFrame, regular_hands: int, schedule: list[tuple[int, int, str]]
 ) -> pl.DataFrame:
     """Warn where the recorded seating differs from the ruleset's swap schedule (``[draw]
-    swaps``; unhas: Art. 1.14-1.15) applied to the match's first hand."""
+    swaps``; unhas: Art. 1.14-1.15) applied to the match's first hand. ``seated``: the
+    hands up to ``regular_hands`` with their match's first seats (:func:`_first_seats`)."""
     keys = [f"key_{c}" for c in CHAIRS]
-    regular = played.filter(pl.col("hand") <= regular_hands).select(
-        *MATCH, "hand", "_file", "_line", *keys
-    )
-    start = (
-        regular.sort("hand")
-        .group_by(MATCH, maintain_order=True)
-        .first()
-        .with_columns(pl.col("hand").alias("_first_hand"))
-        .select(*MATCH, "_first_hand", *[pl.col(f"key_{c}").alias(f"s_{c}") for c in CHAIRS])
+    regular = seated.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in MATCH)).select(
+        *MATCH,
+        "hand",
+        "_file",
+        "_line",
+        *keys,
+        "_first_hand",
+        *[pl.col(f"_first_{c}").alias(f"s_{c}") for c in CHAIRS],
     )
     # for (first hand f, hand h): the chair of hand f holding the player expected in each
     # chair in hand h (the starting chair whose player sits there, read through f)
@@ -399,7 +413,7 @@ def _swap_schedule(
             for f, h, chairs in sources(schedule, upto)
         ]
     )
-    j = regular.join(start, on=MATCH).join(
+    j = regular.join(
         lookup.cast({"_first_hand": regular["hand"].dtype, "hand": regular["hand"].dtype}),
         on=["_first_hand", "hand"],
         how="left",
@@ -411,8 +425,11 @@ def _swap_schedule(
     wrong = [
         pl.when(~pl.col(f"key_{c}").eq_missing(expected[c])).then(pl.lit(c.upper())) for c in CHAIRS
     ]
-    j = j.with_columns(pl.concat_str(wrong, separator=", ", ignore_nulls=True).alias("_wrong"))
-    bad = j.filter(pl.col("_wrong") != "")
+    # the chairs are named only on the rows with any of them wrong (nearly none)
+    any_wrong = pl.any_horizontal(~pl.col(f"key_{c}").eq_missing(expected[c]) for c in CHAIRS)
+    bad = j.filter(any_wrong).with_columns(
+        pl.concat_str(wrong, separator=", ", ignore_nulls=True).alias("_wrong")
+    )
     return problems.from_rows(
         bad,
         column=pl.format("player_{}", pl.col("_wrong").str.slice(0, 1).str.to_lowercase()),
