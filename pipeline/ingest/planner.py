@@ -190,7 +190,9 @@ def _candidates(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
     """Rows of the matches without an error, with each chair's value left in hand."""
     bad = found.filter(pl.col("severity") == ERROR).select(MATCH).unique()
     keyed = pl.all_horizontal(pl.col(c).is_not_null() for c in [*MATCH, "rs"])
-    candidates = typed.join(bad, on=MATCH, how="anti").filter(keyed)
+    # with no error at all (a clean load) there is nothing to take out: an anti-join with
+    # an empty frame still hashed every row's text key (0.3 s per 500,000 rows)
+    candidates = (typed.join(bad, on=MATCH, how="anti") if bad.height else typed).filter(keyed)
     parts = []
     for rs in _rulesets_in(candidates):
         book = rulesets.load(rs)
