@@ -267,7 +267,15 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         if book.walkover
         else pl.lit(value=False)
     )
-    played_all = df.filter(~is_walkover, pl.col("hand").is_not_null())
+    # the columns these checks read (of about sixty): the rows of a batch are copied once
+    used = [
+        *MATCH,
+        "hand",
+        "_file",
+        "_line",
+        *[f"{k}_{c}" for k in ("key", "player") for c in CHAIRS],
+    ]
+    played_all = df.lazy().filter(~is_walkover, pl.col("hand").is_not_null()).select(used).collect()
     # Hand numbers: each once, 1, 2, … without gaps. Matches whose numbers are exactly
     # 1..n (nearly all) are cleared by one aggregate; only the others are examined row by row.
     numbering = played_all.group_by(MATCH).agg(
