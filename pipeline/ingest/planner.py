@@ -83,8 +83,8 @@ def plan(
 
     candidates = _candidates(typed, problems.concat(found))
     candidates, hand_points, table_standings = _score(con, candidates, found)
-    scored = candidates.select(MATCH).n_unique() if candidates.height else 0
     outcomes, candidates, previous, versions, class_problems = classify(con, candidates, reason)
+    scored = len(outcomes)  # one outcome per match scored, whether it is written or not
     found.append(class_problems)
     found += [
         cross.session_shape(con, candidates.filter(pl.col("rs") == rs), rulesets.load(rs))
@@ -138,6 +138,8 @@ def _junk_files(
             pl.col("column").sort_by("line").first().alias("column"),
         )
     )
+    if bad.filter(pl.col("bad") >= JUNK_ROWS).height == 0:  # nearly every load
+        return typed, cell_problems, []
     rows = typed.group_by("_file").agg(pl.len().alias("rows")).rename({"_file": "file"})
     junk = bad.join(rows, on="file").filter(
         (pl.col("bad") >= JUNK_ROWS) & (pl.col("bad") * 2 >= pl.col("rows"))
