@@ -98,8 +98,13 @@ def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
 # --- CSV ---------------------------------------------------------------------------------
 
 
+#: A byte that ``bytes.strip`` keeps: a file without one is empty (searched, not stripped:
+#: a strip copies the whole file to find that out).
+_NOT_BLANK_BYTE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+
+
 def _decode(data: bytes, label: str) -> str:
-    if not data.strip():
+    if not _NOT_BLANK_BYTE.search(data):
         raise FileRejected(label, "empty")
     if b"\x00" in data[:65536]:
         raise FileRejected(label, "not_a_hand_log", variant="binary")
