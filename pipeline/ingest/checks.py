@@ -12,7 +12,7 @@ import polars as pl
 from pipeline import problems
 from pipeline.draws.seating import sources, swap_schedule
 from pipeline.ingest.columns import CHAIRS
-from pipeline.ingest.match import seats_long
+from pipeline.ingest.match import SEAT_COLUMNS, seats_long
 from pipeline.problems import WARNING
 from pipeline.rulesets import Ruleset
 
@@ -268,13 +268,7 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         else pl.lit(value=False)
     )
     # the columns these checks read (of about sixty): the rows of a batch are copied once
-    used = [
-        *MATCH,
-        "hand",
-        "_file",
-        "_line",
-        *[f"{k}_{c}" for k in ("key", "player") for c in CHAIRS],
-    ]
+    used = [*MATCH, "hand", "_file", "_line", *SEAT_COLUMNS]
     played_all = df.lazy().filter(~is_walkover, pl.col("hand").is_not_null()).select(used).collect()
     # Hand numbers: each once, 1, 2, … without gaps. Matches whose numbers are exactly
     # 1..n (nearly all) are cleared by one aggregate; only the others are examined row by row.

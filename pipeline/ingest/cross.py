@@ -5,15 +5,14 @@ import polars as pl
 
 from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
-from pipeline.ingest.match import FEW, MATCH, match_filter, seats_long
+from pipeline.ingest.match import FEW, MATCH, SEAT_COLUMNS, match_filter, seats_long
 from pipeline.store.db import frame, register
 
 
 def two_tables(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
     """One player at two tables of one round: both matches out (in one batch), or the new one."""
     # only the columns used here are copied (the typed rows have about sixty)
-    chairs = [f"{kind}_{c}" for kind in ("key", "player") for c in CHAIRS]
-    rows = typed.select(*MATCH, "_file", "_line", *chairs).filter(
+    rows = typed.select(*MATCH, "_file", "_line", *SEAT_COLUMNS).filter(
         pl.col("event").is_not_null()
         & pl.col("round").is_not_null()
         & pl.col("table").is_not_null()

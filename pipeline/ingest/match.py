@@ -67,6 +67,10 @@ def natural(label: str) -> tuple[int, str]:
     return (int(digits) if digits else -1, label)
 
 
+#: The columns :func:`seats_long` reads of a hand row: each chair's name and player key.
+SEAT_COLUMNS = [f"{kind}_{c}" for kind in ("player", "key") for c in CHAIRS]
+
+
 def seats_long(df: pl.DataFrame, cols: list[str]) -> pl.DataFrame:
     """One row per seated chair: ``cols`` + ``player_key, player, _col``."""
     return pl.concat(

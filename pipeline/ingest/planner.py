@@ -138,12 +138,11 @@ def _junk_files(
             pl.col("column").sort_by("line").first().alias("column"),
         )
     )
-    if bad.filter(pl.col("bad") >= JUNK_ROWS).height == 0:  # nearly every load
+    bad = bad.filter(pl.col("bad") >= JUNK_ROWS)
+    if bad.height == 0:  # nearly every load: no file's rows need counting
         return typed, cell_problems, []
     rows = typed.group_by("_file").agg(pl.len().alias("rows")).rename({"_file": "file"})
-    junk = bad.join(rows, on="file").filter(
-        (pl.col("bad") >= JUNK_ROWS) & (pl.col("bad") * 2 >= pl.col("rows"))
-    )
+    junk = bad.join(rows, on="file").filter(pl.col("bad") * 2 >= pl.col("rows"))
     if junk.height == 0:
         return typed, cell_problems, []
     refused = []
