@@ -20,6 +20,7 @@ import duckdb
 import polars as pl
 
 from pipeline import auth, problems, settings
+from pipeline.collector import fewer_collections
 from pipeline.ingest.ahead import read_ahead
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
@@ -146,6 +147,7 @@ def plan_events(p: Plan) -> set[str]:
     return {e for e in evs if e}
 
 
+@fewer_collections()
 def load(
     con: duckdb.DuckDBPyConnection,
     sources: Iterable[Source],
