@@ -385,3 +385,39 @@ def test_the_dashboard_shows_the_sentence_instead_of_an_error_page(tmp_path, mon
         "is a SQLite file, not a DuckDB database" in e.value and str(db) in e.value
         for e in at.error
     )
+
+
+def test_a_big_frame_is_inserted_exactly_as_polars_holds_it(tmp_path):
+    """A frame over SMALL_RESULT rows goes to DuckDB in polars' own string layout (Arrow
+    string views): short and long text, nulls, other scripts and every other column type
+    the pipeline registers arrive unchanged."""
+    import datetime
+
+    import polars as pl
+
+    n = db.SMALL_RESULT * 3
+    texts = ["R1", None, "a name longer than twelve bytes", "Meja ½ — ŋ", ""]
+    frame = pl.DataFrame(
+        {
+            "text": [texts[i % 5] for i in range(n)],
+            "number": list(range(n)),
+            "flag": [i % 3 == 0 for i in range(n)],
+            "day": [datetime.date(2026, 12, 1 + i % 5) for i in range(n)],
+            "hands": [[i, i + 1] if i % 4 else None for i in range(n)],
+        }
+    )
+    with connect(tmp_path / "d.duckdb") as con:
+        con.execute(
+            "CREATE TABLE t (text VARCHAR, number BIGINT, flag BOOLEAN, day DATE, hands BIGINT[])"
+        )
+        db.insert_frame(con, "t", frame)
+        back = con.sql("SELECT * FROM t ORDER BY number").pl()
+    assert back.equals(frame)
+
+    class Registered:  # what DuckDB is handed
+        def register(self, name: str, obj: object) -> None:
+            self.obj = obj
+
+    seen = Registered()
+    db.register(seen, "_t", frame)
+    assert str(seen.obj.schema.field("text").type) == "string_view"
