@@ -8,8 +8,8 @@ new containers) a 1-million-hand rebuild ran 670 young, 61 middle and 4 full col
 objects to free: these objects are released by their reference counts once the batch is
 written. :func:`fewer_collections` raises the first threshold for as long as a load
 runs, so the collector still runs, a hundred times less often (docs/performance.md,
-5 December, second session; at ten million hands a rebuild took 135 s before, 125 s
-after).
+5 December, second session; at ten million hands a rebuild took 135 s before this and
+the string layout of :func:`pipeline.store.db.register`, 125 s after).
 
 The threshold is the process's, shared by every thread: the dashboard may run several
 loads at once, so the first to start saves the thresholds and the last to end puts them
