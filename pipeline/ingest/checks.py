@@ -315,8 +315,8 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     if book.has("swap_schedule") and book.flat.get("check_swap_schedule", True):
         schedule = swap_schedule(book.params)
         if schedule:
-            hands = int(book.flat.get("regular_hands", 10))
-            if regular is None or int(regular) != hands:
+            hands = 10 if regular is None else int(regular)
+            if regular is None:  # the seating check read every hand; the schedule, ten
                 seated = _first_seats(played_all.filter(pl.col("hand") <= hands))
             found.append(_swap_schedule(seated, hands, schedule))
     return problems.concat(found)
