@@ -51,7 +51,7 @@ CHROMIUM_ARGS = [
 EVENT = "bench-browser"
 TABLE = "table.plain-table"  # a plain table (one st.html, dashboard.ui.plain_table)
 CARD = ".table-card table"  # a table card of the leaderboard (one st.html)
-CHART = '[data-testid="stVegaLiteChart"]'
+CHART = ".dc"  # a chart, drawn on the server (dashboard.charts)
 TIMEOUT_MS = 120_000
 
 

@@ -8,8 +8,8 @@ in milliseconds from navigation (``performance.now()``):
 * ``ws_open``, ``first_msg``, ``last_msg``: the WebSocket to the server opened, its first
   and last message arrived (``messages`` and ``bytes`` count them);
 * the first moment each kind of element was in the page (a ``MutationObserver``):
-  ``title``, ``picker``, ``metric``, ``tabs``, ``plain_table``, ``card``, ``chart`` (the
-  Vega-Lite element) and ``chart_drawn`` (its canvas or SVG);
+  ``title``, ``picker``, ``metric``, ``tabs``, ``plain_table``, ``card``, ``chart`` (a chart's
+  element, :mod:`dashboard.charts`) and ``chart_drawn`` (its first bar or line);
 * the scripts the page's components fetched once it was connected (after ``ws_open``):
   name, start and end (of the last visit).
 
@@ -34,8 +34,8 @@ window.__ws = [];
 const kinds = {
   title: 'h1', picker: '[data-testid="stSelectbox"]', metric: '[data-testid="stMetric"]',
   tabs: '[role="tab"]', plain_table: 'table.plain-table', card: '.table-card table',
-  chart: '[data-testid="stVegaLiteChart"]',
-  chart_drawn: '[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg.marks',
+  chart: '.dc',
+  chart_drawn: '.dc .dc-b, .dc polyline',
 };
 const look = () => {
   for (const [k, s] of Object.entries(kinds))

@@ -1,32 +1,92 @@
-"""Charts in Streamlit's own Vega-Lite (``st.vega_lite_chart``), laid out to read on a
-phone: horizontal bars with their labels written across (never rotated or cut), heights
-from the number of bars, legends below, a tooltip on every bar and point.
+"""Charts drawn on the server as HTML (bars) and SVG (lines), shown with ``st.markdown``:
+no chart library for the browser to fetch and start, so a page with charts shows as soon
+as one with tables (docs/performance.md, 5 December, third session).
 
-Each chart is a Vega-Lite spec built with Altair (which checks it against the schema)
-once per value :func:`dashboard.data.read` returned and language (:func:`draw`), then
-shared by every session. Vega-Lite instead of plotly: a page with charts shows 0.7 to 1 s
-sooner in the browser (docs/performance.md, 2 December, afternoon)."""
+Laid out to read on a phone and on a big screen without a pointer: every bar has its
+value written at its end, labels are written across in full (never rotated or cut), a
+chart's height follows its number of bars, legends sit below. Widths are percentages of
+the page's, so a chart fits any screen and its text stays the page's size. A bar, a
+column or a point names what it shows on hover (its ``title``), and carries its values as
+``data-x`` / ``data-y`` / ``data-s`` attributes (what the tests read).
 
-from collections.abc import Callable, Iterable
+Each chart is made once per value :func:`dashboard.data.read` returned and language
+(:func:`draw`), then shared by every session. Everything from the data is escaped."""
+
+import html
+import math
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-import altair as alt
 import polars as pl
 import streamlit as st
 
 from dashboard import data, i18n
 
-Spec = dict[str, Any]
-_ROW_PX = 30  # height per bar of a horizontal bar chart: a label's line and some air
+Chart = str  # a chart's HTML, for st.markdown
+#: Streamlit's own colours for categories, in its order (its charts' palette)
+PALETTE = (
+    "#0068c9",
+    "#83c9ff",
+    "#ff2b2b",
+    "#ffabab",
+    "#29b09d",
+    "#7defa1",
+    "#ff8700",
+    "#ffd16a",
+    "#6d3fc0",
+    "#d5dae5",
+)
+_MAX_X_LABELS = 12  # upright bars: a label under every k-th bar beyond that
+_MAX_DOTS = 240  # a line's points to hover, at most (evenly spread, each series' last kept)
+
+CSS = (
+    "<style>"
+    ".dc{font-size:.875rem;margin:.25rem 0 1rem 0;line-height:1.25;}"
+    ".dc-cap{opacity:.7;font-size:.8rem;margin-bottom:.25rem;}"
+    ".dc-axis{opacity:.7;font-size:.8rem;text-align:center;margin-top:.25rem;}"
+    ".dc-rows{display:grid;grid-template-columns:fit-content(40%) minmax(0,1fr);"
+    "column-gap:.5rem;row-gap:.25rem;align-items:center;}"
+    ".dc-l{text-align:right;overflow-wrap:anywhere;}"
+    ".dc-t{position:relative;min-height:1.5rem;}"
+    ".dc-b{position:absolute;border-radius:2px;}"
+    ".dc-v{position:absolute;white-space:nowrap;font-variant-numeric:tabular-nums;}"
+    ".dc-z{position:absolute;background:rgba(128,128,128,.55);}"
+    ".dc-g{position:absolute;left:0;right:0;height:0;border-top:1px solid rgba(128,128,128,.2);}"
+    ".dc-frame{display:grid;grid-template-columns:max-content minmax(0,1fr);column-gap:.4rem;"
+    "margin:.6rem .9rem 0 0;}"
+    ".dc-yt{position:relative;font-size:.75rem;opacity:.7;text-align:right;min-width:1.5rem;}"
+    ".dc-yt span{position:absolute;right:0;transform:translateY(50%);white-space:nowrap;}"
+    ".dc-p{position:relative;}"
+    ".dc-cols{position:absolute;inset:0;display:flex;}"
+    ".dc-col{position:relative;flex:1 1 0;min-width:0;}"
+    ".dc-col .dc-b{left:12%;right:12%;}"
+    ".dc-col .dc-v{left:50%;transform:translateX(-50%);font-size:.75rem;}"
+    ".dc-xl{display:flex;font-size:.75rem;opacity:.8;}"
+    ".dc-xl span{flex:1 1 0;min-width:0;text-align:center;overflow:visible;white-space:nowrap;}"
+    ".dc-xs{position:relative;height:1.1rem;font-size:.75rem;opacity:.8;}"
+    ".dc-xs span{position:absolute;transform:translateX(-50%);white-space:nowrap;}"
+    ".dc-svg{position:absolute;inset:0;width:100%;height:100%;overflow:visible;}"
+    ".dc-dot{position:absolute;width:.55rem;height:.55rem;border-radius:50%;"
+    "transform:translate(-50%,-50%);}"
+    ".dc-dot.dc-hide{opacity:0;width:.9rem;height:.9rem;}"
+    ".dc-legend{display:flex;flex-wrap:wrap;gap:.2rem 1.25rem;justify-content:center;"
+    "margin-top:.4rem;}"
+    ".dc-legend .dc-lt{opacity:.7;}"
+    ".dc-key{display:inline-block;width:.75rem;height:.75rem;border-radius:2px;"
+    "margin-right:.35rem;vertical-align:-.1rem;}"
+    "</style>"
+)
 
 
-def draw(key: str, build: Callable[[], Spec], source: Any = None) -> None:
-    """The chart ``key``, across the page's width. Its spec is ``build()``, made once per
+def draw(key: str, build: Callable[[], Chart], source: Any = None) -> None:
+    """The chart ``key``, across the page's width. Its HTML is ``build()``, made once per
     value :func:`dashboard.data.read` returned (``source``) and language, and shared by
-    every session (:func:`dashboard.data.derived`): checking a spec against Vega-Lite's
-    schema takes tens of milliseconds. Without ``source``, built each time."""
-    spec = build() if source is None else data.derived(source, key, build, i18n.language())
-    st.vega_lite_chart(spec, key=key, width="stretch")
+    every session (:func:`dashboard.data.derived`). Without ``source``, built each time."""
+    chart = build() if source is None else data.derived(source, key, build, i18n.language())
+    if chart:
+        st.markdown(
+            chart.replace('class="dc ', f'data-chart="{key}" class="dc ', 1), unsafe_allow_html=True
+        )
 
 
 def hbar(
@@ -40,40 +100,83 @@ def hbar(
     source: Any = None,
 ) -> None:
     """One horizontal bar per row of ``df`` (in its order, first at the top), its value
-    written at its end; with ``color``, one bar per colour side by side."""
+    written at its end; with ``color``, one bar per colour under each other."""
     if df.height == 0:
         return
-    draw(key, lambda: hbar_spec(df, label, value, labels=labels, color=color), source)
+    draw(key, lambda: hbar_chart(df, label, value, labels=labels, color=color), source)
 
 
-def hbar_spec(
+def hbar_chart(
     df: pl.DataFrame,
     label: str,
     value: str,
     *,
     labels: dict[str, str] | None = None,
     color: str | None = None,
-) -> Spec:
+) -> Chart:
     title = _titles(labels)
-    order = df.get_column(label).unique(maintain_order=True).to_list()
-    colours = df.get_column(color).n_unique() if color else 1
-    shown = [label, value] + ([color] if color else [])
-    enc: dict[str, Any] = {
-        "y": alt.Y(f"{label}:N", sort=order, title=None, axis=alt.Axis(labelLimit=0)),
-        "x": alt.X(f"{value}:Q", title=title(value), axis=_axis(df, value)),
-        "tooltip": _tooltip(df, shown, title),
-    }
-    if color and colours > 1:
-        enc["color"] = alt.Color(f"{color}:N", title=title(color), legend=_legend())
-        enc["yOffset"] = alt.YOffset(f"{color}:N")
-    base = alt.Chart(_data(df, shown)).encode(**enc)
-    chart = (base.mark_bar() + _written(base, value, upright=False)).properties(
-        height=alt.Step(_ROW_PX * max(1, colours))
-    )
-    return _spec(chart)
+    whole = df.schema[value].is_integer()
+    series = _series(df, color)
+    colours = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+    values = [float(v) for v in df.get_column(value).fill_null(0).to_list()]
+    lo, hi = min(0.0, *values), max(0.0, *values)
+    # room beyond each end for the values written there
+    left_room = 18.0 if lo < 0 else 0.0
+    right_room = 18.0 if hi > 0 or lo == hi else 0.0
+
+    def at(v: float) -> float:
+        span = (hi - lo) or 1.0
+        return left_room + (v - lo) / span * (100.0 - left_room - right_room)
+
+    zero = at(0.0)
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for r in df.iter_rows(named=True):
+        rows.setdefault(str(r[label]), []).append(r)
+    out = [f'<div class="dc dc-hbar" role="figure" aria-label="{_esc(title(value))}">']
+    out.append('<div class="dc-rows">')
+    for name, group in rows.items():
+        n = len(series) if color else 1
+        tip = [name] + [
+            (f"{r[color]}: " if color and len(series) > 1 else "")
+            + f"{title(value)}: {_num(r[value], whole=whole)}"
+            for r in group
+        ]
+        out.append(f'<div class="dc-l">{_esc(name)}</div>')
+        out.append(
+            f'<div class="dc-t" style="height:{1.5 * n if n > 1 else 1.5:g}rem" title="{_esc(chr(10).join(tip))}">'
+        )
+        out.append(f'<div class="dc-z" style="left:{zero:.2f}%;top:0;bottom:0;width:1px"></div>')
+        for r in group if color else group[:1]:
+            v = float(r[value] or 0)
+            start, end = sorted((zero, at(v)))
+            s = str(r[color]) if color else ""
+            slot = series.index(s)
+            top, height = (slot / n) * 100 + 12 / n, 76 / n
+            fill = colours.get(s, PALETTE[0])
+            out.append(
+                f'<div class="dc-b" data-x="{_esc(name)}" data-y="{_esc(_num(r[value], whole=whole))}"'
+                f' data-s="{_esc(s)}" style="left:{start:.2f}%;width:{max(end - start, 0.3):.2f}%;'
+                f'top:{top:.2f}%;height:{height:.2f}%;background:{fill}"></div>'
+            )
+            middle = f"top:{top + height / 2:.2f}%;transform:translateY(-50%)"
+            place = (
+                f"left:calc({end:.2f}% + 4px)"
+                if v >= 0
+                else f"right:calc({100 - start:.2f}% + 4px)"
+            )
+            out.append(
+                f'<span class="dc-v" style="{place};{middle}">{_esc(_num(r[value], whole=whole))}</span>'
+            )
+        out.append("</div>")
+    out.append("</div>")
+    out.append(f'<div class="dc-axis">{_esc(title(value))}</div>')
+    if len(series) > 1 and color:
+        out.append(_legend(title(color), colours))
+    out.append("</div>")
+    return CSS + "".join(out)
 
 
-def bars_spec(
+def bars_chart(
     df: pl.DataFrame,
     x: str,
     y: str,
@@ -81,23 +184,21 @@ def bars_spec(
     labels: dict[str, str] | None = None,
     text: bool = False,
     height: int = 260,
-) -> Spec:
+) -> Chart:
     """Upright bars over ``x``'s values in their order (chairs, points), optionally with
-    each bar's value written above it."""
+    each bar's value written above it (below a negative one)."""
     title = _titles(labels)
-    shown = list(dict.fromkeys([x, y, *df.columns]))
-    base = alt.Chart(_data(df, shown)).encode(
-        x=alt.X(f"{x}:O", title=title(x), axis=alt.Axis(labelAngle=0, labelOverlap=True)),
-        y=alt.Y(f"{y}:Q", title=title(y), axis=_axis(df, y)),
-        tooltip=_tooltip(df, shown, title),
-    )
-    chart = base.mark_bar()
-    if text:
-        chart = chart + _written(base, y, upright=True)
-    return _spec(chart.properties(height=height))
+    whole = df.schema[y].is_integer()
+    others = [c for c in df.columns if c not in (x, y)]
+    columns = []
+    for r in df.iter_rows(named=True):
+        tip = [f"{title(x)}: {_num(r[x], whole=df.schema[x].is_integer())}"]
+        tip += [f"{title(c)}: {_num(r[c], whole=df.schema[c].is_integer())}" for c in [y, *others]]
+        columns.append((_num(r[x], whole=df.schema[x].is_integer()), [("", r[y])], tip))
+    return _upright(columns, title(x), title(y), whole=whole, text=text, height=height)
 
 
-def histogram_spec(
+def histogram_chart(
     df: pl.DataFrame,
     x: str,
     *,
@@ -106,29 +207,61 @@ def histogram_spec(
     color: str | None = None,
     bins: int = 20,
     height: int = 260,
-) -> Spec:
-    """How many rows fall in each bin of ``x`` (at most ``bins``), stacked by ``color``."""
+) -> Chart:
+    """How many rows fall in each bin of ``x`` (at most ``bins``, of a 1, 2 or 5 times a
+    power of ten wide; whole numbers in whole steps), stacked by ``color``."""
     title = _titles(labels)
-    shown = [x] + ([color] if color else [])
     whole = df.schema[x].is_integer()
-    # whole numbers binned by whole steps: no bin from 2.5 to 3 of a count of points
-    binned = alt.Bin(maxbins=bins, minstep=1) if whole else alt.Bin(maxbins=bins)
-    enc: dict[str, Any] = {
-        "x": alt.X(f"{x}:Q", bin=binned, title=title(x), axis=_axis(df, x)),
-        "y": alt.Y("count():Q", title=count_title, axis=alt.Axis(tickMinStep=1, format="d")),
-        "tooltip": [
-            alt.Tooltip(f"{x}:Q", bin=binned, title=title(x)),
-            alt.Tooltip("count():Q", title=count_title),
-            *([alt.Tooltip(f"{color}:N", title=title(color))] if color else []),
-        ],
+    if df.get_column(x).null_count() == df.height:
+        return ""
+    lo, hi = _extent(df.get_column(x))
+    step = _bin_step(lo, hi, bins, whole=whole)
+    start = math.floor(lo / step) * step
+    count = int(math.floor((hi - start) / step)) + 1
+    series = _series(df, color)
+    colours = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+    binned = (
+        df.filter(pl.col(x).is_not_null())
+        .with_columns(
+            ((pl.col(x).cast(pl.Float64) - start) / step).floor().cast(pl.Int64).alias("_bin")
+        )
+        .group_by(["_bin", *([color] if color else [])])
+        .len()
+    )
+    counts: dict[tuple[int, str], int] = {
+        (int(r["_bin"]), str(r[color]) if color else ""): int(r["len"])
+        for r in binned.iter_rows(named=True)
     }
-    if color:
-        enc["color"] = alt.Color(f"{color}:N", title=title(color), legend=_legend())
-    chart = alt.Chart(_data(df, shown)).mark_bar().encode(**enc).properties(height=height)
-    return _spec(chart)
+    columns = []
+    for b in range(count):
+        a = start + b * step
+        if whole and step == 1:
+            name = _num(a, whole=True)
+        elif whole:
+            name = f"{_num(a, whole=True)}–{_num(a + step - 1, whole=True)}"
+        else:
+            name = f"{_num(a, whole=False)}–{_num(a + step, whole=False)}"
+        parts = [(s, counts.get((b, s), 0)) for s in (series if color else [""])]
+        tip = [f"{title(x)}: {name}"] + [
+            (f"{s}: " if color and len(series) > 1 else f"{count_title}: ") + str(n)
+            for s, n in parts
+        ]
+        if color and len(series) > 1:
+            tip.insert(1, f"{count_title}: {sum(n for _, n in parts)}")
+        columns.append((_num(a, whole=whole), parts, tip))
+    return _upright(
+        columns,
+        title(x),
+        count_title,
+        whole=True,
+        text=False,
+        height=height,
+        colours=colours if color else None,
+        legend=_legend(title(color), colours) if color and len(series) > 1 else "",
+    )
 
 
-def line_spec(
+def line_chart(
     df: pl.DataFrame,
     x: str,
     y: str,
@@ -139,60 +272,253 @@ def line_spec(
     detail: str | None = None,
     points: bool = True,
     height: int = 300,
-) -> Spec:
+) -> Chart:
     """A line over ``x`` (one per ``color``, or per ``detail`` in one colour: the line
-    breaks between them). Its points carry the tooltip; drawn when ``points``, else there
-    to hover only. An ``x`` of whole numbers (a table's or a hand's number) has whole
-    ticks written as such (Vega wrote a hand's number as 3.0)."""
+    breaks between them), on a value axis that need not start at 0. Its points carry the
+    tooltip; drawn when ``points``, else there to hover only (at most a few hundred,
+    evenly spread). An ``x`` of whole numbers has whole ticks."""
     title = _titles(labels)
     hover = list(dict.fromkeys([*tooltip, y]))
-    shown = list(dict.fromkeys([x, y, *hover] + [c for c in (color, detail) if c]))
-    whole = df.schema[x].is_integer()
-    axis = alt.Axis(labelAngle=0, tickMinStep=1, format="d") if whole else alt.Axis(labelAngle=0)
-    enc: dict[str, Any] = {
-        "x": alt.X(f"{x}:Q", title=title(x), axis=axis),
-        "y": alt.Y(f"{y}:Q", title=title(y), scale=alt.Scale(zero=False), axis=_axis(df, y)),
-    }
-    if color and df.get_column(color).n_unique() > 1:
-        enc["color"] = alt.Color(f"{color}:N", title=title(color), legend=_legend())
-    elif color or detail:
-        enc["detail"] = alt.Detail(f"{color or detail}:N")
-    base = alt.Chart(_data(df, shown)).encode(**enc)
-    dots = base.mark_point(filled=True, size=36 if points else 64, opacity=1 if points else 0)
-    chart = base.mark_line() + dots.encode(tooltip=_tooltip(df, hover, title))
-    return _spec(chart.properties(height=height))
+    df = df.filter(pl.col(x).is_not_null() & pl.col(y).is_not_null())
+    if df.height == 0:
+        return ""
+    x_whole, y_whole = df.schema[x].is_integer(), df.schema[y].is_integer()
+    x_dom, x_ticks = _nice(*_extent(df.get_column(x)), 6, whole=x_whole, zero=False)
+    y_dom, y_ticks = _nice(*_extent(df.get_column(y)), 5, whole=y_whole, zero=False)
+
+    def px(v: float) -> float:  # percent across
+        return (v - x_dom[0]) / ((x_dom[1] - x_dom[0]) or 1.0) * 100
+
+    def py(v: float) -> float:  # percent from the top
+        return 100 - (v - y_dom[0]) / ((y_dom[1] - y_dom[0]) or 1.0) * 100
+
+    coloured = color is not None and df.get_column(color).n_unique() > 1
+    series = _series(df, color) if coloured else [""]
+    colours = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+    parts = [c for c in (color, detail) if c]
+    groups = df.partition_by(parts, maintain_order=True) if parts else [df]
+    lines, dots = [], []
+    keep = _spread(df.height, _MAX_DOTS) if not points else None
+    row_no = 0
+    for g in groups:
+        s = str(g.get_column(color)[0]) if coloured and color else ""
+        fill = colours.get(s, PALETTE[0])
+        g_xs, g_ys = g.get_column(x).cast(pl.Float64), g.get_column(y).cast(pl.Float64)
+        pts = " ".join(
+            f"{px(a) * 10:.1f},{py(b) * 10:.1f}"
+            for a, b in zip(g_xs.to_list(), g_ys.to_list(), strict=True)
+        )
+        lines.append(
+            f'<polyline points="{pts}" fill="none" stroke="{fill}" stroke-width="2"'
+            ' vector-effect="non-scaling-stroke" stroke-linejoin="round"/>'
+        )
+        for i, r in enumerate(g.iter_rows(named=True)):
+            last = i == g.height - 1
+            if keep is not None and row_no not in keep and not last:
+                row_no += 1
+                continue
+            row_no += 1
+            tip = [f"{title(c)}: {_num(r[c], whole=df.schema[c].is_integer())}" for c in hover]
+            if coloured and color:
+                tip.insert(0, f"{title(color)}: {r[color]}")
+            cls = "dc-dot" if points else "dc-dot dc-hide"
+            dots.append(
+                f'<span class="{cls}" data-x="{_esc(_num(r[x], whole=x_whole))}"'
+                f' data-y="{_esc(_num(r[y], whole=y_whole))}" data-s="{_esc(s)}"'
+                f' style="left:{px(float(r[x])):.2f}%;top:{py(float(r[y])):.2f}%;background:{fill}"'
+                f' title="{_esc(chr(10).join(tip))}"></span>'
+            )
+    grid = "".join(f'<div class="dc-g" style="top:{py(t):.2f}%"></div>' for t in y_ticks)
+    out = [
+        f'<div class="dc dc-line" role="figure" aria-label="{_esc(title(y))}">',
+        f'<div class="dc-cap">{_esc(title(y))}</div>',
+        '<div class="dc-frame">',
+        _y_ticks(y_ticks, py, whole=y_whole, height=height),
+        f'<div class="dc-p" style="height:{height}px">{grid}',
+        f'<svg class="dc-svg" viewBox="0 0 1000 1000" preserveAspectRatio="none">{"".join(lines)}</svg>',
+        "".join(dots),
+        "</div><div></div>",
+        '<div class="dc-xs">'
+        + "".join(
+            f'<span style="left:{px(t):.2f}%">{_esc(_num(t, whole=x_whole))}</span>'
+            for t in x_ticks
+        )
+        + "</div></div>",
+        f'<div class="dc-axis">{_esc(title(x))}</div>',
+    ]
+    if coloured and color:
+        out.append(_legend(title(color), colours))
+    out.append("</div>")
+    return CSS + "".join(out)
 
 
-def _written(base: Any, value: str, *, upright: bool) -> Any:
-    """Each bar's value written just beyond its end: above or below an upright bar, right
-    or left of one on its side, as the value is positive or negative (written inside a
-    bar, dark on blue, it could not be read)."""
-    text = alt.Text(f"{value}:Q")
-    ahead = alt.datum[value] >= 0
-    if upright:
-        up = base.transform_filter(ahead).mark_text(baseline="bottom", dy=-3)
-        down = base.transform_filter(~ahead).mark_text(baseline="top", dy=3)
-    else:
-        up = base.transform_filter(ahead).mark_text(align="left", baseline="middle", dx=3)
-        down = base.transform_filter(~ahead).mark_text(align="right", baseline="middle", dx=-3)
-    return up.encode(text=text) + down.encode(text=text)
+def _upright(
+    columns: Sequence[tuple[str, Sequence[tuple[str, Any]], Sequence[str]]],
+    x_title: str,
+    y_title: str,
+    *,
+    whole: bool,
+    text: bool,
+    height: int,
+    colours: dict[str, str] | None = None,
+    legend: str = "",
+) -> Chart:
+    """Upright columns, each (its label, its stacked parts (series, value), its tooltip's
+    lines), on a value axis from 0 with a few round ticks."""
+    highs = [sum(max(float(v or 0), 0) for _, v in parts) for _, parts, _ in columns]
+    lows = [sum(min(float(v or 0), 0) for _, v in parts) for _, parts, _ in columns]
+    lo, hi = min(0.0, *lows), max(0.0, *highs)
+    (d_lo, d_hi), ticks = _nice(lo, hi, 5, whole=whole, zero=True)
+    # room above (and below) for the values written there
+    if text:
+        span = d_hi - d_lo
+        d_hi += span * 0.12 if hi > 0 else 0
+        d_lo -= span * 0.12 if lo < 0 else 0
 
+    def up(v: float) -> float:  # percent from the bottom
+        return (v - d_lo) / ((d_hi - d_lo) or 1.0) * 100
 
-def _spec(chart: Any) -> Spec:
-    """The chart as Vega-Lite (checked against the schema), widths left to Streamlit."""
-    spec: Spec = chart.to_dict()
-    spec.pop("$schema", None)
-    spec.pop("config", None)  # Streamlit's theme styles it
-    return spec
-
-
-def _data(df: pl.DataFrame, columns: Iterable[str]) -> Any:
-    """The columns a chart reads, as inline JSON values (dates as text)."""
-    used = df.select(list(dict.fromkeys(columns))).with_columns(
-        pl.col(pl.Date, pl.Datetime, pl.Time, pl.Duration).cast(pl.String),
-        pl.col(pl.Decimal).cast(pl.Float64),
+    zero = up(0.0)
+    every = math.ceil(len(columns) / _MAX_X_LABELS)
+    cols, names = [], []
+    for i, (name, parts, tip) in enumerate(columns):
+        cells, base_up, base_down = [], 0.0, 0.0
+        for s, v in parts:
+            v = float(v or 0)
+            if v >= 0:
+                bottom, top = base_up, base_up + v
+                base_up = top
+            else:
+                top, bottom = base_down, base_down + v
+                base_down = bottom
+            fill = (colours or {}).get(s, PALETTE[0])
+            cells.append(
+                f'<div class="dc-b" data-x="{_esc(name)}" data-y="{_esc(_num(v, whole=whole))}"'
+                f' data-s="{_esc(s)}" style="bottom:{up(bottom):.2f}%;'
+                f'height:{max(up(top) - up(bottom), 0):.2f}%;background:{fill}"></div>'
+            )
+        if text:
+            total = sum(float(v or 0) for _, v in parts)
+            place = (
+                f"bottom:calc({up(total):.2f}% + 2px)"
+                if total >= 0
+                else f"top:calc({100 - up(total):.2f}% + 2px)"
+            )
+            cells.append(
+                f'<span class="dc-v" style="{place}">{_esc(_num(total, whole=whole))}</span>'
+            )
+        cols.append(f'<div class="dc-col" title="{_esc(chr(10).join(tip))}">{"".join(cells)}</div>')
+        shown = name if i % every == 0 else ""
+        names.append(f"<span>{_esc(shown)}</span>")
+    grid = "".join(f'<div class="dc-g" style="bottom:{up(t):.2f}%"></div>' for t in ticks)
+    zero_line = f'<div class="dc-z" style="left:0;right:0;bottom:{zero:.2f}%;height:1px"></div>'
+    return CSS + "".join(
+        [
+            f'<div class="dc dc-bars" role="figure" aria-label="{_esc(y_title)}">',
+            f'<div class="dc-cap">{_esc(y_title)}</div>',
+            '<div class="dc-frame">',
+            _y_ticks(ticks, lambda t: 100 - up(t), whole=whole, height=height),
+            f'<div class="dc-p" style="height:{height}px">{grid}{zero_line}',
+            f'<div class="dc-cols">{"".join(cols)}</div></div>',
+            f'<div></div><div class="dc-xl">{"".join(names)}</div></div>',
+            f'<div class="dc-axis">{_esc(x_title)}</div>',
+            legend,
+            "</div>",
+        ]
     )
-    return alt.InlineData(values=used.to_dicts())
+
+
+def _y_ticks(
+    ticks: Sequence[float], top: Callable[[float], float], *, whole: bool, height: int
+) -> str:
+    """A value axis's tick labels, each level with its grid line (``top``: percent from
+    the top of the plot)."""
+    spans = "".join(
+        f'<span style="bottom:{100 - top(t):.2f}%">{_esc(_num(t, whole=whole))}</span>'
+        for t in ticks
+    )
+    return f'<div class="dc-yt" style="height:{height}px">{spans}</div>'
+
+
+def _nice(
+    lo: float, hi: float, count: int, *, whole: bool, zero: bool
+) -> tuple[tuple[float, float], list[float]]:
+    """A domain from ``lo`` to ``hi`` widened to round ticks (a step of 1, 2 or 5 times a
+    power of ten, whole for whole numbers), and those ticks: about ``count`` of them."""
+    if zero:
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
+    if hi == lo:
+        lo, hi = (lo - 1, hi + 1) if lo else (0.0, 1.0)
+    raw = (hi - lo) / count
+    power = 10 ** math.floor(math.log10(raw))
+    error = raw / power  # as d3's ticks: the round step nearest the raw one
+    step = power * (10 if error >= 7.07 else 5 if error >= 3.16 else 2 if error >= 1.41 else 1)
+    if whole:
+        step = max(1.0, round(step))
+    a, b = math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step
+    ticks = [a + i * step for i in range(round((b - a) / step) + 1)]
+    return (a, b), ticks
+
+
+def _step(raw: float) -> float:
+    """The smallest of 1, 2 or 5 times a power of ten at least ``raw``."""
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * power >= raw - 1e-12:
+            return m * power
+    return 10 * power
+
+
+def _bin_step(lo: float, hi: float, bins: int, *, whole: bool) -> float:
+    """A histogram's bin width: the smallest round step giving at most ``bins`` bins."""
+    span = hi - lo
+    if span <= 0:
+        return 1.0
+    step = _step(span / bins)
+    if whole:
+        step = max(1.0, round(step))
+    while math.floor(hi / step) - math.floor(lo / step) + 1 > bins:
+        step = _step(step * 1.01)
+    return step
+
+
+def _extent(values: pl.Series) -> tuple[float, float]:
+    """The least and the greatest of ``values`` (nulls left out), as floats."""
+    vals: list[float] = values.cast(pl.Float64).drop_nulls().to_list()
+    return min(vals), max(vals)
+
+
+def _spread(n: int, most: int) -> set[int]:
+    """At most ``most`` of ``n`` row numbers, evenly spread, the first and last among them."""
+    if n <= most:
+        return set(range(n))
+    return {round(i * (n - 1) / (most - 1)) for i in range(most)}
+
+
+def _series(df: pl.DataFrame, color: str | None) -> list[str]:
+    if not color:
+        return [""]
+    return [str(s) for s in df.get_column(color).unique(maintain_order=True).to_list()]
+
+
+def _legend(name: str, colours: dict[str, str]) -> str:
+    keys = "".join(
+        f'<span><span class="dc-key" style="background:{c}"></span>{_esc(s)}</span>'
+        for s, c in colours.items()
+    )
+    return f'<div class="dc-legend"><span class="dc-lt">{_esc(name)}</span>{keys}</div>'
+
+
+def _num(value: Any, *, whole: bool) -> str:
+    """A value as written on a chart: whole numbers whole, others with at most two
+    decimals (a rating of -3.290000 is written -3.29), dates as ISO text."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    if whole or float(value).is_integer():
+        return str(int(round(value)))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def _titles(labels: dict[str, str] | None) -> Callable[[str], str]:
@@ -201,21 +527,18 @@ def _titles(labels: dict[str, str] | None) -> Callable[[str], str]:
     return lambda name: (labels or {}).get(name) or i18n.column(name)
 
 
-def _tooltip(df: pl.DataFrame, columns: Iterable[str], title: Callable[[str], str]) -> list:
-    return [
-        alt.Tooltip(f"{c}:{'Q' if df.schema[c].is_numeric() else 'N'}", title=title(c))
-        for c in columns
-    ]
-
-
-def _axis(df: pl.DataFrame, column: str) -> Any:
-    """A value axis: whole numbers only for a count or a total (no 0.2 of a hand), else at
-    most two decimals (a rating history of one table showed -3.290000)."""
-    if df.schema[column].is_integer():
-        return alt.Axis(tickMinStep=1, format="d")
-    return alt.Axis(format=".2~f")
-
-
-def _legend() -> Any:
-    # two to a row: a row of eight categories ran off a phone's screen
-    return alt.Legend(orient="bottom", columns=2, labelLimit=0)
+def _esc(value: object) -> str:
+    """Text from the data made inert in the page, in an element or an attribute: escaped,
+    a line break kept (a tooltip's), and no character left that Markdown or Streamlit's
+    own markup would read (the chart is one HTML block of ``st.markdown``)."""
+    s = html.escape(str(value), quote=True)
+    return (
+        s.replace("\n", "&#10;")
+        .replace("*", "&#42;")
+        .replace("_", "&#95;")
+        .replace("`", "&#96;")
+        .replace("$", "&#36;")
+        .replace(":", "&#58;")
+        .replace("[", "&#91;")
+        .replace("~", "&#126;")
+    )

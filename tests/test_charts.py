@@ -1,42 +1,62 @@
-"""The dashboard's charts as Vega-Lite specs (dashboard/charts.py): what they draw, in
-which order, with which axes and legends. Altair checks each spec against Vega-Lite's
-schema when it is built, so a spec these tests get is a valid one."""
+"""The dashboard's charts, drawn on the server as HTML and SVG (dashboard/charts.py): what
+they draw, in which order, where, with which ticks, legends and tooltips, and that
+nothing from the data can act in the page. Expected positions are worked out by hand."""
 
-import json
+import re
 from datetime import date
 
 import polars as pl
+import pytest
 
 from dashboard import charts
+from tests.chart_marks import read
 
 
-def rows(spec: dict) -> list[dict]:
-    return spec["datasets"][spec["data"]["name"]]
+def one(html: str) -> "object":
+    drawn = read(html)
+    assert len(drawn) == 1
+    return drawn[0]
 
 
-def test_horizontal_bars_keep_the_frames_order_top_first_with_whole_number_ticks():
+def style(mark: dict, prop: str) -> float:
+    """A percentage of a mark's inline style (``left:12.50%`` -> 12.5)."""
+    m = re.search(rf"(?:^|;){prop}:(-?[\d.]+)%", mark["style"])
+    assert m, (prop, mark["style"])
+    return float(m.group(1))
+
+
+def test_horizontal_bars_keep_the_frames_order_top_first_with_their_values_written():
     df = pl.DataFrame({"category": ["biasa", "balak", "kartu mati"], "hands": [12, 7, 1]})
-    spec = charts.hbar_spec(df, "category", "hands", labels={"hands": "Kocokan"})
-    bars, written = spec["layer"]
-    assert bars["mark"]["type"] == "bar"
-    ahead, behind = written["layer"]
-    enc = bars["encoding"]
-    # first row at the top, labels written in full
-    assert enc["y"]["sort"] == ["biasa", "balak", "kartu mati"]
-    assert enc["y"]["axis"]["labelLimit"] == 0
-    # a count of hands has no ticks between whole numbers; each bar has its value
-    assert enc["x"]["title"] == "Kocokan"
-    assert enc["x"]["axis"] == {"format": "d", "tickMinStep": 1}
-    assert ahead["encoding"]["text"]["field"] == "hands"
-    assert (ahead["mark"]["align"], behind["mark"]["align"]) == ("left", "right")
-    # one colour and no legend
-    assert "color" not in enc
-    assert [(r["category"], r["hands"]) for r in rows(spec)] == list(df.iter_rows())
-    # one bar's room per row
-    assert spec["height"] == {"step": 30}
+    d = one(charts.hbar_chart(df, "category", "hands", labels={"hands": "Kocokan"}))
+    assert d.kind == "dc-hbar"
+    assert d.rows() == [("biasa", 12), ("balak", 7), ("kartu mati", 1)]
+    assert d.written == ["12", "7", "1"]
+    # all positive: bars start at 0 on the left; 18% kept on the right for the values,
+    # so 12 spans 82% of the track, 7 is 7/12 of that and 1 is 1/12
+    lefts = [style(m, "left") for m in d.marks]
+    widths = [style(m, "width") for m in d.marks]
+    assert lefts == [0, 0, 0]
+    assert widths == pytest.approx([82.0, 82 * 7 / 12, 82 / 12], abs=0.01)
+    # each bar names itself on hover; one colour, no legend
+    assert d.titles == ["biasa\nKocokan: 12", "balak\nKocokan: 7", "kartu mati\nKocokan: 1"]
+    assert d.legend == []
 
 
-def test_bars_of_two_rulesets_stand_side_by_side_with_a_legend_below():
+def test_a_negative_bar_reaches_left_of_zero_with_its_value_written_on_its_left():
+    df = pl.DataFrame({"group": ["KG Satu", "KG Dua"], "points": [30, -10]})
+    html = charts.hbar_chart(df, "group", "points")
+    d = one(html)
+    # room of 18% on both sides; the 40 points between -10 and 30 span the 64% between:
+    # zero at 18 + 64 * 10/40 = 34%
+    assert html.count('class="dc-z" style="left:34.00%') == 2
+    up, down = d.marks
+    assert (style(up, "left"), style(up, "width")) == (34.0, 48.0)
+    assert (style(down, "left"), style(down, "width")) == (18.0, 16.0)
+    # 30's value just after its end, -10's just before its start
+    assert "left:calc(82.00% + 4px)" in html and "right:calc(82.00% + 4px)" in html
+
+
+def test_bars_of_two_rulesets_share_a_row_with_a_legend_below():
     df = pl.DataFrame(
         {
             "category": ["biasa", "biasa", "balak"],
@@ -44,29 +64,76 @@ def test_bars_of_two_rulesets_stand_side_by_side_with_a_legend_below():
             "ruleset": ["unhas", "pepet", "unhas"],
         }
     )
-    spec = charts.hbar_spec(df, "category", "hands", color="ruleset")
-    enc = spec["layer"][0]["encoding"]
-    assert enc["color"]["field"] == "ruleset" and enc["yOffset"]["field"] == "ruleset"
-    assert enc["color"]["legend"]["orient"] == "bottom"
-    assert spec["height"] == {"step": 60}  # a row holds two bars
+    d = one(charts.hbar_chart(df, "category", "hands", color="ruleset"))
+    assert [(m["data-x"], m["data-s"], m["data-y"]) for m in d.marks] == [
+        ("biasa", "unhas", "4"),
+        ("biasa", "pepet", "2"),
+        ("balak", "unhas", "1"),
+    ]
+    # each ruleset keeps its place in a row (the top half, the bottom half) and colour
+    tops = [style(m, "top") for m in d.marks]
+    assert tops == [6.0, 56.0, 6.0]
+    colours = [m["style"].rsplit("background:", 1)[1] for m in d.marks]
+    assert colours == [charts.PALETTE[0], charts.PALETTE[1], charts.PALETTE[0]]
+    assert {"unhas", "pepet"} <= set(d.legend)
+    assert d.titles[0].endswith("unhas: Kocokan: 4\npepet: Kocokan: 2")
     # a single ruleset draws no legend
-    one = charts.hbar_spec(
-        df.filter(pl.col("ruleset") == "unhas"), "category", "hands", color="ruleset"
+    alone = one(
+        charts.hbar_chart(
+            df.filter(pl.col("ruleset") == "unhas"), "category", "hands", color="ruleset"
+        )
     )
-    assert "color" not in one["layer"][0]["encoding"]
+    assert alone.legend == []
 
 
-def test_a_histogram_of_whole_numbers_bins_by_whole_steps():
+def test_a_histogram_of_whole_numbers_bins_by_round_whole_steps():
     df = pl.DataFrame({"points": [-5, 0, 3, 3, 12, 20]})
-    spec = charts.histogram_spec(df, "points", count_title="Pemain", bins=20)
-    enc = spec["encoding"]
-    assert enc["x"]["bin"] == {"maxbins": 20, "minstep": 1}
-    assert enc["y"]["aggregate"] == "count" and enc["y"]["title"] == "Pemain"
-    assert enc["y"]["axis"]["format"] == "d"
-    assert sorted(r["points"] for r in rows(spec)) == [-5, 0, 3, 3, 12, 20]
-    # a measure that is not a count may fall between whole numbers
-    frac = charts.histogram_spec(df.cast(pl.Float64), "points", count_title="n")
-    assert "minstep" not in frac["encoding"]["x"]["bin"]
+    d = one(charts.histogram_chart(df, "points", count_title="Pemain", bins=20))
+    # 25 points wide in at most 20 bins: a step of 2 (1.25 rounded up to 1, 2, 5 x 10^k),
+    # from -6: 14 bins, -5 in the first, 0 in the fourth, both 3s in the fifth
+    assert len(d.marks) == 14
+    counts = {m["data-x"]: int(m["data-y"]) for m in d.marks}
+    assert {k: v for k, v in counts.items() if v} == {"-6": 1, "0": 1, "2": 2, "12": 1, "20": 1}
+    assert sum(counts.values()) == df.height
+    # a bin of whole numbers names both its ends
+    assert "Poin: 2–3\nPemain: 2" in d.titles
+    # a measure that is not a count bins in steps of its own
+    frac = one(charts.histogram_chart(pl.DataFrame({"v": [0.1, 0.25, 0.4]}), "v", count_title="n"))
+    assert [m["data-x"] for m in frac.marks] == [
+        "0.1",
+        "0.12",
+        "0.14",
+        "0.16",
+        "0.18",
+        "0.2",
+        "0.22",
+        "0.24",
+        "0.26",
+        "0.28",
+        "0.3",
+        "0.32",
+        "0.34",
+        "0.36",
+        "0.38",
+        "0.4",
+    ]
+
+
+def test_a_stacked_histogram_keeps_each_colour_in_its_bin_and_names_the_total():
+    df = pl.DataFrame({"v": [1, 1, 2, 2, 2], "c": ["a", "b", "a", "a", "b"]})
+    d = one(charts.histogram_chart(df, "v", count_title="Kursi", color="c"))
+    assert [(m["data-x"], m["data-s"], m["data-y"]) for m in d.marks] == [
+        ("1", "a", "1"),
+        ("1", "b", "1"),
+        ("2", "a", "2"),
+        ("2", "b", "1"),
+    ]
+    # the second part stands on the first: axis 0 to 3 (whole ticks), a count of 1 a third
+    first, second = d.marks[2:]
+    assert (style(first, "bottom"), style(first, "height")) == pytest.approx((0, 66.67), abs=0.01)
+    assert style(second, "bottom") == pytest.approx(66.67, abs=0.01)
+    assert "v: 2\nKursi: 3\na: 2\nb: 1" in d.titles
+    assert {"a", "b"} <= set(d.legend)
 
 
 def test_a_line_carries_its_tooltip_on_points_hidden_when_there_are_many():
@@ -78,35 +145,91 @@ def test_a_line_carries_its_tooltip_on_points_hidden_when_there_are_many():
             "played_on": [date(2026, 11, 1), date(2026, 11, 8), date(2026, 11, 15)],
         }
     )
-    spec = charts.line_spec(
+    html = charts.line_chart(
         df, "n", "ordinal", tooltip=["played_on"], color="ruleset", points=False
     )
-    line, dots = spec["layer"]
-    assert line["mark"]["type"] == "line" and "tooltip" not in line.get("encoding", {})
-    assert dots["mark"]["opacity"] == 0  # there to hover, not drawn
-    assert [t["field"] for t in dots["encoding"]["tooltip"]] == ["played_on", "ordinal"]
-    # a table's number: whole ticks, written whole (not 3.0)
-    assert line["encoding"]["x"]["axis"]["tickMinStep"] == 1
-    assert line["encoding"]["x"]["axis"]["format"] == "d"
-    floats = charts.line_spec(df.with_columns(pl.col("n") * 0.5), "n", "ordinal", tooltip=[])
-    assert "format" not in floats["layer"][0]["encoding"]["x"]["axis"]
-    assert line["encoding"]["y"]["scale"] == {"zero": False}
-    # one ruleset: one line, no legend
-    assert "color" not in line["encoding"] and line["encoding"]["detail"]["field"] == "ruleset"
-    # dates travel as text: the spec is plain JSON
-    assert [r["played_on"] for r in rows(spec)] == ["2026-11-01", "2026-11-08", "2026-11-15"]
-    json.dumps(spec)
+    d = one(html)
+    assert d.kind == "dc-line" and d.lines == 1
+    assert d.rows() == [(1, 10.5), (2, 11.25), (3, 9)]
+    assert all("dc-hide" in m["class"] for m in d.marks)  # there to hover, not drawn
+    assert d.titles[0] == "played_on: 2026-11-01\nordinal: 10.5"
+    # whole ticks for a table's number (1 2 3, never 1.5); the value axis need not start at
+    # 0: 9 to 11.25 in steps of 0.5 (2.25 / 5 = 0.45, nearest round step)
+    assert re.findall(r'<span style="left:[\d.]+%">([^<]+)</span>', html) == ["1", "2", "3"]
+    assert "11.5</span>" in html and ">9</span>" in html and ">0</span>" not in html
+    # one ruleset: no legend
+    assert d.legend == []
 
 
-def test_a_bars_value_is_written_beyond_its_end_on_the_side_it_points_to():
+def test_a_long_line_keeps_a_few_hundred_points_to_hover_each_parts_last_among_them():
+    n = 1000
+    df = pl.DataFrame(
+        {
+            "n": range(1, n + 1),
+            "total": [i % 37 for i in range(n)],
+            "event": ["a"] * 600 + ["b"] * 400,
+        }
+    )
+    d = one(charts.line_chart(df, "n", "total", tooltip=["event"], detail="event", points=False))
+    assert d.lines == 2  # broken between events, in one colour
+    xs = [m["data-x"] for m in d.marks]
+    assert 200 <= len(xs) <= 242 and {"1", "600", "1000"} <= set(xs)
+    assert {m["data-s"] for m in d.marks} == {""}
+
+
+def test_two_rulesets_draw_two_coloured_lines_with_a_legend():
+    df = pl.DataFrame(
+        {
+            "n": [1, 2, 1, 2],
+            "ordinal": [1.0, 2.0, 0.5, -1.0],
+            "ruleset": ["unhas"] * 2 + ["pepet"] * 2,
+        }
+    )
+    d = one(charts.line_chart(df, "n", "ordinal", tooltip=[], color="ruleset"))
+    assert d.lines == 2 and {"unhas", "pepet"} <= set(d.legend)
+    assert [m["data-s"] for m in d.marks] == ["unhas", "unhas", "pepet", "pepet"]
+    assert d.titles[2] == "Aturan: pepet\nordinal: 0.5"  # the column's header, translated
+
+
+def test_an_upright_bars_value_is_written_beyond_its_end_on_the_side_it_points_to():
     df = pl.DataFrame({"chair": ["B", "D"], "points_per_hand": [-1.33, 0.75]})
-    spec = charts.bars_spec(df, "chair", "points_per_hand", text=True)
-    bars, written = spec["layer"]
-    above, below = written["layer"]
-    # a positive bar's value above its top, a negative one's below its bottom
-    assert above["transform"] == [{"filter": "(datum['points_per_hand'] >= 0)"}]
-    assert (above["mark"]["baseline"], above["mark"]["dy"]) == ("bottom", -3)
-    assert below["transform"] == [{"filter": "(!(datum['points_per_hand'] >= 0))"}]
-    assert (below["mark"]["baseline"], below["mark"]["dy"]) == ("top", 3)
-    # points per hand are not whole numbers: the axis keeps two decimals at most
-    assert bars["encoding"]["y"]["axis"] == {"format": ".2~f"}
+    html = charts.bars_chart(df, "chair", "points_per_hand", text=True)
+    d = one(html)
+    assert d.rows(number=False) == [("B", "-1.33"), ("D", "0.75")]
+    assert d.written == ["-1.33", "0.75"]
+    # ticks of 0.5 from -1.5 to 1 (2.5 / 5), and 12% more room each way for the values:
+    # -1.8 to 1.3; zero at 1.8 / 3.1 of the height from the bottom
+    zero = 1.8 / 3.1 * 100
+    b, dd = d.marks
+    assert style(b, "bottom") == pytest.approx((1.8 - 1.33) / 3.1 * 100, abs=0.01)
+    assert style(dd, "bottom") == pytest.approx(zero, abs=0.01)
+    # a positive bar's value just above its top, a negative one's just below its bottom
+    top_of_d = (1.8 + 0.75) / 3.1 * 100
+    assert f"bottom:calc({top_of_d:.2f}% + 2px)" in html
+    assert f"top:calc({100 - (1.8 - 1.33) / 3.1 * 100:.2f}% + 2px)" in html
+
+
+def test_nothing_from_the_data_acts_in_the_page():
+    hostile = '<img src=x onerror="alert(1)"> **bold** :smile: $x$ [a](b) _i_'
+    df = pl.DataFrame({"name": [hostile], "n": [1], "who": [hostile]})
+    for html in (
+        charts.hbar_chart(df, "name", "n", color="who"),
+        charts.bars_chart(df, "name", "n", text=True),
+        charts.line_chart(df, "n", "n", tooltip=["name"], color="who"),
+        charts.histogram_chart(df, "n", count_title=hostile, color="who"),
+    ):
+        body = html.removeprefix(charts.CSS)
+        assert "<img" not in body and "&lt;img" in body
+        for ch in "*_$[:`~":
+            assert ch not in re.sub(r'(style|class)="[^"]*"', "", body).replace("http", ""), ch
+        # one line: a blank line would end Markdown's HTML block
+        assert "\n" not in html
+        # and the browser shows the text as it was
+        d = one(html)
+        assert any(hostile in t for t in d.titles)
+
+
+def test_an_empty_frame_draws_nothing():
+    empty = pl.DataFrame({"v": []}, schema={"v": pl.Int64})
+    assert charts.histogram_chart(empty, "v", count_title="n") == ""
+    assert charts.line_chart(empty.with_columns(w=pl.col("v")), "v", "w", tooltip=[]) == ""

@@ -1,7 +1,6 @@
 """The dashboard's pages through streamlit.testing.v1.AppTest: they render on the sample
 events and on an empty database, show what the issue asks, and keep the access rules."""
 
-import json
 import re
 import shutil
 from datetime import date
@@ -27,6 +26,7 @@ from tests.browser.support import (
     build_samples,
     sample_file,
 )
+from tests.chart_marks import charts_of
 
 PAGES = [
     "page_scripts/leaderboard.py",
@@ -128,17 +128,6 @@ def html_tables(at: AppTest) -> _HtmlTables:
     for e in at.get("html"):
         parser.feed(str(getattr(e, "body", "")))
     return parser
-
-
-def vega_charts(at) -> list[tuple[dict, pl.DataFrame]]:
-    """Each Vega-Lite chart of the page: its spec and the rows it draws (Streamlit sends
-    a spec's datasets apart from it, as Arrow)."""
-    out = []
-    for el in at.get("vega_lite_chart"):
-        spec = json.loads(el.proto.spec)
-        rows = [pl.read_ipc_stream(d.data.data) for d in el.proto.datasets]
-        out.append((spec, pl.concat(rows, how="diagonal") if rows else pl.DataFrame()))
-    return out
 
 
 def frames(at: AppTest) -> list:
@@ -352,16 +341,14 @@ def test_player_page_shows_categories_and_whom_they_fed(loaded):
     text = texts(at)
     assert f"{above} kali menjadi pemain di atas pemenang" in text
     assert any("Kursi" in df.columns for df in frames(at))
-    # the tab's charts (Vega-Lite): wins, categories, chairs; no other tab's
-    drawn = vega_charts(at)
-    assert len(drawn) == 3
+    # the tab's charts: wins, categories, chairs; no other tab's
+    drawn = charts_of(at)
+    assert set(drawn) == {"pf_wins_chart", "pl_cat_chart", "pl_chair_chart"}
     assert "Riwayat rating" not in text and "Poin dari waktu ke waktu" not in text
-    chairs = [rows for spec, rows in drawn if spec["layer"][0]["encoding"]["x"]["field"] == "chair"]
-    assert len(chairs) == 1
     # the chair chart draws the chair table's rows
     table = next(df for df in frames(at) if "Kursi" in df.columns)
-    drawn = dict(chairs[0].select("chair", "points_per_hand").iter_rows())
-    assert drawn == dict(zip(table["Kursi"], table[column("points_per_hand")], strict=True))
+    chairs = dict(drawn["pl_chair_chart"].rows())
+    assert chairs == dict(zip(table["Kursi"], table[column("points_per_hand")], strict=True))
 
 
 def test_player_page_draws_only_its_open_tab(loaded):

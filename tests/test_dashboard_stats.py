@@ -339,7 +339,8 @@ def test_a_dashboard_write_while_reading_is_refused_as_busy_not_a_duckdb_error(
 
 
 def test_the_player_timeline_is_one_line_broken_between_events():
-    from dashboard.views.player import timeline_spec
+    from dashboard.views.player import timeline_chart
+    from tests.chart_marks import read
 
     # two events, three hands then two; running totals start again in each
     tl = pl.DataFrame(
@@ -354,17 +355,12 @@ def test_the_player_timeline_is_one_line_broken_between_events():
             "n": [1, 2, 3, 4, 5],
         }
     )
-    spec = timeline_spec(tl, {"e1": "Piala Rektor", "e2": "e2"})
-    line, dots = spec["layer"]
-    assert line["mark"]["type"] == "line"
-    # one colour, no legend: the line is drawn per event (broken between them)
-    assert "color" not in line["encoding"]
-    assert line["encoding"]["detail"]["field"] == "event"
-    assert (line["encoding"]["x"]["field"], line["encoding"]["y"]["field"]) == ("n", "cumulative")
-    assert line["encoding"]["x"]["axis"]["format"] == "d"  # hand 3, not 3.0
-    rows = spec["datasets"][spec["data"]["name"]]
-    assert [(r["n"], r["cumulative"]) for r in rows] == [(1, 2), (2, 1), (3, 4), (4, 4), (5, 5)]
-    # the hover names each hand's event by its title, on points drawn for a short line
-    assert [r["event"] for r in rows] == ["Piala Rektor"] * 3 + ["e2"] * 2
-    assert {t["field"] for t in dots["encoding"]["tooltip"]} >= {"event", "hand", "points"}
-    assert dots["mark"]["opacity"] == 1
+    (drawn,) = read(timeline_chart(tl, {"e1": "Piala Rektor", "e2": "e2"}))
+    # one colour, no legend: a line per event (broken between them)
+    assert drawn.kind == "dc-line" and drawn.lines == 2 and drawn.legend == []
+    assert drawn.rows() == [(1, 2), (2, 1), (3, 4), (4, 4), (5, 5)]
+    # each point, drawn for a short line, names its hand's event by its title
+    assert all("dc-hide" not in m["class"] for m in drawn.marks)
+    events = [t.splitlines()[0] for t in drawn.titles]
+    assert events == ["Acara: Piala Rektor"] * 3 + ["Acara: e2"] * 2
+    assert "Kocokan: 3" in drawn.titles[2] and "Poin: 3" in drawn.titles[2]

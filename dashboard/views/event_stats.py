@@ -121,7 +121,7 @@ def _pips(d: dict[str, Any]) -> None:
         return
     charts.draw(
         "st_pips_chart",
-        lambda: charts.histogram_spec(
+        lambda: charts.histogram_chart(
             labelled(pips, "category"),
             "value",
             count_title=column("seats"),
@@ -142,7 +142,7 @@ def _points(d: dict[str, Any]) -> None:
         spread: pl.DataFrame = d["hand_spread"]
         if spread.height:
             charts.draw(
-                "st_hand_points_chart", lambda: charts.bars_spec(spread, "points", "seats"), d
+                "st_hand_points_chart", lambda: charts.bars_chart(spread, "points", "seats"), d
             )
     with right:
         st.caption(t("st.points.match"))
@@ -150,7 +150,7 @@ def _points(d: dict[str, Any]) -> None:
         if mp.height:
             charts.draw(
                 "st_match_points_chart",
-                lambda: charts.histogram_spec(mp, "points", count_title=column("players")),
+                lambda: charts.histogram_chart(mp, "points", count_title=column("players")),
                 d,
             )
 

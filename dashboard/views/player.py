@@ -190,7 +190,7 @@ def _chairs(chairs: pl.DataFrame, source: Any = None) -> None:
     if chairs.height:
         charts.draw(
             "pl_chair_chart",
-            lambda: charts.bars_spec(chairs, "chair", "points_per_hand", text=True, height=260),
+            lambda: charts.bars_chart(chairs, "chair", "points_per_hand", text=True, height=260),
             source,
         )
     ui.table(
@@ -220,15 +220,15 @@ def _timeline(tl: pl.DataFrame, source: Any = None) -> None:
     st.markdown(f"#### {t('pl.timeline')}")
     if tl.height:
         titles = data.event_titles()
-        charts.draw("pl_timeline", lambda: timeline_spec(tl, titles), source)
+        charts.draw("pl_timeline", lambda: timeline_chart(tl, titles), source)
 
 
-def timeline_spec(tl: pl.DataFrame, titles: dict[str, str]) -> charts.Spec:
+def timeline_chart(tl: pl.DataFrame, titles: dict[str, str]) -> charts.Chart:
     """The running total over every hand the player played: one line in one colour,
     broken between events (each event's total starts again at 0), each hand's event named
     by its title. A line and a legend entry per event named 40 to 60 events for a busy
     player, unreadable on a phone."""
-    return charts.line_spec(
+    return charts.line_chart(
         tl.sort("n").with_columns(pl.col("event").replace(titles)),
         "n",
         "cumulative",

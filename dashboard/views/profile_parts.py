@@ -36,7 +36,7 @@ def history(hist: pl.DataFrame, source: Any = None) -> None:
     )
     charts.draw(
         "pf_history",
-        lambda: charts.line_spec(
+        lambda: charts.line_chart(
             frame,
             "n",
             "ordinal",

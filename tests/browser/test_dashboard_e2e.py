@@ -18,6 +18,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from bench.browser import CHART
 from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import (
@@ -219,20 +220,20 @@ def test_screenshots_of_every_page(sample_server, new_page):
         shot(page, "leaderboard-bigscreen", size)
         page.goto(f"{srv.url}/player")
         page.get_by_role("heading", name="Riwayat rating").wait_for()
-        page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
+        page.locator(CHART).first.wait_for()
         wait_idle(page)
         shot(page, "player", size)
         # another tab: drawn when opened, and named in the address for a shared link
         page.get_by_role("tab", name="Kocokan").click()
         page.get_by_text("Hasil per kursi").wait_for()
-        page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
+        page.locator(CHART).first.wait_for()
         assert "tab=Kocokan" in page.url
         assert page.get_by_role("heading", name="Riwayat rating").count() == 0
         wait_idle(page)
         shot(page, "player-hands", size)
         page.goto(f"{srv.url}/stats?event={PEPET}")
         page.get_by_text("Bagaimana kocokan berakhir").wait_for()
-        page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
+        page.locator(CHART).first.wait_for()
         # shares as they are (68.5), not as a plain table writes floats (68.5000)
         shares = page.locator("table.plain-table").first.inner_text()
         assert re.search(r"\d\.\d\b", shares) and not re.search(r"\.\d{4}", shares)
@@ -240,7 +241,7 @@ def test_screenshots_of_every_page(sample_server, new_page):
         shot(page, "event-stats", size)
         page.goto(f"{srv.url}/stats?event={PEPET}&tab=Poin")
         page.get_by_text("pengaturan penyelenggara").wait_for()
-        page.locator('[data-testid="stVegaLiteChart"] svg.marks').first.wait_for()
+        page.locator(CHART).first.wait_for()
         wait_idle(page)
         shot(page, "event-stats-points", size)
         page.goto(f"{srv.url}/upload")

@@ -6,6 +6,7 @@ from urllib.parse import quote
 
 import pytest
 
+from bench.browser import CHART
 from pipeline.store.db import connect
 from tests.browser.support import PEPET, UNHAS, build_samples, dashboard
 from tests.browser.test_dashboard_e2e import SIZES, shot, wait_idle
@@ -27,12 +28,10 @@ def server(tmp_path_factory):
 
 
 def drawn(page) -> None:
-    """Until every chart on the page has drawn its plot (they draw once in view)."""
+    """Until the page's charts are in it (drawn on the server, they come whole), the whole
+    page in view for its screenshot."""
     page.set_viewport_size({"width": page.viewport_size["width"], "height": 8000})
-    page.wait_for_function(
-        "() => { const c = [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]')];"
-        " return c.length > 0 && c.every(e => e.querySelector('svg.marks')); }"
-    )
+    page.locator(CHART).first.wait_for()
 
 
 @pytest.mark.parametrize("size", list(SIZES))
