@@ -117,7 +117,7 @@ def hbar_chart(
     title = _titles(labels)
     whole = df.schema[value].is_integer()
     series = _series(df, color)
-    colours = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+    colours = _colours(series)
     values = [float(v) for v in df.get_column(value).fill_null(0).to_list()]
     lo, hi = min(0.0, *values), max(0.0, *values)
     # room beyond each end for the values written there
@@ -192,9 +192,8 @@ def bars_chart(
     others = [c for c in df.columns if c not in (x, y)]
     columns = []
     for r in df.iter_rows(named=True):
-        tip = [f"{title(x)}: {_num(r[x], whole=df.schema[x].is_integer())}"]
-        tip += [f"{title(c)}: {_num(r[c], whole=df.schema[c].is_integer())}" for c in [y, *others]]
-        columns.append((_num(r[x], whole=df.schema[x].is_integer()), [("", r[y])], tip))
+        tip = [f"{title(c)}: {_cell(df, r, c)}" for c in [x, y, *others]]
+        columns.append((_cell(df, r, x), [("", r[y])], tip))
     return _upright(columns, title(x), title(y), whole=whole, text=text, height=height)
 
 
@@ -219,7 +218,7 @@ def histogram_chart(
     start = math.floor(lo / step) * step
     count = int(math.floor((hi - start) / step)) + 1
     series = _series(df, color)
-    colours = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+    colours = _colours(series)
     binned = (
         df.filter(pl.col(x).is_not_null())
         .with_columns(
@@ -294,7 +293,7 @@ def line_chart(
 
     coloured = color is not None and df.get_column(color).n_unique() > 1
     series = _series(df, color) if coloured else [""]
-    colours = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+    colours = _colours(series)
     parts = [c for c in (color, detail) if c]
     groups = df.partition_by(parts, maintain_order=True) if parts else [df]
     lines, dots = [], []
@@ -318,7 +317,7 @@ def line_chart(
                 row_no += 1
                 continue
             row_no += 1
-            tip = [f"{title(c)}: {_num(r[c], whole=df.schema[c].is_integer())}" for c in hover]
+            tip = [f"{title(c)}: {_cell(df, r, c)}" for c in hover]
             if coloured and color:
                 tip.insert(0, f"{title(color)}: {r[color]}")
             cls = "dc-dot" if points else "dc-dot dc-hide"
@@ -499,6 +498,16 @@ def _series(df: pl.DataFrame, color: str | None) -> list[str]:
     if not color:
         return [""]
     return [str(s) for s in df.get_column(color).unique(maintain_order=True).to_list()]
+
+
+def _colours(series: Sequence[str]) -> dict[str, str]:
+    """Each series' colour, in the palette's order."""
+    return {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+
+
+def _cell(df: pl.DataFrame, row: dict[str, Any], column: str) -> str:
+    """A row's value of ``column`` as written on a chart (:func:`_num`)."""
+    return _num(row[column], whole=df.schema[column].is_integer())
 
 
 def _legend(name: str, colours: dict[str, str]) -> str:
