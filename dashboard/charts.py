@@ -6,7 +6,8 @@ Laid out to read on a phone and on a big screen without a pointer: every bar has
 value written at its end, labels are written across in full (never rotated or cut), a
 chart's height follows its number of bars, legends sit below. Widths are percentages of
 the page's, so a chart fits any screen and its text stays the page's size. A bar, a
-column or a point names what it shows on hover (its ``title``), and carries its values as
+column or a point shows what it stands for on hover, on a tap or on the Tab key (its
+``aria-label``, shown by the page's CSS: :func:`_tip`), and carries its values as
 ``data-x`` / ``data-y`` / ``data-s`` attributes (what the tests read).
 
 Each chart is made once per value :func:`dashboard.data.read` returned and language
@@ -68,7 +69,18 @@ CSS = (
     ".dc-svg{position:absolute;inset:0;width:100%;height:100%;overflow:visible;}"
     ".dc-dot{position:absolute;width:.55rem;height:.55rem;border-radius:50%;"
     "transform:translate(-50%,-50%);}"
-    ".dc-dot.dc-hide{opacity:0;width:.9rem;height:.9rem;}"
+    ".dc-dot.dc-hide{width:.9rem;height:.9rem;}"
+    # a tooltip of the page's own, on hover and on a tap or a key (a phone has no hover):
+    # the mark's aria-label, above it; at the chart's edges anchored to its side
+    ".dc-tip{outline:none;}"
+    ".dc-tip:hover::after,.dc-tip:focus::after{content:attr(aria-label);position:absolute;"
+    "z-index:20;bottom:calc(100% + 6px);left:50%;transform:translateX(-50%);white-space:pre;"
+    "background:rgba(38,39,48,.94);color:#fff;font-size:.75rem;line-height:1.35;"
+    "padding:.3rem .5rem;border-radius:.3rem;pointer-events:none;text-align:left;}"
+    ".dc-tip.dc-tl:hover::after,.dc-tip.dc-tl:focus::after{left:0;transform:none;}"
+    ".dc-tip.dc-tr:hover::after,.dc-tip.dc-tr:focus::after{left:auto;right:0;transform:none;}"
+    ".dc-col.dc-tip::after{bottom:auto !important;top:0;}"  # a column's tip inside the plot
+    ".dc-tip:focus{box-shadow:0 0 0 1px rgba(128,128,128,.45);}"
     ".dc-legend{display:flex;flex-wrap:wrap;gap:.2rem 1.25rem;justify-content:center;"
     "margin-top:.4rem;}"
     ".dc-legend .dc-lt{opacity:.7;}"
@@ -142,8 +154,9 @@ def hbar_chart(
             for r in group
         ]
         out.append(f'<div class="dc-l">{_esc(name)}</div>')
+        classes, attrs = _tip(tip, 0)
         out.append(
-            f'<div class="dc-t" style="height:{1.5 * n if n > 1 else 1.5:g}rem" title="{_esc(chr(10).join(tip))}">'
+            f'<div class="dc-t {classes}" {attrs} style="height:{1.5 * n if n > 1 else 1.5:g}rem">'
         )
         out.append(f'<div class="dc-z" style="left:{zero:.2f}%;top:0;bottom:0;width:1px"></div>')
         for r in group if color else group[:1]:
@@ -320,12 +333,14 @@ def line_chart(
             tip = [f"{title(c)}: {_cell(df, r, c)}" for c in hover]
             if coloured and color:
                 tip.insert(0, f"{title(color)}: {r[color]}")
-            cls = "dc-dot" if points else "dc-dot dc-hide"
+            across = px(float(r[x]))
+            shown = f";background:{fill}" if points else ""
+            classes, attrs = _tip(tip, across)
             dots.append(
-                f'<span class="{cls}" data-x="{_esc(_num(r[x], whole=x_whole))}"'
+                f'<span class="dc-dot{"" if points else " dc-hide"} {classes}" {attrs}'
+                f' data-x="{_esc(_num(r[x], whole=x_whole))}"'
                 f' data-y="{_esc(_num(r[y], whole=y_whole))}" data-s="{_esc(s)}"'
-                f' style="left:{px(float(r[x])):.2f}%;top:{py(float(r[y])):.2f}%;background:{fill}"'
-                f' title="{_esc(chr(10).join(tip))}"></span>'
+                f' style="left:{across:.2f}%;top:{py(float(r[y])):.2f}%{shown}"></span>'
             )
     grid = "".join(f'<div class="dc-g" style="top:{py(t):.2f}%"></div>' for t in y_ticks)
     out = [
@@ -406,7 +421,8 @@ def _upright(
             cells.append(
                 f'<span class="dc-v" style="{place}">{_esc(_num(total, whole=whole))}</span>'
             )
-        cols.append(f'<div class="dc-col" title="{_esc(chr(10).join(tip))}">{"".join(cells)}</div>')
+        classes, attrs = _tip(tip, (i + 0.5) / len(columns) * 100)
+        cols.append(f'<div class="dc-col {classes}" {attrs}>{"".join(cells)}</div>')
         shown = name if i % every == 0 else ""
         names.append(f"<span>{_esc(shown)}</span>")
     grid = "".join(f'<div class="dc-g" style="bottom:{up(t):.2f}%"></div>' for t in ticks)
@@ -498,6 +514,14 @@ def _series(df: pl.DataFrame, color: str | None) -> list[str]:
     if not color:
         return [""]
     return [str(s) for s in df.get_column(color).unique(maintain_order=True).to_list()]
+
+
+def _tip(lines: Sequence[str], across: float) -> tuple[str, str]:
+    """A mark's tooltip: its classes, and its attributes: the text in its ``aria-label``
+    (read aloud too), focusable so that a tap shows it. ``across``: the mark's place
+    across the chart in percent, by which the tip is anchored."""
+    side = " dc-tl" if across < 25 else " dc-tr" if across > 75 else ""
+    return f"dc-tip{side}", f'tabindex="0" aria-label="{_esc(chr(10).join(lines))}"'
 
 
 def _colours(series: Sequence[str]) -> dict[str, str]:

@@ -12,6 +12,7 @@ class Drawn:
     kind: str
     marks: list[dict[str, str]] = field(default_factory=list)  # data-x / data-y / data-s, style
     titles: list[str] = field(default_factory=list)  # every tooltip, in the page's order
+    tips: list[dict[str, str]] = field(default_factory=list)  # the elements that have one
     written: list[str] = field(default_factory=list)  # the values written at the bars
     legend: list[str] = field(default_factory=list)
     lines: int = 0  # an SVG line per series or part of one
@@ -38,8 +39,9 @@ class _Reader(HTMLParser):
         if not self.charts:
             return
         chart = self.charts[-1]
-        if "title" in a:
-            chart.titles.append(a["title"])
+        if "dc-tip" in classes:
+            chart.titles.append(a["aria-label"])
+            chart.tips.append(a)
         if "data-x" in a:
             chart.marks.append(a)
         if tag == "polyline":

@@ -233,3 +233,21 @@ def test_an_empty_frame_draws_nothing():
     empty = pl.DataFrame({"v": []}, schema={"v": pl.Int64})
     assert charts.histogram_chart(empty, "v", count_title="n") == ""
     assert charts.line_chart(empty.with_columns(w=pl.col("v")), "v", "w", tooltip=[]) == ""
+
+
+def test_a_tap_or_a_key_shows_a_marks_tooltip_anchored_inside_the_chart():
+    """A phone has no hover: each mark with a tooltip can take focus (a tap, a key), and
+    the page's CSS shows its aria-label above it, anchored to the chart's side near an
+    edge so that it is not cut off by the screen."""
+    df = pl.DataFrame({"points": list(range(8)), "seats": [3, 1, 4, 1, 5, 9, 2, 6]})
+    d = one(charts.bars_chart(df, "points", "seats"))
+    assert all(t["tabindex"] == "0" for t in d.tips) and len(d.tips) == 8
+    sides = [t["class"].split()[-1] for t in d.tips]
+    # columns at 6.25, 18.75 % (left), 31.25 … 68.75 % (centred), 81.25, 93.75 % (right)
+    assert sides == ["dc-tl", "dc-tl", "dc-tip", "dc-tip", "dc-tip", "dc-tip", "dc-tr", "dc-tr"]
+    assert ".dc-tip:focus::after" in charts.CSS and "content:attr(aria-label)" in charts.CSS
+    # points only there to hover are not painted, but keep their tooltips
+    line = pl.DataFrame({"n": [1, 2, 3], "v": [1.0, 2.0, 3.0]})
+    hidden = one(charts.line_chart(line, "n", "v", tooltip=[], points=False))
+    assert all("background" not in m["style"] for m in hidden.marks)
+    assert len(hidden.tips) == 3

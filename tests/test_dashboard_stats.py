@@ -339,6 +339,7 @@ def test_a_dashboard_write_while_reading_is_refused_as_busy_not_a_duckdb_error(
 
 
 def test_the_player_timeline_is_one_line_broken_between_events():
+    from dashboard.i18n import category
     from dashboard.views.player import timeline_chart
     from tests.chart_marks import read
 
@@ -364,3 +365,5 @@ def test_the_player_timeline_is_one_line_broken_between_events():
     events = [t.splitlines()[0] for t in drawn.titles]
     assert events == ["Acara: Piala Rektor"] * 3 + ["Acara: e2"] * 2
     assert "Kocokan: 3" in drawn.titles[2] and "Poin: 3" in drawn.titles[2]
+    # its category in the rulebook's words, as in the tables
+    assert f"Kategori: {category('biasa')}" in drawn.titles[2]

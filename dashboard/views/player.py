@@ -226,10 +226,13 @@ def _timeline(tl: pl.DataFrame, source: Any = None) -> None:
 def timeline_chart(tl: pl.DataFrame, titles: dict[str, str]) -> charts.Chart:
     """The running total over every hand the player played: one line in one colour,
     broken between events (each event's total starts again at 0), each hand's event named
-    by its title. A line and a legend entry per event named 40 to 60 events for a busy
-    player, unreadable on a phone."""
+    by its title and its category in the rulebook's words. A line and a legend entry per
+    event named 40 to 60 events for a busy player, unreadable on a phone."""
+    words = {c: category(c) for c in tl.get_column("category").unique().to_list() if c}
     return charts.line_chart(
-        tl.sort("n").with_columns(pl.col("event").replace(titles)),
+        tl.sort("n").with_columns(
+            pl.col("event").replace(titles), pl.col("category").replace(words)
+        ),
         "n",
         "cumulative",
         tooltip=["event", "round", "table", "hand", "category", "points"],
