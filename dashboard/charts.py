@@ -39,6 +39,7 @@ PALETTE = (
 )
 _MAX_X_LABELS = 12  # upright bars: a label under every k-th bar beyond that
 _MAX_DOTS = 240  # a line's points to hover, at most (evenly spread, each series' last kept)
+_KEYED = 24  # a chart of at most this many marks has them in the Tab order
 
 CSS = (
     "<style>"
@@ -62,17 +63,18 @@ CSS = (
     ".dc-col{position:relative;flex:1 1 0;min-width:0;}"
     ".dc-col .dc-b{left:12%;right:12%;}"
     ".dc-col .dc-v{left:50%;transform:translateX(-50%);font-size:.75rem;}"
-    ".dc-xl{display:flex;font-size:.75rem;opacity:.8;}"
+    ".dc-xl{display:flex;font-size:.75rem;opacity:.8;pointer-events:none;}"
     ".dc-xl span{flex:1 1 0;min-width:0;text-align:center;overflow:visible;white-space:nowrap;}"
-    ".dc-xs{position:relative;height:1.1rem;font-size:.75rem;opacity:.8;}"
+    ".dc-xs{position:relative;height:1.1rem;font-size:.75rem;opacity:.8;pointer-events:none;}"
     ".dc-xs span{position:absolute;transform:translateX(-50%);white-space:nowrap;}"
     ".dc-svg{position:absolute;inset:0;width:100%;height:100%;overflow:visible;}"
-    ".dc-dot{position:absolute;width:.55rem;height:.55rem;border-radius:50%;"
+    ".dc-dot{position:absolute;z-index:1;width:.55rem;height:.55rem;border-radius:50%;"
     "transform:translate(-50%,-50%);}"
     ".dc-dot.dc-hide{width:.9rem;height:.9rem;}"
     # a tooltip of the page's own, on hover and on a tap or a key (a phone has no hover):
     # the mark's aria-label, above it; at the chart's edges anchored to its side
     ".dc-tip{outline:none;}"
+    ".dc-tip:hover,.dc-tip:focus{z-index:30;}"  # its tip over the other marks
     ".dc-tip:hover::after,.dc-tip:focus::after{content:attr(aria-label);position:absolute;"
     "z-index:20;bottom:calc(100% + 6px);left:50%;transform:translateX(-50%);white-space:pre;"
     "background:rgba(38,39,48,.94);color:#fff;font-size:.75rem;line-height:1.35;"
@@ -154,7 +156,7 @@ def hbar_chart(
             for r in group
         ]
         out.append(f'<div class="dc-l">{_esc(name)}</div>')
-        classes, attrs = _tip(tip, 0)
+        classes, attrs = _tip(tip, 0, keyed=len(rows) <= _KEYED)
         out.append(
             f'<div class="dc-t {classes}" {attrs} style="height:{1.5 * n if n > 1 else 1.5:g}rem">'
         )
@@ -335,7 +337,7 @@ def line_chart(
                 tip.insert(0, f"{title(color)}: {r[color]}")
             across = px(float(r[x]))
             shown = f";background:{fill}" if points else ""
-            classes, attrs = _tip(tip, across)
+            classes, attrs = _tip(tip, across, keyed=df.height <= _KEYED)
             dots.append(
                 f'<span class="dc-dot{"" if points else " dc-hide"} {classes}" {attrs}'
                 f' data-x="{_esc(_num(r[x], whole=x_whole))}"'
@@ -421,7 +423,8 @@ def _upright(
             cells.append(
                 f'<span class="dc-v" style="{place}">{_esc(_num(total, whole=whole))}</span>'
             )
-        classes, attrs = _tip(tip, (i + 0.5) / len(columns) * 100)
+        across = (i + 0.5) / len(columns) * 100
+        classes, attrs = _tip(tip, across, keyed=len(columns) <= _KEYED)
         cols.append(f'<div class="dc-col {classes}" {attrs}>{"".join(cells)}</div>')
         shown = name if i % every == 0 else ""
         names.append(f"<span>{_esc(shown)}</span>")
@@ -516,12 +519,15 @@ def _series(df: pl.DataFrame, color: str | None) -> list[str]:
     return [str(s) for s in df.get_column(color).unique(maintain_order=True).to_list()]
 
 
-def _tip(lines: Sequence[str], across: float) -> tuple[str, str]:
+def _tip(lines: Sequence[str], across: float, *, keyed: bool) -> tuple[str, str]:
     """A mark's tooltip: its classes, and its attributes: the text in its ``aria-label``
     (read aloud too), focusable so that a tap shows it. ``across``: the mark's place
-    across the chart in percent, by which the tip is anchored."""
+    across the chart in percent, by which the tip is anchored. ``keyed``: in the Tab
+    order too (a chart of a few marks; a timeline's 240 points would stand between the
+    keyboard and the rest of the page)."""
     side = " dc-tl" if across < 25 else " dc-tr" if across > 75 else ""
-    return f"dc-tip{side}", f'tabindex="0" aria-label="{_esc(chr(10).join(lines))}"'
+    order = "0" if keyed else "-1"
+    return f"dc-tip{side}", f'tabindex="{order}" aria-label="{_esc(chr(10).join(lines))}"'
 
 
 def _colours(series: Sequence[str]) -> dict[str, str]:

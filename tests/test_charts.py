@@ -251,3 +251,6 @@ def test_a_tap_or_a_key_shows_a_marks_tooltip_anchored_inside_the_chart():
     hidden = one(charts.line_chart(line, "n", "v", tooltip=[], points=False))
     assert all("background" not in m["style"] for m in hidden.marks)
     assert len(hidden.tips) == 3
+    # a chart of many marks keeps them out of the Tab order (a tap still focuses them)
+    many = one(charts.bars_chart(pl.DataFrame({"p": range(30), "n": range(30)}), "p", "n"))
+    assert {t["tabindex"] for t in many.tips} == {"-1"}

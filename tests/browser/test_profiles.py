@@ -73,3 +73,31 @@ def test_leaderboard_names_link_to_their_profiles(server, new_page):
     link.click()  # the player's page, in this tab
     page.get_by_role("heading", name=name).wait_for()
     assert f"event={UNHAS}" in page.url
+
+
+def test_a_tap_on_a_charts_point_shows_what_it_stands_for_on_a_phone(server, new_page):
+    """A phone has no hover: a tap focuses a chart's mark, and its tooltip (the mark's
+    aria-label, drawn by the chart's CSS) shows inside the screen, over the other marks."""
+    srv, name = server
+    page = new_page(*SIZES["phone"])
+    page.goto(f"{srv.url}/player?player={quote(name)}&event={UNHAS}")
+    drawn(page)
+    for dot in (page.locator(".dc-dot").first, page.locator(".dc-dot").last):
+        dot.click()
+        assert dot.evaluate("e => e === document.activeElement")
+        label = dot.get_attribute("aria-label")
+        assert label and "Rating" in label
+        tip = dot.evaluate(
+            "e => { const s = getComputedStyle(e, '::after'); const r = e.getBoundingClientRect();"
+            " return {content: s.content, width: parseFloat(s.width), left: r.left,"
+            " right: r.right, z: getComputedStyle(e).zIndex}; }"
+        )
+        # CSS gives the text back quoted, its line breaks escaped
+        assert label.splitlines()[0] in tip["content"], tip
+        assert tip["z"] == "30", tip  # above the other points
+        # anchored to the chart's side near an edge: within the screen's 390 pixels
+        width = page.viewport_size["width"]
+        if "dc-tl" in (dot.get_attribute("class") or ""):
+            assert tip["left"] + tip["width"] <= width, tip
+        if "dc-tr" in (dot.get_attribute("class") or ""):
+            assert tip["right"] - tip["width"] >= 0, tip
