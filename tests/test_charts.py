@@ -9,10 +9,10 @@ import polars as pl
 import pytest
 
 from dashboard import charts
-from tests.chart_marks import read
+from tests.chart_marks import Drawn, read
 
 
-def one(html: str) -> "object":
+def one(html: str) -> Drawn:
     drawn = read(html)
     assert len(drawn) == 1
     return drawn[0]
