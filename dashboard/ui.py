@@ -56,13 +56,16 @@ def html_table(
     classes: Sequence[str] | None = None,
     style: str = "",
     link: Callable[[str], str] | None = None,
+    decimals: dict[str, int] | None = None,
 ) -> str:
     """``rows`` as one HTML table (``columns``: name and header), for ``st.html``: one
     element for the browser to draw, where an ``st.table`` renders every cell as markdown.
     Every header and value is ``html.escape``d; numbers, and the header of a column of
     numbers, get the class ``num``; booleans
     show as ✓ / blank; row ``i`` gets the class ``classes[i]``; with ``link`` (a name to
-    an address) the ``player`` cells link to that address."""
+    an address) the ``player`` cells link to that address; the numbers of a column of
+    ``decimals`` are written with that many digits after the point."""
+    digits = decimals or {}
     numeric = {
         name
         for name, _ in columns
@@ -78,7 +81,9 @@ def html_table(
     body = []
     for i, r in enumerate(rows):
         cls = classes[i] if classes else ""
-        cells = "".join(_html_cell(name, r.get(name), link) for name, _ in columns)
+        cells = "".join(
+            _html_cell(name, r.get(name), link, digits.get(name)) for name, _ in columns
+        )
         body.append((f'<tr class="{html.escape(cls)}">' if cls else "<tr>") + cells + "</tr>")
     attrs = f' style="{html.escape(style)}"' if style else ""
     return (
@@ -141,16 +146,21 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _decimal(value: object) -> str:
-    """A number as it is: ``68.5``, ``0.25``, ``3`` (at most four decimals)."""
+def _decimal(value: object, digits: int | None = None) -> str:
+    """A number as it is: ``68.5``, ``0.25``, ``3`` (at most four decimals); with
+    ``digits``, that many after the point (``7.70``)."""
+    if digits is not None:
+        return f"{value:.{digits}f}"
     return f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
-def _html_cell(name: str, value: Any, link: Callable[[str], str] | None) -> str:
+def _html_cell(
+    name: str, value: Any, link: Callable[[str], str] | None, digits: int | None = None
+) -> str:
     if isinstance(value, bool):
         return f"<td>{'✓' if value else ''}</td>"
     if _is_number(value):
-        return f'<td class="num">{html.escape(_decimal(value))}</td>'
+        return f'<td class="num">{html.escape(_decimal(value, digits))}</td>'
     if isinstance(value, datetime):
         value = f"{value:%Y-%m-%d %H:%M}"  # to the minute, as the pages write a moment
     text = "" if value is None else html.escape(str(value))
@@ -367,19 +377,25 @@ def table(
     links: bool = False,
     event: str | None = None,
     source: Any = None,
+    decimals: dict[str, int] | None = None,
 ) -> None:
     """``df`` with translated headers and optional styling: ``st.dataframe`` (sortable,
     scrolls), or with ``static`` a plain table (short tables: readable on a phone, text in
     the page for screen readers; :func:`plain_table`). With ``links`` each player's name
-    links to their page, with ``event`` chosen there. With ``source`` (the value
+    links to their page, with ``event`` chosen there. ``decimals`` writes those columns
+    with that many digits after the point (``7.70`` under ``5.89``, not ``7.7``); the
+    grid still sorts them as numbers. With ``source`` (the value
     :func:`data.read` returned that ``df`` comes from) what is shown is made once for it
     and ``key`` and shared by every session (:func:`data.derived`)."""
     if static and style is not None:
         raise ValueError("a plain table has no styling: show it with static=False")
 
     def build() -> str | pd.DataFrame:
-        make = plain_table if static else display
-        return make(df, columns, labels=labels, links=links, event=event)
+        if static:
+            return plain_table(
+                df, columns, labels=labels, links=links, event=event, decimals=decimals
+            )
+        return display(df, columns, labels=labels, links=links, event=event)
 
     shown = (
         build() if source is None else store.derived(source, f"table:{key}", build, i18n.language())
@@ -388,11 +404,14 @@ def table(
         st.html(shown)
         return
     data: Any = style(shown) if style is not None else shown
-    config = None
+    config: dict[str, Any] = {
+        _header(c, labels): st.column_config.NumberColumn(format=f"%.{n}f")
+        for c, n in (decimals or {}).items()
+    }
     if links and "player" in df.columns:
-        config = {_header("player", labels): st.column_config.LinkColumn(display_text=PROFILE_TEXT)}
+        config[_header("player", labels)] = st.column_config.LinkColumn(display_text=PROFILE_TEXT)
     st.dataframe(
-        data, hide_index=True, key=key, height=height, width="stretch", column_config=config
+        data, hide_index=True, key=key, height=height, width="stretch", column_config=config or None
     )
 
 
@@ -408,15 +427,19 @@ def plain_table(
     labels: dict[str, str] | None = None,
     links: bool = False,
     event: str | None = None,
+    decimals: dict[str, int] | None = None,
 ) -> str:
     """``df`` as one HTML table for ``st.html`` (:func:`html_table`): headers in the
     session's language, every cell escaped, booleans as ✓ / blank, a blank as blank,
-    decimals as they are (``68.5``). An ``st.table`` renders each cell as markdown: the
+    decimals as they are (``68.5``) or, for the columns of ``decimals``, with that many
+    digits after the point. An ``st.table`` renders each cell as markdown: the
     63 events of a player's page so cost a returning visitor 0.3 s in the browser."""
     named = headers(df, columns, labels)
     df = _chosen(df, columns)
     link = (lambda name: profile_url(name, event)) if links and "player" in df.columns else None
-    table = html_table(df.rows(named=True), named, css_class="plain-table", link=link)
+    table = html_table(
+        df.rows(named=True), named, css_class="plain-table", link=link, decimals=decimals
+    )
     return f'{PLAIN_CSS}<div class="plain-table-wrap">{table}</div>'
 
 

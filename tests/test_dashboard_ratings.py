@@ -2,6 +2,7 @@
 profile opened from its address (query parameters), names linking to profiles, the
 rating leaderboard's filters, the cross-table, no internal category codes on screen."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,10 @@ def test_rating_leaderboard_lists_the_ladder_and_marks_provisional(loaded):
     assert board["Pemain"][0] == ui.profile_url(best)
     ratings = list(board["Rating"])
     assert ratings == sorted(ratings, reverse=True)
+    # every rating written with two decimals (7.70 above 5.89), still sorted as numbers
+    shown = json.loads(at.dataframe[0].proto.columns)
+    for col in ("Rating", "μ", "σ"):
+        assert shown[col]["type_config"] == {"type": "number", "format": "%.2f"}
     # a group filter keeps only that group's members
     groups = at.selectbox(key="kg").options[1:]  # after "Semua" (all)
     at.selectbox(key="kg").set_value(groups[0]).run()

@@ -45,3 +45,11 @@ def test_numbers_and_their_headers_are_aligned_right_and_columns_chosen_in_order
     assert table["rows"] == [["Ana", "1"], ["Budi", "2"]]
     assert '<th class="num">#</th>' in body and '<td class="num">1</td>' in body
     assert f"<th>{i18n.column('player')}</th>" in body  # a column of text: left
+
+
+def test_a_column_of_fixed_decimals_writes_every_number_with_them():
+    # ratings side by side: 7.7 above 5.89 reads as a different precision; 7.70 does not
+    df = pl.DataFrame({"ordinal": [7.7, 5.891, -0.9, None, 3.0], "mu": [31.8, 30.0, 1.0, 2.0, 3.0]})
+    (table,) = _read(ui.plain_table(df, decimals={"ordinal": 2})).tables
+    assert [r[0] for r in table["rows"]] == ["7.70", "5.89", "-0.90", "", "3.00"]
+    assert [r[1] for r in table["rows"]] == ["31.8", "30", "1", "2", "3"]  # as they are

@@ -113,6 +113,7 @@ def _phone_css() -> None:
         @media (max-width: 640px) {
           [data-testid="stMainBlockContainer"] {padding-top: 3.5rem; padding-left: .75rem; padding-right: .75rem;}
           [data-testid="stMainBlockContainer"] h1 {font-size: 1.5rem;}
+          [data-testid="stMainBlockContainer"] h3 {font-size: 1.2rem;}
         }
         </style>"""
     )

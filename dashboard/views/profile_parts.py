@@ -59,7 +59,6 @@ def form(rows: pl.DataFrame) -> None:
     ui.table(
         rows.with_columns(
             pl.format("{}/{}", "rank", "players").alias("place"),
-            pl.col("change").round(2),
             pl.col("played_on").cast(pl.String),
         ),
         key="pf_form",
@@ -70,6 +69,7 @@ def form(rows: pl.DataFrame) -> None:
             "played_on": t("rt.col.last_played"),
         },
         static=True,
+        decimals={"change": 2},
     )
 
 

@@ -78,7 +78,6 @@ def show(board: pl.DataFrame, ladder: str) -> None:
         st.info(t("rt.empty_filter"))
         return
     shown = board.with_columns(
-        pl.col("ordinal", "mu", "sigma").round(2),
         pl.col("last_played").cast(pl.String),
         pl.when(pl.col("provisional")).then(pl.lit("◔")).otherwise(pl.lit("")).alias("provisional"),
     )
@@ -98,5 +97,6 @@ def show(board: pl.DataFrame, ladder: str) -> None:
         ],
         labels=columns_labels(),
         links=True,
+        decimals=dict.fromkeys(("ordinal", "mu", "sigma"), 2),
     )
     ui.downloads(ui.public_columns(board), f"ratings_{ladder}", t("rt.what"), key="rt_dl")
