@@ -10,9 +10,11 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard import ui
 from dashboard.i18n import CATEGORIES
+from pipeline import events
 from pipeline.standings import h2h, queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PEPET, UNHAS
+from tests.chart_marks import charts_of
 from tests.test_dashboard import frames, html_tables, texts
 
 TIMEOUT = 60
@@ -69,6 +71,29 @@ def test_profile_compares_two_players_side_by_side(loaded):
         shared = h2h.head_to_head(con, a, b).summary()["tables"]
     assert shared >= 1
     assert "Side by side" in text and f"Shared a table {shared} times" in text
+
+
+def test_a_profile_names_events_by_their_titles(loaded):
+    """Every table of a player's page (recent tables, events, matches, two players side
+    by side) and the rating history's tooltips name an event by its title, not its id."""
+    title = "Turnamen Domino Dies Natalis LXIV"
+    with connect(loaded) as con:
+        events.save(con, UNHAS, "unhas", title=title)
+        a, b, name_a, name_b = con.execute(
+            "SELECT a.player_key, b.player_key, a.player, b.player FROM table_standings a "
+            'JOIN table_standings b USING (event, round, "table") '
+            "WHERE a.event = ? AND a.player_key < b.player_key LIMIT 1",
+            [UNHAS],
+        ).fetchall()[0]
+    shown = []
+    for tab in ("Ringkasan", "Pertandingan"):
+        at = open_page("page_scripts/player.py", player=name_a, vs=name_b, tab=tab)
+        cells = [str(v) for f in frames(at) if "Acara" in f.columns for v in f["Acara"]]
+        assert cells and UNHAS not in cells and title in cells, (tab, cells)
+        shown += cells
+        tips = [tip for c in charts_of(at).values() for tip in c.titles]
+        assert tips and not any(UNHAS in tip for tip in tips), tab
+    assert len(shown) >= 4  # recent tables, events, side by side, matches
 
 
 @pytest.mark.parametrize("lang", ["id", "en"])

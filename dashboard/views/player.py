@@ -246,7 +246,7 @@ def timeline_chart(tl: pl.DataFrame, titles: dict[str, str]) -> charts.Chart:
 def _matches(matches: pl.DataFrame) -> None:
     st.markdown(f"#### {t('pl.matches')}")
     ui.table(
-        matches,
+        matches.with_columns(pl.col("event").replace(data.event_titles())),
         key="pl_matches",
         columns=[
             "event",

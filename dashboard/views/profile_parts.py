@@ -7,7 +7,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import charts, ui
+from dashboard import charts, data, ui
 from dashboard.i18n import category, column, t
 from pipeline import settings
 from pipeline.standings.stats import WINNING
@@ -31,19 +31,21 @@ def history(hist: pl.DataFrame, source: Any = None) -> None:
     if hist.height == 0:
         st.caption(t("pf.history.none"))
         return
-    frame = hist.with_columns(
-        pl.int_range(1, pl.len() + 1).over("ruleset").alias("n"), pl.col("ordinal").round(2)
-    )
+    titles = data.event_titles()
     charts.draw(
         "pf_history",
         lambda: charts.line_chart(
-            frame,
+            hist.with_columns(
+                pl.int_range(1, pl.len() + 1).over("ruleset").alias("n"),
+                pl.col("ordinal").round(2),
+                pl.col("event").replace(titles),
+            ),
             "n",
             "ordinal",
             tooltip=["played_on", "event", "round", "table", "rank"],
             labels={"n": t("pf.history.x"), "ordinal": t("rt.col.ordinal")},
             color="ruleset",
-            points=frame.height <= 80,
+            points=hist.height <= 80,
             height=260,
         ),
         source,
@@ -60,6 +62,7 @@ def form(rows: pl.DataFrame) -> None:
         rows.with_columns(
             pl.format("{}/{}", "rank", "players").alias("place"),
             pl.col("played_on").cast(pl.String),
+            pl.col("event").replace(data.event_titles()),
         ),
         key="pf_form",
         columns=["played_on", "event", "round", "table", "place", "points", "change"],
@@ -150,7 +153,8 @@ def compare(d: dict[str, Any], name_a: str, name_b: str) -> None:
         + t("pf.h2h.fed", a=b, b=a, n=s["b_fed_a"], p=s["b_fed_a_points"])
     )
     shared: pl.DataFrame = d["tables"].with_columns(
-        pl.col("ahead").replace({"a": name_a, "b": name_b, "level": "="})
+        pl.col("ahead").replace({"a": name_a, "b": name_b, "level": "="}),
+        pl.col("event").replace(data.event_titles()),
     )
     ui.table(
         shared,
