@@ -411,8 +411,19 @@ def table(
     if links and "player" in df.columns:
         config[_header("player", labels)] = st.column_config.LinkColumn(display_text=PROFILE_TEXT)
     st.dataframe(
-        data, hide_index=True, key=key, height=height, width="stretch", column_config=config or None
+        data,
+        hide_index=True,
+        key=key,
+        height=height,
+        width="stretch",
+        column_config=config or None,
+        placeholder=BLANK,
     )
+
+
+#: What a grid (``st.dataframe``) writes in an empty cell: nothing, as a plain table does
+#: (Streamlit's default is the word "None", English on an Indonesian page).
+BLANK = ""
 
 
 #: A plain table's page CSS (:func:`plain_table`): :data:`TABLE_RULES`, and scrolling

@@ -136,6 +136,8 @@ def frames(at: AppTest) -> list:
     assert not at.table, "plain tables are one HTML table each (ui.table(static=True))"
     out = []
     for e in at.dataframe:
+        # an empty cell shows empty, not Streamlit's default word "None"
+        assert e.proto.HasField("placeholder") and e.proto.placeholder == ui.BLANK
         out.append(e.value)
     for t in html_tables(at).tables:
         out.append(_numbers(pd.DataFrame(t["rows"], columns=t["head"])))

@@ -268,6 +268,7 @@ def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:
             hide_index=True,
             key=f"up_rows_{sheet.sha256[:12]}",
             width="stretch",
+            placeholder=ui.BLANK,  # an empty cell of the file shows empty, not "None"
         )
 
 
