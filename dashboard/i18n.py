@@ -141,10 +141,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Hand-log files (CSV or XLSX, one or more)",
     },
     "up.files.limit": {
-        "id": "Seret berkas ke kotak di bawah atau tekan Pilih berkas · CSV atau XLSX, paling besar {mb} MB per berkas.",
-        "en": "Drag files onto the box below or press Choose files · CSV or XLSX, at most {mb} MB per file.",
+        "id": "Seret berkas ke kotak di bawah atau tekan Pilih berkas · {kinds}, paling besar {mb} MB per berkas.",
+        "en": "Drag files onto the box below or press Choose files · {kinds}, at most {mb} MB per file.",
     },
     "up.browse": {"id": "Pilih berkas", "en": "Choose files"},
+    "word.or": {"id": "atau", "en": "or"},
     "up.event": {
         "id": "Acara (untuk baris tanpa kolom acara)",
         "en": "Event (for rows without an event)",

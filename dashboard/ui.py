@@ -15,6 +15,7 @@ from dashboard import data as store
 from dashboard import i18n
 from dashboard.data import Result
 from dashboard.i18n import t
+from pipeline import settings
 from pipeline.standings import exports
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
@@ -486,3 +487,30 @@ def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:
 def public_columns(df: pl.DataFrame) -> pl.DataFrame:
     """Standings for download: internal columns (player_key, version) left out."""
     return df.drop([c for c in ("player_key", "version") if c in df.columns])
+
+
+def file_uploader(label: str, kinds: Sequence[str], max_mb: int, **kwargs: Any) -> Any:
+    """``st.file_uploader`` for files of ``kinds`` (extensions) up to ``max_mb`` MB each,
+    its words in the page's language. Streamlit's uploader writes its own in English only
+    ("Drag and drop files here", "Limit 20MB per file", "Upload") with no setting to
+    translate them: they are hidden, the button's label set by static CSS (text from the
+    string table only, never from data), and what it takes said in a caption above it."""
+    label_css = t("up.browse").replace("\\", "").replace('"', "")
+    box = "[data-testid='stFileUploaderDropzone']"
+    has_words = f"{box}:has([data-testid='stFileUploaderDropzoneInstructions'])"
+    st.html(
+        "<style>[data-testid='stFileUploaderDropzoneInstructions'] {display: none;} "
+        f"{has_words} button, {has_words} button * {{font-size: 0 !important;}} "
+        f"{box} button [data-testid='stIconMaterial'] "
+        "{font-size: 1.25rem !important; margin-right: .5rem;} "
+        f'{has_words} button::after {{content: "{label_css}"; font-size: .875rem;}}</style>'
+    )
+    names = [k.upper() for k in kinds]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {t('word.or')} {names[-1]}"
+    st.caption(t("up.files.limit", kinds=listed, mb=max_mb))
+    return st.file_uploader(label, type=list(kinds), max_upload_size=max_mb, **kwargs)
+
+
+def upload_mb() -> int:
+    """The largest file a page takes, in MB: the ``max_file_bytes`` setting (at least 1)."""
+    return max(1, int(settings.get("max_file_bytes")) // (1024 * 1024))

@@ -948,3 +948,15 @@ def test_event_stats_speak_the_rulebooks_words_agree_on_hands_and_show_no_paths(
     assert played == [str(total)] or played == [total]
     endings = [df for df in frames(at) if {"Akhir", "Ending"} & set(df.columns)]
     assert endings and int(endings[0].iloc[:, 1].sum()) == total
+
+
+def test_hand_entry_offers_events_by_their_titles(loaded):
+    with connect(loaded) as con:
+        events.save(con, UNHAS, "unhas", title="Turnamen Domino Dies Natalis LXIV")
+    add_coordinator(loaded, "rina", ["*"])
+    at = app("page_scripts/entry.py")
+    _sign_in(at, "rina", PASSWORD)
+    (pills,) = [p for p in at.get("button_group") if p.proto.label == "Acara"]
+    shown = {o.content for o in pills.proto.options}
+    assert "Turnamen Domino Dies Natalis LXIV" in shown and UNHAS not in shown
+    assert PEPET in shown  # an event without a title goes by its id

@@ -15,7 +15,7 @@ from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, add_coordinator
 from tests.test_change_requests import EV, PNG, SRC, corrected
-from tests.test_dashboard import texts
+from tests.test_dashboard import frames, texts
 
 TIMEOUT = 60
 
@@ -169,6 +169,11 @@ def test_the_admin_page_adds_a_user_and_sets_a_role(league):
     at.button[[b.label for b in at.button].index("Simpan")].click()
     run(at)
     assert "Tersimpan: juri dua" in texts(at)
+    # the list of users in the page's language: its headers and the role's word
+    (users,) = [f for f in frames(at) if "Peran" in f.columns]
+    assert list(users.columns) == ["Nama", "Peran", "Acara", "Kelompok", "Dibuat"]
+    roles = dict(zip(users["Nama"], users["Peran"], strict=True))
+    assert (roles["boss"], roles["juri dua"], roles["cora"]) == ("admin", "juri", "koordinator")
     with connect(league, read_only=True) as con:
         assert auth.user_role(con, "juri dua") == "jury"
         assert auth.user_events(con, "juri dua") == {EV}

@@ -46,7 +46,21 @@ def render() -> None:
     done = st.session_state.pop(_DONE, None)
     if done:
         st.success(done)
-    ui.table(users, key="adm_users", static=True)
+    ui.table(
+        users.with_columns(
+            pl.col("role").replace({r: t(f"role.{r}") for r in auth.ROLES}),
+            pl.col("created_at").dt.strftime("%Y-%m-%d %H:%M"),
+        ),
+        key="adm_users",
+        static=True,
+        labels={
+            "name": t("adm.name"),
+            "role": t("adm.role"),
+            "events": t("adm.col.events"),
+            "groups": t("adm.col.groups"),
+            "created_at": t("adm.col.created"),
+        },
+    )
     _add_form()
     if users.height:
         _change_form(users)

@@ -8,6 +8,7 @@ whole or not at all). The page only asks and shows: thumb-sized pills and button
 score computed here.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -47,7 +48,8 @@ def render() -> None:
     if not d["events"]:
         st.info(t("en.no_events"))
         return
-    event = _pills("en.event", d["events"], "en_event")
+    titles = data.event_titles()
+    event = _pills("en.event", d["events"], "en_event", lambda e: titles.get(e, e))
     if event is None:
         return
     round_ = _pick_or_type("en.round", d["rounds"], "en_round")
@@ -119,10 +121,12 @@ def _phone_css() -> None:
     )
 
 
-def _pills(label: str, options: list[str], key: str) -> str | None:
+def _pills(
+    label: str, options: list[str], key: str, shown: Callable[[str], str] = str
+) -> str | None:
     if len(options) == 1 and st.session_state.get(key) is None:
         st.session_state[key] = options[0]
-    return st.pills(t(label), options, key=key, selection_mode="single")
+    return st.pills(t(label), options, key=key, selection_mode="single", format_func=shown)
 
 
 def _pick_or_type(label: str, options: list[str], key: str) -> str:

@@ -222,8 +222,8 @@ def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
         st.caption(t("org.roster.count", n=current.height))
         if current.height:
             ui.table(current.select("player", "group"), key="org_roster_table", height=240)
-        upload = st.file_uploader(
-            t("org.roster.file"), type=["csv", "xlsx"], key=f"org_roster_{info.event}"
+        upload = ui.file_uploader(
+            t("org.roster.file"), ["csv", "xlsx"], ui.upload_mb(), key=f"org_roster_{info.event}"
         )
         if upload is None or not st.button(
             t("org.roster.save"), key="org_roster_save", type="primary", width="stretch"

@@ -40,7 +40,7 @@ def render() -> None:
         st.success(done)
     st.caption(t("reg.intro"))
     league = st.text_input(t("reg.league"), value=DEFAULT_LEAGUE, key="reg_league").strip()
-    up = st.file_uploader(t("reg.file"), type=["csv", "xlsx"], key="reg_file")
+    up = ui.file_uploader(t("reg.file"), ["csv", "xlsx"], ui.upload_mb(), key="reg_file")
     if up is None or not league:
         st.session_state.pop(_PLAN, None)
         return

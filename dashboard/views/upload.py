@@ -18,7 +18,7 @@ from dashboard import access, batches, data, ui
 from dashboard.i18n import language, t
 from dashboard.views.upload_preview import show_preview
 from dashboard.views.upload_request import SENT_STATE, request_box
-from pipeline import auth, events, ingest, league, rulesets, settings
+from pipeline import auth, events, ingest, league, rulesets
 from pipeline.ingest import PlanChanged, Preview
 from pipeline.ingest.read import display_name
 from pipeline.standings import exports, stats
@@ -85,14 +85,13 @@ def render() -> None:
             )
         )
     n = st.session_state.get(_ROUND_STATE, 0)
-    limit_mb = max(1, int(settings.get("max_file_bytes")) // (1024 * 1024))
-    _uploader_css(limit_mb)
-    uploaded = st.file_uploader(
+    limit_mb = ui.upload_mb()
+    uploaded = ui.file_uploader(
         t("up.files"),
-        type=["csv", "xlsx"],
+        ["csv", "xlsx"],
+        limit_mb,
         accept_multiple_files=True,
         key=f"upload_files_{n}",
-        max_upload_size=limit_mb,
     )
     if uploaded:
         c1, c2 = st.columns(2)
@@ -258,25 +257,6 @@ def _eligibility_warnings(lines: list[str] | None, *, before: bool = False) -> N
     tail = f"\n\n{t('up.eligibility.more', n=more)}" if more > 0 else ""
     head = t("up.eligibility.preview") if before else t("up.eligibility")
     st.warning(f"{head}\n\n{listed}{tail}")
-
-
-def _uploader_css(limit_mb: int) -> None:
-    """Streamlit's uploader writes its own words in English only ("Drag and drop files
-    here", "Limit 20MB per file", "Upload") and has no setting to translate them: they are
-    hidden and said in the page's language instead — the button's label by static CSS
-    (text from this page's string table only, never from data), the limit in a caption."""
-    label = t("up.browse").replace("\\", "").replace('"', "")
-    st.html(
-        "<style>[data-testid='stFileUploaderDropzoneInstructions'] {display: none;} "
-        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button, "
-        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button * "
-        "{font-size: 0 !important;} "
-        "[data-testid='stFileUploaderDropzone'] button [data-testid='stIconMaterial'] "
-        "{font-size: 1.25rem !important; margin-right: .5rem;} "
-        "[data-testid='stFileUploaderDropzone']:has([data-testid='stFileUploaderDropzoneInstructions']) button::after "
-        f'{{content: "{label}"; font-size: .875rem;}}</style>'
-    )
-    st.caption(t("up.files.limit", mb=limit_mb))
 
 
 def _history() -> None:

@@ -8,7 +8,7 @@ content, keeps the upload byte for byte, and refuses what it must in one sentenc
 
 import streamlit as st
 
-from dashboard import access, data
+from dashboard import access, data, ui
 from dashboard.i18n import language, t
 from pipeline import attachments, auth, settings
 from pipeline import change_requests as cr
@@ -26,11 +26,11 @@ def request_box(
     with st.container(border=True, key="up_request_box"):
         st.warning(t("rq.ask.note"))
         st.text_area(t("rq.ask.reason"), key=REASON_KEY, max_chars=500, height=68)
-        photo = st.file_uploader(
+        photo = ui.file_uploader(
             t("rq.ask.photo"),
-            type=attachments.EXTENSIONS,
+            attachments.EXTENSIONS,
+            max(1, _limit() // (1024 * 1024)),
             key=f"up_photo_{n}",
-            max_upload_size=max(1, _limit() // (1024 * 1024)),
         )
         blocked = bool(pv.forbidden) or not reason
         if st.button(t("rq.ask.send"), key="up_request", type="primary", disabled=blocked):
