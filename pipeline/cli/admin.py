@@ -357,7 +357,7 @@ def event() -> None:
 def event_rounds(event_id, labels, clear, db) -> None:
     """Set the event's round order (first round first); without rounds, show the order.
 
-    Rounds not listed follow the listed ones by the default rule (RULES.md): natural order
+    Rounds not listed follow the listed ones by the default rule (docs/rules-unhas.md, "Round order"): natural order
     (R2 before R10), quarter-finals, semi-finals and finals last.
     """
     from pipeline import rounds as round_order

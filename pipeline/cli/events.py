@@ -99,7 +99,7 @@ def event_roster(event_id, file, db) -> None:
 @click.option("--reason", help="Why the round is drawn again (needed for a redraw).")
 @db_option
 def draw(event_id, round_, seed, reason, db) -> None:
-    """Seat a round as RULES.md decides: tables, chairs by lot, the swap schedule; stored
+    """Seat a round as the rulebook decides (docs/rules-unhas.md, docs/rules-pepet.md): tables, chairs by lot, the swap schedule; stored
     with its seed. Exit 1 with a sentence when the round cannot be drawn yet."""
     from pipeline import draws
     from pipeline.store.db import connect
