@@ -505,7 +505,7 @@ def file_uploader(label: str, kinds: Sequence[str], max_mb: int, **kwargs: Any) 
         "{font-size: 1.25rem !important; margin-right: .5rem;} "
         f'{has_words} button::after {{content: "{label_css}"; font-size: .875rem;}}</style>'
     )
-    names = [k.upper() for k in kinds]
+    names = list(dict.fromkeys("JPEG" if k.lower() == "jpg" else k.upper() for k in kinds))
     listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {t('word.or')} {names[-1]}"
     st.caption(t("up.files.limit", kinds=listed, mb=max_mb))
     return st.file_uploader(label, type=list(kinds), max_upload_size=max_mb, **kwargs)

@@ -75,6 +75,8 @@ def test_a_coordinator_correction_becomes_a_request_the_jury_approves(league):
     assert "permintaan perubahan" in texts(at)
     assert at.button(key="up_request").disabled, "a request needs its reason"
     assert [b for b in at.button if b.key == "up_confirm"] == [], "no save button for a coordinator"
+    # the photo's box says what it takes, each kind once
+    assert "tekan Pilih berkas · JPEG, PDF, PNG atau WEBP, paling besar" in texts(at)
     at.text_area(key="up_reason").input("A memegang 8, bukan 11")
     run(at)
     at.get("file_uploader")[1].set_value([("kertas.png", PNG, "image/png")])
