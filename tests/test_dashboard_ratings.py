@@ -51,6 +51,13 @@ def test_profile_opens_from_a_shared_address(loaded):
     assert name in text
     assert "Riwayat rating" in text and "Hasil per babak" in text and "Prestasi" in text
     assert ui.profile_url(name, event=UNHAS) in text  # the link to share
+    # the rating written as the rating leaderboard writes it: two decimals
+    with connect(loaded, read_only=True) as con:
+        (ordinal,) = con.execute(
+            "SELECT ordinal FROM ratings WHERE ruleset = 'unhas' AND player_key = ?", [key]
+        ).fetchall()[0]
+    (rating,) = [m.value for m in at.metric if m.label == "Rating (unhas)"]
+    assert rating.split()[0] == f"{ordinal:.2f}"
     # the player's rounds: one line per round they reached
     line = [f for f in frames(at) if "Peringkat acara" in f.columns]
     assert line and len(line[0]) >= 1

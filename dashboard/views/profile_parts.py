@@ -18,7 +18,8 @@ def rating_metrics(ratings: pl.DataFrame) -> list[tuple[str, Any]]:
     need = int(settings.get("provisional_matches"))
     out = []
     for r in ratings.iter_rows(named=True):
-        value = f"{r['ordinal']:.1f}" + (" ◔" if r["provisional"] else "")
+        # two decimals, as the rating leaderboard writes it
+        value = f"{r['ordinal']:.2f}" + (" ◔" if r["provisional"] else "")
         out.append((t("pf.m.rating", ruleset=r["ruleset"]), value))
     if ratings.height and ratings["provisional"].any():
         fewest = ratings.filter(pl.col("provisional"))["matches"].cast(pl.Int64).min()
