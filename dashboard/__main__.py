@@ -90,10 +90,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m dashboard", description="Serve the dashboard.")
     parser.add_argument("--port", type=int, default=8501)
     parser.add_argument("--host", default="0.0.0.0")
-    parser.add_argument("--db", help="Database file (default data/domino.duckdb, or DOMINO_DB).")
+    parser.add_argument(
+        "--db",
+        help="Database file or postgresql:// URL (default data/domino.duckdb, or DOMINO_DB).",
+    )
     args = parser.parse_args(argv)
     if args.db:
-        os.environ["DOMINO_DB"] = str(Path(args.db).resolve())
+        from pipeline.settings import db_target
+
+        where = db_target(args.db)  # a PostgreSQL URL as it is, a file resolved
+        os.environ["DOMINO_DB"] = where if isinstance(where, str) else str(Path(args.db).resolve())
 
     from streamlit.web.cli import main as streamlit_main
 

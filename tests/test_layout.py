@@ -3,6 +3,7 @@ the dashboard nor the deal simulator at load time, and the benchmarks share help
 the tests through ``simulator/stress/``, never by importing ``tests``."""
 
 import ast
+import contextlib
 import os
 import subprocess
 import sys
@@ -79,6 +80,51 @@ def test_domino_serve_hands_over_to_python_m_dashboard(monkeypatch, tmp_path):
             ],
         )
     ]
+
+
+def test_domino_serve_on_postgresql_hands_over_the_url_unchanged_and_out_of_sight(monkeypatch):
+    # the URL was resolved as a file path (/cwd/postgresql:/…): the dashboard then showed
+    # an empty league. It goes to the server as it is, through the environment, so that a
+    # password in it is not in the process list
+    from pipeline.store import db as store
+
+    calls = []
+    monkeypatch.setattr(os, "execv", lambda exe, argv: calls.append(argv))
+    monkeypatch.setattr(store, "connect", lambda *a, **k: contextlib.nullcontext())
+    monkeypatch.setenv("DOMINO_DB", "restored after the test")
+    url = "postgresql://domino:s3cret@db.example:5432/liga"
+    r = CliRunner().invoke(cli, ["serve", "--port", "8768", "--db", url])
+    assert r.exit_code == 0, r.output
+    (argv,) = calls
+    assert "--db" not in argv and not any("s3cret" in a for a in argv)
+    assert os.environ["DOMINO_DB"] == url
+
+
+def test_domino_serve_on_a_missing_file_says_the_pages_start_empty(monkeypatch, tmp_path):
+    monkeypatch.setattr(os, "execv", lambda exe, argv: None)
+    typo = tmp_path / "hasil.duckbd"
+    r = CliRunner().invoke(cli, ["serve", "--port", "8770", "--db", str(typo)])
+    assert r.exit_code == 0, r.output
+    assert f"{typo} does not exist yet: the dashboard shows no results" in " ".join(
+        r.output.split()
+    )
+    assert not typo.exists()  # serving reads; the first upload creates the file
+
+
+def test_python_m_dashboard_takes_a_postgresql_url_as_it_is(monkeypatch):
+    from streamlit.web.cli import main as streamlit_main
+
+    import dashboard.__main__ as entry
+    from dashboard import shell
+
+    for name in ("freeze_imports", "stop_on_signals"):
+        monkeypatch.setattr(entry, name, lambda: None)
+    monkeypatch.setattr(shell, "preload", lambda: None)
+    monkeypatch.setattr(streamlit_main, "main", lambda args, prog_name: None)
+    monkeypatch.setenv("DOMINO_DB", "restored after the test")
+    url = "postgresql://domino@db.example:5432/liga"
+    entry.main(["--port", "8769", "--db", url])
+    assert os.environ["DOMINO_DB"] == url
 
 
 def test_a_dashboard_that_cannot_start_is_one_sentence_and_exit_1(monkeypatch):

@@ -242,6 +242,13 @@ def serve(port, host, db) -> None:
         from pipeline.store.db import check_file, upgrade
 
         check_file(where, write=False)  # a file that cannot be the database: say so now
+        if not where.exists():  # a new league, or a mistyped --db: the pages would be empty
+            out.print(
+                f"{where} does not exist yet: the dashboard shows no results until the first "
+                "upload creates it (give --db or DOMINO_DB if the results are in another file)",
+                markup=False,
+                highlight=False,
+            )
         # a file made by an older version: its new tables and views, before the pages read
         state = upgrade(where)
         if state == "busy":
@@ -319,7 +326,13 @@ def _serve(db, port: int, host: str = "0.0.0.0") -> None:
     """
     cmd = [sys.executable, "-m", "dashboard", "--port", str(port), "--host", host]
     if db:
-        cmd += ["--db", str(Path(db).resolve())]
+        where = settings.db_target(db)
+        if isinstance(where, str):
+            # a PostgreSQL URL as it is, and in the environment rather than the arguments:
+            # a password in it would show in every process list
+            os.environ["DOMINO_DB"] = where
+        else:
+            cmd += ["--db", str(Path(db).resolve())]
     _check_port(host, port)
     out.print(f"dashboard on http://localhost:{port}  (Ctrl+C stops it)")
     if host in ("0.0.0.0", "::"):
