@@ -29,7 +29,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NoReturn
 
 import duckdb
@@ -203,7 +202,8 @@ def stamp(db: str, timeout: float = READ_TIMEOUT) -> Any:
     """The data stamp of ``db`` (one cheap query on a short read-only attach), or None
     when the file is missing or a writer holds it. The stamp is remembered for every
     session's :func:`read` (see :mod:`dashboard.live`, which calls this for the process)."""
-    if not Path(db).exists():
+    where = settings.db_target(db)
+    if not isinstance(where, str) and not where.exists():  # a file not made yet
         return None
     try:
         with DB_LOCK.reading(timeout), attach(db, timeout=timeout) as con:

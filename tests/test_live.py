@@ -41,6 +41,20 @@ def test_a_save_is_one_change(loaded):
     assert w.changes == 1
 
 
+def test_a_save_is_one_change_on_either_store(store):
+    # on PostgreSQL the watcher took the URL for a missing file and never saw a change:
+    # an open leaderboard stayed as it was until reloaded
+    data.clear()
+    ingest(store, "unhas-2024-e1_R1_meja3.csv")
+    w = live.Watcher(store, every=0.05)
+    w.poll()
+    assert w.stamp is not None and w.changes == 0
+    ingest(store, "unhas-2024-e1_R1_meja4.csv")
+    w.poll()
+    assert w.changes == 1
+    data.clear()
+
+
 def test_the_stamp_serves_every_sessions_reads(loaded):
     """What the watcher read is what data.read keys its cache on: sessions ask nothing."""
     w = live.Watcher(str(loaded), every=0.05)

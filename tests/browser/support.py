@@ -39,12 +39,19 @@ PEPET = "pepet-2024-e1"
 PASSWORD = "correct horse battery"
 
 
-def build_samples(db: Path, only: str | None = None, exclude: tuple[str, ...] = ()) -> list[str]:
+def build_samples(
+    db: Path | str,
+    only: str | None = None,
+    exclude: tuple[str, ...] = (),
+    staging_in: Path | None = None,
+) -> list[str]:
     """Load the sample events (tests/data/examples/<ruleset>/, in order.txt order);
-    ``only`` one ruleset's folder; ``exclude`` leaves those log files out."""
+    ``only`` one ruleset's folder; ``exclude`` leaves those log files out (their copy made
+    in ``staging_in``, by default beside the database file)."""
     if only is None and not exclude:
         return load_samples(db, SAMPLES)
-    staging = db.parent / f"_samples_{only or 'all'}_{len(exclude)}"
+    folder_in = staging_in if staging_in is not None else Path(db).parent
+    staging = folder_in / f"_samples_{only or 'all'}_{len(exclude)}"
     if staging.exists():
         shutil.rmtree(staging)
     for folder in sorted(
@@ -66,7 +73,11 @@ def sample_file(ruleset: str, name: str) -> Path:
 
 
 def add_coordinator(
-    db: Path, name: str, events: list[str], password: str = PASSWORD, role: str = "coordinator"
+    db: Path | str,
+    name: str,
+    events: list[str],
+    password: str = PASSWORD,
+    role: str = "coordinator",
 ) -> None:
     """A user (a coordinator unless ``role`` says jury or admin)."""
     with connect(db) as con:
@@ -88,7 +99,7 @@ class Server:
 
 @contextlib.contextmanager
 def dashboard(
-    db: Path,
+    db: Path | str,
     logdir: Path,
     refresh: float = 2,
     bigscreen: float = 4,
@@ -104,7 +115,7 @@ def dashboard(
     env.update(
         DOMINO_REFRESH_SECONDS=str(refresh),
         DOMINO_BIGSCREEN_SECONDS=str(bigscreen),
-        DOMINO_BACKUP_DIR=str(db.parent / "backups"),
+        DOMINO_BACKUP_DIR=str(logdir / "backups"),
         STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
         STREAMLIT_GLOBAL_DEVELOPMENT_MODE="false",
     )

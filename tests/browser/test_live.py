@@ -3,7 +3,8 @@
 The server runs with a refresh period of ten minutes (``DOMINO_REFRESH_SECONDS=600``), so
 a table that appears within the test's wait can only have come through the server's one
 watcher (dashboard/live.py). Two screens stay open, untouched; a ``domino ingest`` from
-another process and a coordinator's upload in a third browser each show on them.
+another process and a coordinator's upload in a third browser each show on them; on a
+database file and on PostgreSQL.
 """
 
 import subprocess
@@ -30,9 +31,10 @@ SHOWN_WITHIN = 30  # seconds of wait allowed on a loaded 2-core machine (the tar
 HELD_BACK = ("unhas-2024-e1_R3_meja2.csv", "pepet-2024-e1_S3_meja3.csv")
 
 
-def test_a_save_shows_on_every_open_leaderboard(tmp_path, new_page):
-    db = tmp_path / "d.duckdb"
-    build_samples(db, exclude=HELD_BACK)
+def test_a_save_shows_on_every_open_leaderboard(store, tmp_path, new_page):
+    # once on a database file, once on PostgreSQL (``domino serve --db postgresql://…``)
+    db = store
+    build_samples(db, exclude=HELD_BACK, staging_in=tmp_path)
     add_coordinator(db, "rina", ["*"])
     with dashboard(db, tmp_path, refresh=LONG_REFRESH, bigscreen=LONG_REFRESH) as srv:
         cup, league = new_page(), new_page()  # two venue screens, never touched again
