@@ -54,8 +54,9 @@ def db_option(f):
         "db",
         envvar="DOMINO_DB",
         type=click.Path(dir_okay=False),
+        metavar="FILE|URL",
         default=None,
-        help="Database file (default data/domino.duckdb, or DOMINO_DB).",
+        help="Database file or postgresql:// URL (default data/domino.duckdb, or DOMINO_DB).",
     )(f)
 
 
