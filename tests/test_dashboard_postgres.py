@@ -1,0 +1,65 @@
+"""Every dashboard page on a league stored in PostgreSQL, through AppTest, signed out and
+signed in as an admin: the page tests elsewhere run on the file only. (A save seen by the
+change watcher on both stores: tests/test_live.py; served by ``domino serve --db URL``
+in a browser: tests/browser/test_live.py.)"""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import data
+from dashboard.shell import PAGES
+from pipeline import auth
+from tests.browser.support import APP, PASSWORD, add_coordinator, build_samples
+from tests.test_dashboard import _sign_in, texts
+
+TIMEOUT = 60
+#: what the pages say on an empty league (results, players, ratings)
+EMPTY = ("Belum ada hasil yang dimuat", "Belum ada pemain", "Belum ada rating")
+PUBLIC = ["page_scripts/leaderboard.py"] + [
+    f"page_scripts/{script}" for _path, script, _key, _icon, who in PAGES if who == "all"
+]
+SIGNED_IN = [f"page_scripts/{script}" for _path, script, _key, _icon, _who in PAGES]
+
+
+@pytest.fixture
+def league(pg_url, monkeypatch) -> str:
+    """The sample league (both rulesets) in a PostgreSQL database of this test's own;
+    DOMINO_DB names it, as ``domino serve`` sets it."""
+    build_samples(pg_url)
+    add_coordinator(pg_url, "boss", [], role="admin")
+    monkeypatch.setenv("DOMINO_DB", pg_url)
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.clear()
+    auth.LIMITER.reset(list(auth.LIMITER._fails))
+    yield pg_url
+    data.clear()
+
+
+def _open(page: str, at: AppTest | None = None) -> AppTest:
+    if at is None:
+        at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+        at.run()
+    if page != "page_scripts/leaderboard.py":
+        at.switch_page(page).run()
+    assert not at.exception, (page, [e.value for e in at.exception])
+    assert not at.error, (page, [e.value for e in at.error])
+    return at
+
+
+def test_every_public_page_reads_the_league(league):
+    assert len(PUBLIC) >= 8
+    for page in PUBLIC:
+        at = _open(page)
+        said = texts(at)
+        assert not [e for e in EMPTY if e in said], page
+    board = texts(_open("page_scripts/leaderboard.py"))
+    assert "Meja 1" in board
+
+
+def test_every_page_opens_for_a_signed_in_admin(league):
+    at = _open("page_scripts/upload.py")
+    _sign_in(at, "boss", PASSWORD)
+    assert at.get("file_uploader"), texts(at)
+    for page in SIGNED_IN:
+        _open(page, at)
+    assert "boss" in texts(_open("page_scripts/admin.py", at))
