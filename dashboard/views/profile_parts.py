@@ -116,7 +116,10 @@ def achievements(held: pl.DataFrame) -> None:
         st.caption(t("pf.achievements.none"))
         return
     lines = []
+    titles = data.event_titles()
     for a in held.iter_rows(named=True):
+        if a.get("event") is not None:
+            a["event"] = titles.get(a["event"], a["event"])
         values = {k: ("" if v is None else ui.md(v)) for k, v in a.items()}
         lines.append(f"- {t('pf.ach.' + a['code'], **values)}")
     st.markdown("\n".join(lines))
