@@ -80,7 +80,7 @@ def form(rows: pl.DataFrame) -> None:
 def rounds(line: pl.DataFrame | None, event: str | None) -> None:
     if line is None or event is None:
         return
-    st.markdown(f"#### {t('pf.rounds', event=ui.md(event))}")
+    st.markdown(f"#### {t('pf.rounds', event=ui.md(data.title(event)))}")
     ui.table(
         line,
         key="pf_rounds",
