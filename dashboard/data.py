@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import duckdb
+import polars as pl
 
 from pipeline import settings
 from pipeline.standings import stats
@@ -283,6 +284,11 @@ def event_titles() -> dict[str, str]:
     from pipeline import events
 
     return dict(read(events.titles).value or {})
+
+
+def titled(column: str = "event") -> pl.Expr:
+    """``column`` of a frame with each event named as screens name it (:func:`title`)."""
+    return pl.col(column).replace(event_titles())
 
 
 def title(event: str | None) -> str:

@@ -150,9 +150,8 @@ def show(
 
 def _events(ev: pl.DataFrame) -> None:
     st.markdown(f"#### {t('pl.events')}")
-    titles = data.event_titles()
     ui.table(
-        ev.with_columns(pl.col("event").replace(titles)),
+        ev.with_columns(data.titled()),
         key="pl_events",
         columns=[
             "event",
@@ -246,7 +245,7 @@ def timeline_chart(tl: pl.DataFrame, titles: dict[str, str]) -> charts.Chart:
 def _matches(matches: pl.DataFrame) -> None:
     st.markdown(f"#### {t('pl.matches')}")
     ui.table(
-        matches.with_columns(pl.col("event").replace(data.event_titles())),
+        matches.with_columns(data.titled()),
         key="pl_matches",
         columns=[
             "event",

@@ -32,14 +32,13 @@ def history(hist: pl.DataFrame, source: Any = None) -> None:
     if hist.height == 0:
         st.caption(t("pf.history.none"))
         return
-    titles = data.event_titles()
     charts.draw(
         "pf_history",
         lambda: charts.line_chart(
             hist.with_columns(
                 pl.int_range(1, pl.len() + 1).over("ruleset").alias("n"),
                 pl.col("ordinal").round(2),
-                pl.col("event").replace(titles),
+                data.titled(),
             ),
             "n",
             "ordinal",
@@ -63,7 +62,7 @@ def form(rows: pl.DataFrame) -> None:
         rows.with_columns(
             pl.format("{}/{}", "rank", "players").alias("place"),
             pl.col("played_on").cast(pl.String),
-            pl.col("event").replace(data.event_titles()),
+            data.titled(),
         ),
         key="pf_form",
         columns=["played_on", "event", "round", "table", "place", "points", "change"],
@@ -116,10 +115,7 @@ def achievements(held: pl.DataFrame) -> None:
         st.caption(t("pf.achievements.none"))
         return
     lines = []
-    titles = data.event_titles()
-    for a in held.iter_rows(named=True):
-        if a.get("event") is not None:
-            a["event"] = titles.get(a["event"], a["event"])
+    for a in held.with_columns(data.titled()).iter_rows(named=True):
         values = {k: ("" if v is None else ui.md(v)) for k, v in a.items()}
         lines.append(f"- {t('pf.ach.' + a['code'], **values)}")
     st.markdown("\n".join(lines))
@@ -158,7 +154,7 @@ def compare(d: dict[str, Any], name_a: str, name_b: str) -> None:
     )
     shared: pl.DataFrame = d["tables"].with_columns(
         pl.col("ahead").replace({"a": name_a, "b": name_b, "level": "="}),
-        pl.col("event").replace(data.event_titles()),
+        data.titled(),
     )
     ui.table(
         shared,
