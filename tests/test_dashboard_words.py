@@ -55,15 +55,17 @@ def titled(loaded):
 
 
 def _said(at: AppTest) -> str:
-    """The page's words and table cells (an empty cell, NaN in pandas, shows empty; a
-    name's link, ``player?player=…&event=…``, shows as the name)."""
+    """The page's words, the choices its pickers offer, and table cells (an empty cell,
+    NaN in pandas, shows empty; a name's link, ``player?player=…&event=…``, shows as the
+    name)."""
+    choices = " ".join(str(o) for box in at.selectbox for o in box.options)
     cells = " ".join(
         str(v)
         for f in frames(at)
         for v in f.to_numpy().ravel()
         if not pd.isna(v) and not str(v).startswith("player?")
     )
-    return ADDRESS.sub("", texts(at)).replace("\\", "") + " " + cells
+    return ADDRESS.sub("", texts(at)).replace("\\", "") + " " + choices + " " + cells
 
 
 SIGNED_IN = {f"page_scripts/{script}" for _path, script, _key, _icon, who in PAGES if who != "all"}

@@ -38,6 +38,10 @@ STRINGS: dict[str, dict[str, str]] = {
     # profile
     "pf.event": {"id": "Acara", "en": "Event"},
     "pf.all_events": {"id": "Semua acara", "en": "All events"},
+    "pf.event.help": {
+        "id": "Pilih satu acara untuk melihat hasil pemain ini per babak, atau ketik sebagian namanya lalu tekan Enter.",
+        "en": "Pick one event to see this player's results round by round, or type part of its title and press Enter.",
+    },
     "pf.vs": {"id": "Bandingkan dengan", "en": "Compare with"},
     "pf.nobody": {"id": "—", "en": "—"},
     "pf.share": {

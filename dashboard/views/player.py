@@ -36,7 +36,7 @@ def render() -> None:
         return
     d: dict[str, Any] = dict(full.value)
     events = d["events"].get_column("event").to_list()
-    event = _choose(EVENT_KEY, ["", *events], t("pf.event"), lambda e: e or t("pf.all_events"))
+    event = _event_picker(events)
     vs = _player_picker(VS_KEY, index, t("pf.vs"), without=key)
     if event:
         line = data.read(profile_batches.rounds, key, event)
@@ -80,12 +80,27 @@ def _player_picker(
     return choice["player"]
 
 
-def _choose(key: str, options: list[str], label: str, fmt: Any) -> str:
-    """A choice bound to the address; a value the data does not have falls back to none."""
-    wanted = ui.bound_value(key, "")
-    if wanted not in options and wanted not in [fmt(o) for o in options]:
-        st.session_state[key] = ""
-    return str(st.selectbox(label, options, key=key, format_func=fmt, bind="query-params"))
+def _event_picker(events: list[str]) -> str:
+    """The player's events, each by its title, bound to the address's ``event``: a link
+    names the event by its id (or, once picked here, by its title), typed text picks the
+    first of them whose id or title holds it; anything else, such as an event this player
+    did not play, shows all events ("")."""
+    titles = data.event_titles()
+    wanted = str(ui.bound_value(EVENT_KEY, "") or "")
+    text = wanted.casefold()
+    found = [e for e in events if text and any(text in n.casefold() for n in (e, titles.get(e, e)))]
+    shown = wanted if wanted in events else (found[0] if found else "")
+    ui.picker(
+        st,
+        EVENT_KEY,
+        t("pf.event"),
+        ["", *events],
+        shown,
+        None,
+        format_func=lambda e: titles.get(e, e) if e else t("pf.all_events"),
+        help=t("pf.event.help"),
+    )
+    return shown
 
 
 def show(
