@@ -102,6 +102,27 @@ def test_backup_to_a_named_file_or_folder(db_path, tmp_path):
         backup(db_path, db_path)
 
 
+@pytest.mark.parametrize("where", ["under_a_file", "name_too_long"])
+def test_a_backup_that_cannot_be_written_says_where_and_what_to_do(db_path, tmp_path, where):
+    """A folder that cannot be made (a file stands in its place) and a copy the system
+    refuses to create: one sentence naming the destination, no temporary name, no
+    traceback, nothing left behind."""
+    assert run("ingest", "--ruleset", "unhas", R1[0]).exit_code == 0
+    if where == "under_a_file":
+        (tmp_path / "taken").write_text("not a folder")
+        dest = tmp_path / "taken" / "copy.duckdb"
+    else:
+        dest = tmp_path / ("x" * 300 + ".duckdb")
+    r = CliRunner().invoke(cli, ["backup", str(dest)])
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    line = r.output.strip()
+    assert line.startswith(f"Error: could not copy {db_path} to {dest} ("), line
+    assert line.endswith("choose a folder you can write to, with room for the copy"), line
+    assert ".part" not in line and "Errno" not in line and "Traceback" not in line
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
 def test_backup_of_a_missing_database_says_so(tmp_path, db_path):
     r = run("backup", "--db", tmp_path / "none.duckdb")
     assert r.exit_code == 1
@@ -138,6 +159,9 @@ def test_restore_refuses_what_is_not_a_backup_and_changes_nothing(db_path, tmp_p
     r = run("restore", src, "--yes")
     assert r.exit_code == 1, r.output
     assert "Error:" in r.output and "Traceback" not in r.output
+    # one sentence: the file named as the user named it, what to do, no temporary copy
+    assert src.name in r.output and ".restore-" not in r.output, r.output
+    assert "restore" in r.output.split(src.name, 1)[1] or "newer version" in r.output, r.output
     assert snapshot(db_path) == before and sha(db_path) == before_hash
     assert sha(src) == src_hash, "the source of a restore must never be modified"
     assert (

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from datetime import date
 
+import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import cli
@@ -119,9 +120,10 @@ def test_ingest_json_report_and_dry_run(db_path):
     assert {m["table"]: m["status"] for m in rep["matches"]} == {"1": "rejected", "2": "new"}
     assert rep["problems"][0]["line"] == 3 and rep["problems"][0]["column"] == "ending"
     assert r.exit_code == 1
-    # nothing was written
+    # nothing was written: not even the database file, as the log command says on stderr
     r = run("log", "--format", "json")
-    assert json.loads(r.output) == []
+    assert json.loads(r.stdout) == []
+    assert r.stderr.startswith(f"note: {db_path} does not exist yet: nothing is loaded there")
 
 
 def test_installed_entry_point_runs(db_path):
@@ -250,3 +252,38 @@ def test_an_error_nobody_expected_is_one_line_and_exit_70(db_path, monkeypatch):
         pass
     else:
         raise AssertionError("DOMINO_DEBUG=1 did not let the error through")
+
+
+READERS = [
+    ["standings", "--event", "x"],
+    ["hands", "--event", "x"],
+    ["history", "--event", "x"],
+    ["log"],
+    ["players", "list"],
+    ["requests", "list"],
+    ["users", "list"],
+    ["league", "history"],
+    ["event", "rounds", "x"],
+    ["sheets", "--event", "x", "--round", "R1", "--out", "sheets"],
+]
+
+
+@pytest.mark.parametrize("args", READERS, ids=lambda a: " ".join(a[:2]))
+def test_a_reading_command_on_a_database_that_does_not_exist_says_so(tmp_path, args):
+    """A mistyped ``--db`` reads as an empty league: every command that only reads says,
+    on stderr, that the file is not there, and does not create it."""
+    missing = tmp_path / "typo.duckdb"
+    r = CliRunner().invoke(cli, [*args, "--db", str(missing)])
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert r.stderr.startswith(f"note: {missing} does not exist yet: nothing is loaded there"), (
+        r.stderr
+    )
+    assert "give --db or DOMINO_DB" in r.stderr
+    assert f"{missing} does not exist" not in r.stdout
+    assert not missing.exists()
+
+
+def test_a_reading_command_on_a_database_that_exists_says_nothing_of_it(db_path):
+    assert run("ingest", BASE).exit_code == 0
+    r = CliRunner().invoke(cli, ["log", "--format", "csv"])
+    assert r.exit_code == 0 and r.stderr == "", r.stderr

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from pipeline import settings
-from pipeline.cli.common import RULESET, db_option, format_option, out, serve_options
+from pipeline.cli.common import RULESET, db_option, format_option, out, reader, serve_options
 
 # the engine is imported inside each command (``domino --help`` does not load it)
 
@@ -121,9 +121,8 @@ def users_remove(name, db) -> None:
 def users_list(fmt, db) -> None:
     """List users, their roles, events and groups (never their passwords)."""
     from pipeline.cli.output import emit
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         df = con.sql(
             "SELECT u.name, coalesce(u.role, 'coordinator') AS role, "
             "(SELECT string_agg(e.event, ', ' ORDER BY e.event) FROM user_events e WHERE e.name = u.name) AS events, "
@@ -385,7 +384,7 @@ def event_rounds(event_id, labels, clear, db) -> None:
                 round_order.set_order(con, event_id, list(labels))
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         queries.ruleset_of(con, event_id)
         own = round_order.organiser_order(con, event_id)
         loaded = queries.rounds(con, event_id)

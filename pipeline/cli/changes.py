@@ -7,7 +7,7 @@ requests page. An admin or jury member corrects directly with ``domino ingest --
 
 import click
 
-from pipeline.cli.common import db_option, format_option, out
+from pipeline.cli.common import db_option, format_option, out, reader
 
 
 @click.group("requests")
@@ -24,9 +24,8 @@ def requests_group() -> None:
 def requests_list(status, fmt, db) -> None:
     """Every change request, newest first: matches, who asked, why, and the decision."""
     from pipeline import change_requests
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         df = con.sql(change_requests.LIST).pl()
     if status:
         df = df.filter(df["status"] == status)
@@ -42,9 +41,8 @@ def requests_list(status, fmt, db) -> None:
 def requests_show(request_id, fmt, db) -> None:
     """One request: its matches and versions, its files, its attachment, its decision."""
     from pipeline import change_requests
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         try:
             req = change_requests.get(con, request_id)
         except change_requests.RequestRefused as exc:

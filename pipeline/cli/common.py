@@ -60,6 +60,33 @@ def db_option(f):
     )(f)
 
 
+def missing_database(where: Any) -> str | None:
+    """What to say of ``--db`` naming a file that does not exist (a new league, or a
+    mistyped path: either way every list is empty), or None."""
+    from pathlib import Path
+
+    if isinstance(where, Path) and not where.exists():
+        return (
+            f"{where} does not exist yet: nothing is loaded there "
+            "(give --db or DOMINO_DB if the results are in another file)"
+        )
+    return None
+
+
+def reader(db: Any) -> Any:
+    """A read-only connection to the store ``--db`` names. A file that does not exist
+    reads as an empty league; the command says so on stderr first, so that a mistyped
+    path does not pass for a league with nothing in it (standard output stays the
+    command's CSV or JSON)."""
+    from pipeline import settings
+    from pipeline.store.db import connect
+
+    note = missing_database(settings.db_target(db))
+    if note:
+        err.print(f"note: {note}", markup=False, highlight=False)
+    return connect(db, read_only=True)
+
+
 def format_option(f):
     return click.option(
         "--format", "fmt", type=FORMATS, default="table", show_default=True, help="Output format."

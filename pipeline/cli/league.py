@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from pipeline.cli.common import db_option, err, out
+from pipeline.cli.common import db_option, err, out, reader
 
 
 @click.command()
@@ -86,9 +86,8 @@ def league_set(name, events, db) -> None:
 def league_history(db) -> None:
     """Every registry import: when, by whom, why, and what it changed."""
     from pipeline.registry import history
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         rows = history(con)
     for r in rows.iter_rows(named=True):
         out.print(

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pipeline.cli.common import RULESET, db_option, err, format_option, out
+from pipeline.cli.common import RULESET, db_option, err, format_option, out, reader
 
 
 @click.command()
@@ -247,8 +247,7 @@ def players_import(file, league, apply_, reason, by, db) -> None:
 def players_list(fmt, db) -> None:
     """List the registry."""
     from pipeline.cli.output import emit
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         df = con.sql('SELECT player, "group", city FROM registry ORDER BY "group", player').pl()
     emit(df, fmt, title="player registry")

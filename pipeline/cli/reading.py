@@ -5,7 +5,7 @@ The engine is imported inside each command (``domino --help`` does not load it).
 
 import click
 
-from pipeline.cli.common import db_option, err, format_option, match_options
+from pipeline.cli.common import db_option, err, format_option, match_options, reader
 
 #: ``pipeline.standings.queries.LEVELS``, written out so that --help need not import it
 LEVELS = ("table", "round", "event", "group")
@@ -23,9 +23,8 @@ def standings(event, level, round_, table, fmt, db) -> None:
     from pipeline.cli.output import emit
     from pipeline.rulesets import stale_events
     from pipeline.standings import queries
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         try:
             rows = queries.standings_rows(con, event, level, round_, table)
         except ValueError as exc:
@@ -46,9 +45,8 @@ def hands(event, round_, table, fmt, db) -> None:
     """The rows of hand_points: every seated player's category and points per hand."""
     from pipeline.cli.output import emit
     from pipeline.standings import queries
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         df = queries.hand_points(con, event, round_, table)
     emit(df, fmt, title=f"{event} — hand points")
 
@@ -61,9 +59,8 @@ def history(event, round_, table, fmt, db) -> None:
     """Every version of every match: who loaded it, when, from which file and why."""
     from pipeline.cli.output import emit
     from pipeline.standings import queries
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         df = queries.history(con, event, round_, table)
     if df.height == 0:
         err.print(f"no versions for {event}")
@@ -78,7 +75,6 @@ def log_cmd(limit, fmt, db) -> None:
     """The ingest log: every file loaded, by whom, when, with what result."""
     from pipeline.cli.output import emit
     from pipeline.standings import queries
-    from pipeline.store.db import connect
 
-    with connect(db, read_only=True) as con:
+    with reader(db) as con:
         emit(queries.ingest_log(con, limit), fmt, title="ingest log")

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from pipeline.cli.common import db_option, err, out
+from pipeline.cli.common import db_option, err, out, reader
 
 
 @click.command()
@@ -24,10 +24,9 @@ def sheets(event, round_, out_dir, db) -> None:
     from rich.markup import escape
 
     from pipeline.sheets import NoDraw, write_sheets
-    from pipeline.store.db import connect
 
     try:
-        with connect(db, read_only=True) as con:
+        with reader(db) as con:
             paths = write_sheets(con, event, round_, out_dir)
     except NoDraw as exc:
         err.print(f"[red]Error:[/] {escape(str(exc))}", highlight=False)

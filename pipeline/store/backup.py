@@ -121,8 +121,12 @@ def backup(
     path = settings.db_path(db)
     if not path.exists():
         raise BackupError(f"there is no database at {path} to back up")
-    target = _target(path, dest)
-    if target.resolve() == path.resolve():
+    try:
+        target = _target(path, dest)
+        same = target.resolve() == path.resolve()
+    except OSError as exc:  # a name the system refuses, a folder that cannot be read
+        raise _not_copied(path, Path(str(dest)), exc.strerror or type(exc).__name__) from exc
+    if same:
         raise BackupError("a backup cannot overwrite the database itself; choose another file")
     with connect(path) as con:
         con.execute("CHECKPOINT")
@@ -285,7 +289,9 @@ def _check_restorable(staged: Path, src: Path) -> None:
     try:
         con = duckdb.connect(str(staged))
     except duckdb.Error as exc:
-        raise BackupError(f"{src.name} is not a DuckDB database ({_first_line(exc)})") from exc
+        raise BackupError(
+            f"{src.name} is not a DuckDB database: restore a file written by domino backup"
+        ) from exc
     try:
         tables = {
             r[0]
@@ -296,7 +302,8 @@ def _check_restorable(staged: Path, src: Path) -> None:
         missing = [t for t in REQUIRED_TABLES if t not in tables]
         if missing:
             raise BackupError(
-                f"{src.name} is a DuckDB database but not a domino results database (no table {missing[0]})"
+                f"{src.name} is a DuckDB database but not a domino results database "
+                f"(no table {missing[0]}): restore a file written by domino backup"
             )
         have = schema_version(con)
         ours = _our_schema_version()
@@ -312,7 +319,8 @@ def _check_restorable(staged: Path, src: Path) -> None:
         con.execute("CHECKPOINT")
     except duckdb.Error as exc:
         raise BackupError(
-            f"{src.name} cannot be read as a results database ({_first_line(exc)})"
+            f"{src.name} is damaged and cannot be read as a results database "
+            f"({_first_line(exc).replace(str(staged), src.name)}): restore another backup"
         ) from exc
     finally:
         con.close()
@@ -337,16 +345,24 @@ def _first_line(exc: Exception) -> str:
 _COPY = """
 import os, shutil, sys, tempfile
 src, dest = sys.argv[1], sys.argv[2]
-fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(dest) + ".", suffix=".part", dir=os.path.dirname(dest))
+tmp = None
 try:
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(dest) + ".", suffix=".part", dir=os.path.dirname(dest))
     with os.fdopen(fd, "wb") as out, open(src, "rb") as inp:
         shutil.copyfileobj(inp, out, 1 << 20)
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, dest)
-except BaseException:
-    os.unlink(tmp)
-    raise
+    tmp = None
+except OSError as exc:  # one line for the parent's message: no path of the temporary copy
+    print(exc.strerror or type(exc).__name__, file=sys.stderr)
+    sys.exit(1)
+finally:
+    if tmp is not None:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 """
 
 
@@ -360,16 +376,25 @@ def copy_atomically(src: Path, dest: Path) -> None:
     numbered 2, one of them lost) — the child's opens and closes do not touch our lock.
     """
     dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _not_copied(src, dest, exc.strerror or type(exc).__name__) from exc
     done = subprocess.run(
         [sys.executable, "-I", "-S", "-c", _COPY, str(src), str(dest)],
         capture_output=True,
         text=True,
     )
     if done.returncode != 0:
-        why = (done.stderr.strip().splitlines() or ["unknown error"])[-1]
-        raise BackupError(f"could not copy {src} to {dest}: {why}")
+        raise _not_copied(src, dest, (done.stderr.strip().splitlines() or ["unknown error"])[-1])
     _fsync_dir(dest.parent)
+
+
+def _not_copied(src: Path, dest: Path, why: str) -> BackupError:
+    return BackupError(
+        f"could not copy {src} to {dest} ({why}): choose a folder you can write to, "
+        "with room for the copy"
+    )
 
 
 def _fsync_dir(folder: Path) -> None:
