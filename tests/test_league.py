@@ -88,6 +88,9 @@ def test_example_registry_into_the_demo_league_changes_nothing_without_apply(dem
     with connect(demo_db, read_only=True) as c:
         assert groups(c, ev) == before
         assert c.execute("SELECT count(*) FROM registry_history").fetchone()[0] == 0
+    none = run("league", "history", "--db", str(demo_db))
+    assert none.exit_code == 0 and none.stdout == ""
+    assert none.stderr == "no registry imports yet: import one with domino players import\n"
     # confirmed with a reason: applied, and the history keeps the reason and the diff
     res = run(
         "players",
@@ -109,6 +112,13 @@ def test_example_registry_into_the_demo_league_changes_nothing_without_apply(dem
             "SELECT reason, changes FROM registry_history WHERE league = 'demo'"
         ).fetchone()
     assert reason == "KG moved" and "113 points, rank 1 -> 95 points" in changes
+    # `domino league history` tells the same: the import, then what it changed, indented
+    told = run("league", "history", "--db", str(demo_db))
+    assert told.exit_code == 0 and told.stderr == ""
+    first, *diff = told.stdout.splitlines()
+    assert first.startswith("#1 ") and " league demo players.csv by " in first, first
+    assert first.endswith("players; reason: KG moved"), first
+    assert f"    Oki Saputra moves from KG Panakkukang to KG Tamalate in event {ev}" in diff
 
 
 def test_the_example_registry_in_another_league_applies_at_once(demo_db, tmp_path):

@@ -89,6 +89,8 @@ def league_history(db) -> None:
 
     with reader(db) as con:
         rows = history(con)
+    if rows.height == 0:
+        err.print("no registry imports yet: import one with domino players import", highlight=False)
     for r in rows.iter_rows(named=True):
         out.print(
             f"#{r['change_no']} {r['applied_at']:%Y-%m-%d %H:%M} league {r['league']} {r['file'] or ''} "
