@@ -522,6 +522,9 @@ RARE = {
     "advance.tables": {"round": "S1", "event": "e1", "tables": "2", "want": "3"},
     "advance.drawn": {"round": "S2", "event": "e1"},
     "advance.tie": {"source": "e1", "n": "3", "top": "2", "rank": "1", "players": "A, B, C"},
+    # a pre-filled sheet sent before it was filled in: provoked for real in tests/test_sheets.py
+    "header_only.unplayed": {"rows": "10"},
+    "sheet_skipped.unplayed": {"rows": "10"},
     # events, rosters and draws: provoked for real in tests/test_events_draw_cli.py
     "missing_column.roster": {},
     "header_only.roster": {},

@@ -247,6 +247,45 @@ def test_a_match_stopped_early_loads_its_played_hands(con, tmp_path):
     assert complete.fetchall() == [(False,)]
 
 
+@pytest.mark.parametrize("lang", ["en", "id"])
+def test_a_sheet_uploaded_before_it_is_filled_in_says_so(con, tmp_path, lang):
+    """A pre-filled sheet sent as it was printed (seats, no result): refused whole, in one
+    sentence that says why, not as a file with no hands; in a workbook of several
+    sheets, such a sheet is skipped with its own note."""
+    from pipeline.problems import FileRejected
+
+    _drawn(con, "unhas")
+    write_sheets(con, "ev-1", "R1", tmp_path)
+    for name in ("ev-1_R1_meja1.csv", "ev-1_R1_meja1.xlsx"):
+        with pytest.raises(FileRejected) as info:
+            read_file(tmp_path / name)
+        assert info.value.message_id == "header_only.unplayed"
+        said = info.value.render(lang)
+        assert "10" in said and said != FileRejected(name, "header_only").render(lang), said
+        plan = ingest(con, [tmp_path / name])
+        assert plan.exit_code == 1
+        assert plan.problems.select("file", "code").rows() == [(name, "header_only")]
+    assert con.execute("SELECT count(*) FROM hands").fetchall() == [(0,)]
+    # a workbook with a played table and one not yet filled in: the played one loads
+    played = record(_play("unhas", "R1", UNHAS_TABLES, 5), "unhas", "ev-1", random.Random(9))
+    _fill(
+        tmp_path / "ev-1_R1_meja1.xlsx", played.filter(pl.col("table") == "1"), tmp_path / "f.xlsx"
+    )
+    wb = openpyxl.load_workbook(tmp_path / "f.xlsx")
+    wb["hands"].title = "meja1"  # a workbook with a sheet named hands is read from it alone
+    blank = openpyxl.load_workbook(tmp_path / "ev-1_R1_meja2.xlsx")["hands"]
+    other = wb.create_sheet("meja2")
+    for row in blank.iter_rows(values_only=True):
+        other.append(row)
+    wb.save(tmp_path / "two.xlsx")
+    plan = ingest(con, [tmp_path / "two.xlsx"])
+    assert [(o.table, o.status) for o in plan.outcomes] == [("1", "new")]
+    notes = plan.problems.filter(pl.col("message_id") == "sheet_skipped.unplayed")
+    assert notes.select("file", "message").rows() == [
+        ("two.xlsx [meja2]", "skipped: none of its 10 hands has a result yet (a pre-filled sheet)")
+    ]
+
+
 def test_a_hand_left_blank_between_played_hands_is_a_gap(con, tmp_path):
     _drawn(con, "unhas")
     write_sheets(con, "ev-1", "R1", tmp_path)

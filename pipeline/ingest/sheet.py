@@ -110,9 +110,14 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     cells = cells.with_columns(pl.col("_line").cast(pl.Int64))
     extras = [c for c in extras if cells[c].null_count() < cells.height]  # empty unnamed columns
     not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names)
-    cells = cells.filter(not_blank & ~_not_played(names))
-    if cells.height == 0:
+    played = cells.filter(not_blank & ~_not_played(names))
+    if played.height == 0:
+        # hands numbered and seated but with no result yet: a pre-filled sheet not filled in
+        waiting = cells.filter(not_blank).height
+        if waiting:
+            raise FileRejected(label, "header_only", {"rows": waiting}, variant="unplayed")
         raise FileRejected(label, "header_only")
+    cells = played
     cells = _mark_rows(cells, names, seen, marks)
     extra = pl.struct(extras).struct.json_encode() if extras else pl.lit(None, dtype=pl.String)
     frame = cells.select(

@@ -161,7 +161,8 @@ def _workbook_sheets(
             frame, extras, headers = _to_frame(rows[:4], where)
         except FileRejected as exc:
             if exc.code == "header_only":
-                notes.append(_note(where, "header_only"))
+                unplayed = exc.message_id == "header_only.unplayed"
+                notes.append(_note(where, "unplayed" if unplayed else "header_only", exc.params))
             else:
                 refused.append(exc)
             continue
