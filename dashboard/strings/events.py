@@ -65,6 +65,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Round {round} · seed {seed} · drawn {at}",
     },
     "org.history": {"id": "Riwayat undian", "en": "Draw history"},
+    "org.sheets.pdf": {"id": "PDF untuk dicetak", "en": "PDF to print"},
+    "org.sheets.pdf.help": {
+        "id": "Satu halaman per meja: nama pemain di setiap kursi per kocokan, kotak hasil, dan tanda tangan wasit serta pemain.",
+        "en": "A page per table: the player in every chair for every hand, boxes for the results, and signature lines for the referee and the players.",
+    },
+    "org.sheets.zip": {"id": "Lembar isian (.zip)", "en": "Sheets to fill in (.zip)"},
+    "org.sheets.zip.help": {
+        "id": "Untuk setiap meja, lembar XLSX dan CSV berisi nama pemain di setiap kursi per kocokan. Wasit mengisi hasilnya, lalu berkas itu diunggah apa adanya.",
+        "en": "For every table, an XLSX and a CSV sheet with the player in every chair for every hand. The referee fills in the results, and the file is uploaded as it is.",
+    },
     "org.col.table": {"id": "Meja", "en": "Table"},
     "org.col.chair": {"id": "Kursi", "en": "Chair"},
     "org.col.player": {"id": "Pemain", "en": "Player"},

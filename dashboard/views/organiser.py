@@ -20,7 +20,7 @@ import streamlit as st
 from dashboard import access, data, ui
 from dashboard.batches import newest
 from dashboard.i18n import language, t
-from pipeline import auth, draws, events, messages, rulesets
+from pipeline import auth, draws, events, messages, rulesets, sheets
 from pipeline import rounds as round_order
 from pipeline.ingest.read import display_name
 from pipeline.problems import FileRejected
@@ -300,6 +300,7 @@ def _current(info: events.EventInfo) -> None:
         )
     )
     seats = data.uncached(draws.current, info.event, label)
+    _sheets(data.uncached(sheets.drawn_round, info.event, label))
     ui.table(seats, key="org_seats", static=True, labels=_labels(seats))
     with st.expander(t("org.history")):
         shown = hist.select(
@@ -310,6 +311,37 @@ def _current(info: events.EventInfo) -> None:
             pl.when(pl.col("current")).then(pl.lit("✓")).otherwise(pl.lit("")).alias("current"),
         )
         ui.table(shown, key="org_history", static=True, labels=_labels(shown))
+
+
+def _sheets(drawn: sheets.DrawnRound) -> None:
+    """The round's printable PDF and its pre-filled sheets, made when a button is clicked
+    (the files ``domino sheets`` writes)."""
+    stem = sheets.file_stem(drawn.event, drawn.round)
+    row = st.container(horizontal=True, key="org_sheets")
+    row.download_button(
+        f"⬇ {t('org.sheets.pdf')}",
+        data=lambda: _pdf(drawn),
+        file_name=f"{stem}.pdf",
+        mime="application/pdf",
+        key="org_sheets_pdf",
+        on_click="ignore",
+        help=t("org.sheets.pdf.help"),
+    )
+    row.download_button(
+        f"⬇ {t('org.sheets.zip')}",
+        data=lambda: sheets.sheets_zip(drawn),
+        file_name=f"{stem}.zip",
+        mime="application/zip",
+        key="org_sheets_zip",
+        on_click="ignore",
+        help=t("org.sheets.zip.help"),
+    )
+
+
+def _pdf(drawn: sheets.DrawnRound) -> bytes:
+    from pipeline.sheets.printable import round_pdf  # fpdf2, loaded only for a download
+
+    return round_pdf(drawn)
 
 
 def _labels(df: pl.DataFrame) -> dict[str, str]:

@@ -12,14 +12,25 @@ log; the rows of hands not played (all result cells blank) are skipped by the re
 - :mod:`~pipeline.sheets.printable`: the round's PDF.
 """
 
+import io
 import re
+import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
 
 from pipeline.sheets.rows import DrawnRound, NoDraw, drawn_round
 
-__all__ = ["DrawnRound", "NoDraw", "drawn_round", "file_stem", "write_sheets"]
+__all__ = [
+    "DrawnRound",
+    "NoDraw",
+    "drawn_round",
+    "file_stem",
+    "round_files",
+    "sheets_zip",
+    "write_sheets",
+]
 
 
 def file_stem(*parts: str) -> str:
@@ -27,28 +38,39 @@ def file_stem(*parts: str) -> str:
     return "_".join(re.sub(r"[^\w.\-]+", "_", p, flags=re.ASCII).strip("_.") or "_" for p in parts)
 
 
+def round_files(drawn: DrawnRound) -> Iterator[tuple[str, bytes]]:
+    """The round's files as ``(name, bytes)``: each table's ``.xlsx`` and ``.csv``, the
+    printable PDF last."""
+    from pipeline.sheets.printable import round_pdf
+    from pipeline.sheets.workbook import table_csv, table_xlsx
+
+    for table in drawn.tables:
+        stem = file_stem(drawn.event, drawn.round, f"meja{table}")
+        yield f"{stem}.xlsx", table_xlsx(drawn, table)
+        yield f"{stem}.csv", table_csv(drawn, table)
+    yield f"{file_stem(drawn.event, drawn.round)}.pdf", round_pdf(drawn)
+
+
+def sheets_zip(drawn: DrawnRound) -> bytes:
+    """Every file of :func:`round_files` in one ``.zip`` (a download on the dashboard)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in round_files(drawn):
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
 def write_sheets(
     con: duckdb.DuckDBPyConnection, event: str, round_: str, out_dir: str | Path
 ) -> list[Path]:
     """Write the round's sheets into ``out_dir`` (created if needed); returns the files, the
     PDF last. :class:`NoDraw` when the round has no draw."""
-    from pipeline.sheets.printable import round_pdf
-    from pipeline.sheets.workbook import table_csv, table_xlsx
-
     drawn = drawn_round(con, event, round_)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for table in drawn.tables:
-        stem = file_stem(event, round_, f"meja{table}")
-        for suffix, data in (
-            (".xlsx", table_xlsx(drawn, table)),
-            (".csv", table_csv(drawn, table)),
-        ):
-            path = out / f"{stem}{suffix}"
-            path.write_bytes(data)
-            written.append(path)
-    pdf = out / f"{file_stem(event, round_)}.pdf"
-    pdf.write_bytes(round_pdf(drawn))
-    written.append(pdf)
+    for name, data in round_files(drawn):
+        path = out / name
+        path.write_bytes(data)
+        written.append(path)
     return written

@@ -5,13 +5,16 @@ On a laptop (1366x900) and a phone (390x844). Every wait is on a condition on th
 never a fixed sleep. Screenshots go to tests/artifacts/."""
 
 import random
+import zipfile
+from pathlib import Path
 
 import polars as pl
 import pytest
 from playwright.sync_api import expect
 
-from pipeline import draws, events
+from pipeline import draws, events, sheets
 from pipeline.ingest import ingest
+from pipeline.sheets.workbook import table_csv
 from pipeline.store.db import connect
 from simulator.events import record, unhas_match
 from tests.browser.support import ARTIFACTS, PASSWORD, add_coordinator, dashboard
@@ -103,6 +106,21 @@ def test_drawing_r2_from_the_completed_r1_shows_its_tables(server, new_page):
             assert row.count() == 1 and cells[0] == table and player in cells
     shown.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "organiser-draw-r2-1366x900.png"))
+    # the round's sheets, downloaded from the page: the files `domino sheets` writes
+    with connect(db, read_only=True) as con:
+        drawn = sheets.drawn_round(con, EV, "R2")
+    with page.expect_download(timeout=SLOW) as got:
+        page.get_by_role("button", name="Lembar isian (.zip)").click()
+    assert got.value.suggested_filename == f"{EV}_R2.zip"
+    with zipfile.ZipFile(got.value.path()) as zf:
+        names = zf.namelist()
+        assert names == [name for name, _ in sheets.round_files(drawn)]
+        assert zf.read(f"{EV}_R2_meja1.csv") == table_csv(drawn, "1")
+        assert zf.read(f"{EV}_R2.pdf").startswith(b"%PDF-")
+    with page.expect_download(timeout=SLOW) as got:
+        page.get_by_role("button", name="PDF untuk dicetak").click()
+    assert got.value.suggested_filename == f"{EV}_R2.pdf"
+    assert Path(got.value.path()).read_bytes().startswith(b"%PDF-")
 
     phone = new_page(390, 844)
     sign_in(phone, srv.url)
