@@ -387,6 +387,35 @@ def test_the_dashboard_shows_the_sentence_instead_of_an_error_page(tmp_path, mon
     )
 
 
+@pytest.mark.parametrize("url", ["postgresql:/db.example/liga", "postgres:liga", "POSTGRESQL:x"])
+@pytest.mark.parametrize("command", ["ingest", "standings", "backup", "restore", "serve"])
+def test_a_mistyped_postgresql_url_is_refused_not_taken_for_a_file(
+    tmp_path, monkeypatch, url, command
+):
+    """``postgresql:/host/db`` (one slash) is no URL: taken as a path, a load would make a
+    folder ``postgresql:`` with a database in it and the league would look empty."""
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+    from tests.conftest import DATA
+
+    monkeypatch.chdir(tmp_path)
+    args = {
+        "ingest": ["ingest", str(DATA / "errors" / "base_unhas.csv")],
+        "standings": ["standings", "--event", "x"],
+        "backup": ["backup"],
+        "restore": ["restore", "--yes", str(DATA / "errors" / "base_unhas.csv")],
+        "serve": ["serve", "--port", "8599"],
+    }[command]
+    r = CliRunner().invoke(cli, [*args, "--db", url])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == (
+        f"Error: {Path(url)} is not a PostgreSQL URL; write "
+        "postgresql://USER@HOST:PORT/DATABASE in --db or DOMINO_DB"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_big_frame_is_inserted_exactly_as_polars_holds_it(tmp_path):
     """A frame over SMALL_RESULT rows goes to DuckDB in polars' own string layout (Arrow
     string views): short and long text, nulls, other scripts and every other column type

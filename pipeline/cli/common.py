@@ -65,6 +65,10 @@ def missing_database(where: Any) -> str | None:
     mistyped path: either way every list is empty), or None."""
     from pathlib import Path
 
+    from pipeline.store.db import check_target
+
+    if isinstance(where, Path):
+        check_target(where)  # a mistyped URL is refused, not called a missing file
     if isinstance(where, Path) and not where.exists():
         return (
             f"{where} does not exist yet: nothing is loaded there "

@@ -35,7 +35,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline import settings
-from pipeline.store.db import StoreError, connect, migrate, schema_version
+from pipeline.store.db import StoreError, check_target, connect, migrate, schema_version
 
 #: Tables a database must have to be restored (those of the first migration).
 REQUIRED_TABLES = (
@@ -119,6 +119,7 @@ def backup(
 
         return backup_postgres(where, dest)
     path = settings.db_path(db)
+    check_target(path)
     if not path.exists():
         raise BackupError(f"there is no database at {path} to back up")
     try:
@@ -214,6 +215,7 @@ def restore(source: str | os.PathLike[str], db: str | os.PathLike[str] | None = 
 
         return restore_postgres(source, where)
     path = settings.db_path(db)
+    check_target(path)
     if not src.is_file():
         raise BackupError(f"the backup {src} does not exist")
     if path.exists() and src.resolve() == path.resolve():

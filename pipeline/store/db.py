@@ -41,7 +41,7 @@ class StoreError(Exception):
     file and what to do (exit 2 in the CLI). Nothing was changed.
 
     ``code`` says which case (``not_duckdb``, ``sqlite``, ``read_only``,
-    ``read_only_folder``, ``unreadable``, ``damaged``, ``cannot_open``) and ``file``
+    ``read_only_folder``, ``unreadable``, ``damaged``, ``cannot_open``, ``bad_url``) and ``file``
     which file, for tests and translations to key on.
     """
 
@@ -58,12 +58,26 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 DUCKDB_MAGIC = b"DUCK"
 
 
+def check_target(db: Path) -> None:
+    """Refuse a ``--db`` meant as a PostgreSQL URL that is not one (``postgresql:/host/db``,
+    ``postgres:host``): taken as a file's path, a writer would make a folder named
+    ``postgresql:`` and a database in it, and every reader would find an empty league."""
+    if re.match(r"postgres(ql)?:", str(db), re.IGNORECASE):
+        raise StoreError(
+            f"{db} is not a PostgreSQL URL; write postgresql://USER@HOST:PORT/DATABASE "
+            "in --db or DOMINO_DB",
+            "bad_url",
+            db,
+        )
+
+
 def check_file(db: Path, *, write: bool) -> None:
     """Refuse, with a :class:`StoreError`, a database file that DuckDB could not use.
 
     Checked: the file (when it exists) starts like a DuckDB database, and for a writer
     the file and its folder are writable. A missing file is fine: a writer creates it.
     """
+    check_target(db)
     if db.exists():
         if db.is_dir():
             raise StoreError(
@@ -284,6 +298,7 @@ def open_connection(
             postgres.open_connection(target, read_only=read_only, timeout=wait),
         )
     db = target
+    check_target(db)
     if read_only and not db.exists():
         # Nothing loaded yet: an empty, fully migrated in-memory database reads the same.
         con = duckdb.connect(":memory:")
