@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import league, rulesets, settings
+from pipeline import draws, league, rulesets, settings
 from pipeline.events import find as find_events
 from pipeline.standings import bracket, queries, stats
 
@@ -166,7 +166,28 @@ def leaderboard(
         else None,
         advancements=[league.advancement_text(r) for r in league.advancements(con, ev).to_dicts()],
     )
+    seat = seating_round(rounds, played, draws.drawn_rounds(con, ev), rnd, picked=round in rounds)
+    out.update(
+        seating_round=seat,
+        seating=draws.waiting(con, ev, seat) if seat else pl.DataFrame(),
+    )
     return out
+
+
+def seating_round(
+    rounds: list[str], played: list[str], drawn: set[str], shown: str | None, *, picked: bool
+) -> str | None:
+    """The round whose waiting tables the leaderboard lists (who sits where, before play):
+    the round picked by hand; following the newest, the last drawn round after the newest
+    round with results (R2 drawn once R1 is over), else that round itself (its tables
+    not started yet). None when it has no draw."""
+    if picked:
+        return shown if shown in drawn else None
+    after = rounds[rounds.index(shown) + 1 :] if shown in rounds else rounds
+    later = [r for r in after if r in drawn and r not in played]
+    if later:
+        return later[-1]
+    return shown if shown in drawn else None
 
 
 def road(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:

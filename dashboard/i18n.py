@@ -82,6 +82,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "lb.tiebreak_needed": {"id": "⚖ perlu kocokan tie-break", "en": "⚖ tie-break hand needed"},
     "lb.tied": {"id": "= ada yang seri", "en": "= some players tied"},
     "lb.no_tables": {"id": "Belum ada meja di babak ini.", "en": "No tables in this round yet."},
+    "lb.seating": {"id": "Tempat duduk babak {round}", "en": "Seating, round {round}"},
+    "lb.seating.note": {
+        "id": "Meja yang sudah diundi dan belum dimulai: cari nama Anda untuk menemukan meja dan kursi.",
+        "en": "Tables drawn and not started yet: find your name for your table and chair.",
+    },
+    "lb.seating.waiting": {"id": "belum dimulai", "en": "not started"},
+    "lb.big.seating": {
+        "id": "Tempat duduk babak {round} · meja yang belum dimulai",
+        "en": "Seating, round {round} · tables not started",
+    },
     "lb.zone.legend": {
         "id": "Zona lolos: {n} teratas tiap meja (hijau). ✓ lolos · ● di zona lolos, pertandingan belum selesai · = seri, pertandingan belum selesai · ⚖ seri setelah pertandingan selesai, perlu tie-break",
         "en": "Qualification zone: the top {n} of each table (green). ✓ qualified · ● in the zone, match not finished · = tied, match not finished · ⚖ tied when the match is complete, tie-break needed",

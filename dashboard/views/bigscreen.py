@@ -55,9 +55,14 @@ BIG_ROW_EM = 1.75  # one row's height in ems of its font (line, padding, border)
 
 
 def slides(d: dict[str, Any]) -> list[tuple[str, str | None]]:
-    """What big-screen mode cycles through: every table, the session (pepet) — a page of
-    at most :data:`BIG_PAGE_ROWS` rows per slide — and the event's top 10."""
+    """What big-screen mode cycles through: the seats of the drawn tables not started yet
+    (by name), every table, the session (pepet) — each a page of at most
+    :data:`BIG_PAGE_ROWS` rows per slide — and the event's top 10."""
     out: list[tuple[str, str | None]] = []
+    if d.get("seating") is not None and d["seating"].height:
+        # who sits where before play: every waiting seat, by name, a page a slide
+        pages = math.ceil(d["seating"].height / BIG_PAGE_ROWS)
+        out += [("seat", str(p)) for p in range(pages)]
     if d.get("round") is not None and d["tables"].height:
         out += [
             ("table", str(x))
@@ -123,8 +128,28 @@ def _big_body() -> None:
         return
     i = int(time.time() // bigscreen_seconds()) % len(show)
     kind, label = show[i]
-    title = f"{data.title(d['event'])} · {d['round']}"
-    if kind == "table":
+    title = f"{data.title(d['event'])} · {d['seating_round'] if kind == 'seat' else d['round']}"
+    if kind == "seat":
+        page, n = int(label or 0), d["seating"].height
+        sub = t("lb.big.seating", round=d["seating_round"])
+        if n > BIG_PAGE_ROWS:
+            first = page * BIG_PAGE_ROWS
+            sub += " · " + t(
+                "lb.big.rows", first=first + 1, last=min(n, first + BIG_PAGE_ROWS), n=n
+            )
+        dicts = (
+            d["seating"]
+            .sort(pl.col("player").str.to_lowercase(), "player")
+            .slice(page * BIG_PAGE_ROWS, BIG_PAGE_ROWS)
+            .to_dicts()
+        )
+        cols = [
+            ("player", column("player")),
+            ("table", column("table")),
+            ("chair", column("chair")),
+        ]
+        classes = None
+    elif kind == "table":
         rows = _with_marks(
             d["tables"].filter(pl.col("table") == label), d["ruleset"], d["qualifiers"]
         )

@@ -84,8 +84,12 @@ def _live_body() -> None:
     st.caption(t("lb.live", time=datetime.now().strftime("%H:%M:%S")))
     for rule in d.get("advancements") or []:
         st.caption(t("lg.advance", rule=ui.md(rule)))
+    seating = d.get("seating") is not None and d["seating"].height > 0
+    if seating:
+        _seating(d)
     if d["round"] is None:
-        st.info(t("lb.no_tables"))
+        if not seating:
+            st.info(t("lb.no_tables"))
         return
     names = [t("lb.tab.tables", round=d["round"])]
     if d["session"] is not None:
@@ -231,6 +235,32 @@ def _tables(d: dict[str, Any]) -> None:
         t("lb.what.tables", round=d["round"]),
         key="dl_tables",
     )
+
+
+def _seating(d: dict[str, Any]) -> None:
+    """The drawn tables not started yet, each a card of its chairs: where to sit."""
+    st.subheader(t("lb.seating", round=d["seating_round"]), anchor=False)
+    st.caption(t("lb.seating.note"))
+    st.html(data.derived(d, "lb_seating", lambda: seating_html(d), i18n.language()))
+
+
+def seating_html(d: dict[str, Any]) -> str:
+    """Each waiting table of :func:`dashboard.batches.seating_round` as a card: chair and
+    player (not linked: an entrant may have no results to show yet)."""
+    columns = [("chair", i18n.column("chair")), ("player", i18n.column("player"))]
+    cards = [
+        ui.card_html(
+            t("lb.table", table=label),
+            ui.html_table(
+                rows.select("chair", "player").to_dicts(),
+                columns,
+                css_class="lb-table",
+            ),
+            t("lb.seating.waiting"),
+        )
+        for (label,), rows in d["seating"].group_by("table", maintain_order=True)
+    ]
+    return ui.cards_html(cards, per_row=3)
 
 
 def cards_html(d: dict[str, Any], *, qualification: bool) -> str:

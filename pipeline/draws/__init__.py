@@ -2,6 +2,14 @@
 "Decided (session draw …)"). :mod:`pipeline.draws.seating` holds the pure seating
 algorithms; :mod:`pipeline.draws.service` reads the event, draws and stores."""
 
-from pipeline.draws.service import Draw, DrawRefused, current, draw_round, history
+from pipeline.draws.service import (
+    Draw,
+    DrawRefused,
+    current,
+    draw_round,
+    drawn_rounds,
+    history,
+    waiting,
+)
 
-__all__ = ["Draw", "DrawRefused", "current", "draw_round", "history"]
+__all__ = ["Draw", "DrawRefused", "current", "draw_round", "drawn_rounds", "history", "waiting"]

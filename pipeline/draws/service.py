@@ -301,6 +301,33 @@ def current(con: duckdb.DuckDBPyConnection, event: str, label: str) -> pl.DataFr
     )
 
 
+def drawn_rounds(con: duckdb.DuckDBPyConnection, event: str) -> set[str]:
+    """The rounds of ``event`` that have a current draw."""
+    return {
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT round FROM draws_t WHERE event = ? AND current", [event]
+        ).fetchall()
+    }
+
+
+def waiting(con: duckdb.DuckDBPyConnection, event: str, label: str) -> pl.DataFrame:
+    """``table, chair, player`` of the round's drawn tables with nothing loaded yet: the
+    seats players look for before they sit down (a table leaves this list with its first
+    hand, entered at the table or uploaded)."""
+    seats = current(con, event, label)
+    if seats.height == 0:
+        return seats
+    started = [
+        r[0]
+        for r in con.execute(
+            'SELECT DISTINCT "table" FROM table_standings_t WHERE event = ? AND round = ?',
+            [event, label],
+        ).fetchall()
+    ]
+    return seats.filter(~pl.col("table").is_in(started))
+
+
 def history(con: duckdb.DuckDBPyConnection, event: str, label: str | None = None) -> pl.DataFrame:
     """Every draw of the event (or of one round): ``round, draw_no, seed, drawn_at,
     drawn_by, reason, current``, newest first."""

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tests.browser.support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from tests.browser.support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, RUNNING
 
 
 @pytest.fixture(scope="session")
@@ -64,3 +64,10 @@ def pytest_runtest_makereport(item, call):
         report.sections.append(
             (f"page {i} at failure ({page.url}; screenshot {shot})", text[-3000:])
         )
+    # what a page shows as "This app has encountered an error" is in its server's log
+    for log in list(RUNNING):
+        said = log.read_text(errors="replace") if log.exists() else ""
+        if "Traceback" in said:
+            kept = ARTIFACTS / f"failed-{item.name}-{log.name}"
+            kept.write_text(said)
+            report.sections.append((f"server log {log.name} (kept as {kept})", said[-4000:]))

@@ -97,6 +97,11 @@ class Server:
     log: Path
 
 
+#: The logs of the servers :func:`dashboard` is running now: a failed browser test's report
+#: carries the traceback any of them wrote (tests/browser/conftest.py).
+RUNNING: list[Path] = []
+
+
 @contextlib.contextmanager
 def dashboard(
     db: Path | str,
@@ -146,8 +151,11 @@ def dashboard(
             if time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not start:\n{log.read_text()}")
             time.sleep(0.2)
+        RUNNING.append(log)
         yield Server(url=url, proc=proc, log=log)
     finally:
+        if log in RUNNING:
+            RUNNING.remove(log)
         proc.terminate()
         try:
             proc.wait(timeout=10)

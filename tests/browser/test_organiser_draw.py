@@ -122,6 +122,19 @@ def test_drawing_r2_from_the_completed_r1_shows_its_tables(server, new_page):
     assert got.value.suggested_filename == f"{EV}_R2.pdf"
     assert Path(got.value.path()).read_bytes().startswith(b"%PDF-")
 
+    # the venue's screen: R1's results stay, and R2's seats are listed above them
+    screen = new_page(1920, 1080)
+    screen.goto(f"{srv.url}/?event={EV}")
+    screen.get_by_role("heading", name="Tempat duduk babak R2").wait_for(timeout=SLOW)
+    seats = screen.locator(".table-card").filter(has_text="belum dimulai")
+    seats.first.wait_for()
+    wait_idle(screen)
+    assert seats.count() == len(tables)
+    for players in tables.values():
+        for player in players:
+            assert seats.get_by_text(player, exact=True).count() == 1
+    screen.get_by_role("tab", name="Meja · R1").wait_for()
+
     phone = new_page(390, 844)
     sign_in(phone, srv.url)
     phone.get_by_text("Babak R2 · seed 5").wait_for()
