@@ -123,7 +123,7 @@ def test_a_referee_without_rights_sees_no_event(drawn):
 
 def test_the_road_to_the_final_shows_every_round(db_path, samples_db):
     shutil.copyfile(samples_db, db_path)
-    at = page("bracket", lang="en", br_event=UNHAS)
+    at = page("bracket", lang="en", event=UNHAS)
     shown = texts(at)
     for rnd in ("Round R1", "Round R2", "Round R3"):
         assert rnd in shown
@@ -131,9 +131,25 @@ def test_the_road_to_the_final_shows_every_round(db_path, samples_db):
     assert any("through → R2 table 1" in c for c in cells)
     assert any(c == "out" for c in cells)
     assert "No final table yet" in shown
-    at = page("bracket", lang="id", br_event=PEPET)
+    at = page("bracket", lang="id", event=PEPET)
     cells = [str(v) for f in frames(at) for v in f.to_numpy().ravel()]
     assert "Juara 1" in cells and "Juara 4" in cells
+
+
+@pytest.mark.parametrize("key", ["event", "br_event"])
+def test_a_link_to_the_road_names_its_event_as_every_event_page_does(db_path, samples_db, key):
+    """``/bracket?event=E`` as on the leaderboard, statistics and cross-table; a link made
+    when the page's own parameter was ``br_event`` opens the same event."""
+    shutil.copyfile(samples_db, db_path)
+    for event, final in ((PEPET, "Juara 1"), (UNHAS, "No final table yet")):
+        at = AppTest.from_file(str(APP.parent / "page_scripts/bracket.py"), default_timeout=TIMEOUT)
+        at.session_state["lang"] = "en"
+        at.query_params[key] = event
+        run(at)
+        assert at.selectbox(key="event").value == event
+        cells = [str(v) for f in frames(at) for v in f.to_numpy().ravel()]
+        assert final in cells or final in texts(at)
+        assert "br_event" not in at.query_params
 
 
 def test_the_round_picker_applies_to_the_event_tab(db_path, samples_db):

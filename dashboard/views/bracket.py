@@ -15,12 +15,19 @@ from dashboard import batches, ui
 from dashboard.i18n import column, t
 
 PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
+EVENT_KEY = "event"  # the address's event, as on every event page (``/bracket?event=E``)
+OLD_KEY = "br_event"  # how links made before named it
 
 
 def render() -> None:
     st.title(t("br.title"))
     ui.cards_css()
-    d = ui.event_batch(batches.road, "br_event", t("br.event"))
+    old = st.query_params.get(OLD_KEY)
+    if old is not None:  # a link from before: the same event, under today's name
+        del st.query_params[OLD_KEY]
+        if EVENT_KEY not in st.query_params:
+            st.session_state[EVENT_KEY] = old
+    d = ui.event_batch(batches.road, EVENT_KEY, t("br.event"))
     if d is None:
         return
     road: pl.DataFrame = d["road"]

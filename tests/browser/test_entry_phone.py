@@ -115,7 +115,7 @@ def test_the_entry_page_and_the_road_fit_a_laptop_and_a_phone(server, new_page):
     wide.screenshot(path=str(ARTIFACTS / "entry-1366x900.png"))
     for width, height in ((390, 844), (1366, 900)):
         page = new_page(width, height)
-        page.goto(f"{srv.url}/bracket?br_event={EV}")
+        page.goto(f"{srv.url}/bracket?event={EV}")
         page.get_by_role("heading", name="Babak R1").wait_for()
         page.locator(".table-card table").first.wait_for()
         wait_idle(page)
