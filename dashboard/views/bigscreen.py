@@ -113,6 +113,17 @@ def big_table_html(
     )
 
 
+def _page(rows: pl.DataFrame, label: str | None, sub: str) -> tuple[list[dict[str, Any]], str]:
+    """Slide ``label`` (a page number) of ``rows``, :data:`BIG_PAGE_ROWS` a slide, and its
+    subtitle ``sub`` saying which rows it shows when there is more than one page."""
+    page, n = int(label or 0), rows.height
+    first = page * BIG_PAGE_ROWS
+    if n > BIG_PAGE_ROWS:
+        last = min(n, first + BIG_PAGE_ROWS)
+        sub += " · " + t("lb.big.rows", first=first + 1, last=last, n=n)
+    return rows.slice(first, BIG_PAGE_ROWS).to_dicts(), sub
+
+
 def _big_body() -> None:
     live.mark("bigscreen")
     res = _load()
@@ -130,19 +141,8 @@ def _big_body() -> None:
     kind, label = show[i]
     title = f"{data.title(d['event'])} · {d['seating_round'] if kind == 'seat' else d['round']}"
     if kind == "seat":
-        page, n = int(label or 0), d["seating"].height
-        sub = t("lb.big.seating", round=d["seating_round"])
-        if n > BIG_PAGE_ROWS:
-            first = page * BIG_PAGE_ROWS
-            sub += " · " + t(
-                "lb.big.rows", first=first + 1, last=min(n, first + BIG_PAGE_ROWS), n=n
-            )
-        dicts = (
-            d["seating"]
-            .sort(pl.col("player").str.to_lowercase(), "player")
-            .slice(page * BIG_PAGE_ROWS, BIG_PAGE_ROWS)
-            .to_dicts()
-        )
+        by_name = d["seating"].sort(pl.col("player").str.to_lowercase(), "player")
+        dicts, sub = _page(by_name, label, t("lb.big.seating", round=d["seating_round"]))
         cols = [
             ("player", column("player")),
             ("table", column("table")),
@@ -170,21 +170,10 @@ def _big_body() -> None:
         dicts = rows.to_dicts()
         classes = [mark_class(r["mark"]) for r in dicts]
     elif kind == "session":
-        page, n = int(label or 0), d["session"].height
-        sub = t("lb.big.session", round=d["round"])
-        if n > BIG_PAGE_ROWS:
-            first = page * BIG_PAGE_ROWS
-            sub += " · " + t(
-                "lb.big.rows", first=first + 1, last=min(n, first + BIG_PAGE_ROWS), n=n
-            )
-        dicts = (
-            d["session"]
-            .with_columns(
-                pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")
-            )
-            .slice(page * BIG_PAGE_ROWS, BIG_PAGE_ROWS)
-            .to_dicts()
+        starred = d["session"].with_columns(
+            pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")
         )
+        dicts, sub = _page(starred, label, t("lb.big.session", round=d["round"]))
         cols = [
             ("rank", "#"),
             ("player", column("player")),
