@@ -311,6 +311,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "pl.tab.matches": {"id": "Pertandingan", "en": "Matches"},
     # --- event statistics ----------------------------------------------------------------
     "st.title": {"id": "Statistik acara", "en": "Event statistics"},
+    "st.none": {
+        "id": "Belum ada hasil untuk acara ini: statistiknya muncul setelah pertandingan pertama disimpan.",
+        "en": "No results for this event yet: its statistics appear once its first match is saved.",
+    },
+    "ct.none": {
+        "id": "Belum ada hasil untuk acara ini: tabel silangnya muncul setelah pertandingan pertama disimpan.",
+        "en": "No results for this event yet: its cross-table appears once its first match is saved.",
+    },
     "st.m.rounds": {"id": "Babak/sesi", "en": "Rounds/sessions"},
     "st.m.matches": {"id": "Pertandingan", "en": "Matches"},
     "st.m.hands": {"id": "Kocokan dimainkan", "en": "Hands played"},

@@ -37,7 +37,7 @@ def wide_labels(rounds: list[str]) -> dict[str, str]:
 def show(long: pl.DataFrame, event: str) -> None:
     rounds = long.select("round", "round_no").unique().sort("round_no")["round"].to_list()
     if not rounds:
-        st.info(t("lb.no_tables"))
+        st.info(t("ct.none"))
         return
     st.caption(t("ct.explain"))
     wide = crosstable.wide(long)

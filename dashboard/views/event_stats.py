@@ -24,6 +24,9 @@ def render() -> None:
     if d is None:
         return
     st.subheader(ui.md(data.title(d["event"])), anchor=False)
+    if d["tables"].height == 0:  # created or drawn, nothing played: no zeros and empty tables
+        st.info(t("st.none"))
+        return
     show(d)
 
 
