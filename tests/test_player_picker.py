@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from dashboard import batches
 from pipeline.standings import stats
 from pipeline.store.db import connect
-from tests.browser.support import APP
+from tests.browser.support import APP, UNHAS
 from tests.test_event_picker import _texts, _type_into
 
 PEOPLE = pl.DataFrame(
@@ -146,3 +146,37 @@ def test_text_typed_into_the_comparison_picker_compares_with_that_player(db):
     # the page's own player cannot be compared with themself
     _type_into(at, "vs", people.filter(pl.col("player_key") == me).row(0, named=True)["player"])
     assert at.selectbox(key="vs").value != me
+
+
+def test_the_event_picker_opens_an_event_by_id_or_typed_text_and_no_other(db):
+    """``&event=`` names one of the player's events by id (a link), by part of its title
+    (typed); another event's id, carried over from an event page, is not text to look
+    for, even when one of this player's event ids begins with it."""
+    from pipeline import events
+    from tests.test_dashboard import texts
+
+    with connect(db) as con:
+        events.save(con, UNHAS, "unhas", title="Turnamen Domino Dies Natalis LXIV")
+        events.save(con, UNHAS[:-1], "unhas")  # an event whose id begins this one's
+    people = _people(db)
+    with connect(db, read_only=True) as con:
+        played = set(
+            con.sql("SELECT player_key FROM table_standings WHERE event = ?", params=[UNHAS]).pl()[
+                "player_key"
+            ]
+        )
+    key = people.filter(pl.col("player_key").is_in(list(played))).row(0, named=True)["player_key"]
+    for wanted, shown in (
+        (UNHAS, UNHAS),
+        ("natalis", UNHAS),
+        (UNHAS[:-1], ""),
+        ("zzz", ""),
+    ):
+        # the page alone, as a shared link opens it (the home page would take ``event``)
+        at = AppTest.from_file(str(APP.parent / "page_scripts/player.py"), default_timeout=60)
+        at.query_params.update(player=key, event=wanted)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.selectbox(key="event").value == shown, wanted
+        heading = "Hasil per babak: Turnamen Domino Dies Natalis LXIV"
+        assert (heading in texts(at)) == (shown == UNHAS), wanted

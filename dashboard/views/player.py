@@ -87,7 +87,8 @@ def _event_picker(events: list[str]) -> str:
     did not play, shows all events ("")."""
     titles = data.event_titles()
     wanted = str(ui.bound_value(EVENT_KEY, "") or "")
-    text = wanted.casefold()
+    # another event's id (carried over from an event page) is not text to look for
+    text = "" if wanted in titles else wanted.casefold()
     found = [e for e in events if text and any(text in n.casefold() for n in (e, titles.get(e, e)))]
     shown = wanted if wanted in events else (found[0] if found else "")
     ui.picker(
