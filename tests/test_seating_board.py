@@ -122,25 +122,19 @@ def test_the_big_screen_lists_the_waiting_seats_by_name(drawn_only):
     assert "<td>Andi Amir</td><td>2</td><td>A</td>" in body
 
 
-def test_the_statistics_of_an_event_not_played_yet_say_so(drawn_only):
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        ("event_stats", "its statistics appear once its first match is saved."),
+        ("crosstable", "its cross-table appears once its first match is saved."),
+    ],
+)
+def test_a_page_of_an_event_not_played_yet_says_so(drawn_only, script, said):
     """Not a row of zeros and empty tables: one sentence, in the page's language."""
-    at = AppTest.from_file(str(APP.parent / "page_scripts/event_stats.py"), default_timeout=60)
+    at = AppTest.from_file(str(APP.parent / f"page_scripts/{script}.py"), default_timeout=60)
     at.session_state["lang"] = "en"
     at.query_params["event"] = EV
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert [i.value for i in at.info] == [
-        "No results for this event yet: its statistics appear once its first match is saved."
-    ]
+    assert [i.value for i in at.info] == [f"No results for this event yet: {said}"]
     assert not at.metric and not at.tabs
-
-
-def test_the_cross_table_of_an_event_not_played_yet_says_so(drawn_only):
-    at = AppTest.from_file(str(APP.parent / "page_scripts/crosstable.py"), default_timeout=60)
-    at.session_state["lang"] = "en"
-    at.query_params["event"] = EV
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert [i.value for i in at.info] == [
-        "No results for this event yet: its cross-table appears once its first match is saved."
-    ]
