@@ -63,3 +63,46 @@ def test_every_page_opens_for_a_signed_in_admin(league):
     for page in SIGNED_IN:
         _open(page, at)
     assert "boss" in texts(_open("page_scripts/admin.py", at))
+
+
+def test_a_drawn_round_shows_its_seats_and_its_sheets(league):
+    """A round drawn and not played, on PostgreSQL: the leaderboard lists its seats, and
+    the organiser page offers its sheets, made from the store's draw."""
+    import polars as pl
+
+    from pipeline import draws, events, sheets
+    from pipeline.store.db import connect
+
+    players = ["Ana", "Budi", "Cici", "Dedi", "Eko", "Fani", "Gita", "Hadi"]
+    with connect(league) as con:
+        events.save(con, "piala-pg", "unhas", title="Piala PG")
+        roster = pl.DataFrame(
+            {
+                "player": players,
+                "group": [None] * 8,
+                "_file": ["r.csv"] * 8,
+                "_line": list(range(2, 10)),
+            },
+            schema={"player": pl.String, "group": pl.String, "_file": pl.String, "_line": pl.Int64},
+        )
+        events.set_roster(con, "piala-pg", roster, source="r.csv")
+        draws.draw_round(con, "piala-pg", "R1", seed=3)
+        drawn = sheets.drawn_round(con, "piala-pg", "R1")
+    assert sorted(name for name, _ in sheets.round_files(drawn)) == sorted(
+        [f"piala-pg_R1_meja{t}.{x}" for t in ("1", "2") for x in ("csv", "xlsx")]
+        + ["piala-pg_R1.pdf"]
+    )
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params["event"] = "piala-pg"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    board = texts(at)
+    assert "Tempat duduk babak R1" in board and "Belum ada meja" not in board
+    cards = "".join(str(e.body) for e in at.get("html") if "table-card" in str(e.body))
+    assert all(f"<td>{p}</td>" in cards for p in players)
+    at = _open("page_scripts/organiser.py")
+    _sign_in(at, "boss", PASSWORD)
+    at.selectbox(key="org_event").set_value("piala-pg").run()
+    assert not at.exception, [e.value for e in at.exception]
+    offered = [b.proto.label for b in at.get("download_button")]
+    assert offered == ["⬇ PDF untuk dicetak", "⬇ Lembar isian (.zip)"], offered
