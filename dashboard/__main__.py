@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
         from pipeline.settings import db_target
 
         where = db_target(args.db)  # a PostgreSQL URL as it is, a file resolved
-        os.environ["DOMINO_DB"] = where if isinstance(where, str) else str(Path(args.db).resolve())
+        os.environ["DOMINO_DB"] = where if isinstance(where, str) else str(where.resolve())
 
     from streamlit.web.cli import main as streamlit_main
 

@@ -84,7 +84,7 @@ def _live_body() -> None:
     st.caption(t("lb.live", time=datetime.now().strftime("%H:%M:%S")))
     for rule in d.get("advancements") or []:
         st.caption(t("lg.advance", rule=ui.md(rule)))
-    seating = d.get("seating") is not None and d["seating"].height > 0
+    seating = d["seating"].height > 0
     if seating:
         _seating(d)
     if d["round"] is None:

@@ -299,8 +299,8 @@ def _current(info: events.EventInfo) -> None:
             at=now["drawn_at"].strftime("%Y-%m-%d %H:%M"),
         )
     )
-    seats = data.uncached(draws.current, info.event, label)
-    _sheets(data.uncached(sheets.drawn_round, info.event, label))
+    seats, drawn = data.uncached(_drawn, info.event, label)
+    _sheets(drawn)
     ui.table(seats, key="org_seats", static=True, labels=_labels(seats))
     with st.expander(t("org.history")):
         shown = hist.select(
@@ -311,6 +311,14 @@ def _current(info: events.EventInfo) -> None:
             pl.when(pl.col("current")).then(pl.lit("✓")).otherwise(pl.lit("")).alias("current"),
         )
         ui.table(shown, key="org_history", static=True, labels=_labels(shown))
+
+
+def _drawn(
+    con: duckdb.DuckDBPyConnection, event: str, label: str
+) -> tuple[pl.DataFrame, sheets.DrawnRound]:
+    """The round's current draw, as its seats (table, chair, player) and as the rows of
+    its sheets, in one read."""
+    return draws.current(con, event, label), sheets.drawn_round(con, event, label)
 
 
 def _sheets(drawn: sheets.DrawnRound) -> None:

@@ -331,7 +331,7 @@ def _serve(db, port: int, host: str = "0.0.0.0") -> None:
             # a password in it would show in every process list
             os.environ["DOMINO_DB"] = where
         else:
-            cmd += ["--db", str(Path(db).resolve())]
+            cmd += ["--db", str(where.resolve())]
     _check_port(host, port)
     out.print(f"dashboard on http://localhost:{port}  (Ctrl+C stops it)")
     if host in ("0.0.0.0", "::"):

@@ -67,14 +67,15 @@ def missing_database(where: Any) -> str | None:
 
     from pipeline.store.db import check_target
 
-    if isinstance(where, Path):
-        check_target(where)  # a mistyped URL is refused, not called a missing file
-    if isinstance(where, Path) and not where.exists():
-        return (
-            f"{where} does not exist yet: nothing is loaded there "
-            "(give --db or DOMINO_DB if the results are in another file)"
-        )
-    return None
+    if not isinstance(where, Path):  # a PostgreSQL URL
+        return None
+    check_target(where)  # a mistyped URL is refused, not called a missing file
+    if where.exists():
+        return None
+    return (
+        f"{where} does not exist yet: nothing is loaded there "
+        "(give --db or DOMINO_DB if the results are in another file)"
+    )
 
 
 def reader(db: Any) -> Any:
