@@ -76,3 +76,22 @@ def seat_round(
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
+
+
+def set_roster(con: duckdb.DuckDBPyConnection, event: str, players: list[str]) -> None:
+    """``players`` as the event's entrants (no groups), as a roster file of one column
+    would set them (``domino event roster``)."""
+    import polars as pl
+
+    from pipeline import events
+
+    roster = pl.DataFrame(
+        {
+            "player": players,
+            "group": [None] * len(players),
+            "_file": ["roster.csv"] * len(players),
+            "_line": list(range(2, 2 + len(players))),
+        },
+        schema={"player": pl.String, "group": pl.String, "_file": pl.String, "_line": pl.Int64},
+    )
+    events.set_roster(con, event, roster, source="roster.csv")

@@ -68,24 +68,14 @@ def test_every_page_opens_for_a_signed_in_admin(league):
 def test_a_drawn_round_shows_its_seats_and_its_sheets(league):
     """A round drawn and not played, on PostgreSQL: the leaderboard lists its seats, and
     the organiser page offers its sheets, made from the store's draw."""
-    import polars as pl
-
     from pipeline import draws, events, sheets
     from pipeline.store.db import connect
+    from tests.draw_fixture import set_roster
 
     players = ["Ana", "Budi", "Cici", "Dedi", "Eko", "Fani", "Gita", "Hadi"]
     with connect(league) as con:
         events.save(con, "piala-pg", "unhas", title="Piala PG")
-        roster = pl.DataFrame(
-            {
-                "player": players,
-                "group": [None] * 8,
-                "_file": ["r.csv"] * 8,
-                "_line": list(range(2, 10)),
-            },
-            schema={"player": pl.String, "group": pl.String, "_file": pl.String, "_line": pl.Int64},
-        )
-        events.set_roster(con, "piala-pg", roster, source="r.csv")
+        set_roster(con, "piala-pg", players)
         draws.draw_round(con, "piala-pg", "R1", seed=3)
         drawn = sheets.drawn_round(con, "piala-pg", "R1")
     assert sorted(name for name, _ in sheets.round_files(drawn)) == sorted(

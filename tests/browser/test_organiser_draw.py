@@ -19,6 +19,7 @@ from pipeline.store.db import connect
 from simulator.events import record, unhas_match
 from tests.browser.support import ARTIFACTS, PASSWORD, add_coordinator, dashboard
 from tests.browser.test_dashboard_e2e import wait_idle
+from tests.draw_fixture import set_roster
 from tests.test_draw_round_trip import PLAYERS
 
 pytestmark = pytest.mark.browser
@@ -32,16 +33,7 @@ def prepare(db, tmp) -> None:
     """R1 drawn (seed 11) and played whole, through the engine the CLI uses."""
     with connect(db) as con:
         events.save(con, EV, "unhas", title=TITLE)
-        roster = pl.DataFrame(
-            {
-                "player": PLAYERS,
-                "group": [None] * len(PLAYERS),
-                "_file": ["roster.csv"] * len(PLAYERS),
-                "_line": list(range(2, 2 + len(PLAYERS))),
-            },
-            schema={"player": pl.String, "group": pl.String, "_file": pl.String, "_line": pl.Int64},
-        )
-        events.set_roster(con, EV, roster, source="roster.csv")
+        set_roster(con, EV, PLAYERS)
         draws.draw_round(con, EV, "R1", seed=11)
         seats = draws.current(con, EV, "R1")  # table, chair, player: the roster's spelling
         rng = random.Random(21)
