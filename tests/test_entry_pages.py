@@ -121,6 +121,32 @@ def test_a_referee_without_rights_sees_no_event(drawn):
     assert "no event you may enter results for" in texts(at)
 
 
+def test_the_round_being_drawn_is_preselected_once(drawn):
+    """A referee opens the page on the round just drawn (one tap less at the table); the
+    latest drawn round when several are; a cleared or another pick stays as chosen."""
+    at = signed_in(drawn, [EV])
+    assert at.pills(key="en_round").value == RND
+    assert at.pills(key="en_table").options == [TBL, "…"]
+    at.pills(key="en_table").set_value(TBL)
+    assert "**A** · Ani" in texts(run(at))
+    with connect(drawn) as con:
+        insert_draw(con, EV, "R2", {"1": START, "2": START})
+    at = signed_in(drawn, [EV])
+    assert at.pills(key="en_round").value == "R2"
+    assert at.pills(key="en_table").options == ["1", "2", "…"]
+    at.pills(key="en_round").set_value(None)
+    run(at)
+    assert at.pills(key="en_round").value is None and "Pick the round" in texts(at)
+    at.pills(key="en_round").set_value(RND)
+    assert run(at).pills(key="en_round").value == RND
+
+
+def test_no_round_is_preselected_without_a_draw(db_path, samples_db):
+    shutil.copyfile(samples_db, db_path)
+    at = signed_in(db_path, [UNHAS])
+    assert at.pills(key="en_round").value is None and "Pick the round" in texts(at)
+
+
 def test_the_road_to_the_final_shows_every_round(db_path, samples_db):
     shutil.copyfile(samples_db, db_path)
     at = page("bracket", lang="en", event=UNHAS)

@@ -16,7 +16,7 @@ import streamlit as st
 
 from dashboard import access, data, ui
 from dashboard.i18n import category, language, t
-from pipeline import auth, entry, rulesets
+from pipeline import auth, draws, entry, rulesets
 from pipeline.entry import EntryRefused, Hand, MatchState
 from pipeline.ingest.columns import CHAIRS
 from pipeline.standings import bracket, queries
@@ -24,6 +24,7 @@ from pipeline.store.db import DatabaseBusy
 
 _FORM = "_entry_form"  # a counter: a new value gives the hand form fresh widgets
 _DONE = "_entry_done"
+_AUTO = "_entry_round_for"  # the events whose round this page has preselected once
 _OTHER = "…"
 ENDS = list(range(7))
 
@@ -40,8 +41,12 @@ def render() -> None:
         _chosen("en_round"),
         _chosen("en_table"),
     )
+    # the round being drawn is preselected once per event (the one a referee is at); a
+    # referee who clears it, or picks another, keeps their choice
+    preselected = frozenset(st.session_state.get(_AUTO, ()))
+    ask = st.session_state.get("en_round") is None
     try:
-        d = data.uncached(_page_data, ident.name, *chosen)
+        d = data.uncached(_page_data, ident.name, *chosen, None if not ask else preselected)
     except DatabaseBusy:
         st.warning(t("busy"))
         return
@@ -52,6 +57,9 @@ def render() -> None:
     event = _pills("en.event", d["events"], "en_event", lambda e: titles.get(e, e))
     if event is None:
         return
+    if d["preselect"]:
+        st.session_state["en_round"] = d["preselect"]
+        st.session_state[_AUTO] = preselected | {event}
     round_ = _pick_or_type("en.round", d["rounds"], "en_round")
     if not round_:
         st.caption(t("en.pick"))
@@ -78,16 +86,36 @@ def _chosen(key: str) -> str:
     return str(value or "")
 
 
-def _page_data(con: Any, name: str, event: str | None, round_: str, table: str) -> dict[str, Any]:
-    """Everything the page reads, on one short read-only connection."""
+def _page_data(
+    con: Any,
+    name: str,
+    event: str | None,
+    round_: str,
+    table: str,
+    preselected: frozenset[str] | None,
+) -> dict[str, Any]:
+    """Everything the page reads, on one short read-only connection. With no round
+    chosen, the last drawn round of an event not in ``preselected`` is the one to
+    preselect (``preselect``), and its tables are read."""
     allowed = auth.user_events(con, name)
     evs = queries.events(con).get_column("event").to_list()
     mine = [e for e in evs if auth.may_write(allowed, e)]
     event = event if event in mine else (mine[0] if len(mine) == 1 else None)
-    out: dict[str, Any] = {"events": mine, "rounds": [], "tables": [], "match": None}
+    out: dict[str, Any] = {
+        "events": mine,
+        "rounds": [],
+        "tables": [],
+        "match": None,
+        "preselect": None,
+    }
     if event is None:
         return out
     out["rounds"] = bracket.round_order_of(con, event)
+    if preselected is not None and event not in preselected:
+        drawn = draws.drawn_rounds(con, event)
+        current = [r for r in out["rounds"] if r in drawn]
+        if current:
+            round_ = out["preselect"] = current[-1]
     if round_:
         out["tables"] = _tables(con, event, round_)
     if round_ and table:

@@ -3,6 +3,7 @@ and a leaderboard open in another browser moves after each hand. Every wait is o
 condition on the page, never a fixed sleep. Screenshots go to tests/artifacts/."""
 
 import pytest
+from playwright.sync_api import expect
 
 from pipeline.standings import queries
 from pipeline.store.db import connect
@@ -34,7 +35,10 @@ def sign_in(page, url: str) -> None:
     page.get_by_label("Kata sandi atau token").fill("correct horse battery")
     page.get_by_role("button", name="Masuk").click()
     page.get_by_role("heading", name="Input kocokan di meja").wait_for()
-    page.locator(".st-key-en_round").get_by_role("radio", name=RND, exact=True).wait_for()
+    # the round just drawn is preselected: the referee picks the table only
+    expect(
+        page.locator(".st-key-en_round").get_by_role("radio", name=RND, exact=True)
+    ).to_be_checked()
 
 
 def pick(page, key: str, label: str) -> None:
@@ -67,7 +71,6 @@ def test_a_whole_match_entered_on_a_phone_moves_the_leaderboard_hand_by_hand(ser
     srv, db = server
     phone = new_page(390, 844)
     sign_in(phone, srv.url)
-    pick(phone, "en_round", RND)
     pick(phone, "en_table", TBL)
     board = new_page(1366, 900)
     board.goto(f"{srv.url}/?event={EV}")
@@ -107,7 +110,6 @@ def test_the_entry_page_and_the_road_fit_a_laptop_and_a_phone(server, new_page):
     srv, _ = server
     wide = new_page(1366, 900)
     sign_in(wide, srv.url)
-    pick(wide, "en_round", RND)
     pick(wide, "en_table", TBL)
     # the table's chairs (from the draw), whatever state the match is in
     wide.get_by_text("Ani", exact=False).first.wait_for()
