@@ -223,16 +223,20 @@ def test_the_next_round_waits_for_results_complete_tables_and_tie_breaks(db_path
         t1, t2 = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
         load(con, tmp_path, play(t1))
     # table 2 drawn but not loaded: incomplete
-    refused(run("draw", "--event", "ev", "--round", "R2"), "table 2 of round R1 is not complete")
+    refused(
+        run("draw", "--event", "ev", "--round", "R2"), "round R1 is not complete yet at table 2;"
+    )
     with connect(db_path) as con:
         load(con, tmp_path, play(t2)[:5], name="t2.csv")
-    refused(run("draw", "--event", "ev", "--round", "R2"), "table 2 of round R1 is not complete")
+    refused(
+        run("draw", "--event", "ev", "--round", "R2"), "round R1 is not complete yet at table 2;"
+    )
     # a tie for the second place decides who qualifies: refused until the tie-break
     s = [p for p in t2]
     tie = [s[0], s[1], s[2], s[3], s[0], s[1], s[2], s[3], s[0], s[0]]
     with connect(db_path) as con:
         load(con, tmp_path, play(t2, table="2", winners=tie), name="t2.csv")
-    refused(run("draw", "--event", "ev", "--round", "R2"), "table 2 of round R1 has a tie")
+    refused(run("draw", "--event", "ev", "--round", "R2"), "qualifies at table 2;")
     with connect(db_path) as con:
         load(con, tmp_path, play(t2, table="2"), name="t2.csv", reason="score sheet misread")
     r = run("draw", "--event", "ev", "--round", "R2", "--seed", 1)
@@ -252,6 +256,25 @@ def test_the_next_round_waits_for_results_complete_tables_and_tie_breaks(db_path
     winners = {p for t in (t1, t2) for p in [x for x in t if x][:2]}
     assert final == quals == winners
     assert order == ["R1", "R2"]
+
+
+def test_a_refused_next_round_names_every_table_that_holds_it_up(db_path, tmp_path):
+    """The organiser sees every table to chase at once, in table order, not one a try."""
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        starts = [start_of(con, "ev", "R1", t) for t in ("1", "2")]
+        for t, start in zip(("2", "1"), reversed(starts), strict=True):
+            load(con, tmp_path, play(start, table=t)[:5], name=f"t{t}.csv")
+    refused(run("draw", "--event", "ev", "--round", "R2"), "not complete yet at table 1, 2;")
+    with connect(db_path) as con:
+        for t, start in zip(("1", "2"), starts, strict=True):
+            s = [p for p in start if p]
+            tie = [s[0], s[1], s[2], s[3], s[0], s[1], s[2], s[3], s[0], s[0]]
+            load(con, tmp_path, play(start, table=t, winners=tie), name=f"t{t}.csv", reason="sheet")
+    refused(run("draw", "--event", "ev", "--round", "R2"), "qualifies at table 1, 2;")
+    with connect(db_path) as con:
+        load(con, tmp_path, play(starts[0], table="1"), name="t1.csv", reason="misread")
+    refused(run("draw", "--event", "ev", "--round", "R2"), "qualifies at table 2;")
 
 
 def test_a_pepet_session_has_one_row_per_chair_and_no_hand(db_path, tmp_path):

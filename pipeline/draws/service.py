@@ -192,18 +192,21 @@ def _qualifiers(con: duckdb.DuckDBPyConnection, event: str, prev: str) -> list[l
             [event, prev],
         ).fetchall()
     }
-    missing = sorted(drawn - set(rows.get_column("table").to_list()), key=_natural)
-    if missing:
-        raise DrawRefused("incomplete", {"round": prev, "table": missing[0]})
-    open_ = rows.filter(~pl.col("complete") & ~pl.col("walkover"))
-    if open_.height:
-        raise DrawRefused("incomplete", {"round": prev, "table": open_["table"][0]})
-    tie = rows.filter(pl.col("needs_tiebreak") & ~pl.col("qualified"))
-    if tie.height:
-        raise DrawRefused("tiebreak", {"round": prev, "table": tie["table"][0]})
+    # every table that holds the next round up is named, in table order
+    missing = drawn - set(rows.get_column("table").to_list())
+    open_ = set(rows.filter(~pl.col("complete") & ~pl.col("walkover")).get_column("table"))
+    if missing or open_:
+        raise DrawRefused("incomplete", {"round": prev, "table": _listed(missing | open_)})
+    tie = set(rows.filter(pl.col("needs_tiebreak") & ~pl.col("qualified")).get_column("table"))
+    if tie:
+        raise DrawRefused("tiebreak", {"round": prev, "table": _listed(tie)})
     quals = rows.filter(pl.col("qualified")).sort("player_key")
     tables = sorted(set(quals.get_column("table").to_list()), key=_natural)
     return [quals.filter(pl.col("table") == t).get_column("player_key").to_list() for t in tables]
+
+
+def _listed(tables: set[str]) -> str:
+    return ", ".join(sorted(tables, key=_natural))
 
 
 def _natural(label: str) -> tuple[int, str]:
