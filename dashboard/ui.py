@@ -93,6 +93,12 @@ def html_table(
     )
 
 
+def played_tiebreak(table: pl.DataFrame) -> bool:
+    """Whether a table's standings hold a tie-break hand's points: its cards then show
+    them, the points that put one of two players level on points ahead."""
+    return bool(table.get_column("tiebreak_points").fill_null(0).abs().sum() > 0)
+
+
 def card_html(title: str, table: str, caption: str | None = None) -> str:
     """One card of :func:`cards_html`: a bold ``title``, an optional grey ``caption`` (both
     escaped here) and a ``table`` from :func:`html_table`."""
@@ -118,7 +124,9 @@ TABLE_RULES = (
     " font-size: .875rem;}"
     ":is(.table-card table, .plain-table) :is(td, th) {padding: .3rem .45rem; text-align: left;"
     " white-space: nowrap; border-bottom: 1px solid rgba(128, 128, 128, .2);}"
-    ":is(.table-card table, .plain-table) th {font-weight: 400; opacity: .7;}"
+    # a header may take two lines ("Tie-break / points") rather than widen a phone's card
+    ":is(.table-card table, .plain-table) th {font-weight: 400; opacity: .7;"
+    " white-space: normal;}"
     ":is(.table-card table, .plain-table) .num {text-align: right;"
     " font-variant-numeric: tabular-nums;}"
     ":is(.table-card table, .plain-table) tbody tr:last-child td {border-bottom: none;}"

@@ -142,6 +142,42 @@ def test_the_road_of_the_small_event_and_its_podium(con, mini):
     assert podium["final"].all()
 
 
+#: R1 table 1 again, with a tie for the second place. By hand (above A is D, above C is B;
+#: biasa +2 to the winner, -1 to the player above): hands 1-2 Ani in A (Dedi above): Ani +4,
+#: Dedi -2; hand 3 Ani in C (Budi above): Ani +2, Budi -1; hands 4-5 Budi in B (Cici
+#: above): Budi +4, Cici -2; hand 6 Cici in A (Dedi above): Cici +2, Dedi -1; hands 7-8
+#: Budi in D (Ani above): Budi +4, Ani -2; hands 9-10 Cici in A (Budi above): Cici +4,
+#: Budi -2. Budi 5, Ani 4, Cici 4, Dedi -3: Ani and Cici tie across the line.
+TIED = match("R1", "1", T1, ["Ani"] * 3 + ["Budi"] * 2 + ["Cici"] + ["Budi"] * 2 + ["Cici"] * 2)
+#: Hand 11, Ani and Cici only, in their hand-10 chairs (C and A): Cici wins; above A the
+#: empty D and then C: Ani. Cici +2, Ani -1 in tie-break points; totals unchanged.
+TIEBREAK = f"{EV},unhas,R1,1,11,Cici,,Ani,,A,biasa,1-2"
+
+
+def test_the_road_shows_which_tie_break_put_a_player_through(con, tmp_path):
+    f = tmp_path / "tied.csv"
+    f.write_text("\n".join([HEADER, *TIED]) + "\n")
+    assert ingest(con, [f]).exit_code == 0
+    at = {r["player"]: r for r in bracket.road(con, EV).to_dicts()}
+    assert {p: (r["points"], r["rank"]) for p, r in at.items()} == {
+        "Budi": (5, 1),
+        "Ani": (4, 2),
+        "Cici": (4, 2),
+        "Dedi": (-3, 4),
+    }
+    assert at["Ani"]["outcome"] == at["Cici"]["outcome"] == "playing"
+    f.write_text("\n".join([HEADER, *TIED, TIEBREAK]) + "\n")
+    assert ingest(con, [f]).exit_code == 0
+    at = {r["player"]: r for r in bracket.road(con, EV).to_dicts()}
+    got = {p: (r["points"], r["tiebreak_points"], r["rank"], r["outcome"]) for p, r in at.items()}
+    assert got == {
+        "Budi": (5, 0, 1, "qualified"),
+        "Cici": (4, 2, 2, "qualified"),
+        "Ani": (4, -1, 3, "eliminated"),
+        "Dedi": (-3, 0, 4, "eliminated"),
+    }
+
+
 def test_the_road_of_the_worked_unhas_example(con):
     assert load_example(con, IN_REPO / "unhas") == []
     road = bracket.road(con, "unhas-2024-e1")

@@ -9,10 +9,13 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard import data
 from pipeline import auth
+from pipeline.ingest import ingest
 from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, PEPET, UNHAS, add_coordinator
 from tests.draw_fixture_entry import insert_draw
+from tests.test_bracket import EV as CUP
+from tests.test_bracket import HEADER, R1, TIEBREAK, TIED
 from tests.test_dashboard import frames, texts
 
 TIMEOUT = 60
@@ -154,12 +157,34 @@ def test_the_road_to_the_final_shows_every_round(db_path, samples_db):
     for rnd in ("Round R1", "Round R2", "Round R3"):
         assert rnd in shown
     cells = [str(v) for f in frames(at) for v in f.to_numpy().ravel()]
-    assert any("through → R2 table 1" in c for c in cells)
+    # "→ R2 table 1" is kept on one line (no-break spaces), "through" may wrap before it
+    assert any("through → R2 table 1" in c.replace("\u00a0", " ") for c in cells)
     assert any(c == "out" for c in cells)
     assert "No final table yet" in shown
     at = page("bracket", lang="id", event=PEPET)
     cells = [str(v) for f in frames(at) for v in f.to_numpy().ravel()]
     assert "Juara 1" in cells and "Juara 4" in cells
+
+
+def test_the_road_shows_tie_break_points_where_a_tie_break_was_played(db_path, tmp_path):
+    """Two players level on points, one through: the card of that table says why."""
+    f = tmp_path / "cup.csv"
+    f.write_text("\n".join([HEADER, *TIED, TIEBREAK, *R1[10:]]) + "\n")
+    with connect(db_path) as con:
+        assert ingest(con, [f]).exit_code == 0
+    at = page("bracket", lang="en", event=CUP)
+    cards = {tuple(df["Player"]): df for df in frames(at) if "Player" in df.columns}
+    tied = cards[("Budi", "Cici", "Ani", "Dedi")]
+    assert list(tied.columns) == ["#", "Player", "Points", "TB", "→"]
+    assert "TB: points of the tie-break hands that broke a tie at that table." in texts(at)
+    assert tied.set_index("Player")["TB"].to_dict() == {
+        "Budi": 0,
+        "Cici": 2,
+        "Ani": -1,
+        "Dedi": 0,
+    }
+    plain = cards[("Eka", "Gita", "Fajar", "Hadi")]  # table 2: no tie, no such column
+    assert list(plain.columns) == ["#", "Player", "Points", "→"]
 
 
 @pytest.mark.parametrize("key", ["event", "br_event"])

@@ -18,6 +18,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "br.place.league": {"id": "Juara {n}", "en": "Juara {n}"},
     "br.round": {"id": "Babak {round}", "en": "Round {round}"},
     "br.table": {"id": "Meja {table}", "en": "Table {table}"},
+    "br.tb": {"id": "TB", "en": "TB"},
+    "br.tb.note": {
+        "id": "TB: poin kocokan penentuan (tie-break) yang memecah seri di meja itu.",
+        "en": "TB: points of the tie-break hands that broke a tie at that table.",
+    },
     "br.to": {"id": "→ {round} meja {table}", "en": "→ {round} table {table}"},
     "br.outcome.advanced": {"id": "lolos", "en": "through"},
     "br.outcome.qualified": {"id": "lolos", "en": "qualified"},

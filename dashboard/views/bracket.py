@@ -15,6 +15,7 @@ from dashboard import batches, ui
 from dashboard.i18n import column, t
 
 PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
+NBSP = "\u00a0"
 EVENT_KEY = "event"  # the address's event, as on every event page (``/bracket?event=E``)
 OLD_KEY = "br_event"  # how links made before named it
 
@@ -22,6 +23,8 @@ OLD_KEY = "br_event"  # how links made before named it
 def render() -> None:
     st.title(t("br.title"))
     ui.cards_css()
+    # where a player goes next may take two lines in a narrow card (see where_next)
+    st.html("<style>.br-table td:last-child {white-space: normal;}</style>")
     old = st.query_params.get(OLD_KEY)
     if old is not None:  # a link from before: the same event, under today's name
         del st.query_params[OLD_KEY]
@@ -67,12 +70,25 @@ def _podium(d: dict[str, Any]) -> None:
 
 
 def where_next(row: dict[str, Any]) -> str:
-    """``lolos → R2 meja 1``, ``gugur``, ``masih main`` … for one player at one table."""
+    """``lolos → R2 meja 1``, ``gugur``, ``masih main`` … for one player at one table. In
+    a narrow card it breaks after the outcome, never inside ``→ R2 meja 1``."""
     outcome = t(f"br.outcome.{row['outcome']}")
     if row.get("next_table") is not None:
         to = t("br.to", round=row["next_round"], table=row["next_table"])
-        return f"{outcome} {to}".strip()
+        return f"{outcome} {to.replace(' ', NBSP)}".strip()
     return outcome
+
+
+def _columns(table: pl.DataFrame) -> list[tuple[str, str]]:
+    """A table's columns, its tie-break points among them when it played a tie-break."""
+    tiebreak = ui.played_tiebreak(table)
+    return [
+        ("rank", "#"),
+        ("player", column("player")),
+        ("points", column("points")),
+        *([("tiebreak_points", t("br.tb"))] if tiebreak else []),
+        ("next", "→"),
+    ]
 
 
 def _round(rows: pl.DataFrame, rnd: str, follow: str | None) -> None:
@@ -84,20 +100,14 @@ def _round(rows: pl.DataFrame, rnd: str, follow: str | None) -> None:
     if follow is not None:
         mine = rows.filter(pl.col("player") == follow).get_column("table").to_list()
         labels = [x for x in labels if x in mine]
+    tables = [rows.filter(pl.col("table") == label) for label in labels]
     cards = [
         ui.card_html(
             t("br.table", table=label),
-            ui.html_table(
-                rows.filter(pl.col("table") == label).to_dicts(),
-                [
-                    ("rank", "#"),
-                    ("player", column("player")),
-                    ("points", column("points")),
-                    ("next", "→"),
-                ],
-                css_class="br-table",
-            ),
+            ui.html_table(table.to_dicts(), _columns(table), css_class="br-table"),
         )
-        for label in labels
+        for label, table in zip(labels, tables, strict=True)
     ]
     st.html(ui.cards_html(cards, per_row=PER_ROW))
+    if any(ui.played_tiebreak(table) for table in tables):
+        st.caption(t("br.tb.note"))

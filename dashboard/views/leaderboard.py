@@ -272,7 +272,7 @@ def cards_html(d: dict[str, Any], *, qualification: bool) -> str:
     cards = []
     for (label,), rows in tables.group_by("table", maintain_order=True):
         columns = ["rank", "player", "points"]
-        if qualification and rows.get_column("tiebreak_points").fill_null(0).abs().sum() > 0:
+        if qualification and ui.played_tiebreak(rows):
             columns.append("tiebreak_points")
         columns += ["mark"] if qualification else ["wins"]
         marks = rows.get_column("mark").to_list()

@@ -41,7 +41,7 @@ def round_order_of(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
 
 def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """One row per player per table per round: ``round, round_no, table, player, points,
-    rank, qualified, needs_tiebreak, complete, walkover, next_round, next_table, outcome,
+    tiebreak_points, rank, qualified, needs_tiebreak, complete, walkover, next_round, next_table, outcome,
     player_key``. ``outcome``: ``advanced`` (qualified and seated in the next round),
     ``qualified`` (next round not drawn yet), ``eliminated``, ``playing`` (match in
     progress or a tie-break owed), ``drawn`` (seated, not played yet); a league without

@@ -5,8 +5,8 @@
 -- Parameters: 1 the event (played rows), 2 the event (drawn rows), 3 whether the rulebook
 -- qualifies players from a table (its [dashboard] qualification).
 with played as (
-    select t.round, o.round_no, t."table", t.player_key, t.points, t.rank, t.qualified,
-           t.needs_tiebreak, t.complete, t.walkover
+    select t.round, o.round_no, t."table", t.player_key, t.points, t.tiebreak_points, t.rank,
+           t.qualified, t.needs_tiebreak, t.complete, t.walkover
     from table_standings_t t
     join _order o on o.round = t.round
     where t.event = ?
@@ -20,11 +20,11 @@ drawn as (
       and not exists (select 1 from played p where p.round = s.round)
 ),
 rows_all as (
-    select round, round_no, "table", player_key, points, rank, qualified, needs_tiebreak,
-           complete, walkover
+    select round, round_no, "table", player_key, points, tiebreak_points, rank, qualified,
+           needs_tiebreak, complete, walkover
     from played
     union all
-    select round, round_no, "table", player_key, null, null, null, null, null, null
+    select round, round_no, "table", player_key, null, null, null, null, null, null, null
     from drawn
 ),
 final as (
@@ -33,7 +33,7 @@ final as (
     left join rows_all n on n.player_key = a.player_key and n.round_no = a.round_no + 1
 )
 select
-    f.round, f.round_no, f."table", p.player, f.points, f.rank, f.qualified,
+    f.round, f.round_no, f."table", p.player, f.points, f.tiebreak_points, f.rank, f.qualified,
     f.needs_tiebreak, f.complete, f.walkover, f.next_round, f.next_table,
     case
         when f.rank is null then 'drawn'
