@@ -7,6 +7,7 @@ A load of an event created here plays under the event's ruleset (the loader read
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from importlib import resources
 from pathlib import Path
 
 import duckdb
@@ -18,6 +19,7 @@ from pipeline.problems import FileRejected
 from pipeline.store.db import frame, insert_frame
 
 LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
+_REPORTS = resources.files("pipeline.sql") / "reports"
 
 
 class EventRefused(Exception):
@@ -40,11 +42,12 @@ class EventInfo:
 
 
 def get(con: duckdb.DuckDBPyConnection, event: str) -> EventInfo | None:
-    row = con.execute(
+    # every row fetched: a result left open would refuse the connection's next ``sql()``
+    rows = con.execute(
         "SELECT event, ruleset, title, event_date, venue, level FROM events WHERE event = ?",
         [event],
-    ).fetchone()
-    return EventInfo(*row) if row else None
+    ).fetchall()
+    return EventInfo(*rows[0]) if rows else None
 
 
 def titles(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
@@ -155,8 +158,8 @@ def save(
     if old.ruleset != book.name:
         loaded = con.execute(
             "SELECT count(*) FROM match_versions WHERE event = ?", [event]
-        ).fetchone()
-        if loaded and loaded[0]:
+        ).fetchall()[0]
+        if loaded[0]:
             raise EventRefused(
                 f"event {event} already has results scored under {old.ruleset}; its ruleset "
                 f"cannot change to {book.name} (create a new event instead)"
@@ -262,3 +265,19 @@ def all_events(con: duckdb.DuckDBPyConnection) -> list[EventInfo]:
         "ORDER BY created_at DESC, event"
     ).fetchall()
     return [EventInfo(*r) for r in rows]
+
+
+def overview(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every event, the newest first: ``event, title, ruleset, event_date, venue, level,
+    entrants, rounds_drawn, rounds_played, matches`` (``domino event list``)."""
+    return frame(con.sql((_REPORTS / "events_overview.sql").read_text()))
+
+
+def round_status(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+    """Where ``event`` stands, round by round in round order: ``round, seed, tables_drawn,
+    tables_loaded, tables_complete, tiebreaks_owed`` (``domino event show``)."""
+    from pipeline.standings.bracket import round_order_of
+
+    rows = frame(con.sql((_REPORTS / "event_rounds.sql").read_text(), params={"event": event}))
+    order = {r: i for i, r in enumerate(round_order_of(con, event))}
+    return rows.sort(pl.col("round").replace_strict(order, default=len(order)), "round")

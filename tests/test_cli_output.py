@@ -96,3 +96,34 @@ def test_a_lone_dash_and_plain_numbers_are_not_formulas(db_path, tmp_path):
     load(tmp_path)
     text = domino("hands", "--event", "ev", "--format", "csv").stdout
     assert ",-," in text and ",'-," not in text
+
+
+def test_no_terminal_width_cuts_a_cell_or_a_header(capsys):
+    """A table is printed whole when rich can draw it whole at the terminal's width, else
+    one row at a time: never with a cell or a header cut (``…``). The width check once
+    left out the spaces between columns, so a table a few characters too wide was cut."""
+    import polars as pl
+
+    from pipeline.cli.common import out
+    from pipeline.cli.output import emit
+
+    df = pl.DataFrame(
+        {
+            "event": ["piala-2026", "liga-2026"],
+            "event_date": ["2026-03-14", "2026-05-02"],
+            "venue": ["Fakultas Kedokteran Universitas Hasanuddin", "Gedung Serbaguna"],
+            "rounds_played": [3, 3],
+            "matches": [7, 9],
+        }
+    )
+    console = out.real()
+    kept = console.size
+    try:
+        for width in range(40, 130):
+            console.size = (width, 25)
+            emit(df, "table")
+            text = capsys.readouterr().out
+            assert "…" not in text, (width, text)
+            assert all(len(line) <= width for line in text.splitlines()), (width, text)
+    finally:
+        console.size = kept

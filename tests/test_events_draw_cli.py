@@ -277,6 +277,36 @@ def test_a_refused_next_round_names_every_table_that_holds_it_up(db_path, tmp_pa
     refused(run("draw", "--event", "ev", "--round", "R2"), "qualifies at table 2;")
 
 
+def test_event_list_and_show_say_where_each_event_stands(store, tmp_path):
+    """On a file and on PostgreSQL (the report's SQL is translated there)."""
+    r = run("event", "list")
+    assert r.exit_code == 0 and "no events yet" in r.output
+    setup_event(tmp_path)  # 8 entrants, R1 drawn with seed 3: two tables
+    r = run("event", "list", "--format", "csv")
+    assert r.output.splitlines() == [
+        "event,title,ruleset,event_date,venue,level,entrants,rounds_drawn,rounds_played,matches",
+        "ev,Piala Dies,unhas,,,,8,1,0,0",
+    ]
+    r = run("event", "show", "ev")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[:2] == ["ev — Piala Dies", "unhas · 8 entrant(s)"]
+    assert run("event", "show", "ev", "--format", "csv").output.splitlines() == [
+        "round,seed,tables_drawn,tables_loaded,tables_complete,tiebreaks_owed",
+        "R1,3,2,0,0,0",
+    ]
+    with connect(store) as con:
+        t1, t2 = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
+        load(con, tmp_path, play(t1), name="t1.csv")
+        s = [p for p in t2]
+        tie = [s[0], s[1], s[2], s[3], s[0], s[1], s[2], s[3], s[0], s[0]]
+        load(con, tmp_path, play(t2, table="2", winners=tie), name="t2.csv")
+    # both tables loaded and complete; table 2 owes the tie-break that decides who goes on
+    assert run("event", "show", "ev", "--format", "csv").output.splitlines()[1] == "R1,3,2,2,2,1"
+    assert run("event", "list", "--format", "csv").output.splitlines()[1].endswith(",8,1,1,2")
+    r = run("event", "show", "nope")
+    assert r.exit_code == 1 and "no event 'nope'" in r.output
+
+
 def test_a_pepet_session_has_one_row_per_chair_and_no_hand(db_path, tmp_path):
     players = [f"Pemain {i}" for i in range(12)]
     setup_event(tmp_path, players, ruleset="pepet")

@@ -1,5 +1,6 @@
-"""Running a competition: ``domino event create``, ``domino event roster`` (on the
-``event`` group of :mod:`pipeline.cli.admin`) and ``domino draw``."""
+"""Running a competition: ``domino event create``, ``domino event roster``, ``domino
+event list`` and ``domino event show`` (on the ``event`` group of
+:mod:`pipeline.cli.admin`) and ``domino draw``."""
 
 import sys
 from datetime import date
@@ -7,7 +8,7 @@ from datetime import date
 import click
 
 from pipeline.cli.admin import event
-from pipeline.cli.common import RULESET, db_option, err, out
+from pipeline.cli.common import RULESET, db_option, err, format_option, out, reader
 
 LEVEL = click.Choice(["group", "kabupaten", "kota", "provinsi", "nasional"])
 
@@ -90,6 +91,53 @@ def event_roster(event_id, file, db) -> None:
 
     for line in warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
+
+
+@event.command("list")
+@format_option
+@db_option
+def event_list(fmt, db) -> None:
+    """Every event, the newest first: title, ruleset, date, venue, level, entrants, the
+    rounds drawn and played, and the matches loaded."""
+    from pipeline import events
+    from pipeline.cli.output import emit
+
+    with reader(db) as con:
+        df = events.overview(con)
+    if df.height == 0 and fmt == "table":
+        out.print("no events yet: domino event create, or load a hand log", markup=False)
+        return
+    emit(df, fmt, title="events")
+
+
+@event.command("show")
+@click.argument("event_id", metavar="EVENT")
+@format_option
+@db_option
+def event_show(event_id, fmt, db) -> None:
+    """Where EVENT stands: its settings and entrants, then round by round the current
+    draw's seed and the tables drawn, loaded, complete and owing a tie-break (what keeps
+    the next round from being drawn). CSV and JSON give the rounds."""
+    from pipeline import events
+    from pipeline.cli.output import emit
+    from pipeline.standings.queries import NotFound
+
+    with reader(db) as con:
+        info = events.get(con, event_id)
+        if info is None:
+            raise NotFound(f"no event {event_id!r}: domino event list names them")
+        entrants = events.roster(con, event_id).height
+        rounds = events.round_status(con, event_id)
+    if fmt != "table":
+        emit(rounds, fmt)
+        return
+    said = [info.ruleset, info.event_date, info.venue, info.level, f"{entrants} entrant(s)"]
+    out.print(f"{info.event} — {info.shown}", markup=False, highlight=False)
+    out.print(" · ".join(str(v) for v in said if v is not None), markup=False, highlight=False)
+    if rounds.height:
+        emit(rounds, fmt)
+    else:
+        out.print("no round drawn or played yet", markup=False)
 
 
 @click.command()

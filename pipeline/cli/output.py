@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -76,9 +77,8 @@ def _table(
     for row in cells:
         t.add_row(*[Text(v) for v in row])
     with out.capture() as shown:
-        natural = sum(
-            max([len(c), *(len(row[i]) for row in cells)]) + 2 for i, c in enumerate(columns)
-        )
+        # the width rich itself needs, padding and the spaces between columns included
+        natural = Measurement.get(out.real(), out.options.update_width(10**6), t).maximum
         if natural <= out.width:
             out.print(t)
         else:

@@ -82,22 +82,23 @@ def draw_round(
     by: str | None = None,
 ) -> Draw:
     """Draw ``label`` of ``event`` and store it as the round's current draw."""
-    row = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchone()
-    if row is None:
+    # every row fetched: a result left open would refuse the connection's next ``sql()``
+    found = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
+    if not found:
         raise DrawRefused("no_event", {"event": event})
-    book = rulesets.load(str(row[0]))
+    book = rulesets.load(str(found[0][0]))
     rules = _rules(book)
     label = label.strip()
     loaded = con.execute(
         "SELECT count(*) FROM match_versions WHERE event = ? AND round = ?", [event, label]
-    ).fetchone()
-    if loaded and loaded[0]:
+    ).fetchall()[0]
+    if loaded[0]:
         raise DrawRefused("has_results", {"round": label})
     before = con.execute(
         "SELECT coalesce(max(draw_no), 0) FROM draws_t WHERE event = ? AND round = ?",
         [event, label],
-    ).fetchone()
-    draw_no = int(before[0] if before else 0) + 1
+    ).fetchall()[0]
+    draw_no = int(before[0]) + 1
     if draw_no > 1 and not (reason or "").strip():
         raise DrawRefused("needs_reason", {"round": label})
     if seed is None:
