@@ -116,6 +116,19 @@ def test_create_an_event_upload_a_roster_and_draw(db_path, tmp_path):
     history = next(df for df in frames(at) if "Reason" in df.columns)
     assert list(history["Seed"]) == [6, 5]
     assert list(history["Reason"]) == ["Hadi late", ""]
+    # where the event stands: R1's current draw (seed 6), two tables, nothing loaded yet
+    assert "Where the event stands" in texts(at)
+    status = next(df for df in frames(at) if "Tie-break owed" in df.columns)
+    assert status.to_dict("records") == [
+        {
+            "Round": "R1",
+            "Seed": 6,
+            "Tables drawn": 2,
+            "Loaded": 0,
+            "Complete": 0,
+            "Tie-break owed": 0,
+        }
+    ]
 
 
 def test_a_coordinator_runs_only_their_own_events(db_path):

@@ -83,4 +83,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.col.drawn_at": {"id": "Waktu", "en": "When"},
     "org.col.reason": {"id": "Alasan", "en": "Reason"},
     "org.col.current": {"id": "Berlaku", "en": "Current"},
+    "org.col.tables_drawn": {"id": "Meja diundi", "en": "Tables drawn"},
+    "org.col.tables_loaded": {"id": "Meja dimuat", "en": "Loaded"},
+    "org.col.tables_complete": {"id": "Selesai", "en": "Complete"},
+    "org.col.tiebreaks_owed": {"id": "Menunggu tie-break", "en": "Tie-break owed"},
+    "org.status": {"id": "Jalannya acara", "en": "Where the event stands"},
+    "org.status.help": {
+        "id": "Per babak: meja yang diundi, dimuat, selesai, dan yang masih menunggu kocokan "
+        "penentuan (tie-break). Babak berikutnya baru dapat diundi bila semua meja selesai "
+        "dan tidak ada tie-break yang tertunda.",
+        "en": "Round by round: the tables drawn, loaded, complete, and those still owing a "
+        "tie-break hand. The next round can be drawn once every table is complete and no "
+        "tie-break is owed.",
+    },
 }

@@ -74,8 +74,19 @@ def render() -> None:
         return
     _round_order(info, ident)
     _roster(info, ident)
+    _status(info)
     _draw(info, ident)
     _current(info)
+
+
+def _status(info: events.EventInfo) -> None:
+    """Where the event stands, round by round (:func:`pipeline.events.round_status`):
+    what an organiser checks before drawing the next round."""
+    rounds: pl.DataFrame = data.uncached(events.round_status, info.event)
+    if rounds.height == 0:
+        return
+    st.subheader(t("org.status"), anchor=False, help=t("org.status.help"))
+    ui.table(rounds, key="org_status", static=True, labels=_labels(rounds))
 
 
 def _listed(writable: list[str], shown: str | None, found: Any, *, new_ok: bool) -> list[str]:
