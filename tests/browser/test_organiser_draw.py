@@ -66,6 +66,13 @@ def sign_in(page, url: str) -> None:
     wait_idle(page)
 
 
+def seats_table(page):
+    """The current draw's seats (the page's plain table with a chair column; the event's
+    round-by-round status comes before it)."""
+    chair = page.locator("th", has_text="Kursi")
+    return page.locator("table.plain-table").filter(has=chair).first
+
+
 def r2_tables(db) -> dict[str, list[str]]:
     with connect(db, read_only=True) as con:
         seats = draws.current(con, EV, "R2")
@@ -89,7 +96,7 @@ def test_drawing_r2_from_the_completed_r1_shows_its_tables(server, new_page):
     tables = r2_tables(db)
     # 6 qualifiers (the top 2 of R1's three tables) on two tables of 3
     assert sorted(len(p) for p in tables.values()) == [3, 3]
-    shown = page.locator("table.plain-table").first
+    shown = seats_table(page)
     for table, players in tables.items():
         for player in players:
             row = shown.locator("tbody tr").filter(has_text=player)
@@ -130,7 +137,7 @@ def test_drawing_r2_from_the_completed_r1_shows_its_tables(server, new_page):
     phone = new_page(390, 844)
     sign_in(phone, srv.url)
     phone.get_by_text("Babak R2 · seed 5").wait_for()
-    on_phone = phone.locator("table.plain-table").first
+    on_phone = seats_table(phone)
     on_phone.locator("tbody tr").filter(has_text=tables["1"][0]).first.wait_for()
     wait_idle(phone)
     on_phone.scroll_into_view_if_needed()
