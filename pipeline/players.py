@@ -35,6 +35,23 @@ _ALIASES = {
 }
 #: Optional registry columns (HANDLOG.md, Registry), read as text; dates as YYYY-MM-DD.
 OPTIONAL = ("group", "city", "aliases", "member_since", "birth_date", "citizenship", "reserve_for")
+#: The registry's date columns.
+DATES = ("member_since", "birth_date")
+
+
+def date_text(expr: pl.Expr) -> pl.Expr:
+    """A registry date as ``YYYY-MM-DD`` text: written so, as a spreadsheet's date cell
+    reads (``2020-01-01 00:00:00``), or day first as Indonesia writes dates
+    (``5/12/1990``, ``05-12-1990``, ``05.12.1990``: 5 December). Anything else stays as
+    written, for the import's check to refuse with its line."""
+    as_date = pl.coalesce(
+        expr.str.to_date("%Y-%m-%d", strict=False),
+        expr.str.to_datetime("%Y-%m-%d %H:%M:%S%.f", strict=False).dt.date(),
+        *(expr.str.to_date(f"%d{sep}%m{sep}%Y", strict=False) for sep in "/-."),
+    )
+    return pl.coalesce(as_date.dt.to_string("%Y-%m-%d"), expr)
+
+
 # Every seat of the current versions of the rounds where a name about to become an alias
 # (table ``_merging``) has played.
 _MERGED_SEATS = (
@@ -84,9 +101,10 @@ def read_registry(path: str | Path) -> pl.DataFrame:
             name_expr(pl.col("group").cast(pl.String)).alias("group"),
             name_expr(pl.col("city").cast(pl.String)).alias("city"),
             pl.col("aliases").cast(pl.String),
+            *(date_text(name_expr(pl.col(c).cast(pl.String))).alias(c) for c in DATES),
             *(
                 name_expr(pl.col(c).cast(pl.String)).alias(c)
-                for c in ("member_since", "birth_date", "citizenship", "reserve_for")
+                for c in ("citizenship", "reserve_for")
             ),
             pl.lit(label).alias("_file"),
             pl.col("_line").cast(pl.Int64),

@@ -15,13 +15,12 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, ratings
-from pipeline.players import RegistryConflict, _rows, alias_map, conflicts
+from pipeline.players import DATES, RegistryConflict, _rows, alias_map, conflicts
 from pipeline.scoring.rescore import event_sizes, rescore_within
 from pipeline.store.db import frame, insert_frame, register
 
 DEFAULT_LEAGUE = "default"
 _MAX_REASONS = 20
-_DATES = ("member_since", "birth_date")
 _MEMBERS = 'SELECT m.event, m.player_key, m."group", m.role FROM event_members m'
 _NAMES = (
     "SELECT DISTINCT t.player_key, p.player FROM table_standings_t t "
@@ -94,12 +93,13 @@ class ImportPlan:
 def check(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> None:
     """Raise :class:`RegistryConflict` (rows named) when the import must be refused whole."""
     found = conflicts(con, reg)
-    for c in _DATES:
+    for c in DATES:
         bad = reg.filter(
             pl.col(c).is_not_null() & pl.col(c).str.to_date("%Y-%m-%d", strict=False).is_null()
         )
         found += [
-            f"{r['_file']}:{r['_line']} {c} {r[c]!r} is not a date; write it as YYYY-MM-DD."
+            f"{r['_file']}:{r['_line']} {c} {r[c]!r} is not a date; write it as YYYY-MM-DD "
+            "(or day first, DD/MM/YYYY)."
             for r in bad.iter_rows(named=True)
         ]
     if found:
@@ -224,7 +224,7 @@ def write(
     for c in ("member_since", "birth_date", "citizenship", "reserve_for"):
         if c not in rows.columns:
             rows = rows.with_columns(pl.lit(None, dtype=pl.String).alias(c))
-    rows = rows.with_columns(pl.col(c).str.to_date("%Y-%m-%d", strict=False) for c in _DATES)
+    rows = rows.with_columns(pl.col(c).str.to_date("%Y-%m-%d", strict=False) for c in DATES)
     given = rows.group_by("player_key", maintain_order=True).agg(
         pl.col("player").last(),
         *(

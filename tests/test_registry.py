@@ -305,3 +305,47 @@ def test_conflicts_raise_before_anything_is_written(con, tmp_path):
         )
     assert len(exc.value.reasons) == 1
     assert con.execute("SELECT count(*) FROM registry").fetchone()[0] == 0
+
+
+def test_dates_as_a_spreadsheet_and_as_indonesia_write_them(db_path, tmp_path):
+    """A workbook's date cells (LibreOffice and Excel store a date typed into a cell as a
+    date) and day-first text (5/12/1990 is 5 December) import as those dates."""
+    import datetime as dt
+
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Nama", "KG", "Tanggal lahir", "Anggota sejak"])
+    ws.append(["Andi", "KG A", dt.datetime(1990, 12, 5), dt.datetime(2020, 1, 1)])
+    wb.save(tmp_path / "daftar.xlsx")
+    assert import_cli(tmp_path / "daftar.xlsx").exit_code == 0
+    text = "nama;kg;tanggal_lahir;anggota_sejak\nBudi;KG B;5/12/1991;01-02-2021\nCici;KG B;05.12.1992;\n"
+    r = import_cli(write(tmp_path, text, "daftar.csv"))
+    assert r.exit_code == 0, r.output
+    with connect(db_path, read_only=True) as c:
+        born = dict(c.execute("SELECT player, birth_date FROM league_players").fetchall())
+        since = dict(
+            c.execute(
+                "SELECT p.player, m.valid_from FROM memberships m "
+                "JOIN league_players p USING (league, player_key)"
+            ).fetchall()
+        )
+    assert born == {
+        "Andi": dt.date(1990, 12, 5),
+        "Budi": dt.date(1991, 12, 5),
+        "Cici": dt.date(1992, 12, 5),
+    }
+    assert since == {"Andi": dt.date(2020, 1, 1), "Budi": dt.date(2021, 2, 1), "Cici": None}
+
+
+def test_a_date_that_is_no_date_refuses_the_import_naming_its_line(db_path, tmp_path):
+    before = snapshot(db_path)
+    text = "player,group,birth_date,member_since\nAndi,KG A,12/31/1990,\nBudi,KG A,,kemarin\n"
+    r = import_cli(write(tmp_path, text))
+    assert r.exit_code == 1, r.output
+    said = " ".join(r.output.split())
+    assert "players.csv:2 birth_date '12/31/1990' is not a date" in said
+    assert "players.csv:3 member_since 'kemarin' is not a date" in said
+    assert "write it as YYYY-MM-DD (or day first, DD/MM/YYYY)" in said
+    assert snapshot(db_path) == before
