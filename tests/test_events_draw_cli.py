@@ -85,7 +85,11 @@ def test_create_then_update_an_event(store):
 
 def test_a_wrong_level_or_date_is_a_wrong_call(db_path):
     assert run("event", "create", "ev", "--ruleset", "unhas", "--level", "desa").exit_code == 2
-    assert run("event", "create", "ev", "--ruleset", "unhas", "--date", "1/12/2026").exit_code == 2
+    # month first is no date here (there is no 31st month); day first is, as Indonesia writes
+    assert run("event", "create", "ev", "--ruleset", "unhas", "--date", "12/31/2026").exit_code == 2
+    assert run("event", "create", "ev", "--ruleset", "unhas", "--date", "1/12/2026").exit_code == 0
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT event_date::VARCHAR FROM events").fetchall() == [("2026-12-01",)]
 
 
 def test_a_load_of_a_created_event_plays_its_ruleset(store, tmp_path):

@@ -25,7 +25,11 @@ def _refuse(sentence: str) -> None:
 @click.option("--ruleset", type=RULESET, required=True, help="The rulebook the event plays.")
 @click.option("--title", help="The event's name as shown on screens and sheets.")
 @click.option(
-    "--date", "when", type=click.DateTime(formats=["%Y-%m-%d"]), help="Day played (YYYY-MM-DD)."
+    "--date",
+    "when",
+    # day first as Indonesia writes dates, as a registry's dates may be
+    type=click.DateTime(formats=["%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y"]),
+    help="Day played: YYYY-MM-DD, or day first (DD/MM/YYYY).",
 )
 @click.option("--venue", help="Where it is played.")
 @click.option("--level", type=LEVEL, help="The level of the competition.")
