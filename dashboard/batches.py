@@ -164,8 +164,10 @@ def leaderboard(
         )
         if "group" in rulesets.load(rs).levels
         else None,
-        advancements=[league.advancement_text(r) for r in league.advancements(con, ev).to_dicts()],
+        advancements=league.advancements(con, ev).to_dicts(),
     )
+    # the final table's marks are places, not qualification (bracket.final_round)
+    out["final"] = rnd is not None and bracket.final_round(con, ev) == rnd
     seat = seating_round(rounds, played, draws.drawn_rounds(con, ev), rnd, picked=round in rounds)
     out.update(
         seating_round=seat,

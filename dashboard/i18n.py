@@ -105,6 +105,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "lb.mark.tiebreak": {"id": "⚖ tie-break", "en": "⚖ tie-break"},
     "lb.mark.tied": {"id": "= seri", "en": "= tied"},
     "lb.mark.walkover": {"id": "✓ WO", "en": "✓ WO"},
+    "lb.mark.place": {"id": "◆ Peringkat {n}", "en": "◆ Place {n}"},
+    "lb.final.legend": {
+        "id": "Final: peringkat di meja final adalah podium (◆). ⚖ seri setelah pertandingan selesai, perlu tie-break.",
+        "en": "The final: the places at the final table are the podium (◆). ⚖ tied when the match is complete, tie-break needed.",
+    },
     "lb.big.table_of": {"id": "Meja {table} · {i} dari {n}", "en": "Table {table} · {i} of {n}"},
     "lb.big.session": {"id": "Klasemen sesi {round}", "en": "Session {round} standings"},
     "lb.big.event": {"id": "Klasemen acara (10 besar)", "en": "Event standings (top 10)"},

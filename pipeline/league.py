@@ -377,12 +377,6 @@ def advancements(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     )
 
 
-def advancement_text(row: dict) -> str:
-    """One line for a page or the CLI: ``top 2 per group of E1 → E3 (8 players)``."""
-    scope = " per group" if row["per_group"] else ""
-    return f"top {row['top']}{scope} of {row['from_event']} → {row['to_event']} ({row['players']} players)"
-
-
 # --- substitutes (rule 23) -------------------------------------------------------------------
 
 

@@ -131,7 +131,17 @@ def test_the_road_of_the_small_event_and_its_podium(con, mini):
     assert r1["Budi"] == ("advanced", "1") and r1["Gita"] == ("advanced", "1")
     assert r1["Cici"] == ("eliminated", None) and r1["Hadi"] == ("eliminated", None)
     assert bracket.podium(con, EV).height == 0  # the final is drawn, not played
+    assert bracket.final_round(con, EV) is None  # R1 has two tables: no final yet
     load_final(con, mini)
+    # the Final is one table: nobody goes on from it, each finished player has a place
+    assert bracket.final_round(con, EV) == "Final"
+    final = bracket.road(con, EV).filter(pl.col("round") == "Final")
+    assert final.select("player", "rank", "outcome").rows() == [
+        ("Gita", 1, "placed"),
+        ("Eka", 2, "placed"),
+        ("Ani", 3, "placed"),
+        ("Budi", 4, "placed"),
+    ]
     podium = bracket.podium(con, EV)
     assert podium.select("place", "player", "points").rows() == [
         (1, "Gita", 20),
@@ -166,6 +176,8 @@ def test_the_road_shows_which_tie_break_put_a_player_through(con, tmp_path):
         "Dedi": (-3, 4),
     }
     assert at["Ani"]["outcome"] == at["Cici"]["outcome"] == "playing"
+    # one table of a first round, no draw, no roster: more tables may come, no final yet
+    assert bracket.final_round(con, EV) is None
     f.write_text("\n".join([HEADER, *TIED, TIEBREAK]) + "\n")
     assert ingest(con, [f]).exit_code == 0
     at = {r["player"]: r for r in bracket.road(con, EV).to_dicts()}
@@ -202,6 +214,7 @@ def test_the_road_of_the_worked_unhas_example(con):
     assert out.rows() == [("R1", 9), ("R2", 6), ("R3", 1)]
     # R3 has two tables: no final table yet, so no podium
     assert bracket.podium(con, "unhas-2024-e1").height == 0
+    assert bracket.final_round(con, "unhas-2024-e1") is None
 
 
 def test_the_podium_of_the_worked_pepet_example_is_juara_one_to_four(con):

@@ -800,6 +800,20 @@ def test_a_tie_in_a_complete_match_asks_for_a_tiebreak():
     assert leaderboard.mark_class("= seri") == "" and leaderboard.mark_class("⚖ tie-break") == "tie"
 
 
+def test_the_final_tables_marks_are_places_not_qualification():
+    """At the final table nobody goes on: a finished player's place, a tie for first still
+    asks for its tie-break hand, nothing while the final is played."""
+    from dashboard.views import leaderboard
+
+    done = {"rank": 2, "qualified": True, "needs_tiebreak": False, "complete": True}
+    assert leaderboard.mark(done, "unhas", 2) == "✓ lolos"
+    assert leaderboard.mark(done, "unhas", 2, final=True) == "◆ Peringkat 2"
+    assert leaderboard.mark({**done, "complete": False}, "unhas", 2, final=True) == ""
+    tie = {**done, "rank": 1, "needs_tiebreak": True}
+    assert leaderboard.mark(tie, "unhas", 2, final=True).startswith("⚖")
+    assert leaderboard.mark_class("◆ Peringkat 2") == "place"
+
+
 @pytest.mark.parametrize(
     ("lang", "reached", "place"),
     [("id", "Babak terjauh", "Peringkat di meja"), ("en", "Round reached", "Place at table")],

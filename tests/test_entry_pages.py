@@ -10,12 +10,13 @@ from streamlit.testing.v1 import AppTest
 from dashboard import data
 from pipeline import auth
 from pipeline.ingest import ingest
+from pipeline.league import advance
 from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, PEPET, UNHAS, add_coordinator
-from tests.draw_fixture_entry import insert_draw
+from tests.draw_fixture_entry import create_event, insert_draw
 from tests.test_bracket import EV as CUP
-from tests.test_bracket import HEADER, R1, TIEBREAK, TIED
+from tests.test_bracket import HEADER, R1, R2, TIEBREAK, TIED
 from tests.test_dashboard import frames, texts
 
 TIMEOUT = 60
@@ -185,6 +186,39 @@ def test_the_road_shows_tie_break_points_where_a_tie_break_was_played(db_path, t
     }
     plain = cards[("Eka", "Gita", "Fajar", "Hadi")]  # table 2: no tie, no such column
     assert list(plain.columns) == ["#", "Player", "Points", "→"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "place", "legend", "rule"),
+    [
+        ("id", "◆ Peringkat 1", "Final: peringkat di meja final", "2 teratas dari MINI-CUP → PROV"),
+        (
+            "en",
+            "◆ Place 1",
+            "The final: the places at the final table",
+            "the top 2 of MINI-CUP → PROV",
+        ),
+    ],
+)
+def test_the_final_table_shows_places_and_the_next_level_in_the_pages_language(
+    db_path, tmp_path, lang, place, legend, rule
+):
+    """Nobody goes on from the final: its places, not "qualified"; and the line on who
+    advanced to the next level is in the page's language, the events by their titles."""
+    f = tmp_path / "cup.csv"
+    f.write_text("\n".join([HEADER, *R1, *R2]) + "\n")
+    with connect(db_path) as con:
+        assert ingest(con, [f]).exit_code == 0
+        con.execute("UPDATE events SET title = 'MINI-CUP' WHERE event = ?", [CUP])
+        create_event(con, "prov", "unhas")
+        advance(con, [CUP], "prov", 2)
+    at = page("leaderboard", lang=lang, event=CUP)
+    at.switch_page("page_scripts/leaderboard.py")
+    run(at)
+    shown = texts(at).replace("\\", "")  # Markdown's escapes of the titles' "-"
+    assert legend in shown and rule in shown, shown
+    cards = [str(e.body) for e in at.get("html") if "lb-table" in str(e.body)]
+    assert place in cards[0] and ("✓ lolos" not in cards[0] and "✓ qualified" not in cards[0])
 
 
 @pytest.mark.parametrize("key", ["event", "br_event"])

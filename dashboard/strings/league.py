@@ -43,5 +43,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The data changed since the check; read the new diff and confirm again.",
     },
     "lg.advance": {"id": "Lolos ke tingkat berikut: {rule}", "en": "Advance: {rule}"},
+    "lg.advance.rule": {
+        "id": "{top} teratas dari {source} → {target} ({n} pemain)",
+        "en": "the top {top} of {source} → {target} ({n} players)",
+    },
+    "lg.advance.rule.per_group": {
+        "id": "{top} teratas tiap kelompok dari {source} → {target} ({n} pemain)",
+        "en": "the top {top} of each group of {source} → {target} ({n} players)",
+    },
     "lg.reserve_for": {"id": "Pemain cadangan untuk {group}", "en": "Reserve for {group}"},
 }

@@ -90,6 +90,7 @@ def _bigscreen_css() -> None:
         table.big td.num {text-align: right; font-variant-numeric: tabular-nums;}
         table.big tr.zone td {background: rgba(46,160,67,.22);}
         table.big tr.tie td {background: rgba(255,193,7,.28);}
+        table.big tr.place td {background: rgba(212,160,23,.2);}
         table.big :is(td, th) {line-height: 1.2;}
         .big-dots {font-size: clamp(.8rem, min(2vw, 3vh), 1.8rem); letter-spacing: .3em; opacity: .7;}
         </style>"""
@@ -151,7 +152,10 @@ def _big_body() -> None:
         classes = None
     elif kind == "table":
         rows = _with_marks(
-            d["tables"].filter(pl.col("table") == label), d["ruleset"], d["qualifiers"]
+            d["tables"].filter(pl.col("table") == label),
+            d["ruleset"],
+            d["qualifiers"],
+            final=bool(d.get("final")),
         )
         tables = [s for s in show if s[0] == "table"]
         sub = (

@@ -83,7 +83,7 @@ def _live_body() -> None:
     st.subheader(ui.md(data.title(d["event"])), anchor=False)
     st.caption(t("lb.live", time=datetime.now().strftime("%H:%M:%S")))
     for rule in d.get("advancements") or []:
-        st.caption(t("lg.advance", rule=ui.md(rule)))
+        st.caption(t("lg.advance", rule=ui.md(advancement(rule))))
     seating = d["seating"].height > 0
     if seating:
         _seating(d)
@@ -142,9 +142,23 @@ def _controls(d: dict[str, Any]) -> None:
     ui.search_note(d["event"], "event")
 
 
-def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:
+def advancement(rule: dict[str, Any]) -> str:
+    """One rule of ``domino advance`` in the page's language, the events by their titles:
+    ``4 teratas tiap kelompok dari Liga KG → Kota 2026 (8 pemain)``."""
+    key = "lg.advance.rule.per_group" if rule["per_group"] else "lg.advance.rule"
+    return t(
+        key,
+        top=rule["top"],
+        source=data.title(rule["from_event"]),
+        target=data.title(rule["to_event"]),
+        n=rule["players"],
+    )
+
+
+def mark(row: dict[str, Any], ruleset: str, qualifiers: int, *, final: bool = False) -> str:
     """The zone column of a table row (unhas): qualified, in the zone, tied (match still
-    being played), tie-break needed (match complete)."""
+    being played), tie-break needed (match complete). At the final table nobody goes
+    on: a finished player's place instead (◆ and the rank), nothing while it is played."""
     if not rulesets.load(ruleset).shows("qualification"):
         return ""
     if row.get("walkover"):
@@ -153,6 +167,8 @@ def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:
         # a tie-break hand is asked for only once the match is complete; until then a
         # tie is just a tie (the next hand may break it)
         return t("lb.mark.tiebreak") if row.get("complete") else t("lb.mark.tied")
+    if final:
+        return t("lb.mark.place", n=row["rank"]) if row.get("complete") else ""
     if row.get("qualified"):
         return t("lb.mark.qualified")
     if qualifiers and row.get("rank") is not None and row["rank"] <= qualifiers:
@@ -160,9 +176,11 @@ def mark(row: dict[str, Any], ruleset: str, qualifiers: int) -> str:
     return ""
 
 
-def _with_marks(df: pl.DataFrame, ruleset: str, qualifiers: int) -> pl.DataFrame:
+def _with_marks(
+    df: pl.DataFrame, ruleset: str, qualifiers: int, *, final: bool = False
+) -> pl.DataFrame:
     marks = [
-        mark(r, ruleset, qualifiers)
+        mark(r, ruleset, qualifiers, final=final)
         for r in df.select(
             "rank",
             "qualified",
@@ -196,6 +214,8 @@ def mark_class(m: str) -> str:
     (green: qualified or in the zone), or nothing (a tie while the match is played)."""
     if m.startswith("⚖"):
         return "tie"
+    if m.startswith("◆"):
+        return "place"
     if m and not m.startswith("="):
         return "zone"
     return ""
@@ -204,6 +224,7 @@ def mark_class(m: str) -> str:
 ZONE_PAINT = {
     "tie": "rgba(255, 193, 7, 0.25)",
     "zone": "rgba(46, 160, 67, 0.18)",
+    "place": "rgba(212, 160, 23, 0.16)",
 }
 
 
@@ -211,8 +232,12 @@ def _zone_css() -> None:
     """Static CSS (no data in it): a card's row painted by its mark's class
     (:func:`mark_class`)."""
     st.html(
-        f"<style>.table-card tr.zone td {{background-color: {ZONE_PAINT['zone']};}} "
-        f".table-card tr.tie td {{background-color: {ZONE_PAINT['tie']};}}</style>"
+        "<style>"
+        + " ".join(
+            f".table-card tr.{k} td {{background-color: {paint};}}"
+            for k, paint in ZONE_PAINT.items()
+        )
+        + "</style>"
     )
 
 
@@ -223,7 +248,8 @@ def _tables(d: dict[str, Any]) -> None:
         return
     qualification = rulesets.load(d["ruleset"]).shows("qualification")
     if qualification:
-        st.caption(t("lb.zone.legend", n=d["qualifiers"]))
+        final = d.get("final")
+        st.caption(t("lb.final.legend") if final else t("lb.zone.legend", n=d["qualifiers"]))
     st.html(
         data.derived(
             d, "lb_cards", lambda: cards_html(d, qualification=qualification), i18n.language()
@@ -268,7 +294,7 @@ def cards_html(d: dict[str, Any], *, qualification: bool) -> str:
     caption and standings, the rows classed by their zone mark and the names linked to
     the players' pages (everything from the data escaped)."""
     rs, q, event = d["ruleset"], d["qualifiers"], d["event"]
-    tables = _with_marks(d["tables"], rs, q)
+    tables = _with_marks(d["tables"], rs, q, final=bool(d.get("final")))
     cards = []
     for (label,), rows in tables.group_by("table", maintain_order=True):
         columns = ["rank", "player", "points"]

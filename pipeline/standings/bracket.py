@@ -43,9 +43,10 @@ def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """One row per player per table per round: ``round, round_no, table, player, points,
     tiebreak_points, rank, qualified, needs_tiebreak, complete, walkover, next_round, next_table, outcome,
     player_key``. ``outcome``: ``advanced`` (qualified and seated in the next round),
-    ``qualified`` (next round not drawn yet), ``eliminated``, ``playing`` (match in
-    progress or a tie-break owed), ``drawn`` (seated, not played yet); a league without
-    qualification: ``moved`` / ``played``."""
+    ``qualified`` (next round not drawn yet), ``eliminated``, ``placed`` (at the final
+    table, :func:`final_round`: the match over, the place is the rank), ``playing``
+    (match in progress or a tie-break owed), ``drawn`` (seated, not played yet); a league
+    without qualification: ``moved`` / ``played``."""
     book = rulesets.load(queries.ruleset_of(con, event))
     order = round_order_of(con, event)
     round_nos = pl.DataFrame(
@@ -57,6 +58,17 @@ def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
         df = frame(con.sql(_sql("bracket.sql"), params=[event, event, book.shows("qualification")]))
     finally:
         con.unregister("_order")
+    # at the final table nobody goes on: a finished player has a place (its rank)
+    final = final_round(con, event)
+    if final is not None:
+        df = df.with_columns(
+            pl.when(
+                (pl.col("round") == final) & pl.col("outcome").is_in(["qualified", "eliminated"])
+            )
+            .then(pl.lit("placed"))
+            .otherwise(pl.col("outcome"))
+            .alias("outcome")
+        )
     number = pl.col("table").str.extract(r"(\d+)").cast(pl.Int64, strict=False)
     return df.sort(
         [pl.col("round_no"), number, pl.col("table"), pl.col("rank"), pl.col("player")],
@@ -79,12 +91,10 @@ def podium(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
             pl.col("points").cast(pl.Int32),
             pl.lit(value=True).alias("final"),
         )
-    played = queries.rounds(con, event)
-    if not played:
+    final = final_round(con, event)
+    if final is None:
         return pl.DataFrame(schema=schema)
-    last = queries.standings(con, event, "table", played[-1])
-    if last.get_column("table").n_unique() != 1:
-        return pl.DataFrame(schema=schema)
+    last = queries.standings(con, event, "table", final)
     done = bool(last.get_column("complete").all()) and not last.get_column("needs_tiebreak").any()
     return last.filter(pl.col("rank") <= PODIUM).select(
         pl.col("rank").cast(pl.Int32).alias("place"),
@@ -92,6 +102,42 @@ def podium(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
         pl.col("points").cast(pl.Int32),
         pl.lit(done).alias("final"),
     )
+
+
+def final_round(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
+    """The final of a cup (a rulebook that qualifies players from a table): its last round
+    with results, once that round is one table and is known to stay one: its draw seats
+    one table, else the round before it qualified at most one table's players (the
+    rulebook's ``[draw] table_size``), else (a first round without a draw) its roster
+    holds no more. A round with one table loaded so far may still get others (uploads
+    come in table by table): None then, as for a league or a cup still on its way."""
+    book = rulesets.load(queries.ruleset_of(con, event))
+    if not book.shows("qualification"):
+        return None
+    played = queries.rounds(con, event)
+    if not played:
+        return None
+    seats = int(book.params.get("draw", {}).get("table_size", 4))  # one table's players
+    last = played[-1]
+    tables, drawn, before, entrants = con.execute(
+        'SELECT (SELECT count(DISTINCT "table") FROM table_standings_t WHERE event = $e '
+        "AND round = $r), "
+        '(SELECT count(DISTINCT s."table") FROM draw_seats s JOIN draws_t d ON d.event = s.event '
+        "AND d.round = s.round AND d.draw_no = s.draw_no WHERE d.current AND s.event = $e "
+        "AND s.round = $r), "
+        "(SELECT count(*) FROM table_standings_t WHERE event = $e AND round = $p AND qualified), "
+        "(SELECT count(*) FROM entrants WHERE event = $e)",
+        {"e": event, "r": last, "p": played[-2] if len(played) > 1 else None},
+    ).fetchall()[0]
+    if tables != 1:
+        return None
+    if drawn:
+        one = drawn == 1
+    elif len(played) > 1:
+        one = 0 < before <= seats
+    else:
+        one = 0 < entrants <= seats
+    return last if one else None
 
 
 def event_after(con: duckdb.DuckDBPyConnection, event: str, round: str) -> pl.DataFrame:
