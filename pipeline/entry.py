@@ -160,14 +160,6 @@ def drawn_seats(con: duckdb.DuckDBPyConnection, event: str, round: str, table: s
     return out
 
 
-def drawn_tables(con: duckdb.DuckDBPyConnection, event: str, round: str) -> list[str]:
-    """The tables of a drawn round, in natural order."""
-    rows = con.execute(
-        'SELECT DISTINCT "table" FROM seatings WHERE event = ? AND round = ?', [event, round]
-    ).fetchall()
-    return sorted((r[0] for r in rows), key=lambda t: (len(t), t))
-
-
 def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) -> MatchState:
     """The match as loaded now: its hands, standings, draw, and whether it is open."""
     ruleset = queries.ruleset_of(con, event)

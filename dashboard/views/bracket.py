@@ -71,8 +71,8 @@ def _podium(d: dict[str, Any]) -> None:
 
 def where_next(row: dict[str, Any]) -> str:
     """``lolos → R2 meja 1``, ``gugur``, ``masih main``, ``Peringkat 1`` (at the final
-    table) … for one player at one table. In
-    a narrow card it breaks after the outcome, never inside ``→ R2 meja 1``."""
+    table) … for one player at one table. In a narrow card it breaks after the outcome,
+    never inside ``→ R2 meja 1``."""
     if row["outcome"] == "placed":  # at the final table
         return t("br.place.cup", n=row["rank"])
     outcome = t(f"br.outcome.{row['outcome']}")

@@ -124,7 +124,7 @@ def _page_data(
 
 
 def _tables(con: Any, event: str, round_: str) -> list[str]:
-    drawn = entry.drawn_tables(con, event, round_)
+    drawn = draws.drawn_tables(con, event, round_)
     played = con.execute(
         'SELECT DISTINCT "table" FROM match_versions WHERE event = ? AND round = ?',
         [event, round_],

@@ -8,8 +8,18 @@ from pipeline.draws.service import (
     current,
     draw_round,
     drawn_rounds,
+    drawn_tables,
     history,
     waiting,
 )
 
-__all__ = ["Draw", "DrawRefused", "current", "draw_round", "drawn_rounds", "history", "waiting"]
+__all__ = [
+    "Draw",
+    "DrawRefused",
+    "current",
+    "draw_round",
+    "drawn_rounds",
+    "drawn_tables",
+    "history",
+    "waiting",
+]

@@ -184,15 +184,7 @@ def _qualifiers(con: duckdb.DuckDBPyConnection, event: str, prev: str) -> list[l
     )
     if rows.height == 0:
         raise DrawRefused("no_results", {"round": prev})
-    drawn = {
-        str(r[0])
-        for r in con.execute(
-            'SELECT DISTINCT s."table" FROM draw_seats s JOIN draws_t d ON d.event = s.event '
-            "AND d.round = s.round AND d.draw_no = s.draw_no WHERE d.current AND s.event = ? "
-            "AND s.round = ?",
-            [event, prev],
-        ).fetchall()
-    }
+    drawn = set(drawn_tables(con, event, prev))
     # every table that holds the next round up is named, in table order
     missing = drawn - set(rows.get_column("table").to_list())
     open_ = set(rows.filter(~pl.col("complete") & ~pl.col("walkover")).get_column("table"))
@@ -313,6 +305,14 @@ def drawn_rounds(con: duckdb.DuckDBPyConnection, event: str) -> set[str]:
             "SELECT DISTINCT round FROM draws_t WHERE event = ? AND current", [event]
         ).fetchall()
     }
+
+
+def drawn_tables(con: duckdb.DuckDBPyConnection, event: str, label: str) -> list[str]:
+    """The tables of a round's current draw, in natural order (none when not drawn)."""
+    rows = con.execute(
+        'SELECT DISTINCT "table" FROM seatings WHERE event = ? AND round = ?', [event, label]
+    ).fetchall()
+    return sorted((str(r[0]) for r in rows), key=lambda t: (len(t), t))
 
 
 def waiting(con: duckdb.DuckDBPyConnection, event: str, label: str) -> pl.DataFrame:

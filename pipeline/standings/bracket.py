@@ -12,8 +12,8 @@ from importlib import resources
 import duckdb
 import polars as pl
 
+from pipeline import draws, rulesets
 from pipeline import rounds as round_order
-from pipeline import rulesets
 from pipeline.standings import queries
 from pipeline.store.db import frame, register
 
@@ -41,8 +41,8 @@ def round_order_of(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
 
 def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """One row per player per table per round: ``round, round_no, table, player, points,
-    tiebreak_points, rank, qualified, needs_tiebreak, complete, walkover, next_round, next_table, outcome,
-    player_key``. ``outcome``: ``advanced`` (qualified and seated in the next round),
+    tiebreak_points, rank, qualified, needs_tiebreak, complete, walkover, next_round,
+    next_table, outcome, player_key``. ``outcome``: ``advanced`` (qualified and seated in the next round),
     ``qualified`` (next round not drawn yet), ``eliminated``, ``placed`` (at the final
     table, :func:`final_round`: the match over, the place is the rank), ``playing``
     (match in progress or a tie-break owed), ``drawn`` (seated, not played yet); a league
@@ -119,18 +119,16 @@ def final_round(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
         return None
     seats = int(book.params.get("draw", {}).get("table_size", 4))  # one table's players
     last = played[-1]
-    tables, drawn, before, entrants = con.execute(
+    tables, before, entrants = con.execute(
         'SELECT (SELECT count(DISTINCT "table") FROM table_standings_t WHERE event = $e '
         "AND round = $r), "
-        '(SELECT count(DISTINCT s."table") FROM draw_seats s JOIN draws_t d ON d.event = s.event '
-        "AND d.round = s.round AND d.draw_no = s.draw_no WHERE d.current AND s.event = $e "
-        "AND s.round = $r), "
         "(SELECT count(*) FROM table_standings_t WHERE event = $e AND round = $p AND qualified), "
         "(SELECT count(*) FROM entrants WHERE event = $e)",
         {"e": event, "r": last, "p": played[-2] if len(played) > 1 else None},
     ).fetchall()[0]
     if tables != 1:
         return None
+    drawn = len(draws.drawn_tables(con, event, last))
     if drawn:
         one = drawn == 1
     elif len(played) > 1:
