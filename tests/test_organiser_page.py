@@ -142,3 +142,22 @@ def test_a_coordinator_runs_only_their_own_events(db_path):
     assert at.selectbox(key="org_event").options == ["My cup"]
     # no "new event" for a coordinator of single events
     assert not any(w.key == "org_new_id" for w in at.text_input)
+
+
+def test_a_played_round_offers_its_results_for_the_notice_board(db_path, tmp_path):
+    from pipeline.ingest import ingest
+    from tests.test_bracket import EV, HEADER, TIED
+
+    log = tmp_path / "r1.csv"
+    log.write_text("\n".join([HEADER, *TIED]) + "\n")
+    with connect(db_path) as con:
+        assert ingest(con, [log]).exit_code == 0
+    at = signed_in(db_path, [EV])
+    assert at.session_state["org_event"] == EV
+    assert at.selectbox(key="org_results_round").options == ["R1"]
+    offered = {b.proto.label: b.proto.help for b in at.get("download_button")}
+    assert offered.get("⬇ Results for the notice board (PDF)"), offered
+    # what the button hands over (made on the click): the round's notice
+    from dashboard.views import organiser
+
+    assert data.uncached(organiser._results_pdf, EV, "R1").startswith(b"%PDF")

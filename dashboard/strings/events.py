@@ -88,6 +88,18 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.col.tables_complete": {"id": "Selesai", "en": "Complete"},
     "org.col.tiebreaks_owed": {"id": "Menunggu tie-break", "en": "Tie-break owed"},
     "org.status": {"id": "Jalannya acara", "en": "Where the event stands"},
+    "org.results.round": {"id": "Hasil babak", "en": "Results of round"},
+    "org.results.pdf": {
+        "id": "Hasil untuk papan pengumuman (PDF)",
+        "en": "Results for the notice board (PDF)",
+    },
+    "org.results.pdf.help": {
+        "id": "Semua meja babak ini: peringkat, poin, poin tie-break, dan siapa lolos ke meja "
+        "mana (atau gugur). Ditandai sementara selama masih ada meja yang belum selesai.",
+        "en": "Every table of the round: places, points, tie-break points, and who goes "
+        "through to which table (or is out). Marked provisional while a table is not "
+        "finished.",
+    },
     "org.status.help": {
         "id": "Per babak: meja yang diundi, dimuat, selesai, dan yang masih menunggu kocokan "
         "penentuan (tie-break). Babak berikutnya baru dapat diundi bila semua meja selesai "

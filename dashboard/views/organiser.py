@@ -87,6 +87,34 @@ def _status(info: events.EventInfo) -> None:
         return
     st.subheader(t("org.status"), anchor=False, help=t("org.status.help"))
     ui.table(rounds, key="org_status", static=True, labels=_labels(rounds))
+    _results(info, rounds)
+
+
+def _results(info: events.EventInfo, rounds: pl.DataFrame) -> None:
+    """A round's results for the notice board (the PDF ``domino results`` writes), for
+    any round with a table loaded; the latest is offered first."""
+    played = rounds.filter(pl.col("tables_loaded") > 0).get_column("round").to_list()
+    if not played:
+        return
+    if st.session_state.get("org_results_round") not in played:
+        st.session_state["org_results_round"] = played[-1]
+    row = st.container(horizontal=True, vertical_alignment="bottom", key="org_results")
+    label = row.selectbox(t("org.results.round"), played, key="org_results_round", width=240)
+    row.download_button(
+        f"⬇ {t('org.results.pdf')}",
+        data=lambda: data.uncached(_results_pdf, info.event, label),
+        file_name=f"{sheets.file_stem(info.event, label, 'hasil')}.pdf",
+        mime="application/pdf",
+        key="org_results_pdf",
+        on_click="ignore",
+        help=t("org.results.pdf.help"),
+    )
+
+
+def _results_pdf(con: duckdb.DuckDBPyConnection, event: str, label: str) -> bytes:
+    from pipeline.sheets.results import results_pdf, round_results  # fpdf2, for a download
+
+    return results_pdf(round_results(con, event, label))
 
 
 def _listed(writable: list[str], shown: str | None, found: Any, *, new_ok: bool) -> list[str]:

@@ -37,6 +37,7 @@ COMMANDS = {
     "event": "pipeline.cli.events:event",  # its subcommands live in both modules
     "draw": "pipeline.cli.events:draw",
     "sheets": "pipeline.cli.sheets:sheets",
+    "results": "pipeline.cli.sheets:results",
     "requests": "pipeline.cli.changes:requests_group",
     "migrate-store": "pipeline.cli.admin:migrate_store",
     "advance": "pipeline.cli.league:advance",

@@ -45,7 +45,17 @@ def find_font() -> tuple[Path, Path] | None:
 
 
 #: Punctuation outside Latin-1 that the page itself uses, as the core fonts can write it.
-_PUNCTUATION = {"—": "-", "–": "-", "…": "...", "‘": "'", "’": "'", "“": '"', "”": '"'}
+_PUNCTUATION = {
+    "—": "-",
+    "–": "-",
+    "…": "...",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+    "→": "->",
+    "★": "*",
+}
 
 
 def latin1(text: str) -> str:
@@ -63,9 +73,11 @@ def latin1(text: str) -> str:
     return "".join(out)
 
 
-class _Page(FPDF):
-    def __init__(self, font: tuple[Path, Path] | None) -> None:
-        super().__init__(orientation="L", unit="mm", format="A4")
+class Page(FPDF):
+    """An A4 page in mm with the Unicode font found (else the core font and Latin-1 text)."""
+
+    def __init__(self, font: tuple[Path, Path] | None, orientation: str = "L") -> None:
+        super().__init__(orientation=orientation, unit="mm", format="A4")
         self.set_auto_page_break(auto=False)
         self.set_margins(10, 10, 10)
         self.unicode = font is not None
@@ -83,7 +95,9 @@ class _Page(FPDF):
     def style(self, size: float, *, bold: bool = False) -> None:
         self.set_font(self.family_name, "B" if bold else "", size)
 
-    def box(self, w: float, text: str = "", *, size: float = 9, bold: bool = False) -> None:
+    def box(
+        self, w: float, text: str = "", *, size: float = 9, bold: bool = False, align: str = "C"
+    ) -> None:
         """A bordered cell; the text shrinks (down to 6 pt) to fit, then is cut."""
         text = self.text_of(text)
         while size > 6:
@@ -94,12 +108,12 @@ class _Page(FPDF):
         self.style(size, bold=bold)
         while text and self.get_string_width(text) > w - 1.5:
             text = text[:-1]
-        self.cell(w, self.row_h, text, border=1, align="C")
+        self.cell(w, self.row_h, text, border=1, align=align)
 
 
 def round_pdf(drawn: DrawnRound) -> bytes:
     """One page per drawn table, in table order."""
-    pdf = _Page(find_font())
+    pdf = Page(find_font())
     pdf.set_title(pdf.text_of(f"{drawn.title} — {drawn.round}"))
     pdf.set_creator("domino sheets")
     for table in drawn.tables:
@@ -125,7 +139,7 @@ def _columns(drawn: DrawnRound) -> list[tuple[str, str, float]]:
     return cols
 
 
-def _page(pdf: _Page, drawn: DrawnRound, table: str) -> None:
+def _page(pdf: Page, drawn: DrawnRound, table: str) -> None:
     rows = drawn.table_rows(table)
     pdf.style(16, bold=True)
     pdf.cell(0, 8, pdf.text_of(drawn.title), new_x="LMARGIN", new_y="NEXT")
@@ -162,7 +176,7 @@ def _page(pdf: _Page, drawn: DrawnRound, table: str) -> None:
     _footer(pdf, drawn, rows.row(0, named=True) if rows.height else {})
 
 
-def _footer(pdf: _Page, drawn: DrawnRound, first: dict[str, object]) -> None:
+def _footer(pdf: Page, drawn: DrawnRound, first: dict[str, object]) -> None:
     pdf.style(7.5)
     endings = ", ".join(layout.ending_choices(drawn.ruleset))
     # rows past a match's regular hands are tie-break hands; a session simply goes on

@@ -1,0 +1,261 @@
+"""A round's results for the notice board (``domino results``, the Organiser page): one
+portrait A4 PDF.
+
+At a venue the results of a round are printed and pinned up before the next one starts:
+every table of the round in table order, each player's place at the table, points,
+tie-break points where a tie-break hand was played, and what the result means — through
+to the next round (and the table drawn there), out, a place at the final table, or still
+playing; a league's session adds the league standings after it. A round whose tables are
+not all finished is printed as provisional, naming the tables still open.
+
+Read side only: the rows are the road to the final's (:func:`pipeline.standings.bracket.road`),
+the league standings :func:`pipeline.standings.bracket.event_after`. Words are Indonesian
+with the English beneath, as on the pre-filled sheets.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import duckdb
+import polars as pl
+
+from pipeline import events, rulesets
+from pipeline.sheets import layout
+from pipeline.sheets.printable import Page, find_font
+from pipeline.standings import bracket, queries
+
+#: What a result means, by the road's ``outcome`` (Indonesian / English).
+OUTCOME = {
+    "advanced": "lolos / through",
+    "qualified": "lolos / through",
+    "eliminated": "gugur / out",
+    "playing": "masih main / playing",
+    "drawn": "belum main / not played",
+    "moved": "lanjut / next",
+    "played": "selesai / played",
+}
+#: The league standings printed after a session: at most this many places.
+LEAGUE_ROWS = 40
+
+
+class NoResults(LookupError):
+    """The event or round has nothing to print: ``str()`` is one sentence."""
+
+
+@dataclass(frozen=True)
+class RoundResults:
+    """One round's results: ``tables`` holds the road's rows of the round (``table, rank,
+    player, points, tiebreak_points, outcome, next_round, next_table, complete,
+    needs_tiebreak``) in table and rank order; ``league`` the league standings after it
+    (a rulebook without qualification), else None."""
+
+    info: events.EventInfo
+    ruleset: rulesets.Ruleset
+    round: str
+    final: bool
+    tables: pl.DataFrame
+    league: pl.DataFrame | None
+
+    @property
+    def open_tables(self) -> list[str]:
+        """Tables of the round not finished: hands still to come, or a tie-break owed."""
+        done = pl.col("complete").fill_null(value=False)
+        owed = pl.col("needs_tiebreak").fill_null(value=False)
+        open_ = self.tables.filter(~done | owed)
+        return open_.get_column("table").unique(maintain_order=True).to_list()
+
+
+def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> RoundResults:
+    """The results of ``round_`` of ``event``; :class:`NoResults` when there are none yet."""
+    info = events.get(con, event)
+    if info is None:
+        raise NoResults(f"there is no event {event!r}; `domino event list` shows the events")
+    played = queries.rounds(con, event)
+    if round_ not in played:
+        shown = ", ".join(played) if played else "none yet"
+        raise NoResults(
+            f"round {round_!r} of event {event!r} has no results yet (rounds with results: "
+            f"{shown}); load its sheets first with domino ingest"
+        )
+    book = rulesets.load(info.ruleset)
+    rows = bracket.road(con, event).filter(pl.col("round") == round_)
+    star = pl.lit(value=False)
+    if book.shows("sessions"):  # a session's best earn a star (pepet rule 19)
+        stars = queries.standings(con, event, "round", round_).filter(pl.col("star"))
+        star = pl.col("player").is_in(stars.get_column("player").implode())
+    rows = rows.with_columns(star.alias("star"))
+    league = None
+    if not book.shows("qualification"):
+        after = bracket.event_after(con, event, round_)
+        league = after.sort("rank", "player").head(LEAGUE_ROWS)
+    return RoundResults(
+        info=info,
+        ruleset=book,
+        round=round_,
+        final=bracket.final_round(con, event) == round_,
+        tables=rows,
+        league=league,
+    )
+
+
+def meaning(row: dict[str, object]) -> str:
+    """What one player's result means: ``lolos / through → R2 meja 3``, ``gugur / out``,
+    ``Peringkat 1 / place 1`` at the final table …"""
+    if row["outcome"] == "placed":
+        return f"Peringkat {row['rank']} / place {row['rank']}"
+    text = OUTCOME.get(str(row["outcome"]), str(row["outcome"]))
+    if row.get("walkover"):
+        text = text.replace(" / ", " (WO) / ", 1) + " (walkover)"
+    if row.get("next_table") is not None:
+        text += f" → {row['next_round']} meja {row['next_table']}"
+    if row.get("star"):
+        text = "★ bintang / star · " + text
+    return text
+
+
+def results_pdf(res: RoundResults, *, printed: datetime | None = None) -> bytes:
+    """The notice: a block per table (kept on one page), then a league's standings."""
+    pdf = Page(find_font(), orientation="P")
+    pdf.set_auto_page_break(auto=True, margin=12)
+    word = _round_word(res)
+    title = f"{res.info.shown} — {'Final' if res.final else word[0]} {res.round}"
+    pdf.set_title(pdf.text_of(title))
+    pdf.set_creator("domino results")
+    pdf.add_page()
+    _heading(pdf, res, word, printed or datetime.now())
+    tiebreak = False
+    for label in res.tables.get_column("table").unique(maintain_order=True).to_list():
+        rows = res.tables.filter(pl.col("table") == label)
+        tiebreak |= _table(pdf, rows, str(label))
+    if tiebreak:
+        _small(pdf, "TB: poin kocokan penentu / tie-break hand points (break a tie on points).")
+    if res.league is not None and res.league.height:
+        _league(pdf, res, word)
+    if not pdf.unicode:
+        _small(pdf, "Nama ditulis tanpa huruf khusus (no Unicode font on this machine).")
+    return bytes(pdf.output())
+
+
+def _round_word(res: RoundResults) -> tuple[str, str]:
+    """What a round is called, in Indonesian and English: ``Babak`` / round, ``Sesi`` /
+    session."""
+    word = layout.header("round", res.ruleset)
+    return word, "session" if res.ruleset.shows("sessions") else "round"
+
+
+def _heading(pdf: Page, res: RoundResults, word: tuple[str, str], printed: datetime) -> None:
+    pdf.style(16, bold=True)
+    pdf.multi_cell(0, 8, pdf.text_of(res.info.shown), new_x="LMARGIN", new_y="NEXT")
+    pdf.style(12, bold=True)
+    what = f"Hasil {word[0]} {res.round} / results of {word[1]} {res.round}"
+    if res.final:  # "Hasil final (R3)", or "Hasil final" when the round is called so
+        named = "" if "final" in res.round.lower() else f" ({res.round})"
+        what = f"Hasil final{named} / results of the final"
+    pdf.cell(0, 7, pdf.text_of(what), new_x="LMARGIN", new_y="NEXT")
+    pdf.style(9)
+    info = res.info
+    bits = [
+        f"Tanggal: {info.event_date.isoformat()}" if info.event_date else "",
+        f"Tempat: {info.venue}" if info.venue else "",
+        f"Tingkat: {info.level}" if info.level else "",
+        f"Dicetak / printed: {printed:%Y-%m-%d %H:%M}",
+    ]
+    pdf.multi_cell(
+        0, 5, pdf.text_of("  ·  ".join(b for b in bits if b)), new_x="LMARGIN", new_y="NEXT"
+    )
+    open_tables = res.open_tables
+    if open_tables:
+        pdf.style(10, bold=True)
+        pdf.set_text_color(170, 0, 0)
+        pdf.multi_cell(
+            0,
+            6,
+            pdf.text_of(
+                "SEMENTARA / PROVISIONAL — belum selesai / not finished: meja "
+                + ", ".join(open_tables)
+            ),
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
+        pdf.set_text_color(0, 0, 0)
+    pdf.ln(2)
+
+
+def _columns(*, tiebreak: bool) -> list[tuple[str, str, float]]:
+    """(column, header, width in mm) of a table's block: 190 mm across a portrait A4."""
+    cols: list[tuple[str, str, float]] = [
+        ("rank", "No.", 12),
+        ("player", "Pemain / player", 78),
+        ("points", "Poin", 18),
+    ]
+    if tiebreak:
+        cols.append(("tiebreak_points", "TB", 14))
+    cols.append(("meaning", "Keterangan / result", 190 - sum(w for _, _, w in cols)))
+    return cols
+
+
+def _table(pdf: Page, rows: pl.DataFrame, label: str) -> bool:
+    """One table's block; whether it shows tie-break points (only a table that played a
+    tie-break hand does)."""
+    tiebreak = bool(rows.get_column("tiebreak_points").fill_null(0).abs().sum() > 0)
+    cols = _columns(tiebreak=tiebreak)
+    pdf.row_h = 7.0
+    if pdf.will_page_break(9 + pdf.row_h * (rows.height + 1) + 4):
+        pdf.add_page()
+    pdf.style(11, bold=True)
+    pdf.cell(0, 9, pdf.text_of(f"Meja {label} / table {label}"), new_x="LMARGIN", new_y="NEXT")
+    _header(pdf, cols)
+    for row in rows.iter_rows(named=True):
+        for c, _, w in cols:
+            if c == "meaning":
+                pdf.box(w, meaning(row), align="L")
+            elif c == "player":
+                pdf.box(w, str(row["player"]), align="L", bold=row["rank"] == 1)
+            else:
+                value = row[c]
+                pdf.box(w, "" if value is None else str(value))
+        pdf.ln(pdf.row_h)
+    pdf.ln(4)
+    return tiebreak
+
+
+def _league(pdf: Page, res: RoundResults, word: tuple[str, str]) -> None:
+    assert res.league is not None
+    league = res.league
+    cols: list[tuple[str, str, float]] = [
+        ("rank", "No.", 12),
+        ("player", "Pemain / player", 98),
+        ("points", "Poin", 20),
+    ]
+    if "stars" in league.columns:
+        cols.append(("stars", "Bintang / stars", 30))
+    if "hands" in league.columns:
+        cols.append(("hands", "Kocokan / hands", 30))
+    cols[1] = ("player", cols[1][1], 190 - sum(w for c, _, w in cols if c != "player"))
+    pdf.row_h = 6.5
+    if pdf.will_page_break(9 + pdf.row_h * min(league.height + 1, 6)):
+        pdf.add_page()
+    pdf.style(11, bold=True)
+    heading = f"Klasemen setelah {word[0]} {res.round} / standings after {word[1]} {res.round}"
+    pdf.cell(0, 9, pdf.text_of(heading), new_x="LMARGIN", new_y="NEXT")
+    _header(pdf, cols)
+    for row in league.iter_rows(named=True):
+        if pdf.will_page_break(pdf.row_h):
+            pdf.add_page()
+            _header(pdf, cols)  # a continued list keeps its headings
+        for c, _, w in cols:
+            value = row.get(c)
+            pdf.box(w, "" if value is None else str(value), align="L" if c == "player" else "C")
+        pdf.ln(pdf.row_h)
+    pdf.ln(3)
+
+
+def _header(pdf: Page, cols: list[tuple[str, str, float]]) -> None:
+    for c, head, w in cols:
+        pdf.box(w, head, size=8.5, bold=True, align="L" if c in ("player", "meaning") else "C")
+    pdf.ln(pdf.row_h)
+
+
+def _small(pdf: Page, text: str) -> None:
+    pdf.style(8)
+    pdf.multi_cell(0, 5, pdf.text_of(text), new_x="LMARGIN", new_y="NEXT")

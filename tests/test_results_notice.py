@@ -1,0 +1,166 @@
+"""A round's results for the notice board (``domino results``, pipeline/sheets/results.py).
+
+The expected lines are worked out by hand in tests/test_bracket.py (the small cup, its
+tie-break and its final) or read off the worked pepet example's expected standings; the
+PDF's text is read back with pypdf, line by line as printed. Two of them run on a file
+and on PostgreSQL.
+"""
+
+import polars as pl
+import pypdf
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import cli
+from pipeline.ingest import ingest
+from pipeline.sheets import printable
+from pipeline.sheets.results import NoResults, results_pdf, round_results
+from pipeline.store.db import connect
+from tests.test_bracket import EV, HEADER, R1, TIEBREAK, TIED, load_final
+from tests.test_examples import IN_REPO, load_example
+
+
+def lines(pdf: bytes, tmp_path) -> list[str]:
+    f = tmp_path / "notice.pdf"
+    f.write_bytes(pdf)
+    reader = pypdf.PdfReader(f)
+    return [line for page in reader.pages for line in page.extract_text().splitlines()]
+
+
+def notice(con, event: str, round_: str, tmp_path) -> list[str]:
+    return lines(results_pdf(round_results(con, event, round_)), tmp_path)
+
+
+def load(con, tmp_path, rows: list[str]) -> None:
+    f = tmp_path / "log.csv"
+    f.write_text("\n".join([HEADER, *rows]) + "\n")
+    assert ingest(con, [f]).exit_code == 0
+
+
+def test_a_first_round_then_its_final(store, con, tmp_path):
+    load(con, tmp_path, R1)
+    text = notice(con, EV, "R1", tmp_path)
+    assert "Hasil Babak R1 / results of round R1" in text
+    assert not any("SEMENTARA" in line for line in text)
+    # by hand (tests/test_bracket.py): table 1 Budi 7, Ani 6, Cici -1, Dedi -2; table 2
+    # Eka 20, Gita 0, Fajar -4, Hadi -6; the top two through, the next round not drawn
+    t1 = text.index("Meja 1 / table 1")
+    assert text[t1 + 2 : t1 + 6] == [
+        "1 Budi 7 lolos / through",
+        "2 Ani 6 lolos / through",
+        "3 Cici -1 gugur / out",
+        "4 Dedi -2 gugur / out",
+    ]
+    t2 = text.index("Meja 2 / table 2")
+    assert text[t2 + 2 : t2 + 6] == [
+        "1 Eka 20 lolos / through",
+        "2 Gita 0 lolos / through",
+        "3 Fajar -4 gugur / out",
+        "4 Hadi -6 gugur / out",
+    ]
+    assert not any("TB" in line for line in text), "no table played a tie-break hand"
+
+    # the final played (the four qualifiers, one table): R1's notice says where each went,
+    # the final's gives places. By hand: Gita wins all ten (+20); above her Budi in hands
+    # 1-2 (-2), Ani in 3-6 (-4), Budi in 7-10 (-4): Gita 20, Eka 0, Ani -4, Budi -6
+    load_final(con, tmp_path)
+    text = notice(con, EV, "R1", tmp_path)
+    assert "1 Budi 7 lolos / through → Final meja 1" in text
+    assert "3 Cici -1 gugur / out" in text
+    text = notice(con, EV, "Final", tmp_path)
+    assert "Hasil final / results of the final" in text
+    final = text.index("Meja 1 / table 1")
+    assert text[final + 2 : final + 6] == [
+        "1 Gita 20 Peringkat 1 / place 1",
+        "2 Eka 0 Peringkat 2 / place 2",
+        "3 Ani -4 Peringkat 3 / place 3",
+        "4 Budi -6 Peringkat 4 / place 4",
+    ]
+
+
+def test_a_tie_across_the_line_is_provisional_until_its_tie_break(con, tmp_path):
+    # by hand (tests/test_bracket.py): Budi 5, Ani 4, Cici 4, Dedi -3; Ani and Cici tie
+    # for the second place: the table is not finished
+    load(con, tmp_path, TIED)
+    res = round_results(con, EV, "R1")
+    assert res.open_tables == ["1"]
+    text = lines(results_pdf(res), tmp_path)
+    assert "SEMENTARA / PROVISIONAL — belum selesai / not finished: meja 1" in text
+    assert "2 Ani 4 masih main / playing" in text and "2 Cici 4 masih main / playing" in text
+    # hand 11: Cici +2, Ani -1 in tie-break points; totals unchanged, Cici through
+    load(con, tmp_path, [*TIED, TIEBREAK])
+    res = round_results(con, EV, "R1")
+    assert res.open_tables == []
+    text = lines(results_pdf(res), tmp_path)
+    assert not any("SEMENTARA" in line for line in text)
+    head = text.index("Meja 1 / table 1") + 1
+    assert text[head] == "No. Pemain / player Poin TB Keterangan / result"
+    assert text[head + 1 : head + 5] == [
+        "1 Budi 5 0 lolos / through",
+        "2 Cici 4 2 lolos / through",
+        "3 Ani 4 -1 gugur / out",
+        "4 Dedi -3 0 gugur / out",
+    ]
+    assert any(line.startswith("TB: poin kocokan penentu") for line in text)
+
+
+def test_a_league_session_shows_its_stars_and_the_league_after_it(store, con, tmp_path):
+    assert load_example(con, IN_REPO / "pepet") == []
+    expected = pl.read_csv(IN_REPO / "pepet" / "expected" / "round_standings.csv")
+    text = notice(con, "pepet-2024-e1", "S3", tmp_path)
+    assert "Hasil Sesi S3 / results of session S3" in text
+    starred = {line for line in text if "★ bintang / star" in line}
+    stars = expected.filter(pl.col("round") == "S3", pl.col("star"))
+    assert stars.height >= 1 and len(starred) == stars.height
+    for r in stars.to_dicts():
+        assert any(f" {r['player']} {r['points']} ★" in line for line in starred)
+    # the league after its last session is the event standings, in rank order
+    event = pl.read_csv(IN_REPO / "pepet" / "expected" / "event_standings.csv")
+    at = text.index("Klasemen setelah Sesi S3 / standings after session S3")
+    assert text[at + 1] == "No. Pemain / player Poin Bintang / stars Kocokan / hands"
+    got = [line.split(" ")[0] for line in text[at + 2 : at + 2 + event.height]]
+    assert got == [str(r) for r in event.sort("rank", "player")["rank"].to_list()]
+    first = event.sort("rank", "player").row(0, named=True)
+    assert text[at + 2].startswith(f"1 {first['player']} {first['points']} ")
+    # nobody is out of a league
+    assert not any("gugur" in line for line in text)
+
+
+def test_nothing_to_print_is_one_sentence(con, tmp_path):
+    load(con, tmp_path, R1)
+    with pytest.raises(NoResults, match=r"round 'R2' of event 'mini-cup' has no results yet"):
+        round_results(con, EV, "R2")
+    with pytest.raises(NoResults, match=r"there is no event 'nope'"):
+        round_results(con, "nope", "R1")
+
+
+def test_without_a_unicode_font_the_notice_still_prints(con, tmp_path, monkeypatch):
+    load(con, tmp_path, R1)
+    load_final(con, tmp_path)
+    monkeypatch.setattr("pipeline.sheets.results.find_font", lambda: None)
+    text = notice(con, EV, "R1", tmp_path)
+    assert "1 Budi 7 lolos / through -> Final meja 1" in text
+    assert printable.latin1("★ →") == "* ->"
+
+
+def test_cli_writes_the_notice_and_refuses_a_round_without_results(db_path, tmp_path):
+    with connect(db_path) as con:
+        load(con, tmp_path, TIED)
+    runner = CliRunner()
+    out = tmp_path / "papan"
+    res = runner.invoke(cli, ["results", "--event", EV, "--round", "R1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip() == (
+        f"wrote mini-cup_R1_hasil.pdf to {out} (provisional: table 1 not finished)"
+    )
+    assert (out / "mini-cup_R1_hasil.pdf").read_bytes().startswith(b"%PDF")
+    res = runner.invoke(cli, ["results", "--event", EV, "--round", "R2", "--out", str(out)])
+    assert res.exit_code == 1
+    assert "round 'R2' of event 'mini-cup' has no results yet (rounds with results: R1)" in (
+        res.output
+    )
+    assert "Traceback" not in res.output
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    res = runner.invoke(cli, ["results", "--event", EV, "--round", "R1", "--out", str(blocked)])
+    assert res.exit_code != 0 and "Traceback" not in res.output
