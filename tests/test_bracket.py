@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.ingest import ingest
 from pipeline.standings import bracket, queries
-from tests.draw_fixture_entry import insert_draw
+from tests.draw_fixture_entry import create_event, insert_draw
 from tests.test_examples import IN_REPO, load_example
 
 EV = "mini-cup"
@@ -231,3 +231,35 @@ def test_the_podium_of_the_worked_pepet_example_is_juara_one_to_four(con):
     )
     # a league moves players between tables; nobody is eliminated
     assert set(bracket.road(con, "pepet-2024-e1")["outcome"]) <= {"moved", "played"}
+
+
+def test_a_drawn_table_not_loaded_yet_stays_on_the_road(con, tmp_path):
+    # R1 drawn as two tables; table 1's log is in, table 2's not yet
+    insert_draw(con, EV, "R1", {"1": T1, "2": T2})
+    f = tmp_path / "t1.csv"
+    f.write_text("\n".join([HEADER, *R1[:10]]) + "\n")
+    assert ingest(con, [f]).exit_code == 0
+    road = bracket.road(con, EV)
+    at = {r["player"]: r for r in road.to_dicts()}
+    assert {p: at[p]["outcome"] for p in T2.values()} == dict.fromkeys(T2.values(), "drawn")
+    assert {at[p]["table"] for p in T2.values()} == {"2"}
+    assert at["Budi"]["outcome"] == "qualified" and at["Dedi"]["outcome"] == "eliminated"
+    # the final drawn while table 2 is still to come: Budi's seat there is on the road
+    insert_draw(con, EV, "Final", {"1": FINAL})
+    at = {r["player"]: r for r in bracket.road(con, EV).filter(pl.col("round") == "R1").to_dicts()}
+    assert (at["Budi"]["outcome"], at["Budi"]["next_table"]) == ("advanced", "1")
+
+
+def test_a_first_round_drawn_before_any_result_is_on_the_road(store, con):
+    # entrants nobody has loaded a hand of yet: the draw's names stand on the road
+    from pipeline import draws
+    from tests.draw_fixture import set_roster
+
+    create_event(con, "new-cup", "unhas")
+    eight = ["Ani", "Budi", "Cici", "Dedi", "Eka", "Fajar", "Gita", "Hadi"]
+    set_roster(con, "new-cup", eight)
+    draws.draw_round(con, "new-cup", "R1", seed=3)
+    road = bracket.road(con, "new-cup")
+    assert sorted(road.get_column("player")) == eight
+    assert set(road.get_column("outcome")) == {"drawn"}
+    assert road.group_by("table").len().sort("table").rows() == [("1", 4), ("2", 4)]

@@ -164,3 +164,20 @@ def test_cli_writes_the_notice_and_refuses_a_round_without_results(db_path, tmp_
     blocked.write_text("")
     res = runner.invoke(cli, ["results", "--event", EV, "--round", "R1", "--out", str(blocked)])
     assert res.exit_code != 0 and "Traceback" not in res.output
+
+
+def test_a_round_with_a_drawn_table_still_to_load_is_provisional(con, tmp_path):
+    from tests.draw_fixture_entry import insert_draw
+    from tests.test_bracket import T1, T2
+
+    insert_draw(con, EV, "R1", {"1": T1, "2": T2})
+    load(con, tmp_path, R1[:10])  # table 1's log only
+    res = round_results(con, EV, "R1")
+    assert res.open_tables == ["2"]
+    text = lines(results_pdf(res), tmp_path)
+    assert "SEMENTARA / PROVISIONAL — belum selesai / not finished: meja 2" in text
+    assert "1 Budi 7 lolos / through" in text
+    t2 = text.index("Meja 2 / table 2")
+    assert sorted(text[t2 + 2 : t2 + 6]) == sorted(
+        f"{p} belum main / not played" for p in T2.values()
+    )

@@ -1,7 +1,8 @@
 -- The road to the final: every player at every table of every round of one event, with
 -- the table of the next round they sat at (played, else drawn), and how they left it.
 -- Rounds come from _order (round, round_no): the played rounds in the rounds view's
--- order, then the rounds drawn but not played yet.
+-- order, then the rounds drawn but not played yet. A drawn table with nothing loaded
+-- shows as drawn, also in a round whose other tables are played.
 -- Parameters: 1 the event (played rows), 2 the event (drawn rows), 3 whether the rulebook
 -- qualifies players from a table (its [dashboard] qualification).
 with played as (
@@ -12,19 +13,20 @@ with played as (
     where t.event = ?
 ),
 drawn as (
-    select distinct s.round, o.round_no, s."table", s.player_key
+    select distinct s.round, o.round_no, s."table", s.player_key, s.player as drawn_name
     from draw_seats s
     join draws_t d on d.event = s.event and d.round = s.round and d.draw_no = s.draw_no
     join _order o on o.round = s.round
     where d.current and s.event = ?
-      and not exists (select 1 from played p where p.round = s.round)
+      and not exists (select 1 from played p where p.round = s.round and p."table" = s."table")
 ),
 rows_all as (
     select round, round_no, "table", player_key, points, tiebreak_points, rank, qualified,
-           needs_tiebreak, complete, walkover
+           needs_tiebreak, complete, walkover, null as drawn_name
     from played
     union all
-    select round, round_no, "table", player_key, null, null, null, null, null, null, null
+    select round, round_no, "table", player_key, null, null, null, null, null, null, null,
+           drawn_name
     from drawn
 ),
 final as (
@@ -33,7 +35,7 @@ final as (
     left join rows_all n on n.player_key = a.player_key and n.round_no = a.round_no + 1
 )
 select
-    f.round, f.round_no, f."table", p.player, f.points, f.tiebreak_points, f.rank, f.qualified,
+    f.round, f.round_no, f."table", coalesce(p.player, f.drawn_name) as player, f.points, f.tiebreak_points, f.rank, f.qualified,
     f.needs_tiebreak, f.complete, f.walkover, f.next_round, f.next_table,
     case
         when f.rank is null then 'drawn'
@@ -45,4 +47,6 @@ select
     end as outcome,
     f.player_key
 from final f
-join players p using (player_key)
+-- an entrant seated before any of their results is loaded is not in players yet: the
+-- draw's spelling (the roster's, keyed through the registry) stands in
+left join players p using (player_key)
