@@ -80,7 +80,7 @@ def test_a_drawn_round_shows_its_seats_and_its_sheets(league):
         drawn = sheets.drawn_round(con, "piala-pg", "R1")
     assert sorted(name for name, _ in sheets.round_files(drawn)) == sorted(
         [f"piala-pg_R1_meja{t}.{x}" for t in ("1", "2") for x in ("csv", "xlsx")]
-        + ["piala-pg_R1.pdf"]
+        + ["piala-pg_R1.pdf", "piala-pg_R1_daftar_meja.pdf"]
     )
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.query_params["event"] = "piala-pg"
@@ -95,4 +95,6 @@ def test_a_drawn_round_shows_its_seats_and_its_sheets(league):
     at.selectbox(key="org_event").set_value("piala-pg").run()
     assert not at.exception, [e.value for e in at.exception]
     offered = [b.proto.label for b in at.get("download_button")]
-    assert offered == ["⬇ PDF untuk dicetak", "⬇ Lembar isian (.zip)"], offered
+    assert offered == ["⬇ PDF untuk dicetak", "⬇ Daftar meja (PDF)", "⬇ Lembar isian (.zip)"], (
+        offered
+    )

@@ -102,7 +102,11 @@ def test_create_an_event_upload_a_roster_and_draw(db_path, tmp_path):
     assert set(seated["Table"]) == {1, 2}
     # the round's sheets to print and to fill in, beside its draw
     offered = {b.proto.label: b.proto.help for b in at.get("download_button")}
-    assert set(offered) == {"⬇ PDF to print", "⬇ Sheets to fill in (.zip)"}, offered
+    assert set(offered) == {
+        "⬇ PDF to print",
+        "⬇ Seating list (PDF)",
+        "⬇ Sheets to fill in (.zip)",
+    }, offered
     assert all(offered.values())
 
     # a redraw needs a reason: refused in a sentence, then done with one

@@ -156,6 +156,7 @@ def test_the_sheets_of_a_round(con, tmp_path):
         "ev-1_R1_meja2.xlsx",
         "ev-1_R1_meja2.csv",
         "ev-1_R1.pdf",
+        "ev-1_R1_daftar_meja.pdf",
     ]
     wb, ws, cols = _hands_sheet(tmp_path / "ev-1_R1_meja2.xlsx")
     assert wb.sheetnames == ["hands", "contoh", "info"]
@@ -342,11 +343,11 @@ def test_the_pdf_has_a_page_per_table(con, tmp_path, monkeypatch):
         {"1": {"A": "Şükrü", "B": "Nguyễn Văn An", "C": "Zoë", "D": "Ana"}},
         per_hand=None,
     )
-    pdf = write_sheets(con, "ev-1", "S1", tmp_path / "s1")[-1].read_bytes()
+    pdf = write_sheets(con, "ev-1", "S1", tmp_path / "s1")[-2].read_bytes()
     assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") == 3
     # without a Unicode font the core font writes the names without their accents
     monkeypatch.setattr(printable, "find_font", lambda: None)
-    pdf = write_sheets(con, "ev-1", "S2", tmp_path / "s2")[-1].read_bytes()
+    pdf = write_sheets(con, "ev-1", "S2", tmp_path / "s2")[-2].read_bytes()
     assert pdf.count(b"/Type /Page\n") == 1
     # ü is Latin-1, ễ and Ş are not; the page's own dashes become plain ones
     assert printable.latin1("Nguyễn Văn An · Şükrü Zoë") == "Nguyen Van An · Sükrü Zoë"
@@ -361,7 +362,10 @@ def test_cli_writes_the_files_and_refuses_a_round_without_a_draw(db_path, tmp_pa
         cli, ["sheets", "--event", "ev-1", "--round", "R1", "--out", str(tmp_path / "o")]
     )
     assert res.exit_code == 0, res.output
-    assert "wrote 2 table sheet(s)" in res.output
+    assert res.output.startswith(
+        "wrote 2 table sheet(s) (.xlsx and .csv), ev-1_R1.pdf (a page per table) and "
+        "ev-1_R1_daftar_meja.pdf (who sits where) to "
+    )
     assert sorted(p.name for p in (tmp_path / "o").iterdir())[-1] == "ev-1_R1_meja2.xlsx"
     res = runner.invoke(
         cli, ["sheets", "--event", "ev-1", "--round", "R2", "--out", str(tmp_path / "o")]
@@ -371,3 +375,65 @@ def test_cli_writes_the_files_and_refuses_a_round_without_a_draw(db_path, tmp_pa
     assert "Traceback" not in res.output
     res = runner.invoke(cli, ["sheets", "--event", "ev-1", "--out", str(tmp_path / "o")])
     assert res.exit_code == 2
+
+
+def _pdf_lines(pdf: bytes) -> list[str]:
+    import pypdf
+
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return [line for page in reader.pages for line in page.extract_text().splitlines()]
+
+
+def test_the_seating_list_names_every_player_with_table_and_chair(con, tmp_path):
+    from pipeline.sheets import drawn_round
+    from pipeline.sheets.seating import seating_pdf
+
+    _drawn(con, "unhas")
+    pdf = seating_pdf(drawn_round(con, "ev-1", "R1"))
+    text = _pdf_lines(pdf)
+    assert "Daftar meja Babak R1 / seating of round R1" in text
+    # by name, with the chair of hand 1 (UNHAS_TABLES; the swaps come later)
+    start = text.index("Nama / name Meja Kursi") + 1
+    assert text[start : start + 7] == [
+        "Andi Amir 1 A",
+        "Budi Bakri 1 B",
+        "Citra Daeng 1 C",
+        "Dewi Hamzah 1 D",
+        "Eko Hasyim 2 A",
+        "Fajar Ilyas 2 B",
+        "Gilang Kadir 2 C",
+    ]
+    at = text.index("Per meja / by table")
+    assert text[at + 1].replace("\xa0", " ") == (
+        "Meja 1 A Andi Amir  ·  B Budi Bakri  ·  C Citra Daeng  ·  D Dewi Hamzah"
+    )
+    assert text[at + 2].replace("\xa0", " ") == (
+        "Meja 2 A Eko Hasyim  ·  B Fajar Ilyas  ·  C Gilang Kadir"
+    )
+
+
+def test_a_long_seating_list_goes_on_over_pages_and_sorts_by_name(con, tmp_path):
+    from pipeline.sheets import drawn_round
+    from pipeline.sheets.seating import seating_pdf
+
+    create_event(con, "big", "pepet", title="Liga besar", on=date(2026, 6, 1))
+    # 30 tables of 4, names given out of order, one starting in lower case
+    names = [f"Pemain {n:03d}" for n in range(120, 0, -1)]
+    names[0] = "andi kecil"
+    tables = {
+        str(t + 1): dict(zip("ABCD", names[4 * t : 4 * t + 4], strict=True)) for t in range(30)
+    }
+    seat_round(con, "big", "S1", tables, per_hand=None)
+    pdf = seating_pdf(drawn_round(con, "big", "S1"))
+    assert pdf.count(b"/Type /Page\n") >= 2
+    text = _pdf_lines(pdf)
+    listed = [line for line in text if line.startswith(("Pemain ", "andi "))]
+    # every player once, alphabetically with case aside, with the table and chair of the draw
+    expected = sorted(
+        (f"{p} {t} {c}" for t, chairs in tables.items() for c, p in chairs.items()),
+        key=str.lower,
+    )
+    assert listed == expected
+    assert any("(lanjutan / continued)" in line for line in text)
+    # a session's chairs do not swap: no note about the first hand
+    assert not any("kocokan 1" in line for line in text)

@@ -70,6 +70,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Satu halaman per meja: nama pemain di setiap kursi per kocokan, kotak hasil, dan tanda tangan wasit serta pemain.",
         "en": "A page per table: the player in every chair for every hand, boxes for the results, and signature lines for the referee and the players.",
     },
+    "org.sheets.seating": {"id": "Daftar meja (PDF)", "en": "Seating list (PDF)"},
+    "org.sheets.seating.help": {
+        "id": "Untuk papan pengumuman: setiap pemain menurut abjad dengan meja dan kursinya, lalu "
+        "setiap meja dengan pemainnya.",
+        "en": "For the notice board: every player in alphabetical order with their table and "
+        "chair, then every table with its players.",
+    },
     "org.sheets.zip": {"id": "Lembar isian (.zip)", "en": "Sheets to fill in (.zip)"},
     "org.sheets.zip.help": {
         "id": "Untuk setiap meja, lembar XLSX dan CSV berisi nama pemain di setiap kursi per kocokan. Wasit mengisi hasilnya, lalu berkas itu diunggah apa adanya.",

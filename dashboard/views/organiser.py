@@ -361,8 +361,8 @@ def _drawn(
 
 
 def _sheets(drawn: sheets.DrawnRound) -> None:
-    """The round's printable PDF and its pre-filled sheets, made when a button is clicked
-    (the files ``domino sheets`` writes)."""
+    """The round's printable PDF, its seating list and its pre-filled sheets, made when a
+    button is clicked (the files ``domino sheets`` writes)."""
     stem = sheets.file_stem(drawn.event, drawn.round)
     row = st.container(horizontal=True, key="org_sheets")
     row.download_button(
@@ -375,6 +375,15 @@ def _sheets(drawn: sheets.DrawnRound) -> None:
         help=t("org.sheets.pdf.help"),
     )
     row.download_button(
+        f"⬇ {t('org.sheets.seating')}",
+        data=lambda: _seating(drawn),
+        file_name=sheets.seating_name(drawn),
+        mime="application/pdf",
+        key="org_sheets_seating",
+        on_click="ignore",
+        help=t("org.sheets.seating.help"),
+    )
+    row.download_button(
         f"⬇ {t('org.sheets.zip')}",
         data=lambda: sheets.sheets_zip(drawn),
         file_name=f"{stem}.zip",
@@ -383,6 +392,12 @@ def _sheets(drawn: sheets.DrawnRound) -> None:
         on_click="ignore",
         help=t("org.sheets.zip.help"),
     )
+
+
+def _seating(drawn: sheets.DrawnRound) -> bytes:
+    from pipeline.sheets.seating import seating_pdf  # fpdf2, loaded only for a download
+
+    return seating_pdf(drawn)
 
 
 def _pdf(drawn: sheets.DrawnRound) -> bytes:

@@ -20,8 +20,8 @@ from pipeline.cli.common import db_option, err, out, reader
 )
 @db_option
 def sheets(event, round_, out_dir, db) -> None:
-    """Write a pre-filled .xlsx and .csv hand log for every table of the round's draw, and
-    one printable .pdf for the round (a page per table)."""
+    """Write a pre-filled .xlsx and .csv hand log for every table of the round's draw, one
+    printable .pdf for the round (a page per table) and its seating list (.pdf, by name)."""
     from rich.markup import escape
 
     from pipeline.sheets import NoDraw, write_sheets
@@ -41,7 +41,8 @@ def sheets(event, round_, out_dir, db) -> None:
         sys.exit(1)
     tables = sum(1 for p in paths if p.suffix == ".xlsx")
     out.print(
-        f"wrote {tables} table sheet(s) (.xlsx and .csv) and {paths[-1].name} to {out_dir}",
+        f"wrote {tables} table sheet(s) (.xlsx and .csv), {paths[-2].name} (a page per "
+        f"table) and {paths[-1].name} (who sits where) to {out_dir}",
         highlight=False,
         markup=False,
     )
