@@ -181,3 +181,13 @@ def test_a_round_with_a_drawn_table_still_to_load_is_provisional(con, tmp_path):
     assert sorted(text[t2 + 2 : t2 + 6]) == sorted(
         f"{p} belum main / not played" for p in T2.values()
     )
+
+
+def test_a_letter_the_font_lacks_is_written_plainly_not_as_an_empty_box(con, tmp_path, caplog):
+    # a Chinese name: DejaVu Sans (or the core font) has no glyph for it
+    rows = [r.replace("Ani", "李明") for r in R1[:10]]
+    load(con, tmp_path, rows)
+    with caplog.at_level("WARNING", logger="fpdf"):
+        text = notice(con, EV, "R1", tmp_path)
+    assert not [r for r in caplog.records if r.name.startswith("fpdf")]
+    assert "2 ?? 6 lolos / through" in text

@@ -82,15 +82,25 @@ class Page(FPDF):
         self.set_margins(10, 10, 10)
         self.unicode = font is not None
         self.row_h = ROW_H
+        self.covered: set[int] = set()
         if font is not None:
             self.add_font("Sheet", "", str(font[0]))
             self.add_font("Sheet", "B", str(font[1]))
             self.family_name = "Sheet"
+            # letters both faces can write; any other is written as in Latin-1
+            self.covered = set(self.fonts["sheet"].cmap) & set(self.fonts["sheetB"].cmap)
         else:
             self.family_name = "Helvetica"
 
     def text_of(self, text: str) -> str:
-        return text if self.unicode else latin1(text)
+        """``text`` as the font can write it: a letter the Unicode font lacks (a Chinese
+        name in DejaVu Sans) loses its accent or becomes ``?``, as without the font,
+        instead of an empty box."""
+        if not self.unicode:
+            return latin1(text)
+        if all(ord(ch) in self.covered for ch in text):
+            return text
+        return "".join(ch if ord(ch) in self.covered else latin1(ch) for ch in text)
 
     def style(self, size: float, *, bold: bool = False) -> None:
         self.set_font(self.family_name, "B" if bold else "", size)
