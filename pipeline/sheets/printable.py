@@ -88,7 +88,8 @@ class Page(FPDF):
             self.add_font("Sheet", "B", str(font[1]))
             self.family_name = "Sheet"
             # letters both faces can write; any other is written as in Latin-1
-            self.covered = set(self.fonts["sheet"].cmap) & set(self.fonts["sheetB"].cmap)
+            faces = [self.fonts["sheet"], self.fonts["sheetB"]]
+            self.covered = set.intersection(*(set(getattr(f, "cmap", {})) for f in faces))
         else:
             self.family_name = "Helvetica"
 
