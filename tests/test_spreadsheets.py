@@ -162,8 +162,9 @@ def test_a_totals_row_keeps_its_match_out_and_names_its_sheet(con):
     p, _ = load_sheets(con, READ / "totals_row.xlsx")
     assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "new"}
     totals = p.problems.filter(pl.col("code") == "totals_row")
-    assert totals.select("file", "line", "severity").rows() == [
-        ("totals_row.xlsx [Meja 1]", 12, "error")
+    # the column named is the cell that says it is a total
+    assert totals.select("file", "line", "column", "severity").rows() == [
+        ("totals_row.xlsx [Meja 1]", 12, "player_a", "error")
     ]
     assert totals["message"][0].startswith("row 12 looks like a totals row")
     assert "Jumlah" in totals["message"][0]
@@ -171,6 +172,22 @@ def test_a_totals_row_keeps_its_match_out_and_names_its_sheet(con):
     assert (
         p.problems.filter((pl.col("line") == 12) & (pl.col("code") == "missing_value")).height == 0
     )
+
+
+def test_a_totals_row_of_pips_alone_names_its_first_pips_cell(con, tmp_path):
+    # found by the fuzz test: pips and no players, no hand, ending or ender — the problem
+    # named the file and line but no column
+    f = tmp_path / "hands.csv"
+    f.write_text(
+        "round,ending,hand,ended_by,table,player_a,player_b,player_c,player_d,event,ruleset,"
+        "last_tile,pips_a,pips_b,pips_d,tiles_a,tiles_b,pips_c,tiles_c\n"
+        ",,,,1,,,,,,,,,,=1+2,,,,\n"
+    )
+    p = ingest(con, [f])
+    assert p.problems.select("file", "line", "column", "code").rows() == [
+        ("hands.csv", 2, "pips_d", "totals_row")
+    ]
+    assert p.count("new") == 0
 
 
 def test_excel_sep_line_sets_the_delimiter_and_rows_keep_their_numbers(con):

@@ -178,12 +178,12 @@ def _mark_rows(
                 else ""
             )
             found[line] = _issue(code, name, {**params, "column": where} if name else params)
-    for line, said in _totals_rows(cells, names):
+    for line, said, column in _totals_rows(cells, names):
         if line not in found:
             found[line] = (
-                _issue("totals_row", None, {"row": line, "said": said}, "said")
+                _issue("totals_row", column, {"row": line, "said": said}, "said")
                 if said
-                else _issue("totals_row", None, {"row": line})
+                else _issue("totals_row", column, {"row": line})
             )
     if not found:
         return cells.with_columns(pl.lit(None, dtype=ISSUE).alias("_issue"))
@@ -194,9 +194,10 @@ def _mark_rows(
     return cells.join(lines, on="_line", how="left", maintain_order="left")
 
 
-def _totals_rows(cells: pl.DataFrame, names: list[str]) -> list[tuple[int, str | None]]:
+def _totals_rows(cells: pl.DataFrame, names: list[str]) -> list[tuple[int, str | None, str | None]]:
     """Rows with no hand number, ending, ender or last tile that say "total"/"jumlah" in a
-    cell, or hold pips but no players: a referee's sums, not a hand."""
+    cell, or hold pips but no players: a referee's sums, not a hand. Each with what it
+    says and the column named (the cell that says it, else the first pips cell filled)."""
     have = set(names)
     empty = [c for c in ("hand", "ending", "ended_by", "last_tile") if c in have]
     rows = cells.filter(pl.all_horizontal(pl.col(c).is_null() for c in empty))
@@ -204,15 +205,17 @@ def _totals_rows(cells: pl.DataFrame, names: list[str]) -> list[tuple[int, str |
         return []
     pips = [f"pips_{c}" for c in CHAIRS if f"pips_{c}" in have]
     players = [f"player_{c}" for c in CHAIRS if f"player_{c}" in have]
-    said = pl.coalesce(
-        pl.when(pl.col(c).str.to_lowercase().str.contains(_TOTAL_LABEL)).then(
-            pl.col(c).str.slice(0, 40)
-        )
-        for c in names
+    says = {c: pl.col(c).str.to_lowercase().str.contains(_TOTAL_LABEL) for c in names}
+    said = pl.coalesce(pl.when(says[c]).then(pl.col(c).str.slice(0, 40)) for c in names)
+    column = pl.coalesce(
+        *(pl.when(says[c]).then(pl.lit(c)) for c in names),
+        *(pl.when(pl.col(c).is_not_null()).then(pl.lit(c)) for c in pips),
     )
     numbers = (
         pl.any_horizontal(pl.col(c).is_not_null() for c in pips) if pips else pl.lit(value=False)
     )
     no_one = pl.all_horizontal(pl.col(c).is_null() for c in players)
-    hits = rows.filter(said.is_not_null() | (numbers & no_one)).select("_line", said.alias("said"))
-    return [(line, text) for line, text in hits.iter_rows()]
+    hits = rows.filter(said.is_not_null() | (numbers & no_one)).select(
+        "_line", said.alias("said"), column.alias("column")
+    )
+    return [(line, text, col) for line, text, col in hits.iter_rows()]
