@@ -191,3 +191,13 @@ def test_a_letter_the_font_lacks_is_written_plainly_not_as_an_empty_box(con, tmp
         text = notice(con, EV, "R1", tmp_path)
     assert not [r for r in caplog.records if r.name.startswith("fpdf")]
     assert "2 ?? 6 lolos / through" in text
+
+
+def test_the_notice_says_when_it_was_printed_with_the_zone(con, tmp_path):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    load(con, tmp_path, R1)
+    at = datetime(2026, 12, 6, 9, 30, tzinfo=ZoneInfo("Asia/Makassar"))
+    text = lines(results_pdf(round_results(con, EV, "R1"), printed=at), tmp_path)
+    assert "Dicetak / printed: 2026-12-06 09:30 WITA" in " ".join(text)

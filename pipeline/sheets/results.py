@@ -122,7 +122,7 @@ def results_pdf(res: RoundResults, *, printed: datetime | None = None) -> bytes:
     pdf.set_title(pdf.text_of(title))
     pdf.set_creator("domino results")
     pdf.add_page()
-    _heading(pdf, res, word, printed or datetime.now())
+    _heading(pdf, res, word, printed or datetime.now().astimezone())
     tiebreak = False
     for label in res.tables.get_column("table").unique(maintain_order=True).to_list():
         rows = res.tables.filter(pl.col("table") == label)
@@ -158,7 +158,7 @@ def _heading(pdf: Page, res: RoundResults, word: tuple[str, str], printed: datet
         f"Tanggal: {info.event_date.isoformat()}" if info.event_date else "",
         f"Tempat: {info.venue}" if info.venue else "",
         f"Tingkat: {info.level}" if info.level else "",
-        f"Dicetak / printed: {printed:%Y-%m-%d %H:%M}",
+        f"Dicetak / printed: {printed:%Y-%m-%d %H:%M %Z}".rstrip(),
     ]
     pdf.multi_cell(
         0, 5, pdf.text_of("  ·  ".join(b for b in bits if b)), new_x="LMARGIN", new_y="NEXT"
