@@ -437,3 +437,36 @@ def test_a_long_seating_list_goes_on_over_pages_and_sorts_by_name(con, tmp_path)
     assert any("(lanjutan / continued)" in line for line in text)
     # a session's chairs do not swap: no note about the first hand
     assert not any("kocokan 1" in line for line in text)
+
+
+def test_the_tables_follow_the_longer_column_of_names_not_the_shorter(con):
+    # 52 players: the first page's left column is full, its right column shorter. The
+    # list by table starts under the left column (here: on the next page), never beside
+    # it over the names
+    import pypdf
+
+    from pipeline.sheets import drawn_round
+    from pipeline.sheets.seating import seating_pdf
+
+    create_event(con, "mid", "pepet", title="Liga", on=date(2026, 6, 1))
+    names = [f"Pemain {n:03d}" for n in range(1, 53)]
+    tables = {
+        str(t + 1): dict(zip("ABCD", names[4 * t : 4 * t + 4], strict=True)) for t in range(13)
+    }
+    seat_round(con, "mid", "S1", tables, per_hand=None)
+    reader = pypdf.PdfReader(io.BytesIO(seating_pdf(drawn_round(con, "mid", "S1"))))
+
+    def placed(page) -> list[tuple[str, float]]:
+        seen: list[tuple[str, float]] = []
+        page.extract_text(
+            visitor_text=lambda text, cm, tm, *_: seen.append((text.strip(), cm[5] + tm[5]))
+        )
+        return seen
+
+    for page in reader.pages:
+        seen = placed(page)
+        lowest_name = min((y for t, y in seen if t.startswith("Pemain ")), default=None)
+        heading = [y for t, y in seen if t.startswith("Per meja")]
+        if heading and lowest_name is not None:
+            assert heading[0] < lowest_name  # PDF y grows upwards: below every name
+    assert any("Per meja" in p.extract_text() for p in reader.pages)

@@ -20,8 +20,8 @@ COLUMN = (("player", "Nama / name", 58.0), ("table", "Meja", 16.0), ("chair", "K
 
 
 def seats(drawn: DrawnRound) -> pl.DataFrame:
-    """``player, table, chair`` of the round's first hand, by name (case and accents
-    aside), then table."""
+    """``player, table, chair`` of the round's first hand, by name (case aside), then
+    table."""
     first = drawn.rows.group_by("table", maintain_order=True).first()
     long = first.unpivot(
         index="table",
@@ -49,9 +49,12 @@ def seating_pdf(drawn: DrawnRound) -> bytes:
     pdf.add_page()
     _heading(pdf, drawn, word, english)
     bottom = 297 - 12
+    end = pdf.get_y()
     while people:
         per_col = max(1, int((bottom - pdf.get_y() - ROW_H) // ROW_H))
         top = pdf.get_y()
+        # the left column is the longer one: the list ends where it does
+        end = top + ROW_H * (1 + min(per_col, len(people)))
         for col in range(2):
             chunk, people = people[:per_col], people[per_col:]
             if not chunk:
@@ -66,7 +69,7 @@ def seating_pdf(drawn: DrawnRound) -> bytes:
                     pdf.box(w, str(row[key]), align="L" if key == "player" else "C")
         if people:
             _continued(pdf, drawn, word)
-    pdf.set_xy(10, pdf.get_y() + ROW_H + 4)
+    pdf.set_xy(10, end + 4)
     _tables(pdf, drawn, word, bottom)
     if not pdf.unicode:
         pdf.style(8)
