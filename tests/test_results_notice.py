@@ -130,6 +130,14 @@ def test_a_league_session_shows_its_stars_and_the_league_after_it(store, con, tm
     assert got == [str(r) for r in event.sort("rank", "player")["rank"].to_list()]
     first = event.sort("rank", "player").row(0, named=True)
     assert text[at + 2].startswith(f"1 {first['player']} {first['points']} ")
+    # and its groups (KG), as the expected group standings
+    groups = pl.read_csv(IN_REPO / "pepet" / "expected" / "group_standings.csv")
+    at = text.index("Klasemen KG setelah Sesi S3 / standings after session S3")
+    assert text[at + 1] == "No. KG / group Poin Pemain / players Kocokan / hands"
+    assert text[at + 2 : at + 2 + groups.height] == [
+        f"{r['rank']} {r['group']} {r['points']} {r['players']} {r['hands']}"
+        for r in groups.sort("rank", "group").to_dicts()
+    ]
     # nobody is out of a league
     assert not any("gugur" in line for line in text)
 

@@ -5,11 +5,13 @@ At a venue the results of a round are printed and pinned up before the next one 
 every table of the round in table order, each player's place at the table, points,
 tie-break points where a tie-break hand was played, and what the result means — through
 to the next round (and the table drawn there), out, a place at the final table, or still
-playing; a league's session adds the league standings after it. A round whose tables are
-not all finished is printed as provisional, naming the tables still open.
+playing; a league's session adds the league standings after it, and its groups' (KG).
+A round whose tables are not all finished is printed as provisional, naming the tables
+still open.
 
-Read side only: the rows are the road to the final's (:func:`pipeline.standings.bracket.road`),
-the league standings :func:`pipeline.standings.bracket.event_after`. Words are Indonesian
+Read side only: the rows are the road to the final's
+(:func:`pipeline.standings.bracket.road`), the standings after the session
+:func:`pipeline.standings.bracket.event_after` and ``groups_after``. Words are Indonesian
 with the English beneath, as on the pre-filled sheets.
 """
 
@@ -47,7 +49,8 @@ class RoundResults:
     """One round's results: ``tables`` holds the road's rows of the round (``table, rank,
     player, points, tiebreak_points, outcome, next_round, next_table, complete,
     needs_tiebreak``) in table and rank order; ``league`` the league standings after it
-    (a rulebook without qualification), else None."""
+    (a rulebook without qualification), else None; ``groups`` its groups' (KG) standings
+    after it."""
 
     info: events.EventInfo
     ruleset: rulesets.Ruleset
@@ -55,6 +58,7 @@ class RoundResults:
     final: bool
     tables: pl.DataFrame
     league: pl.DataFrame | None
+    groups: pl.DataFrame | None = None
 
     @property
     def open_tables(self) -> list[str]:
@@ -84,10 +88,11 @@ def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Ro
         stars = queries.standings(con, event, "round", round_).filter(pl.col("star"))
         star = pl.col("player").is_in(stars.get_column("player").implode())
     rows = rows.with_columns(star.alias("star"))
-    league = None
+    league = groups = None
     if not book.shows("qualification"):
         after = bracket.event_after(con, event, round_)
         league = after.sort("rank", "player").head(LEAGUE_ROWS)
+        groups = bracket.groups_after(con, event, round_).sort("rank", "group")
     return RoundResults(
         info=info,
         ruleset=book,
@@ -95,6 +100,7 @@ def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Ro
         final=bracket.final_round(con, event) == round_,
         tables=rows,
         league=league,
+        groups=groups,
     )
 
 
@@ -220,39 +226,56 @@ def _table(pdf: Page, rows: pl.DataFrame, label: str) -> bool:
 
 
 def _league(pdf: Page, res: RoundResults, word: tuple[str, str]) -> None:
+    """The league standings after the session, then its groups' (KG) where it has any."""
+    after = f"setelah {word[0]} {res.round} / standings after {word[1]} {res.round}"
     assert res.league is not None
     league = res.league
-    cols: list[tuple[str, str, float]] = [
-        ("rank", "No.", 12),
-        ("player", "Pemain / player", 98),
-        ("points", "Poin", 20),
-    ]
+    cols = [("rank", "No.", 12.0), ("player", "Pemain / player", 0.0), ("points", "Poin", 20.0)]
     if "stars" in league.columns:
-        cols.append(("stars", "Bintang / stars", 30))
+        cols.append(("stars", "Bintang / stars", 30.0))
     if "hands" in league.columns:
-        cols.append(("hands", "Kocokan / hands", 30))
-    cols[1] = ("player", cols[1][1], 190 - sum(w for c, _, w in cols if c != "player"))
+        cols.append(("hands", "Kocokan / hands", 30.0))
+    _ranking(pdf, f"Klasemen {after}", league, cols)
+    if res.groups is not None and res.groups.height:
+        cols = [
+            ("rank", "No.", 12.0),
+            ("group", "KG / group", 0.0),
+            ("points", "Poin", 20.0),
+            ("players", "Pemain / players", 30.0),
+            ("hands", "Kocokan / hands", 30.0),
+        ]
+        _ranking(pdf, f"Klasemen KG {after}", res.groups, cols)
+
+
+def _ranking(
+    pdf: Page, heading: str, rows: pl.DataFrame, cols: list[tuple[str, str, float]]
+) -> None:
+    """A ranked list under ``heading``; the column of width 0 (the names) takes what the
+    others leave of 190 mm. Continued on the next page with its headings."""
+    rest = 190 - sum(w for _, _, w in cols)
+    cols = [(c, head, w or rest) for c, head, w in cols]
     pdf.row_h = 6.5
-    if pdf.will_page_break(9 + pdf.row_h * min(league.height + 1, 6)):
+    if pdf.will_page_break(9 + pdf.row_h * min(rows.height + 1, 6)):
         pdf.add_page()
     pdf.style(11, bold=True)
-    heading = f"Klasemen setelah {word[0]} {res.round} / standings after {word[1]} {res.round}"
     pdf.cell(0, 9, pdf.text_of(heading), new_x="LMARGIN", new_y="NEXT")
     _header(pdf, cols)
-    for row in league.iter_rows(named=True):
+    for row in rows.iter_rows(named=True):
         if pdf.will_page_break(pdf.row_h):
             pdf.add_page()
             _header(pdf, cols)  # a continued list keeps its headings
         for c, _, w in cols:
             value = row.get(c)
-            pdf.box(w, "" if value is None else str(value), align="L" if c == "player" else "C")
+            named = c in ("player", "group")
+            pdf.box(w, "" if value is None else str(value), align="L" if named else "C")
         pdf.ln(pdf.row_h)
     pdf.ln(3)
 
 
 def _header(pdf: Page, cols: list[tuple[str, str, float]]) -> None:
     for c, head, w in cols:
-        pdf.box(w, head, size=8.5, bold=True, align="L" if c in ("player", "meaning") else "C")
+        named = c in ("player", "group", "meaning")
+        pdf.box(w, head, size=8.5, bold=True, align="L" if named else "C")
     pdf.ln(pdf.row_h)
 
 
