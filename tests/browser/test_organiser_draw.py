@@ -66,6 +66,16 @@ def sign_in(page, url: str) -> None:
     wait_idle(page)
 
 
+def pdf_text(path) -> list[str]:
+    """A downloaded PDF's lines, as the core font writes them (``->`` for an arrow)."""
+    import pypdf
+
+    from pipeline.sheets.printable import latin1
+
+    pages = pypdf.PdfReader(path).pages
+    return [latin1(line) for page in pages for line in page.extract_text().splitlines()]
+
+
 def seats_table(page):
     """The current draw's seats (the page's plain table with a chair column; the event's
     round-by-round status comes before it)."""
@@ -120,6 +130,25 @@ def test_drawing_r2_from_the_completed_r1_shows_its_tables(server, new_page):
         page.get_by_role("button", name="PDF untuk dicetak").click()
     assert got.value.suggested_filename == f"{EV}_R2.pdf"
     assert Path(got.value.path()).read_bytes().startswith(b"%PDF-")
+    # the notice board's two PDFs: R2's seating list by name, R1's results naming the R2
+    # table each qualifier goes to
+    with page.expect_download(timeout=SLOW) as got:
+        page.get_by_role("button", name="Daftar meja (PDF)").click()
+    assert got.value.suggested_filename == f"{EV}_R2_daftar_meja.pdf"
+    listed = pdf_text(got.value.path())
+    for table, players in tables.items():
+        for player in players:
+            assert any(line.startswith(f"{player} {table} ") for line in listed), player
+    # R1 is the latest round with results: the round offered first
+    expect(page.get_by_label("Hasil babak")).to_be_visible()
+    with page.expect_download(timeout=SLOW) as got:
+        page.get_by_role("button", name="Hasil untuk papan pengumuman (PDF)").click()
+    assert got.value.suggested_filename == f"{EV}_R1_hasil.pdf"
+    notice = pdf_text(got.value.path())
+    for table, players in tables.items():
+        for player in players:
+            to = f"lolos / through -> R2 meja {table}"
+            assert any(f" {player} " in line and line.endswith(to) for line in notice), player
 
     # the venue's screen: R1's results stay, and R2's seats are listed above them
     screen = new_page(1920, 1080)
