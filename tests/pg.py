@@ -14,6 +14,7 @@ skipped, saying so; ``DOMINO_TEST_PG=0`` skips them on purpose.
 import contextlib
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -35,6 +36,11 @@ def pg_cluster() -> Iterator[Cluster]:
     try:
         yield cluster
     finally:
+        # the dashboard's reading pools (opened by tests in this process) first: left open,
+        # their workers try to reconnect to the stopped server and log it
+        postgres = sys.modules.get("pipeline.store.postgres")
+        if postgres is not None:
+            postgres.close_pools()
         stop_cluster(cluster)
 
 
