@@ -17,6 +17,7 @@ from dashboard.data import Result
 from dashboard.i18n import t
 from pipeline import settings
 from pipeline.standings import exports
+from pipeline.standings.bracket import played_tiebreak  # noqa: F401  (the cards ask it)
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
 
@@ -91,12 +92,6 @@ def html_table(
         f'<table class="{html.escape(css_class)}"{attrs}><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table>"
     )
-
-
-def played_tiebreak(table: pl.DataFrame) -> bool:
-    """Whether a table's standings hold a tie-break hand's points: its cards then show
-    them, the points that put one of two players level on points ahead."""
-    return bool(table.get_column("tiebreak_points").fill_null(0).abs().sum() > 0)
 
 
 def card_html(title: str, table: str, caption: str | None = None) -> str:

@@ -3,9 +3,9 @@
 For every table of the round's current draw: an ``.xlsx`` hand log (sheet ``hands``: the
 header row, then one row per hand with the player in every chair; the result cells blank
 with the values they may take) and the same rows as a ``;``-separated CSV; for the round,
-one printable PDF with a page per table and one seating list (every player by name
-with their table and chair) for the notice board. A sheet filled in and saved loads like any hand
-log; the rows of hands not played (all result cells blank) are skipped by the reader.
+one printable PDF with a page per table and one seating list (every player by name with
+their table and chair) for the notice board. A sheet filled in and saved loads like any
+hand log; the rows of hands not played (all result cells blank) are skipped by the reader.
 
 - :mod:`~pipeline.sheets.rows`: the ``seatings`` view as pre-filled rows;
 - :mod:`~pipeline.sheets.layout`: headers, allowed values and examples, from the ruleset;
@@ -74,7 +74,8 @@ def write_sheets(
     con: duckdb.DuckDBPyConnection, event: str, round_: str, out_dir: str | Path
 ) -> list[Path]:
     """Write the round's sheets into ``out_dir`` (created if needed); returns the files, the
-    two PDFs last (the record, then the seating list). :class:`NoDraw` when the round has no draw."""
+    two PDFs last (the record, then the seating list). :class:`NoDraw` when the round has
+    no draw."""
     drawn = drawn_round(con, event, round_)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -40,6 +40,12 @@ def header(column: str, book: rulesets.Ruleset) -> str:
     return f"{_PER_CHAIR[kind]} {chair.upper()}"
 
 
+def round_words(book: rulesets.Ruleset) -> tuple[str, str]:
+    """What a round is called on a printed page, in Indonesian and in English: ``Babak`` /
+    round, or ``Sesi`` / session where the rulebook has sessions."""
+    return header("round", book), "session" if book.shows("sessions") else "round"
+
+
 def ending_choices(book: rulesets.Ruleset) -> list[str]:
     """The ruleset's endings, then the one-word Indonesian aliases the reader accepts for
     them (``palang`` for ``apollo``, ``habis`` for ``out``)."""

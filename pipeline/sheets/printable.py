@@ -44,6 +44,8 @@ def find_font() -> tuple[Path, Path] | None:
     return None
 
 
+#: Said on a page written without a Unicode font.
+NO_FONT = "Nama ditulis tanpa huruf khusus (no Unicode font on this machine)."
 #: Punctuation outside Latin-1 that the page itself uses, as the core fonts can write it.
 _PUNCTUATION = {
     "—": "-",
@@ -201,7 +203,7 @@ def _footer(pdf: Page, drawn: DrawnRound, first: dict[str, object]) -> None:
         f"Biji: 0–{layout.max_pips(drawn.ruleset)}.  * {spare}.",
     ]
     if not pdf.unicode:
-        notes.append("Nama ditulis tanpa huruf khusus (no Unicode font on this machine).")
+        notes.append(NO_FONT)
     for note in notes:
         pdf.cell(0, 5, pdf.text_of(note), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(6)

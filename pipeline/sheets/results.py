@@ -23,7 +23,7 @@ import polars as pl
 
 from pipeline import events, rulesets
 from pipeline.sheets import layout
-from pipeline.sheets.printable import Page, find_font
+from pipeline.sheets.printable import NO_FONT, Page, find_font
 from pipeline.standings import bracket, queries
 
 #: What a result means, by the road's ``outcome`` (Indonesian / English).
@@ -38,6 +38,8 @@ OUTCOME = {
 }
 #: The league standings printed after a session: at most this many places.
 LEAGUE_ROWS = 40
+#: (column, header, width in mm) of a list; a width of 0 takes what the others leave.
+Columns = list[tuple[str, str, float]]
 
 
 class NoResults(LookupError):
@@ -123,7 +125,7 @@ def results_pdf(res: RoundResults, *, printed: datetime | None = None) -> bytes:
     """The notice: a block per table (kept on one page), then a league's standings."""
     pdf = Page(find_font(), orientation="P")
     pdf.set_auto_page_break(auto=True, margin=12)
-    word = _round_word(res)
+    word = layout.round_words(res.ruleset)
     title = f"{res.info.shown} — {'Final' if res.final else word[0]} {res.round}"
     pdf.set_title(pdf.text_of(title))
     pdf.set_creator("domino results")
@@ -138,15 +140,8 @@ def results_pdf(res: RoundResults, *, printed: datetime | None = None) -> bytes:
     if res.league is not None and res.league.height:
         _league(pdf, res, word)
     if not pdf.unicode:
-        _small(pdf, "Nama ditulis tanpa huruf khusus (no Unicode font on this machine).")
+        _small(pdf, NO_FONT)
     return bytes(pdf.output())
-
-
-def _round_word(res: RoundResults) -> tuple[str, str]:
-    """What a round is called, in Indonesian and English: ``Babak`` / round, ``Sesi`` /
-    session."""
-    word = layout.header("round", res.ruleset)
-    return word, "session" if res.ruleset.shows("sessions") else "round"
 
 
 def _heading(pdf: Page, res: RoundResults, word: tuple[str, str], printed: datetime) -> None:
@@ -187,23 +182,25 @@ def _heading(pdf: Page, res: RoundResults, word: tuple[str, str], printed: datet
     pdf.ln(2)
 
 
-def _columns(*, tiebreak: bool) -> list[tuple[str, str, float]]:
-    """(column, header, width in mm) of a table's block: 190 mm across a portrait A4."""
-    cols: list[tuple[str, str, float]] = [
-        ("rank", "No.", 12),
-        ("player", "Pemain / player", 78),
-        ("points", "Poin", 18),
-    ]
+def _widths(cols: Columns) -> Columns:
+    """``cols`` across 190 mm (a portrait A4 within its margins): the column of width 0
+    takes the rest."""
+    rest = 190 - sum(w for _, _, w in cols)
+    return [(c, head, w or rest) for c, head, w in cols]
+
+
+def _columns(*, tiebreak: bool) -> Columns:
+    """A table's block: the result's meaning takes the rest of the line."""
+    cols: Columns = [("rank", "No.", 12), ("player", "Pemain / player", 78), ("points", "Poin", 18)]
     if tiebreak:
         cols.append(("tiebreak_points", "TB", 14))
-    cols.append(("meaning", "Keterangan / result", 190 - sum(w for _, _, w in cols)))
-    return cols
+    return _widths([*cols, ("meaning", "Keterangan / result", 0)])
 
 
 def _table(pdf: Page, rows: pl.DataFrame, label: str) -> bool:
     """One table's block; whether it shows tie-break points (only a table that played a
     tie-break hand does)."""
-    tiebreak = bool(rows.get_column("tiebreak_points").fill_null(0).abs().sum() > 0)
+    tiebreak = bracket.played_tiebreak(rows)
     cols = _columns(tiebreak=tiebreak)
     pdf.row_h = 7.0
     if pdf.will_page_break(9 + pdf.row_h * (rows.height + 1) + 4):
@@ -230,30 +227,27 @@ def _league(pdf: Page, res: RoundResults, word: tuple[str, str]) -> None:
     after = f"setelah {word[0]} {res.round} / standings after {word[1]} {res.round}"
     assert res.league is not None
     league = res.league
-    cols = [("rank", "No.", 12.0), ("player", "Pemain / player", 0.0), ("points", "Poin", 20.0)]
+    cols: Columns = [("rank", "No.", 12), ("player", "Pemain / player", 0), ("points", "Poin", 20)]
     if "stars" in league.columns:
-        cols.append(("stars", "Bintang / stars", 30.0))
+        cols.append(("stars", "Bintang / stars", 30))
     if "hands" in league.columns:
-        cols.append(("hands", "Kocokan / hands", 30.0))
+        cols.append(("hands", "Kocokan / hands", 30))
     _ranking(pdf, f"Klasemen {after}", league, cols)
     if res.groups is not None and res.groups.height:
         cols = [
-            ("rank", "No.", 12.0),
-            ("group", "KG / group", 0.0),
-            ("points", "Poin", 20.0),
-            ("players", "Pemain / players", 30.0),
-            ("hands", "Kocokan / hands", 30.0),
+            ("rank", "No.", 12),
+            ("group", "KG / group", 0),
+            ("points", "Poin", 20),
+            ("players", "Pemain / players", 30),
+            ("hands", "Kocokan / hands", 30),
         ]
         _ranking(pdf, f"Klasemen KG {after}", res.groups, cols)
 
 
-def _ranking(
-    pdf: Page, heading: str, rows: pl.DataFrame, cols: list[tuple[str, str, float]]
-) -> None:
-    """A ranked list under ``heading``; the column of width 0 (the names) takes what the
-    others leave of 190 mm. Continued on the next page with its headings."""
-    rest = 190 - sum(w for _, _, w in cols)
-    cols = [(c, head, w or rest) for c, head, w in cols]
+def _ranking(pdf: Page, heading: str, rows: pl.DataFrame, cols: Columns) -> None:
+    """A ranked list under ``heading`` (its names in the column of width 0), continued on
+    the next page with its headings."""
+    cols = _widths(cols)
     pdf.row_h = 6.5
     if pdf.will_page_break(9 + pdf.row_h * min(rows.height + 1, 6)):
         pdf.add_page()
@@ -272,7 +266,7 @@ def _ranking(
     pdf.ln(3)
 
 
-def _header(pdf: Page, cols: list[tuple[str, str, float]]) -> None:
+def _header(pdf: Page, cols: Columns) -> None:
     for c, head, w in cols:
         named = c in ("player", "group", "meaning")
         pdf.box(w, head, size=8.5, bold=True, align="L" if named else "C")

@@ -10,7 +10,7 @@ files (:func:`pipeline.sheets.round_files`), beside the page-per-table record.
 import polars as pl
 
 from pipeline.sheets import layout
-from pipeline.sheets.printable import Page, find_font
+from pipeline.sheets.printable import NO_FONT, Page, find_font
 from pipeline.sheets.rows import DrawnRound
 
 ROW_H = 6.5  # mm per name
@@ -19,10 +19,14 @@ GAP = 6.0  # mm between the two columns of names
 COLUMN = (("player", "Nama / name", 58.0), ("table", "Meja", 16.0), ("chair", "Kursi", 18.0))
 
 
-def seats(drawn: DrawnRound) -> pl.DataFrame:
-    """``player, table, chair`` of the round's first hand, by name (case aside), then
-    table."""
-    first = drawn.rows.group_by("table", maintain_order=True).first()
+def first_hands(drawn: DrawnRound) -> pl.DataFrame:
+    """Each table's first hand: its row of the sheets (``player_a`` … ``player_d``)."""
+    return drawn.rows.group_by("table", maintain_order=True).first()
+
+
+def seats(first: pl.DataFrame) -> pl.DataFrame:
+    """``player, table, chair`` of the round's first hands (:func:`first_hands`), by name
+    (case aside), then table."""
     long = first.unpivot(
         index="table",
         on=[f"player_{c.lower()}" for c in layout.CHAIR_LETTERS],
@@ -40,12 +44,12 @@ def seating_pdf(drawn: DrawnRound) -> bytes:
     """The list by name in two columns (continued on further pages), then the tables."""
     pdf = Page(find_font(), orientation="P")
     pdf.set_auto_page_break(auto=False)
-    word = layout.header("round", drawn.ruleset)
-    english = "session" if drawn.ruleset.shows("sessions") else "round"
+    word, english = layout.round_words(drawn.ruleset)
     pdf.set_title(pdf.text_of(f"{drawn.title} — {word} {drawn.round}"))
     pdf.set_creator("domino sheets")
     pdf.row_h = ROW_H
-    people = seats(drawn).to_dicts()
+    first = first_hands(drawn)
+    people = seats(first).to_dicts()
     pdf.add_page()
     _heading(pdf, drawn, word, english)
     bottom = 297 - 12
@@ -70,12 +74,10 @@ def seating_pdf(drawn: DrawnRound) -> bytes:
         if people:
             _continued(pdf, drawn, word)
     pdf.set_xy(10, end + 4)
-    _tables(pdf, drawn, word, bottom)
+    _tables(pdf, drawn, first, word, bottom)
     if not pdf.unicode:
         pdf.style(8)
-        pdf.cell(
-            0, 5, pdf.text_of("Nama ditulis tanpa huruf khusus (no Unicode font on this machine).")
-        )
+        pdf.cell(0, 5, pdf.text_of(NO_FONT))
     return bytes(pdf.output())
 
 
@@ -108,10 +110,9 @@ def _continued(pdf: Page, drawn: DrawnRound, word: str) -> None:
     pdf.ln(8)
 
 
-def _tables(pdf: Page, drawn: DrawnRound, word: str, bottom: float) -> None:
+def _tables(pdf: Page, drawn: DrawnRound, first: pl.DataFrame, word: str, bottom: float) -> None:
     """Every table on a line: ``Meja 1: A Ani · B Budi · C Cici · D Dedi`` (a line breaks
     between two players, never between a chair and its player)."""
-    first = drawn.rows.group_by("table", maintain_order=True).first()
     if pdf.get_y() + 9 + ROW_H > bottom:
         _continued(pdf, drawn, word)
     pdf.style(11, bold=True)

@@ -42,11 +42,11 @@ def round_order_of(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
 def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """One row per player per table per round: ``round, round_no, table, player, points,
     tiebreak_points, rank, qualified, needs_tiebreak, complete, walkover, next_round,
-    next_table, outcome, player_key``. ``outcome``: ``advanced`` (qualified and seated in the next round),
-    ``qualified`` (next round not drawn yet), ``eliminated``, ``placed`` (at the final
-    table, :func:`final_round`: the match over, the place is the rank), ``playing``
-    (match in progress or a tie-break owed), ``drawn`` (seated, not played yet); a league
-    without qualification: ``moved`` / ``played``."""
+    next_table, outcome, player_key``. ``outcome``: ``advanced`` (qualified and seated in
+    the next round), ``qualified`` (next round not drawn yet), ``eliminated``, ``placed``
+    (at the final table, :func:`final_round`: the match over, the place is the rank),
+    ``playing`` (match in progress or a tie-break owed), ``drawn`` (seated, not played
+    yet); a league without qualification: ``moved`` / ``played``."""
     book = rulesets.load(queries.ruleset_of(con, event))
     order = round_order_of(con, event)
     round_nos = pl.DataFrame(
@@ -102,6 +102,13 @@ def podium(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
         pl.col("points").cast(pl.Int32),
         pl.lit(done).alias("final"),
     )
+
+
+def played_tiebreak(table: pl.DataFrame) -> bool:
+    """Whether a table's standings hold a tie-break hand's points: the road, the
+    leaderboard and the results notice then show them, the points that put one of two
+    players level on points ahead."""
+    return bool(table.get_column("tiebreak_points").fill_null(0).abs().sum() > 0)
 
 
 def final_round(con: duckdb.DuckDBPyConnection, event: str) -> str | None:

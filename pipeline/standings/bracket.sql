@@ -35,8 +35,9 @@ final as (
     left join rows_all n on n.player_key = a.player_key and n.round_no = a.round_no + 1
 )
 select
-    f.round, f.round_no, f."table", coalesce(p.player, f.drawn_name) as player, f.points, f.tiebreak_points, f.rank, f.qualified,
-    f.needs_tiebreak, f.complete, f.walkover, f.next_round, f.next_table,
+    f.round, f.round_no, f."table", coalesce(p.player, f.drawn_name) as player, f.points,
+    f.tiebreak_points, f.rank, f.qualified, f.needs_tiebreak, f.complete, f.walkover,
+    f.next_round, f.next_table,
     case
         when f.rank is null then 'drawn'
         when not ? then case when f.next_table is null then 'played' else 'moved' end

@@ -66,6 +66,14 @@ def sign_in(page, url: str) -> None:
     wait_idle(page)
 
 
+def download(page, button: str, name: str) -> Path:
+    """Click the download ``button``; the file it gives, which must be called ``name``."""
+    with page.expect_download(timeout=SLOW) as got:
+        page.get_by_role("button", name=button).click()
+    assert got.value.suggested_filename == name
+    return Path(got.value.path())
+
+
 def pdf_text(path) -> list[str]:
     """A downloaded PDF's lines, as the core font writes them (``->`` for an arrow)."""
     import pypdf
@@ -118,33 +126,22 @@ def test_drawing_r2_from_the_completed_r1_shows_its_tables(server, new_page):
     # the round's sheets, downloaded from the page: the files `domino sheets` writes
     with connect(db, read_only=True) as con:
         drawn = sheets.drawn_round(con, EV, "R2")
-    with page.expect_download(timeout=SLOW) as got:
-        page.get_by_role("button", name="Lembar isian (.zip)").click()
-    assert got.value.suggested_filename == f"{EV}_R2.zip"
-    with zipfile.ZipFile(got.value.path()) as zf:
+    with zipfile.ZipFile(download(page, "Lembar isian (.zip)", f"{EV}_R2.zip")) as zf:
         names = zf.namelist()
         assert names == [name for name, _ in sheets.round_files(drawn)]
         assert zf.read(f"{EV}_R2_meja1.csv") == table_csv(drawn, "1")
         assert zf.read(f"{EV}_R2.pdf").startswith(b"%PDF-")
-    with page.expect_download(timeout=SLOW) as got:
-        page.get_by_role("button", name="PDF untuk dicetak").click()
-    assert got.value.suggested_filename == f"{EV}_R2.pdf"
-    assert Path(got.value.path()).read_bytes().startswith(b"%PDF-")
+    record = download(page, "PDF untuk dicetak", f"{EV}_R2.pdf")
+    assert record.read_bytes().startswith(b"%PDF-")
     # the notice board's two PDFs: R2's seating list by name, R1's results naming the R2
     # table each qualifier goes to
-    with page.expect_download(timeout=SLOW) as got:
-        page.get_by_role("button", name="Daftar meja (PDF)").click()
-    assert got.value.suggested_filename == f"{EV}_R2_daftar_meja.pdf"
-    listed = pdf_text(got.value.path())
+    listed = pdf_text(download(page, "Daftar meja (PDF)", f"{EV}_R2_daftar_meja.pdf"))
     for table, players in tables.items():
         for player in players:
             assert any(line.startswith(f"{player} {table} ") for line in listed), player
     # R1 is the latest round with results: the round offered first
     expect(page.get_by_label("Hasil babak")).to_be_visible()
-    with page.expect_download(timeout=SLOW) as got:
-        page.get_by_role("button", name="Hasil untuk papan pengumuman (PDF)").click()
-    assert got.value.suggested_filename == f"{EV}_R1_hasil.pdf"
-    notice = pdf_text(got.value.path())
+    notice = pdf_text(download(page, "Hasil untuk papan pengumuman (PDF)", f"{EV}_R1_hasil.pdf"))
     for table, players in tables.items():
         for player in players:
             to = f"lolos / through -> R2 meja {table}"
