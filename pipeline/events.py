@@ -183,7 +183,7 @@ def save(
 
 
 def read_roster(path: str | Path) -> pl.DataFrame:
-    """A roster file (CSV/XLSX: ``player``, optional ``group``) as ``player, group,
+    """A roster file (CSV/XLSX/ODS: ``player``, optional ``group``) as ``player, group,
     _file, _line``; a file that cannot be a roster raises :class:`FileRejected`, a row
     that cannot be one raises :class:`EventRefused` naming its file, line and column."""
     try:

@@ -79,7 +79,7 @@ class RegistryConflict(Exception):
 
 
 def read_registry(path: str | Path) -> pl.DataFrame:
-    """Read a registry file (CSV or XLSX) into ``player`` and the :data:`OPTIONAL` columns
+    """Read a registry file (CSV, XLSX or ODS) into ``player`` and the :data:`OPTIONAL` columns
     (text) with ``_file`` and ``_line`` (where each row is, for messages)."""
     path = Path(path)
     data = path.read_bytes()

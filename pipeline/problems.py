@@ -33,7 +33,7 @@ WARNING = "warning"
 
 
 class FileRejected(Exception):
-    """A file that cannot be read as a hand log at all (empty, header only, not CSV/XLSX…)."""
+    """A file that cannot be read as a hand log at all (empty, header only, not CSV/XLSX/ODS…)."""
 
     def __init__(
         self,

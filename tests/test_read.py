@@ -149,15 +149,17 @@ def test_a_named_workbook_that_is_not_one():
     assert info.value.code == "not_xlsx"
 
 
-def test_xlsx_saved_by_libreoffice_with_tiles_it_turned_into_dates(con):
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_xlsx_saved_by_libreoffice_with_tiles_it_turned_into_dates(con, kind):
     """libreoffice_saved.xlsx: LibreOffice Calc opened libreoffice_source.csv.txt and saved
-    it as .xlsx; it turned 5/3, 2/1 and 4/6 into dates, 66 and 06 into numbers."""
-    t, probs = normalize(read_file(READ / "libreoffice_saved.xlsx").frame)
+    it as .xlsx; it turned 5/3, 2/1 and 4/6 into dates, 66 and 06 into numbers. The .ods
+    is that workbook saved again by LibreOffice in its own format (its dates have no time)."""
+    t, probs = normalize(read_file(READ / f"libreoffice_saved.{kind}").frame)
     assert probs.height == 0
     t = t.sort("hand")
     assert t["last_tile"].to_list() == ["5-3", "6-6", "6-0", "2-1", "5-3"]
     assert t["tiles_a"].to_list()[2] == "6-4"
-    p = ingest(con, [READ / "libreoffice_saved.xlsx"])
+    p = ingest(con, [READ / f"libreoffice_saved.{kind}"])
     assert p.exit_code == 0 and p.count("new") == 1
     pts = con.execute("SELECT player, points FROM table_standings ORDER BY player").fetchall()
     # biasa A +2 / D -1; apollo B +6 / A -4; kandang C(Andi) +3 / B -2; ceki D +4 / C(Andi) -3;

@@ -4,6 +4,7 @@ cells, hidden rows, formulas, totals rows, Excel's ``sep=;`` line and decimal co
 
 import io
 import json
+import zipfile
 
 import polars as pl
 import pytest
@@ -12,9 +13,11 @@ from click.testing import CliRunner
 
 from pipeline import messages
 from pipeline.cli import cli
+from pipeline.events import read_roster
 from pipeline.ingest import ingest
 from pipeline.ingest.normalize import normalize
 from pipeline.ingest.read import read_bytes, read_bytes_sheets, read_file, read_sheets
+from pipeline.players import read_registry
 from pipeline.problems import FileRejected
 from pipeline.store.db import connect
 from tests.conftest import DATA
@@ -40,36 +43,38 @@ def statuses(p):
 # --- a sheet per table ------------------------------------------------------------------
 
 
-def test_every_table_sheet_of_a_workbook_loads(con):
-    sheets = read_sheets(READ / "meja.xlsx")
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_every_table_sheet_of_a_workbook_loads(con, kind):
+    sheets = read_sheets(READ / f"meja.{kind}")
     assert [s.file for s in sheets] == [
-        "meja.xlsx [Meja 1]",
-        "meja.xlsx [Meja 2]",
-        "meja.xlsx [Meja 3]",
+        f"meja.{kind} [Meja 1]",
+        f"meja.{kind} [Meja 2]",
+        f"meja.{kind} [Meja 3]",
     ]
     assert [s.sheet for s in sheets] == ["Meja 1", "Meja 2", "Meja 3"]
-    assert {s.source for s in sheets} == {"meja.xlsx"}
-    p, _ = load_sheets(con, READ / "meja.xlsx")
+    assert {s.source for s in sheets} == {f"meja.{kind}"}
+    p, _ = load_sheets(con, READ / f"meja.{kind}")
     assert p.exit_code == 0, p.problems.to_dicts()
     assert statuses(p) == {("R1", "1"): "new", ("R1", "2"): "new", ("R2", "1"): "new"}
     rows = con.execute("SELECT file, count(*) FROM hands GROUP BY file ORDER BY file").fetchall()
     assert rows == [
-        ("meja.xlsx [Meja 1]", 10),
-        ("meja.xlsx [Meja 2]", 10),
-        ("meja.xlsx [Meja 3]", 10),
+        (f"meja.{kind} [Meja 1]", 10),
+        (f"meja.{kind} [Meja 2]", 10),
+        (f"meja.{kind} [Meja 3]", 10),
     ]
 
 
-def test_sheets_that_are_not_hand_logs_are_reported_skipped():
-    notes = read_sheets(READ / "meja.xlsx")[0].notes
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_sheets_that_are_not_hand_logs_are_reported_skipped(kind):
+    notes = read_sheets(READ / f"meja.{kind}")[0].notes
     assert notes.select("file", "code", "severity", "message").rows() == [
         (
-            "meja.xlsx [Catatan]",
+            f"meja.{kind} [Catatan]",
             "sheet_skipped",
             "warning",
             "skipped: its first row is not a hand-log header (no round/table/ending columns)",
         ),
-        ("meja.xlsx [Sheet5]", "sheet_skipped", "warning", "skipped: the sheet is empty"),
+        (f"meja.{kind} [Sheet5]", "sheet_skipped", "warning", "skipped: the sheet is empty"),
     ]
 
 
@@ -91,11 +96,12 @@ def test_loading_a_workbook_loads_every_table_sheet_and_reports_the_others(db_pa
     assert files == ["meja.xlsx [Meja 1]", "meja.xlsx [Meja 2]", "meja.xlsx [Meja 3]"]
 
 
-def test_a_hidden_hand_log_sheet_is_refused_and_named(con):
-    p, notes = load_sheets(con, READ / "meja_hidden_sheet.xlsx")
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_a_hidden_hand_log_sheet_is_refused_and_named(con, kind):
+    p, notes = load_sheets(con, READ / f"meja_hidden_sheet.{kind}")
     assert statuses(p) == {("R1", "1"): "new"}
     assert notes.select("file", "code", "severity").rows() == [
-        ("meja_hidden_sheet.xlsx [Meja 2 (draf)]", "hidden_sheet", "error")
+        (f"meja_hidden_sheet.{kind} [Meja 2 (draf)]", "hidden_sheet", "error")
     ]
     assert "hidden in the workbook" in notes["message"][0]
 
@@ -130,41 +136,47 @@ def test_no_hand_log_sheet_at_all_is_refused_whole():
 # --- spreadsheet habits -----------------------------------------------------------------
 
 
-def test_merged_event_round_table_cells_carry_down(con):
-    s = read_file(READ / "merged.xlsx")
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_merged_event_round_table_cells_carry_down(con, kind):
+    s = read_file(READ / f"merged.{kind}")
     assert s.frame["round"].null_count() == 0 and s.frame["table"].null_count() == 0
     assert s.frame.group_by("table").len().sort("table").rows() == [("1", 10), ("2", 10)]
-    p = ingest(con, [READ / "merged.xlsx"])
+    p = ingest(con, [READ / f"merged.{kind}"])
     assert p.exit_code == 0, p.problems.to_dicts()
     assert statuses(p) == {("R1", "1"): "new", ("R1", "2"): "new"}
 
 
-def test_a_hidden_row_keeps_its_match_out_and_is_named(con):
-    p = ingest(con, [READ / "hidden_row.xlsx"])
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_a_hidden_row_keeps_its_match_out_and_is_named(con, kind):
+    p = ingest(con, [READ / f"hidden_row.{kind}"])
     assert statuses(p) == {("R1", "1"): "new", ("R1", "2"): "rejected"}
     errors = p.problems.filter(pl.col("severity") == "error")
-    assert errors.select("file", "line", "code").rows() == [("hidden_row.xlsx", 14, "hidden_row")]
+    assert errors.select("file", "line", "code").rows() == [
+        (f"hidden_row.{kind}", 14, "hidden_row")
+    ]
     assert errors["message"][0].startswith("row 14 is hidden in the workbook")
     assert con.execute('SELECT DISTINCT "table" FROM hands').fetchall() == [("1",)]
 
 
-def test_a_formula_saved_without_its_value_keeps_its_match_out(con):
-    p = ingest(con, [READ / "formula.xlsx"])
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_a_formula_saved_without_its_value_keeps_its_match_out(con, kind):
+    p = ingest(con, [READ / f"formula.{kind}"])
     assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "new"}
     errors = p.problems.filter(pl.col("severity") == "error")
     assert errors.select("file", "line", "column", "code").rows() == [
-        ("formula.xlsx", 2, "pips_d", "formula_without_value")
+        (f"formula.{kind}", 2, "pips_d", "formula_without_value")
     ]
     assert "biji_d (pips_d)" in errors["message"][0] and "=1+1" in errors["message"][0]
 
 
-def test_a_totals_row_keeps_its_match_out_and_names_its_sheet(con):
-    p, _ = load_sheets(con, READ / "totals_row.xlsx")
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_a_totals_row_keeps_its_match_out_and_names_its_sheet(con, kind):
+    p, _ = load_sheets(con, READ / f"totals_row.{kind}")
     assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "new"}
     totals = p.problems.filter(pl.col("code") == "totals_row")
     # the column named is the cell that says it is a total
     assert totals.select("file", "line", "column", "severity").rows() == [
-        ("totals_row.xlsx [Meja 1]", 12, "player_a", "error")
+        (f"totals_row.{kind} [Meja 1]", 12, "player_a", "error")
     ]
     assert totals["message"][0].startswith("row 12 looks like a totals row")
     assert "Jumlah" in totals["message"][0]
@@ -225,6 +237,139 @@ def test_xlsx_rows_keep_their_sheet_numbers_below_blank_rows():
     wb.close()
     s = read_bytes(buf.getvalue(), "geser.xlsx")
     assert s.frame["_line"].to_list() == [5, 6]
+    # the same sheet saved by LibreOffice as .ods (make_ods.py), whose rows are not numbered
+    s = read_file(READ / "geser.ods")
+    assert s.frame["_line"].to_list() == [5, 6]
+    assert s.frame["event"].to_list() == ["unhas-2024-e1"] * 2
+
+
+# --- OpenDocument spreadsheets (.ods, what LibreOffice saves by default) ------------------
+
+
+def _ods_cells(values: list) -> str:
+    return "".join(
+        f'<table:table-cell office:value-type="float" office:value="{v}"><text:p>{v}</text:p>'
+        "</table:table-cell>"
+        if isinstance(v, int)
+        else f'<table:table-cell office:value-type="string"><text:p>{v}</text:p></table:table-cell>'
+        for v in values
+    )
+
+
+def _ods(rows: str, *, mimetype: str = "application/vnd.oasis.opendocument.spreadsheet") -> bytes:
+    """An OpenDocument spreadsheet of one sheet ``hands`` whose rows are ``rows`` (XML)."""
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.3">'
+        f'<office:body><office:spreadsheet><table:table table:name="hands">{rows}</table:table>'
+        "</office:spreadsheet></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+        f'<manifest:file-entry manifest:full-path="/" manifest:media-type="{mimetype}"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("mimetype", mimetype, compress_type=zipfile.ZIP_STORED)
+        zf.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)
+        zf.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
+    return buf.getvalue()
+
+
+ODS_HEADER = "event,ruleset,round,table,hand,player_a,player_b,player_c,player_d,ended_by,ending"
+
+
+def _ods_hand(hand: int, attrs: str = "") -> str:
+    row = ["e1", "unhas", "R1", 1, hand, "Andi", "Budi", "Citra", "Dewi", "A", "biasa"]
+    return f"<table:table-row{attrs}>{_ods_cells(row)}</table:table-row>"
+
+
+def test_ods_rows_are_counted_through_repeated_and_grouped_rows(con):
+    """An .ods does not number its rows: three empty rows written as one repeated row,
+    hands inside a row group, a hidden one among them. Every message names the row the
+    spreadsheet shows."""
+    rows = (
+        f"<table:table-row>{_ods_cells(ODS_HEADER.split(','))}</table:table-row>"
+        '<table:table-row table:number-rows-repeated="3">'
+        '<table:table-cell table:number-columns-repeated="11"/></table:table-row>'
+        + _ods_hand(1)
+        + "<table:table-row-group>"
+        + _ods_hand(2)
+        + _ods_hand(3, ' table:visibility="collapse"')
+        + "</table:table-row-group>"
+        + _ods_hand(4)
+    )
+    s = read_bytes(_ods(rows), "hasil.ods")
+    assert s.frame.select("_line", "hand").rows() == [(5, "1"), (6, "2"), (7, "3"), (8, "4")]
+    p = ingest(con, sheets=[s], files=[{"file": s.file, "sha256": s.sha256, "rows": s.rows}])
+    assert p.count("rejected") == 1 and p.count("new") == 0
+    errors = p.problems.filter(pl.col("severity") == "error")
+    assert errors.select("file", "line", "code").rows() == [("hasil.ods", 7, "hidden_row")]
+    assert con.execute("SELECT count(*) FROM hands").fetchone() == (0,)
+
+
+def test_a_zip_that_is_not_a_spreadsheet_says_what_to_load():
+    # an OpenDocument text (a letter written in LibreOffice Writer), not a spreadsheet
+    text = _ods("", mimetype="application/vnd.oasis.opendocument.text")
+    with pytest.raises(FileRejected) as info:
+        read_bytes(text, "surat.ods")
+    assert (info.value.code, info.value.file) == ("not_xlsx", "surat.ods")
+    assert info.value.message == (
+        "this zip file is not a spreadsheet (.xlsx or .ods); load the hand log itself, "
+        "saved as .xlsx, .ods or CSV"
+    )
+
+
+def test_an_old_excel_file_says_to_save_it_again():
+    # the first bytes of an Excel 97-2003 .xls (an OLE compound file), not a zip
+    with pytest.raises(FileRejected) as info:
+        read_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504), "hasil.xls")
+    assert (info.value.code, info.value.file) == ("not_xlsx", "hasil.xls")
+    assert "an old .xls cannot be read" in info.value.message
+    assert info.value.message.endswith("save it as .xlsx, .ods or CSV")
+
+
+def test_a_highly_compressed_ods_is_refused_as_a_zip_bomb():
+    padding = " " * (60 << 20)  # 60 MiB of white space between two rows
+    rows = f"<table:table-row>{_ods_cells(ODS_HEADER.split(','))}</table:table-row>{padding}"
+    with pytest.raises(FileRejected) as info:
+        read_bytes(_ods(rows + _ods_hand(1)), "bom.ods")
+    assert info.value.code == "xlsx_bomb"
+    assert "content.xml" in info.value.message and "zip bomb" in info.value.message
+
+
+def test_loading_an_ods_through_the_command_a_referee_runs(db_path):
+    done = CliRunner().invoke(cli, ["ingest", str(READ / "meja.ods")], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    assert "loaded 3 match(es) (3 new" in done.output
+    with connect(db_path, read_only=True) as con:
+        files = sorted(r[0] for r in con.execute("SELECT DISTINCT file FROM hands").fetchall())
+    assert files == ["meja.ods [Meja 1]", "meja.ods [Meja 2]", "meja.ods [Meja 3]"]
+
+
+def test_a_roster_or_registry_saved_as_ods_reads_with_its_row_numbers(tmp_path):
+    rows = (
+        f"<table:table-row>{_ods_cells(['pemain', 'kelompok'])}</table:table-row>"
+        '<table:table-row table:number-rows-repeated="2">'
+        '<table:table-cell table:number-columns-repeated="2"/></table:table-row>'
+        f"<table:table-row>{_ods_cells(['Andi', 'KG 1'])}</table:table-row>"
+        f"<table:table-row>{_ods_cells(['Budi', 'KG 2'])}</table:table-row>"
+    )
+    path = tmp_path / "peserta.ods"
+    path.write_bytes(_ods(rows))
+    assert read_registry(path).select("player", "group", "_line").rows() == [
+        ("Andi", "KG 1", 4),
+        ("Budi", "KG 2", 5),
+    ]
+    assert read_roster(path).select("player", "group").rows() == [
+        ("Andi", "KG 1"),
+        ("Budi", "KG 2"),
+    ]
 
 
 # --- how the file spelled its columns ---------------------------------------------------

@@ -69,7 +69,7 @@ def event_create(event_id, ruleset, title, when, venue, level, db) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @db_option
 def event_roster(event_id, file, db) -> None:
-    """Set the event's entrants from FILE (CSV/XLSX: player, optional group); it replaces
+    """Set the event's entrants from FILE (CSV/XLSX/ODS: player, optional group); it replaces
     the entrants set before. Names are matched to the registry as a load matches them.
     An entrant the ruleset's eligibility does not admit on the event's date (age,
     citizenship, as the registry knows them) is a warning naming the player; they stay."""

@@ -26,7 +26,7 @@ from pipeline.cli.common import RULESET, db_option, err, format_option, out, rea
 @format_option
 @db_option
 def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
-    """Load hand-log files (CSV or XLSX). Each match loads whole or not at all."""
+    """Load hand-log files (CSV, XLSX or ODS). Each match loads whole or not at all."""
     from pipeline import ingest as ingest_service
     from pipeline import settings
     from pipeline.cli.output import report
@@ -191,7 +191,7 @@ def players() -> None:
 @click.option("--by", "by", help="Who is importing (default DOMINO_USER or the login name).")
 @db_option
 def players_import(file, league, apply_, reason, by, db) -> None:
-    """Import a registry (CSV/XLSX: player, group, optional city, aliases, member_since,
+    """Import a registry (CSV/XLSX/ODS: player, group, optional city, aliases, member_since,
     birth_date, citizenship, reserve_for) into a league's registry."""
     from rich.markup import escape
 

@@ -1,7 +1,8 @@
 """Read a hand-log file into frames of trimmed text cells with canonical column names.
 
 CSV in UTF-8 (with or without BOM) or Windows-1252, ``,`` or ``;`` detected (Excel's
-``sep=;`` first line is honoured), read here; ``.xlsx`` workbooks are read by
+``sep=;`` first line is honoured), read here; workbooks (``.xlsx``, and ``.ods`` as
+LibreOffice saves them) are read by
 :mod:`pipeline.ingest.workbook` (the sheet ``hands`` alone when there is one, else every
 hand-log sheet, each as its own :class:`Sheet`), and both end in
 :mod:`pipeline.ingest.sheet`, which turns a header and its rows into a :class:`Sheet`'s
@@ -26,6 +27,9 @@ from pipeline import settings
 from pipeline.ingest.sheet import Sheet, _short, _to_frame
 from pipeline.ingest.workbook import _xlsx_sheets
 from pipeline.problems import FileRejected
+
+#: The files a person may pick to upload: a hand log, a roster or a registry
+UPLOAD_KINDS = ("csv", "xlsx", "ods")
 
 
 def display_name(name: str) -> str:
@@ -85,7 +89,7 @@ def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
     sha = hashlib.sha256(data).hexdigest()
     if data.startswith(b"PK\x03\x04"):
         return _xlsx_sheets(data, label, sha)
-    if label.lower().endswith((".xlsx", ".xlsm", ".xls")):
+    if label.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods")):
         raise FileRejected(label, "not_xlsx", variant="named")
     frame, extras, headers = _to_frame((*_csv_rows(data, label), []), label)
     return [

@@ -3,7 +3,9 @@
 Which part of the zip holds each sheet, then, read a few MB at a time: the first row
 holding a value, hidden rows, merged ranges (their value is carried down their first
 column) and formulas saved without a value. :mod:`pipeline.ingest.workbook` marks them on
-their rows for :mod:`pipeline.ingest.normalize` to refuse.
+their rows for :mod:`pipeline.ingest.normalize` to refuse. An ``.xlsx`` keeps each sheet
+in a part of its own (:func:`_scan_sheet`); an OpenDocument spreadsheet (``.ods``, what
+LibreOffice saves by default) keeps every sheet in ``content.xml`` (:func:`_scan_ods`).
 """
 
 import html
@@ -146,6 +148,108 @@ def _scan_part(buf: bytes, raw: bytes, info: _SheetXml) -> None:
             text = re.search(rb"<%sf\b[^>]*>([^<]*)</%sf>" % (p, p), cell)
             formula = html.unescape(text.group(1).decode("utf-8", "replace")) if text else ""
             info.formulas.append((where[0], where[1], formula))
+
+
+#: A table, its end, a row, in ``content.xml`` (each name followed by a space, "/" or ">":
+#: ``\b`` would also match ``table-row`` for a table, ``table-row-group`` for a row). The
+#: workbook reader knows OpenDocument's namespaces by these prefixes only, as everything
+#: that writes the format names them.
+_ODS_STRUCTURE = re.compile(
+    rb"<table:table(?=[\s>])([^>]*)>|</table:table>|<table:table-row(?=[\s/>])([^>]*?)/?>"
+)
+_ODS_CELL = re.compile(rb"<table:(?:covered-)?table-cell\b([^>]*?)/?>")
+_ODS_VALUE = re.compile(rb"<table:table-cell\b[^>]*\soffice:value-type=")
+_ODS_HIDDEN = ("collapse", "filter")
+
+
+@dataclass
+class _OdsScan:
+    """Where a scan of ``content.xml`` stands between two chunks."""
+
+    sheets: dict[str, _SheetXml] = field(default_factory=dict)
+    current: _SheetXml | None = None
+    row: int = 1  # the sheet row the next row element starts at
+
+
+def _local(attrs: dict[str, str]) -> dict[str, str]:
+    """Attributes by local name (``table:number-rows-repeated`` -> ``number-rows-repeated``)."""
+    return {k.rpartition(":")[2]: v for k, v in attrs.items()}
+
+
+def _count(value: str | None) -> int:
+    return int(value) if value and value.isdigit() and int(value) > 0 else 1
+
+
+def _scan_ods(zf: zipfile.ZipFile, max_rows: int) -> dict[str, _SheetXml]:
+    """Sheet name -> what :func:`_scan_sheet` finds in an ``.xlsx`` sheet, for every sheet
+    of an OpenDocument spreadsheet, read from ``content.xml`` a few MB at a time (cut on
+    row starts). Rows are not numbered there: they are counted, repeats included.
+    ``max_rows`` bounds how many rows one repeated hidden row can add."""
+    scan = _OdsScan()
+    tail = b""
+    with zf.open("content.xml") as fh:
+        while True:
+            chunk = fh.read(_CHUNK)
+            buf = tail + chunk
+            if chunk:
+                cut = buf.rfind(b"<table:table-row")
+                if cut <= 0:
+                    tail = buf
+                    continue
+                buf, tail = buf[:cut], buf[cut:]
+            else:
+                tail = b""
+            _scan_ods_part(buf, scan, max_rows)
+            if not chunk:
+                break
+    return scan.sheets
+
+
+def _scan_ods_part(buf: bytes, scan: _OdsScan, max_rows: int) -> None:
+    found = list(_ODS_STRUCTURE.finditer(buf))
+    for i, m in enumerate(found):
+        if m.group(0).startswith(b"</"):
+            scan.current = None
+            continue
+        if m.group(2) is None:  # a table: its rows are counted from 1
+            name = _local(_attrs(m.group(1))).get("name", "")
+            scan.current = scan.sheets.setdefault(name, _SheetXml())
+            scan.row = 1
+            continue
+        tag = m.group(2)
+        # most rows say nothing but their style: their attributes are not parsed
+        a = _local(_attrs(tag)) if b"repeated" in tag or b"visibility" in tag else {}
+        r, repeat = scan.row, _count(a.get("number-rows-repeated"))
+        scan.row += repeat
+        info = scan.current
+        if info is None or m.group(0).endswith(b"/>"):
+            continue
+        start, end = m.end(), found[i + 1].start() if i + 1 < len(found) else len(buf)
+        has_value = _ODS_VALUE.search(buf, start, end) is not None
+        odd = buf.find(b"spanned=", start, end) != -1 or buf.find(b"formula=", start, end) != -1
+        if not has_value and not odd:
+            continue  # a row of empty cells (LibreOffice repeats one to the sheet's end)
+        if has_value and info.first_row is None:
+            info.first_row = r
+        if has_value and a.get("visibility") in _ODS_HIDDEN:
+            info.hidden.update(range(r, r + min(repeat, max_rows + 1)))
+        if odd:
+            _scan_ods_cells(buf[start:end], info, r)
+
+
+def _scan_ods_cells(body: bytes, info: _SheetXml, r: int) -> None:
+    """Merged ranges and formulas saved without a value, in one row's cells."""
+    c = 1
+    for m in _ODS_CELL.finditer(body):
+        a = _local(_attrs(m.group(1)))
+        rows, cols = _count(a.get("number-rows-spanned")), _count(a.get("number-columns-spanned"))
+        if rows > 1 or cols > 1:
+            info.merges.append((r, c, r + rows - 1, c + cols - 1))
+        if "formula" in a and "value-type" not in a:
+            # saved as ``of:=SUM([.M2:.M11])``: the namespace of its syntax, then the formula
+            formula = re.sub(r"^[\w.-]+:(?==)", "", a["formula"])
+            info.formulas.append((r, c, formula.removeprefix("=")))
+        c += _count(a.get("number-columns-repeated"))
 
 
 def _carry_merged(

@@ -1,4 +1,5 @@
-"""Read an ``.xlsx`` workbook: its hand-log sheets, each as its own :class:`Sheet`.
+"""Read a workbook (``.xlsx``, or ``.ods`` as LibreOffice saves it): its hand-log sheets,
+each as its own :class:`Sheet`.
 
 The sheet ``hands`` alone when there is one, else every sheet whose first row is a
 hand-log header (named ``file.xlsx [Meja 2]``); the sheets skipped or refused are reported
@@ -14,6 +15,7 @@ import json
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 
 import fastexcel
 import polars as pl
@@ -21,18 +23,36 @@ import polars as pl
 from pipeline import messages, problems, settings
 from pipeline.ingest.columns import REQUIRED, canonical_name
 from pipeline.ingest.sheet import Sheet, _Mark, _short, _to_frame
-from pipeline.ingest.sheetxml import _carry_merged, _scan_sheet, _sheet_parts, _SheetXml
+from pipeline.ingest.sheetxml import (
+    _carry_merged,
+    _scan_ods,
+    _scan_sheet,
+    _sheet_parts,
+    _SheetXml,
+)
 from pipeline.problems import WARNING, FileRejected
 
+#: What an OpenDocument spreadsheet's ``mimetype`` part says
+ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
 
-def _check_zip(data: bytes, label: str) -> None:
-    """Refuse a workbook that would expand too far, judged by what its parts really expand
-    to: the sizes a zip declares can lie, and the workbook reader trusts the data."""
+#: A sheet's name -> what its XML says beyond its values
+_Scan = Callable[[str], _SheetXml]
+
+
+def _check_zip(data: bytes, label: str) -> str:
+    """``"xlsx"`` or ``"ods"``; refuses another zip, and a workbook that would expand too
+    far, judged by what its parts really expand to: the sizes a zip declares can lie, and
+    the workbook reader trusts the data."""
     max_total = int(settings.get("max_xlsx_expanded_bytes"))
     max_ratio = int(settings.get("max_xlsx_ratio"))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            if "xl/workbook.xml" not in zf.namelist():
+            names = set(zf.namelist())
+            if "xl/workbook.xml" in names:
+                kind = "xlsx"
+            elif "content.xml" in names and _mimetype(zf, names) == ODS_MIMETYPE:
+                kind = "ods"
+            else:
                 raise FileRejected(label, "not_xlsx", variant="zip")
             total = 0
             for info in zf.infolist():
@@ -59,6 +79,19 @@ def _check_zip(data: bytes, label: str) -> None:
                     raise FileRejected(label, "xlsx_bomb", {"limit": f"{max_total:,}"})
     except (zipfile.BadZipFile, zlib.error, struct.error) as exc:
         raise FileRejected(label, "not_xlsx", variant="damaged") from exc
+    return kind
+
+
+def _mimetype(zf: zipfile.ZipFile, names: set[str]) -> bytes:
+    """The ``mimetype`` part of an OpenDocument file (a few bytes, read before the checks
+    of sizes: at most 100 of them are read)."""
+    if "mimetype" not in names:
+        return b""
+    try:
+        with zf.open("mimetype") as fh:
+            return fh.read(100).strip()
+    except Exception:  # damaged or compressed some other way: not a spreadsheet we read
+        return b""
 
 
 def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
@@ -85,32 +118,50 @@ def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
 
 
 def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
-    _check_zip(data, label)
+    """Every hand-log sheet of a workbook (``.xlsx`` or ``.ods``)."""
+    kind = _check_zip(data, label)
     try:
         reader = fastexcel.read_excel(data)
         names = list(reader.sheet_names)
         zf = zipfile.ZipFile(io.BytesIO(data))
-        parts = _sheet_parts(zf)
+        scan = _scanner(zf, kind)
     except Exception as exc:
         raise FileRejected(
             label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
         ) from exc
     with zf:
-        return _workbook_sheets(reader, zf, parts, names, label, sha)
+        return _workbook_sheets(reader, scan, names, label, sha)
 
 
-def _workbook_sheets(
-    reader, zf: zipfile.ZipFile, parts: dict[str, str], names: list[str], label: str, sha: str
-) -> list[Sheet]:
+def _scanner(zf: zipfile.ZipFile, kind: str) -> _Scan:
+    """What each sheet's XML says beyond its values, read when the sheet is: an ``.xlsx``
+    sheet's own part, or the one scan of an ``.ods`` file's ``content.xml`` for all."""
+    if kind == "ods":
+        found: dict[str, _SheetXml] = {}
+
+        def ods(name: str) -> _SheetXml:
+            if not found:
+                found.update(_scan_ods(zf, int(settings.get("max_rows"))))
+            return found.get(name, _SheetXml())
+
+        return ods
+    parts = _sheet_parts(zf)
+
+    def xlsx(name: str) -> _SheetXml:
+        part = parts.get(name)
+        return _scan_sheet(zf, part) if part and part in zf.namelist() else _SheetXml()
+
+    return xlsx
+
+
+def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str) -> list[Sheet]:
     if not names:
         raise FileRejected(label, "empty", variant="no_sheets")
     hands = next((n for n in names if n.strip().lower() == "hands"), None)
     if hands is not None or len(names) == 1:
         # the sheet named ``hands`` is read alone, as the contract says
         target = hands or names[0]
-        frame, extras, headers = _to_frame(
-            _sheet_rows(reader, zf, parts.get(target), target, label)[:4], label
-        )
+        frame, extras, headers = _to_frame(_sheet_rows(reader, scan, target, label)[:4], label)
         skipped: list[dict[str, object]] = []
         for other in names:
             if other != target and _looks_like_hand_log(_peek_header(reader, other)):
@@ -136,7 +187,7 @@ def _workbook_sheets(
     for name in names:
         where = f"{label} [{_short(name, 40)}]"
         try:
-            rows = _sheet_rows(reader, zf, parts.get(name), name, where)
+            rows = _sheet_rows(reader, scan, name, where)
         except FileRejected as exc:
             if exc.code != "empty":
                 raise
@@ -212,7 +263,7 @@ def _workbook_sheets(
 def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
     """Header, body and header line of a workbook's ``hands`` sheet, else its first (the
     player registry reads one table this way)."""
-    _check_zip(data, label)
+    kind = _check_zip(data, label)
     try:
         reader = fastexcel.read_excel(data)
         names = list(reader.sheet_names)
@@ -224,7 +275,7 @@ def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         raise FileRejected(label, "empty", variant="no_sheets")
     target = next((n for n in names if n.strip().lower() == "hands"), names[0])
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        return _sheet_rows(reader, zf, _sheet_parts(zf).get(target), target, label)[:3]
+        return _sheet_rows(reader, _scanner(zf, kind), target, label)[:3]
 
 
 def _note(where: str, variant: str, params: dict[str, object] | None = None) -> dict[str, object]:
@@ -271,7 +322,7 @@ def _peek_header(reader, name: str) -> list[str]:
     return []
 
 
-def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label: str):
+def _sheet_rows(reader, scan: _Scan, name: str, label: str):
     """The sheet's header, body and marks, and whether it is visible."""
     try:
         sheet = reader.load_sheet(name, header_row=None, dtypes="string")
@@ -279,7 +330,7 @@ def _sheet_rows(reader, zf: zipfile.ZipFile, part: str | None, name: str, label:
         visible = sheet.visible
         columns = sheet.available_columns()
         first_col = (columns[0].absolute_index + 1) if columns else 1
-        info = _scan_sheet(zf, part) if part and part in zf.namelist() else _SheetXml()
+        info = scan(name)
     except FileRejected:
         raise
     except Exception as exc:

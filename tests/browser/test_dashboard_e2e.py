@@ -310,6 +310,28 @@ def test_coordinator_uploads_and_the_leaderboard_changes_within_one_refresh(tmp_
         assert table_card_players(screen, "2") == want
 
 
+def test_a_workbook_saved_by_libreoffice_as_ods_uploads_and_saves(tmp_path, new_page):
+    """LibreOffice Calc saves .ods unless told otherwise: the page takes it (Streamlit's
+    uploader refuses any extension it was not given), previews every sheet and saves."""
+    db = tmp_path / "d.duckdb"  # a new league: the workbook's event is not loaded yet
+    add_coordinator(db, "rina", ["*"])
+    ods = Path(__file__).parents[1] / "data" / "read" / "meja.ods"
+    with dashboard(db, tmp_path, refresh=REFRESH) as srv:
+        page = new_page()
+        sign_in(page, srv.url, "rina")
+        expect()(page.get_by_text("CSV, XLSX atau ODS").first).to_be_visible()
+        upload(page, ods)
+        confirm_button(page).click()
+        page.get_by_text("Tersimpan: 3 pertandingan").wait_for()
+    with connect(db, read_only=True) as con:
+        files = con.execute("SELECT DISTINCT file FROM hands").fetchall()
+    assert sorted(f for (f,) in files) == [
+        "meja.ods [Meja 1]",
+        "meja.ods [Meja 2]",
+        "meja.ods [Meja 3]",
+    ]
+
+
 def test_a_bad_file_shows_its_problems_and_changes_nothing(tmp_path, new_page):
     db = tmp_path / "d.duckdb"
     build_samples(db, only="unhas")
