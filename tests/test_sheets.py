@@ -131,18 +131,19 @@ def test_filled_sheets_load_to_the_standings_of_the_plain_log(tmp_path, ruleset)
 
 
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
-def test_a_sheet_saved_by_libreoffice_loads(con, tmp_path):
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])  # ods: LibreOffice's own format
+def test_a_sheet_saved_by_libreoffice_loads(con, tmp_path, kind):
     rnd, tables = _drawn(con, "unhas")
     write_sheets(con, "ev-1", rnd, tmp_path / "out")
     played = record(_play("unhas", rnd, tables, 5), "unhas", "ev-1", random.Random(9))
     _fill(tmp_path / "out" / "ev-1_R1_meja1.xlsx", played, tmp_path / "filled.xlsx")
     (tmp_path / "lo").mkdir()
     subprocess.run(
-        ["soffice", "--headless", "--convert-to", "xlsx", "--outdir", str(tmp_path / "lo"),
+        ["soffice", "--headless", "--convert-to", kind, "--outdir", str(tmp_path / "lo"),
          str(tmp_path / "filled.xlsx")],
         check=True, capture_output=True, timeout=300,
     )  # fmt: skip
-    plan = ingest(con, [tmp_path / "lo" / "filled.xlsx"])
+    plan = ingest(con, [tmp_path / "lo" / f"filled.{kind}"])
     assert plan.errors.height == 0, plan.errors.to_dicts()
     assert [(o.table, o.status) for o in plan.outcomes] == [("1", "new")]
 
