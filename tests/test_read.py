@@ -58,6 +58,34 @@ def test_every_variant_loads_without_problems(con, name):
     assert {o.status for o in p.outcomes} == {"new"}
 
 
+def _as_excel_text(unicode: bool) -> bytes:
+    """good.csv as Excel saves it as "Text (Tab delimited)" (Windows line ends) or as
+    "Unicode Text" (the same in UTF-16 with its byte-order mark)."""
+    text = (READ / "good.csv").read_text(encoding="utf-8").replace(",", "\t")
+    text = text.replace("\n", "\r\n")
+    return text.encode("utf-16") if unicode else text.encode("utf-8")
+
+
+@pytest.mark.parametrize("unicode", [False, True], ids=["tab-delimited", "unicode-text"])
+def test_excel_text_files_read_as_the_same_hands(con, unicode):
+    data = _as_excel_text(unicode)
+    assert data.startswith(b"\xff\xfe") == unicode
+    ref = typed("good.csv")
+    t, probs = normalize(read_bytes(data, "hasil.txt").frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t.select(ref.columns).drop("_file").sort("hand").equals(ref.drop("_file").sort("hand"))
+    s = read_bytes(data, "hasil.txt")
+    p = ingest(con, sheets=[s], files=[{"file": s.file, "sha256": s.sha256, "rows": s.rows}])
+    assert p.exit_code == 0 and p.count("new") == 1
+
+
+def test_a_utf16_file_that_does_not_decode_is_refused_in_one_sentence():
+    with pytest.raises(FileRejected) as info:
+        read_bytes(b"\xff\xfe" + "event\tround".encode("utf-16-le") + b"\x00\xd8", "x.txt")
+    assert (info.value.code, info.value.file) == ("not_a_hand_log", "x.txt")
+    assert info.value.message.endswith("save the hand log as .xlsx, .ods or CSV and load that")
+
+
 def test_windows_1252_names():
     t = typed("cp1252.csv")
     assert t["player_a"][0] == "René"

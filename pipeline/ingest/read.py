@@ -108,6 +108,15 @@ _NOT_BLANK_BYTE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
 
 
 def _decode(data: bytes, label: str) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # UTF-16 with its byte-order mark: what Excel saves as "Unicode Text" (tab-separated)
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise FileRejected(label, "not_a_hand_log", variant="binary") from exc
+        if not text.strip():
+            raise FileRejected(label, "empty")
+        return text
     if not _NOT_BLANK_BYTE.search(data):
         raise FileRejected(label, "empty")
     if b"\x00" in data[:65536]:
@@ -132,7 +141,10 @@ def _cp1252_ok(data: bytes) -> bool:
 
 
 def _delimiter(header_line: str) -> str:
-    return ";" if header_line.count(";") > header_line.count(",") else ","
+    """``,``, ``;`` (Indonesian-locale Excel) or a tab (Excel's "Text (Tab delimited)" and
+    "Unicode Text", or cells pasted from a spreadsheet): the one the header holds most of,
+    ``,`` on a tie."""
+    return max((",", ";", "\t"), key=header_line.count)
 
 
 _SEP_LINE = re.compile(r'^\s*"?sep=(.)"?\s*$', re.IGNORECASE)
