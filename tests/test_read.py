@@ -58,7 +58,7 @@ def test_every_variant_loads_without_problems(con, name):
     assert {o.status for o in p.outcomes} == {"new"}
 
 
-def _as_excel_text(unicode: bool) -> bytes:
+def _as_excel_text(*, unicode: bool) -> bytes:
     """good.csv as Excel saves it as "Text (Tab delimited)" (Windows line ends) or as
     "Unicode Text" (the same in UTF-16 with its byte-order mark)."""
     text = (READ / "good.csv").read_text(encoding="utf-8").replace(",", "\t")
@@ -68,7 +68,7 @@ def _as_excel_text(unicode: bool) -> bytes:
 
 @pytest.mark.parametrize("unicode", [False, True], ids=["tab-delimited", "unicode-text"])
 def test_excel_text_files_read_as_the_same_hands(con, unicode):
-    data = _as_excel_text(unicode)
+    data = _as_excel_text(unicode=unicode)
     assert data.startswith(b"\xff\xfe") == unicode
     ref = typed("good.csv")
     t, probs = normalize(read_bytes(data, "hasil.txt").frame)
