@@ -472,6 +472,7 @@ RARE = {
     "too_few_players.tiebreak": {"n": "1"},
     "xlsx_bomb.ratio": {"part": "'xl/worksheets/sheet1.xml'", "ratio": "2000"},
     "xlsx_bomb": {"limit": "1,000"},
+    "xlsx_bomb.repeated": {"limit": "1,000"},
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
     "empty.no_sheets": {},
     "not_xlsx.unreadable": {"why": "CalamineError"},

@@ -343,6 +343,39 @@ def test_a_highly_compressed_ods_is_refused_as_a_zip_bomb():
     assert "content.xml" in info.value.message and "zip bomb" in info.value.message
 
 
+def _repeated(times: int) -> bytes:
+    """An .ods of under 1 KB whose one hand row is repeated ``times`` times."""
+    rows = f"<table:table-row>{_ods_cells(ODS_HEADER.split(','))}</table:table-row>"
+    hand = _ods_hand(1).replace("<table:table-row>", "")
+    return _ods(rows + f'<table:table-row table:number-rows-repeated="{times}">{hand}')
+
+
+def test_an_ods_of_one_row_repeated_a_million_times_is_refused_before_it_is_read(tmp_path):
+    """The zip's sizes do not show it: the workbook reader would write out a million rows
+    (1.6 GB of memory for a 1 KB upload, measured) before any check of ours saw one."""
+    data = _repeated(3_000_000)
+    assert len(data) < 1024
+    with pytest.raises(FileRejected) as info:
+        read_bytes(data, "ulang.ods")
+    assert (info.value.code, info.value.message_id) == ("xlsx_bomb", "xlsx_bomb.repeated")
+    assert info.value.message.startswith("the spreadsheet's repeated rows stand for more than")
+    # a roster or a registry is read the same way
+    path = tmp_path / "peserta.ods"
+    path.write_bytes(data)
+    with pytest.raises(FileRejected) as info:
+        read_registry(path)
+    assert info.value.message_id == "xlsx_bomb.repeated"
+
+
+def test_an_ods_whose_repeats_pass_the_row_limit_is_refused(monkeypatch):
+    monkeypatch.setenv("DOMINO_MAX_ROWS", "100")
+    assert read_bytes(_repeated(100), "ulang.ods").rows == 100  # as a CSV of 100 rows is
+    with pytest.raises(FileRejected) as info:
+        read_bytes(_repeated(101), "ulang.ods")
+    assert info.value.code == "too_many_rows"
+    assert info.value.message == "the workbook's sheets hold more than 100 rows, the limit"
+
+
 def test_loading_an_ods_through_the_command_a_referee_runs(db_path):
     done = CliRunner().invoke(cli, ["ingest", str(READ / "meja.ods")], catch_exceptions=False)
     assert done.exit_code == 0, done.output

@@ -169,6 +169,11 @@ class _OdsScan:
     sheets: dict[str, _SheetXml] = field(default_factory=dict)
     current: _SheetXml | None = None
     row: int = 1  # the sheet row the next row element starts at
+    # rows holding a value, repeats counted, and the bytes of their cells once each repeat
+    # is written out: a row of a few bytes repeated a million times is a million rows to
+    # the workbook reader, which the zip's sizes do not show
+    value_rows: int = 0
+    expanded: int = 0
 
 
 def _local(attrs: dict[str, str]) -> dict[str, str]:
@@ -180,11 +185,11 @@ def _count(value: str | None) -> int:
     return int(value) if value and value.isdigit() and int(value) > 0 else 1
 
 
-def _scan_ods(zf: zipfile.ZipFile, max_rows: int) -> dict[str, _SheetXml]:
-    """Sheet name -> what :func:`_scan_sheet` finds in an ``.xlsx`` sheet, for every sheet
-    of an OpenDocument spreadsheet, read from ``content.xml`` a few MB at a time (cut on
-    row starts). Rows are not numbered there: they are counted, repeats included.
-    ``max_rows`` bounds how many rows one repeated hidden row can add."""
+def _scan_ods(zf: zipfile.ZipFile, max_rows: int) -> _OdsScan:
+    """What :func:`_scan_sheet` finds in an ``.xlsx`` sheet, for every sheet of an
+    OpenDocument spreadsheet (``sheets``, by name), read from ``content.xml`` a few MB at a
+    time (cut on row starts). Rows are not numbered there: they are counted, repeats
+    included. ``max_rows`` bounds how many rows one repeated hidden row can add."""
     scan = _OdsScan()
     tail = b""
     with zf.open("content.xml") as fh:
@@ -202,7 +207,7 @@ def _scan_ods(zf: zipfile.ZipFile, max_rows: int) -> dict[str, _SheetXml]:
             _scan_ods_part(buf, scan, max_rows)
             if not chunk:
                 break
-    return scan.sheets
+    return scan
 
 
 def _scan_ods_part(buf: bytes, scan: _OdsScan, max_rows: int) -> None:
@@ -229,6 +234,9 @@ def _scan_ods_part(buf: bytes, scan: _OdsScan, max_rows: int) -> None:
         odd = buf.find(b"spanned=", start, end) != -1 or buf.find(b"formula=", start, end) != -1
         if not has_value and not odd:
             continue  # a row of empty cells (LibreOffice repeats one to the sheet's end)
+        if has_value:
+            scan.value_rows += repeat
+            scan.expanded += (end - start) * repeat
         if has_value and info.first_row is None:
             info.first_row = r
         if has_value and a.get("visibility") in _ODS_HIDDEN:

@@ -121,10 +121,12 @@ def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
     """Every hand-log sheet of a workbook (``.xlsx`` or ``.ods``)."""
     kind = _check_zip(data, label)
     try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        scan = _scanner(zf, kind, label)  # before the workbook reader expands anything
         reader = fastexcel.read_excel(data)
         names = list(reader.sheet_names)
-        zf = zipfile.ZipFile(io.BytesIO(data))
-        scan = _scanner(zf, kind)
+    except FileRejected:
+        raise
     except Exception as exc:
         raise FileRejected(
             label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
@@ -133,18 +135,22 @@ def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
         return _workbook_sheets(reader, scan, names, label, sha)
 
 
-def _scanner(zf: zipfile.ZipFile, kind: str) -> _Scan:
-    """What each sheet's XML says beyond its values, read when the sheet is: an ``.xlsx``
-    sheet's own part, or the one scan of an ``.ods`` file's ``content.xml`` for all."""
+def _scanner(zf: zipfile.ZipFile, kind: str, label: str) -> _Scan:
+    """What each sheet's XML says beyond its values: an ``.xlsx`` sheet's own part, read
+    when the sheet is, or one scan of an ``.ods`` file's ``content.xml`` for all, made at
+    once. An ``.ods`` whose repeated rows stand for too many rows or bytes is refused here,
+    before the workbook reader writes each repeat out."""
     if kind == "ods":
-        found: dict[str, _SheetXml] = {}
-
-        def ods(name: str) -> _SheetXml:
-            if not found:
-                found.update(_scan_ods(zf, int(settings.get("max_rows"))))
-            return found.get(name, _SheetXml())
-
-        return ods
+        max_rows = int(settings.get("max_rows"))
+        ods = _scan_ods(zf, max_rows)
+        limit = int(settings.get("max_xlsx_expanded_bytes"))
+        if ods.expanded > limit:
+            raise FileRejected(label, "xlsx_bomb", {"limit": f"{limit:,}"}, variant="repeated")
+        if ods.value_rows > max_rows + len(ods.sheets):  # a header row per sheet
+            raise FileRejected(
+                label, "too_many_rows", {"limit": f"{max_rows:,}"}, variant="workbook"
+            )
+        return lambda name: ods.sheets.get(name, _SheetXml())
     parts = _sheet_parts(zf)
 
     def xlsx(name: str) -> _SheetXml:
@@ -265,17 +271,21 @@ def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
     player registry reads one table this way)."""
     kind = _check_zip(data, label)
     try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        scan = _scanner(zf, kind, label)  # before the workbook reader expands anything
         reader = fastexcel.read_excel(data)
         names = list(reader.sheet_names)
+    except FileRejected:
+        raise
     except Exception as exc:
         raise FileRejected(
             label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
         ) from exc
-    if not names:
-        raise FileRejected(label, "empty", variant="no_sheets")
-    target = next((n for n in names if n.strip().lower() == "hands"), names[0])
-    with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        return _sheet_rows(reader, _scanner(zf, kind), target, label)[:3]
+    with zf:
+        if not names:
+            raise FileRejected(label, "empty", variant="no_sheets")
+        target = next((n for n in names if n.strip().lower() == "hands"), names[0])
+        return _sheet_rows(reader, scan, target, label)[:3]
 
 
 def _note(where: str, variant: str, params: dict[str, object] | None = None) -> dict[str, object]:
