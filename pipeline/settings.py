@@ -43,6 +43,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("max_xlsx_ratio", 200, "Highest compression ratio allowed for one .xlsx member."),
     Setting(
+        "max_sheet_cells",
+        20_000_000,
+        "Most cells (rows times columns, from A1 to the farthest cell) one workbook sheet may span.",
+    ),
+    Setting(
         "memory_limit",
         "2GB",
         "DuckDB's memory limit per connection (it spills to disk beyond it).",

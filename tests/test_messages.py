@@ -473,6 +473,7 @@ RARE = {
     "xlsx_bomb.ratio": {"part": "'xl/worksheets/sheet1.xml'", "ratio": "2000"},
     "xlsx_bomb": {"limit": "1,000"},
     "xlsx_bomb.repeated": {"limit": "1,000"},
+    "too_many_rows.cells": {"rows": "1,048,576", "columns": "16,384", "limit": "20,000,000"},
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
     "empty.no_sheets": {},
     "not_xlsx.unreadable": {"why": "CalamineError"},

@@ -376,6 +376,102 @@ def test_an_ods_whose_repeats_pass_the_row_limit_is_refused(monkeypatch):
     assert info.value.message == "the workbook's sheets hold more than 100 rows, the limit"
 
 
+# --- a stray cell far away: the workbook reader holds the whole rectangle from A1 --------
+
+
+def _stray_xlsx(row: int, col: int, *, other_sheet: bool = False) -> bytes:
+    """Two hands, and one cell at (``row``, ``col``) (0-based) of the same sheet, or of a
+    second sheet beside a ``hands`` sheet."""
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf, {"in_memory": True})
+    ws = wb.add_worksheet("hands")
+    for i, line in enumerate(BASE.read_text().splitlines()[:3]):
+        ws.write_row(i, 0, line.split(","))
+    (wb.add_worksheet("Catatan") if other_sheet else ws).write(row, col, "x")
+    wb.close()
+    return buf.getvalue()
+
+
+def test_a_stray_cell_at_the_sheets_far_corner_is_refused_before_it_is_read():
+    """One cell at XFD1048576 of a 5 KB workbook: the workbook reader asked for 512 GB
+    for the rectangle from A1 and the process aborted (uncatchable, the dashboard's server
+    with it); a cell at XFD5001 took 4.3 GB and 8.6 s (both measured)."""
+    for row, col, rows, columns in (
+        (1_048_575, 16_383, "1,048,576", "16,384"),
+        (5000, 16_383, "5,001", "16,384"),
+    ):
+        with pytest.raises(FileRejected) as info:
+            read_bytes(_stray_xlsx(row, col), "jarang.xlsx")
+        assert (info.value.code, info.value.message_id) == ("too_many_rows", "too_many_rows.cells")
+        assert info.value.message.startswith(
+            f"the sheet reaches row {rows} and column {columns}, more than the 20,000,000 cells"
+        )
+    # the same cell on a sheet beside a ``hands`` sheet is not read at all: the hands load
+    sheet = read_bytes(_stray_xlsx(1_048_575, 16_383, other_sheet=True), "jarang.xlsx")
+    assert sheet.rows == 2
+    # a cell a little way off is read as before (its row with the hands: 3 rows)
+    assert read_bytes(_stray_xlsx(40, 30), "dekat.xlsx").rows == 3
+
+
+def _unnumbered_xlsx(wide: int) -> bytes:
+    """A sheet whose rows and cells leave out their numbers, as the format allows: a header
+    and a hand, 48 rows of one cell, and a last row of ``wide`` cells."""
+    src = zipfile.ZipFile(io.BytesIO(_stray_xlsx(2, 0)))
+    lines = [line.split(",") for line in BASE.read_text().splitlines()[:2]]
+    lines += [["x"]] * 48 + [["y"] * wide]
+    rows = "".join(
+        "<row>" + "".join(f'<c t="inlineStr"><is><t>{v}</t></is></c>' for v in line) + "</row>"
+        for line in lines
+    )
+    sheet = (
+        '<?xml version="1.0" encoding="UTF-8"?><worksheet '
+        'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        f"<sheetData>{rows}</sheetData></worksheet>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            z.writestr(info.filename, sheet if info.filename.endswith("sheet1.xml") else data)
+    return out.getvalue()
+
+
+def test_rows_and_cells_without_their_numbers_are_counted(monkeypatch):
+    monkeypatch.setenv("DOMINO_MAX_SHEET_CELLS", "2000")
+    # 51 rows of at most 26 columns: 1,326 cells
+    assert read_bytes(_unnumbered_xlsx(20), "tanpa_nomor.xlsx").rows == 50
+    with pytest.raises(FileRejected) as info:  # 51 rows, one of 100 cells: 5,100
+        read_bytes(_unnumbered_xlsx(100), "tanpa_nomor.xlsx")
+    assert info.value.message_id == "too_many_rows.cells"
+    assert "reaches row 51 and column 100" in info.value.message
+
+
+def test_an_ods_cell_far_below_or_to_the_right_is_refused(monkeypatch):
+    monkeypatch.setenv("DOMINO_MAX_SHEET_CELLS", "5000")
+    header = f"<table:table-row>{_ods_cells(ODS_HEADER.split(','))}</table:table-row>"
+    below = (
+        '<table:table-row table:number-rows-repeated="1000">'
+        '<table:table-cell table:number-columns-repeated="11"/></table:table-row>'
+        f"<table:table-row>{_ods_cells(['x'])}</table:table-row>"
+    )
+    right = (
+        "<table:table-row>"
+        + _ods_cells(["x"])
+        + '<table:table-cell table:number-columns-repeated="4998"/>'
+        + _ods_cells(["y"])
+        + '<table:table-cell table:number-columns-repeated="15000"/></table:table-row>'
+    )
+    for stray, where in ((below, "row 1,003 and column 26"), (right, "row 3 and column 5,000")):
+        with pytest.raises(FileRejected) as info:
+            read_bytes(_ods(header + _ods_hand(1) + stray), "jarang.ods")
+        assert info.value.message_id == "too_many_rows.cells"
+        assert f"reaches {where}," in info.value.message
+    # LibreOffice ends every row with an empty cell repeated to the sheet's edge: no reach
+    trailing = '<table:table-cell table:number-columns-repeated="16373"/>'
+    plain = header.replace("</table:table-row>", trailing + "</table:table-row>")
+    assert read_bytes(_ods(plain + _ods_hand(1)), "biasa.ods").rows == 1
+
+
 def test_loading_an_ods_through_the_command_a_referee_runs(db_path):
     done = CliRunner().invoke(cli, ["ingest", str(READ / "meja.ods")], catch_exceptions=False)
     assert done.exit_code == 0, done.output

@@ -74,6 +74,17 @@ class _SheetXml:
     hidden: set[int] = field(default_factory=set)
     merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # r1, c1, r2, c2
     formulas: list[tuple[int, int, str]] = field(default_factory=list)  # row, col, formula
+    # How far the sheet's cells reach (at least): the workbook reader holds every cell of
+    # the rectangle from A1 to there, empty ones too, so one cell at XFD1048576 is 17
+    # billion cells, which it cannot even allocate (the process aborts). ``last_col`` is
+    # 26 or less when only single-letter columns were seen.
+    last_row: int = 0
+    last_col: int = 26
+    row_tags: int = 0  # rows seen so far (an unnumbered row is the one after the last)
+
+    def cells(self) -> int:
+        """The cells of the rectangle the workbook reader would hold for this sheet."""
+        return self.last_row * self.last_col
 
 
 def _scan_sheet(zf: zipfile.ZipFile, part: str) -> _SheetXml:
@@ -107,6 +118,7 @@ def _scan_sheet(zf: zipfile.ZipFile, part: str) -> _SheetXml:
 
 def _scan_part(buf: bytes, raw: bytes, info: _SheetXml) -> None:
     p = re.escape(raw)
+    _reach(buf, p, info)
     if info.first_row is None:
         for m in re.finditer(rb"<%sc\b([^>]*?)(?:/>|>(.*?)</%sc>)" % (p, p), buf, re.S):
             body = m.group(2) or b""
@@ -237,12 +249,34 @@ def _scan_ods_part(buf: bytes, scan: _OdsScan, max_rows: int) -> None:
         if has_value:
             scan.value_rows += repeat
             scan.expanded += (end - start) * repeat
+            info.last_row = max(info.last_row, r + repeat - 1)
+            info.last_col = max(info.last_col, _ods_width(buf, start, end))
         if has_value and info.first_row is None:
             info.first_row = r
         if has_value and a.get("visibility") in _ODS_HIDDEN:
             info.hidden.update(range(r, r + min(repeat, max_rows + 1)))
         if odd:
             _scan_ods_cells(buf[start:end], info, r)
+
+
+def _ods_width(buf: bytes, start: int, end: int) -> int:
+    """How many columns a row of an ``.ods`` reaches, its last cell holding a value
+    included: its cells counted, each cell's repeats counted only where a repeated cell
+    comes before a value (LibreOffice ends every row with one empty cell repeated to the
+    sheet's edge, which reaches nothing)."""
+    repeated = buf.find(b"columns-repeated=", start, end)
+    last_value = buf.rfind(b"value-type=", start, end)
+    if repeated == -1 or repeated > last_value:
+        return buf.count(b"<table:table-cell", start, end) + buf.count(
+            b"<table:covered-table-cell", start, end
+        )
+    c = reach = 0
+    for m in _ODS_CELL.finditer(buf, start, end):
+        a = _local(_attrs(m.group(1)))
+        c += _count(a.get("number-columns-repeated"))
+        if "value-type" in a:
+            reach = c
+    return reach
 
 
 def _scan_ods_cells(body: bytes, info: _SheetXml, r: int) -> None:
@@ -258,6 +292,34 @@ def _scan_ods_cells(body: bytes, info: _SheetXml, r: int) -> None:
             formula = re.sub(r"^[\w.-]+:(?==)", "", a["formula"])
             info.formulas.append((r, c, formula.removeprefix("=")))
         c += _count(a.get("number-columns-repeated"))
+
+
+#: A cell's number past column Z (``r="AB12"``); searched without the tag around it, as
+#: a literal start is about ten times faster to find (nothing else has ``r="`` then
+#: letters: a row's number is digits, a range is ``ref="…"``)
+_WIDE_CELL = re.compile(rb'r="([A-Z]{2,3})(\d+)"')
+_NUMBERED_CELL = re.compile(rb'r="[A-Z]{1,3}(\d+)"')
+
+
+def _reach(buf: bytes, p: bytes, info: _SheetXml) -> None:
+    """How far an ``.xlsx`` sheet's cells reach, from the numbers of its rows (every row,
+    in whatever order) and of its cells past column Z (a hand log has about 25 columns,
+    so those are few). The format lets a row or a cell leave out its number (the reader
+    then counts them in order): rows are counted too, and a file with unnumbered cells
+    has every row's cells counted."""
+    tags = len(re.findall(rb"<%srow[\s>/]" % p, buf))
+    rows = [int(n) for n in re.findall(rb"<%srow\b[^>]*?\sr=\"(\d+)\"" % p, buf)]
+    info.row_tags += tags
+    if tags > len(rows):  # rows without their number: every cell's number is read
+        rows += [int(n) for n in _NUMBERED_CELL.findall(buf)]
+    for letters, row in _WIDE_CELL.findall(buf):
+        info.last_col = max(info.last_col, _col_number(letters))
+        rows.append(int(row))
+    info.last_row = max(info.last_row, info.row_tags, max(rows, default=0))
+    cells = len(re.findall(rb"<%sc[\s>/]" % p, buf))
+    if cells > len(_NUMBERED_CELL.findall(buf)):  # cells without their number
+        for row in re.finditer(rb"<%srow\b.*?</%srow>" % (p, p), buf, re.S):
+            info.last_col = max(info.last_col, len(re.findall(rb"<%sc[\s>/]" % p, row.group(0))))
 
 
 def _carry_merged(

@@ -170,7 +170,7 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
         frame, extras, headers = _to_frame(_sheet_rows(reader, scan, target, label)[:4], label)
         skipped: list[dict[str, object]] = []
         for other in names:
-            if other != target and _looks_like_hand_log(_peek_header(reader, other)):
+            if other != target and _looks_like_hand_log(_peek_header(reader, scan, other, label)):
                 skipped.append(
                     _note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)})
                 )
@@ -288,6 +288,20 @@ def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         return _sheet_rows(reader, scan, target, label)[:3]
 
 
+def _within_reach(info: _SheetXml, label: str) -> None:
+    """Refuse a sheet whose cells reach so far that the workbook reader, which holds the
+    whole rectangle from A1, would take more than ``max_sheet_cells`` cells (a single
+    cell at XFD1048576 makes a 5 KB file abort the process that reads it)."""
+    limit = int(settings.get("max_sheet_cells"))
+    if info.cells() > limit:
+        raise FileRejected(
+            label,
+            "too_many_rows",
+            {"rows": f"{info.last_row:,}", "columns": f"{info.last_col:,}", "limit": f"{limit:,}"},
+            variant="cells",
+        )
+
+
 def _note(where: str, variant: str, params: dict[str, object] | None = None) -> dict[str, object]:
     """A sheet of a workbook skipped (a warning naming the file and sheet)."""
     mid = messages.message_id("sheet_skipped", variant)
@@ -321,8 +335,9 @@ def _looks_like_hand_log(header: list[str]) -> bool:
     return sum(c in names for c in REQUIRED) >= 3
 
 
-def _peek_header(reader, name: str) -> list[str]:
+def _peek_header(reader, scan: _Scan, name: str, label: str) -> list[str]:
     try:
+        _within_reach(scan(name), label)
         raw = reader.load_sheet(name, header_row=None, dtypes="string", n_rows=20).to_polars()
     except Exception:
         return []
@@ -335,12 +350,13 @@ def _peek_header(reader, name: str) -> list[str]:
 def _sheet_rows(reader, scan: _Scan, name: str, label: str):
     """The sheet's header, body and marks, and whether it is visible."""
     try:
+        info = scan(name)
+        _within_reach(info, label)  # before the workbook reader holds its cells
         sheet = reader.load_sheet(name, header_row=None, dtypes="string")
         raw = sheet.to_polars()
         visible = sheet.visible
         columns = sheet.available_columns()
         first_col = (columns[0].absolute_index + 1) if columns else 1
-        info = scan(name)
     except FileRejected:
         raise
     except Exception as exc:
