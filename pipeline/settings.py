@@ -36,6 +36,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("max_file_bytes", 20 * 1024 * 1024, "Largest hand-log file accepted, in bytes."),
     Setting("max_rows", 2_000_000, "Most rows one hand-log file may hold."),
+    Setting("max_columns", 500, "Most columns one hand-log file may hold."),
     Setting(
         "max_xlsx_expanded_bytes",
         200 * 1024 * 1024,

@@ -173,6 +173,13 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         raise FileRejected(label, "empty")
     header_line = _line_at(text, start)
     sep = given.group(1) if given and given.group(1) not in ('"', "\n") else _delimiter(header_line)
+    max_columns = int(settings.get("max_columns"))
+    if header_line.count(sep) >= max_columns:  # before a frame of that many columns is made
+        raise FileRejected(
+            label,
+            "too_many_columns",
+            {"columns": f"{header_line.count(sep) + 1:,}", "limit": f"{max_columns:,}"},
+        )
     text = text[start:] if start else text
     body: pl.DataFrame | None = None
     if '"' not in text:
@@ -195,6 +202,18 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         records = list(csv.reader(io.StringIO(text), delimiter=sep))
         header = records[0]
         width = max((len(r) for r in records), default=0)
+        if width > max_columns:
+            at = next(i for i, r in enumerate(records) if len(r) == width)
+            raise FileRejected(
+                label,
+                "too_many_columns",
+                {
+                    "line": lines_before + 1 + at,
+                    "columns": f"{width:,}",
+                    "limit": f"{max_columns:,}",
+                },
+                variant="row",
+            )
         if width > len(header):
             header = header + [""] * (width - len(header))
         cols = (
