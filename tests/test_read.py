@@ -368,3 +368,31 @@ def test_a_file_of_blank_lines_is_empty(text):
     with pytest.raises(FileRejected) as info:
         read_bytes(text.encode(), "meja.csv")
     assert info.value.code == "empty"
+
+
+def test_a_cell_pasted_full_of_text_keeps_its_match_out_and_is_not_quoted_whole(con):
+    """A million characters in a name (a column pasted into one cell) loaded before, to be
+    shown on every screen; a note may be longer than a name."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    rows = [line.split(",") for line in lines[1:]]
+    for r in rows:
+        r[header.index("player_a")] = "A" * 1_000_000 if r is rows[0] else r[5]
+    rows[1][header.index("note")] = "n" * 1_000  # the longest note allowed
+    rows[2][header.index("note")] = "n" * 1_001
+    text = "\n".join(",".join(r) for r in [header, *rows]) + "\n"
+    t, probs = normalize(read_bytes(text.encode(), "panjang.csv").frame)
+    assert probs.select("line", "column", "code").rows() == [
+        (2, "player_a", "too_long"),
+        (4, "note", "too_long"),
+    ]
+    assert probs["message"][0] == (
+        "this cell holds 1000000 characters, more than the 100 a cell here may hold "
+        "(something pasted into the wrong cell?)"
+    )
+    assert max(len(m) for m in probs["message"]) < 200
+    assert t["player_a"].str.len_chars().max() == 100  # cut for the checks after
+    s = read_bytes(text.encode(), "panjang.csv")
+    p = ingest(con, sheets=[s], files=[{"file": s.file, "sha256": s.sha256, "rows": s.rows}])
+    assert p.count("new") == 0 and p.count("rejected") == 1
+    assert con.execute("SELECT count(*) FROM players").fetchone() == (0,)

@@ -9,7 +9,7 @@ rulebook is checked in :mod:`pipeline.ingest.checks`.
 import polars as pl
 
 from pipeline import problems
-from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.columns import CANONICAL, CHAIRS
 from pipeline.ingest.tiles import (
     HELD_COLUMNS,
     HELD_VALUES,
@@ -70,8 +70,9 @@ def name_expr(col: str | pl.Expr) -> pl.Expr:
 def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Typed hand rows and the problems of reading their cells (in this order: numbers,
     chairs and missing values, sanctions, the last tile, the tiles left in hand)."""
-    df = _labels_and_names(cells)
-    typed, found = _whole_numbers(df)
+    df, found = _lengths(_labels_and_names(cells))
+    typed, more = _whole_numbers(df)
+    found += more
     typed, more = _chairs_endings_sanctions(typed)
     found += more
     typed, more = _last_tile(typed)
@@ -79,6 +80,37 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     typed, more = _tiles(typed)
     found += more
     return typed, _reader_issues(typed, problems.concat(found))
+
+
+#: The most characters a cell of the hand log holds (a note more): a name, a label or a
+#: result is a few words, and a cell beyond it is something pasted into the wrong place,
+#: which would otherwise be stored, shown on every screen and printed whole in messages.
+MAX_CELL = 100
+MAX_NOTE = 1000
+
+
+def _lengths(df: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """Cells longer than :data:`MAX_CELL` (a note :data:`MAX_NOTE`) characters reported,
+    and cut to it for the checks after (which quote cells). Bytes are counted first: a
+    cell of no more bytes than the limit has no more characters, so nearly always no
+    character is counted at all."""
+    limits = {c: MAX_NOTE if c == "note" else MAX_CELL for c in CANONICAL if c in df.columns}
+    limits = {c: n for c, n in limits.items() if df.schema[c] == pl.String}
+    suspects = df.filter(
+        pl.any_horizontal(pl.col(c).str.len_bytes() > n for c, n in limits.items())
+    )
+    if suspects.height == 0:
+        return df, []
+    found = [
+        problems.from_rows(
+            suspects.filter(pl.col(c).str.len_chars() > n),
+            column=c,
+            code="too_long",
+            params={"length": pl.col(c).str.len_chars(), "limit": n},
+        )
+        for c, n in limits.items()
+    ]
+    return df.with_columns(pl.col(c).str.slice(0, n) for c, n in limits.items()), found
 
 
 def _labels_and_names(cells: pl.DataFrame) -> pl.DataFrame:
