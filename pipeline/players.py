@@ -12,7 +12,7 @@ import duckdb
 import polars as pl
 
 from pipeline.ingest.columns import CHAIRS, header_key
-from pipeline.ingest.normalize import name_expr
+from pipeline.ingest.normalize import MAX_CELL, MAX_NOTE, name_expr
 from pipeline.ingest.read import _csv_rows, display_name
 from pipeline.ingest.workbook import _xlsx_rows
 from pipeline.problems import FileRejected
@@ -113,7 +113,28 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     )
     if out.height == 0:
         raise FileRejected(label, "header_only", variant="registry")
+    _refuse_long_cells(out, label)
     return out
+
+
+def _refuse_long_cells(rows: pl.DataFrame, label: str) -> None:
+    """The first cell longer than a hand log's cells may be (the aliases, several names, as
+    long as a note) refuses the file, naming its line and column."""
+    limits = {
+        c: MAX_NOTE if c == "aliases" else MAX_CELL
+        for c, kind in rows.schema.items()
+        if kind == pl.String and not c.startswith("_")
+    }
+    for c, n in limits.items():
+        long = rows.filter(pl.col(c).str.len_chars() > n)
+        if long.height:
+            raise FileRejected(
+                label,
+                "too_long",
+                {"line": long["_line"][0], "length": f"{long[c].str.len_chars()[0]:,}", "limit": n},
+                variant="registry",
+                column=c,
+            )
 
 
 def _rows(reg: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

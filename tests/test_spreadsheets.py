@@ -587,3 +587,13 @@ def _template_workbook() -> bytes:
         wb.add_worksheet(title).write_row(0, 0, header)
     wb.close()
     return buf.getvalue()
+
+
+def test_a_registry_or_roster_cell_pasted_full_of_text_is_refused_naming_it(tmp_path):
+    path = tmp_path / "pemain.csv"
+    path.write_text(f"pemain,kelompok\nAndi,KG 1\n{'B' * 5000},KG 2\n", encoding="utf-8")
+    for read in (read_registry, read_roster):
+        with pytest.raises(FileRejected) as info:
+            read(path)
+        assert (info.value.file, info.value.column) == ("pemain.csv", "player")
+        assert info.value.message.startswith("line 3: this cell holds 5,000 characters")
