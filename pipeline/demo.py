@@ -8,7 +8,7 @@ from rich.console import Console
 
 from pipeline import events as event_records
 from pipeline.ingest import ingest
-from pipeline.ingest.read import read_sheets
+from pipeline.ingest.read import in_folder, read_sheets
 from pipeline.league import create_events, set_league
 from pipeline.players import import_registry, read_registry
 from pipeline.scoring.rescore import rescore
@@ -33,9 +33,7 @@ def sample_files(folder: Path) -> list[Path]:
     order = folder / "order.txt"
     if order.exists():
         return [folder / line.strip() for line in order.read_text().splitlines() if line.strip()]
-    return sorted(
-        p for p in folder.glob("*") if p.suffix in (".csv", ".xlsx") and p.name != "players.csv"
-    )
+    return [p for p in in_folder(folder) if p.name != "players.csv"]
 
 
 def load_samples(db: str | Path | None, samples: Path, console: Console | None = None) -> list[str]:

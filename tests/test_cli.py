@@ -39,6 +39,29 @@ def test_ingest_exit_codes(db_path):
     assert run("standings", "--event", "x", "--level", "nope").exit_code == 2
 
 
+def test_ingest_of_a_folder_loads_its_hand_logs_and_leaves_lock_files_out(db_path, tmp_path):
+    """A referee's folder of the day: sheets in three formats, the lock files Excel and
+    LibreOffice leave beside an open file, a note and a subfolder of drafts."""
+    folder = tmp_path / "hasil"
+    (folder / "draf").mkdir(parents=True)
+    sample = DATA.parents[1] / "data" / "samples" / "unhas" / "R1_meja1.csv"
+    (folder / "meja1.csv").write_bytes(sample.read_bytes())
+    (folder / "meja.ods").write_bytes((DATA / "read" / "meja.ods").read_bytes())
+    (folder / "~$meja.xlsx").write_bytes(b"\x05rina  ")  # Excel's owner file of an open meja.xlsx
+    (folder / ".~lock.meja.ods#").write_text("rina,rina,laptop,06.12.2026 10:00,file:///;")
+    (folder / "catatan.txt").write_text("meja 3 mulai terlambat")
+    (folder / "draf" / "meja9.csv").write_text("not read: a subfolder")
+    r = run("ingest", folder)
+    assert r.exit_code == 0, r.output
+    assert "refused" not in r.output
+    assert "(10 rows, meja1.csv)" in r.output and "meja.ods [Meja 3]" in r.output
+    empty = tmp_path / "kosong"
+    empty.mkdir()
+    r = run("ingest", empty)
+    assert r.exit_code == 2
+    assert "the folder" in r.output and "holds no hand-log file (.csv, .tsv" in r.output
+
+
 def test_unreadable_file_exit_1(db_path):
     r = run("ingest", DATA / "read" / "empty.csv")
     assert r.exit_code == 1

@@ -13,7 +13,7 @@ from pipeline.cli.common import RULESET, db_option, err, format_option, out, rea
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--event", help="Event id for rows whose event column is empty or missing.")
 @click.option(
     "--ruleset", type=RULESET, help="Ruleset for a new event whose file does not name it."
@@ -26,11 +26,14 @@ from pipeline.cli.common import RULESET, db_option, err, format_option, out, rea
 @format_option
 @db_option
 def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
-    """Load hand-log files (CSV, XLSX or ODS). Each match loads whole or not at all."""
+    """Load hand-log files (CSV, XLSX or ODS), or every one in a folder. Each match loads
+    whole or not at all."""
     from pipeline import ingest as ingest_service
     from pipeline import settings
     from pipeline.cli.output import report
     from pipeline.store.db import connect
+
+    files = _hand_logs(files)
 
     show = fmt == "table" and sys.stderr.isatty()
     with _progress(show=show) as bar:
@@ -63,6 +66,26 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
         for line in warnings:
             err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
     sys.exit(p.exit_code)
+
+
+def _hand_logs(given: tuple[str, ...]) -> list[str]:
+    """``given`` with each folder replaced by its hand logs, by name; a folder that holds
+    none is a wrong call (exit 2), not an empty load."""
+    from pathlib import Path
+
+    from pipeline.ingest.read import HAND_LOG_SUFFIXES, in_folder
+
+    files: list[str] = []
+    for name in given:
+        if not Path(name).is_dir():
+            files.append(name)
+            continue
+        found = in_folder(Path(name))
+        if not found:
+            kinds = ", ".join(HAND_LOG_SUFFIXES)
+            raise click.UsageError(f"the folder {name} holds no hand-log file ({kinds})")
+        files += [str(p) for p in found]
+    return files
 
 
 def _progress(*, show: bool) -> Any:

@@ -31,6 +31,22 @@ from pipeline.problems import FileRejected
 #: The files a person may pick to upload: a hand log, a roster or a registry
 UPLOAD_KINDS = ("csv", "xlsx", "ods")
 
+#: The files a folder given to ``domino ingest`` contributes
+HAND_LOG_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
+
+
+def in_folder(folder: Path) -> list[Path]:
+    """The hand logs of ``folder`` (not of its subfolders), by name. A spreadsheet's own
+    lock files (Excel's ``~$meja.xlsx`` beside an open ``meja.xlsx``, LibreOffice's
+    ``.~lock.meja.ods#``) and hidden files are left out: they are not hand logs."""
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if p.is_file()
+        and p.suffix.lower() in HAND_LOG_SUFFIXES
+        and not p.name.startswith(("~$", "."))
+    )
+
 
 def display_name(name: str) -> str:
     """The file's own name, without any folders a browser or a hostile client sent."""
