@@ -55,6 +55,10 @@ def test_ingest_of_a_folder_loads_its_hand_logs_and_leaves_lock_files_out(db_pat
     assert r.exit_code == 0, r.output
     assert "refused" not in r.output
     assert "(10 rows, meja1.csv)" in r.output and "meja.ods [Meja 3]" in r.output
+    # named one by one (as a shell's * names them), each says what it is
+    r = run("ingest", folder / "~$meja.xlsx", folder / ".~lock.meja.ods#")
+    assert r.exit_code == 1
+    assert r.output.count("is the lock file a spreadsheet program keeps") == 2
     empty = tmp_path / "kosong"
     empty.mkdir()
     r = run("ingest", empty)

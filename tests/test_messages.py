@@ -476,6 +476,7 @@ RARE = {
     "too_many_rows.cells": {"rows": "1,048,576", "columns": "16,384", "limit": "20,000,000"},
     "too_many_columns": {"columns": "100,011", "limit": "500"},
     "too_long": {"length": "1,000,000", "limit": "100"},
+    "not_a_hand_log.lock": {},
     "too_long.registry": {"line": 3, "length": "1,000,000", "limit": "100"},
     "too_many_columns.row": {"line": 3, "columns": "2,011", "limit": "500"},
     "not_xlsx.compression": {"part": "'xl/x.xml'"},

@@ -103,6 +103,9 @@ def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
     if len(data) > limit:
         raise FileRejected(label, "too_large", {"size": f"{len(data):,}", "limit": f"{limit:,}"})
     sha = hashlib.sha256(data).hexdigest()
+    if label.startswith(("~$", ".~lock.")) and not data.startswith(b"PK\x03\x04"):
+        # what Excel (~$meja.xlsx) and LibreOffice (.~lock.meja.ods#) keep beside an open file
+        raise FileRejected(label, "not_a_hand_log", variant="lock")
     if data.startswith(b"PK\x03\x04"):
         return _xlsx_sheets(data, label, sha)
     if label.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods")):
