@@ -413,6 +413,18 @@ def test_a_stray_cell_at_the_sheets_far_corner_is_refused_before_it_is_read():
     assert read_bytes(_stray_xlsx(40, 30), "dekat.xlsx").rows == 3
 
 
+def test_a_sheet_whose_part_is_not_found_is_measured_by_the_farthest_sheet(monkeypatch):
+    """Where the workbook's relationships do not lead this reader to a sheet's part (the
+    workbook reader may still find it), the farthest reach of any sheet part stands in."""
+    from pipeline.ingest import workbook
+
+    monkeypatch.setattr(workbook, "_sheet_parts", lambda zf: {})
+    with pytest.raises(FileRejected) as info:
+        read_bytes(_stray_xlsx(1_048_575, 16_383), "jarang.xlsx")
+    assert info.value.message_id == "too_many_rows.cells"
+    assert read_bytes(_stray_xlsx(40, 30), "dekat.xlsx").rows == 3
+
+
 def _unnumbered_xlsx(wide: int) -> bytes:
     """A sheet whose rows and cells leave out their numbers, as the format allows: a header
     and a hand, 48 rows of one cell, and a last row of ``wide`` cells."""

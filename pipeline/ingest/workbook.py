@@ -155,7 +155,18 @@ def _scanner(zf: zipfile.ZipFile, kind: str, label: str) -> _Scan:
 
     def xlsx(name: str) -> _SheetXml:
         part = parts.get(name)
-        return _scan_sheet(zf, part) if part and part in zf.namelist() else _SheetXml()
+        if part and part in zf.namelist():
+            return _scan_sheet(zf, part)
+        # a sheet whose part the workbook's relationships do not lead to here (the reader
+        # may still find it): nothing is marked, but the farthest reach of any sheet
+        # part stands for its own
+        unknown = _SheetXml()
+        for other in zf.namelist():
+            if other.startswith("xl/worksheets/") and other.endswith(".xml"):
+                reach = _scan_sheet(zf, other)
+                unknown.last_row = max(unknown.last_row, reach.last_row)
+                unknown.last_col = max(unknown.last_col, reach.last_col)
+        return unknown
 
     return xlsx
 
