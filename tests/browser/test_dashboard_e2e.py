@@ -332,6 +332,34 @@ def test_a_workbook_saved_by_libreoffice_as_ods_uploads_and_saves(tmp_path, new_
     ]
 
 
+def test_a_workbook_with_a_stray_far_cell_is_refused_and_the_server_lives_on(tmp_path, new_page):
+    """One cell at XFD1048576 of a 5 KB workbook made the workbook reader ask for 512 GB
+    and abort the process reading it: the dashboard's server, for every screen at once."""
+    import xlsxwriter
+
+    db = tmp_path / "d.duckdb"
+    build_samples(db, only="unhas")
+    add_coordinator(db, "rina", ["*"])
+    stray = tmp_path / "jarang.xlsx"
+    wb = xlsxwriter.Workbook(stray)
+    ws = wb.add_worksheet("hands")
+    lines = sample_file("unhas", "unhas-2024-e1_R3_meja2.csv").read_text("utf-8-sig").splitlines()
+    for i, line in enumerate(lines):
+        ws.write_row(i, 0, line.split(";"))
+    ws.write(1_048_575, 16_383, "x")
+    wb.close()
+    assert stray.stat().st_size < 10_000
+    with dashboard(db, tmp_path, refresh=REFRESH) as srv:
+        page = new_page()
+        sign_in(page, srv.url, "rina")
+        upload(page, stray)
+        page.get_by_text(re.compile("sampai ke baris 1,048,576 dan kolom 16,384")).first.wait_for()
+        expect()(confirm_button(page)).to_be_disabled()
+        other = new_page()  # the server still serves every screen
+        other.goto(srv.url)
+        other.get_by_text("Meja 1", exact=True).first.wait_for()
+
+
 def test_a_bad_file_shows_its_problems_and_changes_nothing(tmp_path, new_page):
     db = tmp_path / "d.duckdb"
     build_samples(db, only="unhas")
