@@ -6,6 +6,7 @@ Limits come from :mod:`pipeline.settings` and are lowered here through their
 """
 
 import io
+import re
 import struct
 import time
 import zipfile
@@ -243,6 +244,30 @@ def test_a_workbook_that_expands_past_the_limit_is_refused(monkeypatch):
     exc = rejected(bomb(padding=8 << 20))
     assert exc.code == "xlsx_bomb"
     assert f"the limit is {4 << 20:,}" in exc.message
+
+
+def _said_texts(data: bytes, count: int) -> bytes:
+    """``data`` whose table of shared texts says it holds ``count`` of them."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for info in src.infolist():
+            part = src.read(info.filename)
+            if info.filename == "xl/sharedStrings.xml":
+                part = re.sub(rb'uniqueCount="\d+"', f'uniqueCount="{count}"'.encode(), part)
+            z.writestr(info.filename, part)
+    return out.getvalue()
+
+
+def test_a_workbook_that_says_it_holds_billions_of_texts_is_refused_before_it_is_read():
+    """The workbook reader sets aside room for as many shared texts as the file says
+    before reading one: 4 billion said in a 5 KB file asked for 96 GB, and the process
+    aborted (the dashboard's server with it)."""
+    data = workbook([HEADER, ["e", "unhas", "R1", "1", "1", "a", "b", "c", "d", "A", "biasa"]])
+    assert read_bytes(_said_texts(data, 16), "hands.xlsx").rows == 1  # what it really holds
+    exc = rejected(_said_texts(data, 4_000_000_000))
+    assert exc.message_id == "xlsx_bomb.strings"
+    assert exc.message.startswith("the workbook says it holds 4,000,000,000 texts in ")
 
 
 def test_a_zip_that_lies_about_its_sizes_is_refused(monkeypatch):

@@ -473,6 +473,7 @@ RARE = {
     "xlsx_bomb.ratio": {"part": "'xl/worksheets/sheet1.xml'", "ratio": "2000"},
     "xlsx_bomb": {"limit": "1,000"},
     "xlsx_bomb.repeated": {"limit": "1,000"},
+    "xlsx_bomb.strings": {"count": "4,000,000,000", "size": "248"},
     "too_many_rows.cells": {"rows": "1,048,576", "columns": "16,384", "limit": "20,000,000"},
     "too_many_columns": {"columns": "100,011", "limit": "500"},
     "too_long": {"length": "1,000,000", "limit": "100"},
