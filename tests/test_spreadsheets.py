@@ -448,6 +448,25 @@ def _unnumbered_xlsx(wide: int) -> bytes:
     return out.getvalue()
 
 
+def test_a_cell_numbered_far_below_its_row_is_measured_by_its_own_number():
+    """The workbook reader places a cell by its own number, not its row's: a cell
+    ``A99999999999`` in row 2 asked for 466 GB and aborted the process (found by mutating
+    every cell number of a workbook)."""
+    data = _stray_xlsx(2, 0)
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for info in src.infolist():
+            part = src.read(info.filename)
+            if info.filename.endswith("sheet1.xml"):
+                part = part.replace(b'r="A2"', b'r="A99999999999"', 1)
+            z.writestr(info.filename, part)
+    with pytest.raises(FileRejected) as info:
+        read_bytes(out.getvalue(), "dalam.xlsx")
+    assert info.value.message_id == "too_many_rows.cells"
+    assert "reaches row 99,999,999,999 and column 26" in info.value.message
+
+
 def test_rows_and_cells_without_their_numbers_are_counted(monkeypatch):
     monkeypatch.setenv("DOMINO_MAX_SHEET_CELLS", "2000")
     # 51 rows of at most 26 columns: 1,326 cells

@@ -299,6 +299,10 @@ def _scan_ods_cells(body: bytes, info: _SheetXml, r: int) -> None:
 #: letters: a row's number is digits, a range is ``ref="…"``)
 _WIDE_CELL = re.compile(rb'r="([A-Z]{2,3})(\d+)"')
 _NUMBERED_CELL = re.compile(rb'r="[A-Z]{1,3}(\d+)"')
+#: A cell numbered in row 100,000 or beyond: the reader goes by the cell's number, not its
+#: row's (``<row r="1"><c r="A99999999999">`` asked for 466 GB). Below that row and
+#: within column Z a sheet cannot pass the limit, so those cells are not looked at.
+_DEEP_CELL = re.compile(rb'r="[A-Z]{1,3}(\d{6,})"')
 
 
 def _reach(buf: bytes, p: bytes, info: _SheetXml) -> None:
@@ -315,6 +319,7 @@ def _reach(buf: bytes, p: bytes, info: _SheetXml) -> None:
     for letters, row in _WIDE_CELL.findall(buf):
         info.last_col = max(info.last_col, _col_number(letters))
         rows.append(int(row))
+    rows += [int(n) for n in _DEEP_CELL.findall(buf)]
     info.last_row = max(info.last_row, info.row_tags, max(rows, default=0))
     cells = len(re.findall(rb"<%sc[\s>/]" % p, buf))
     if cells > len(_NUMBERED_CELL.findall(buf)):  # cells without their number
