@@ -628,3 +628,21 @@ def test_a_registry_or_roster_cell_pasted_full_of_text_is_refused_naming_it(tmp_
             read(path)
         assert (info.value.file, info.value.column) == ("pemain.csv", "player")
         assert info.value.message.startswith("line 3: this cell holds 5,000 characters")
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_the_sheet_scan_finds_the_same_cut_in_small_pieces(monkeypatch, kind):
+    """The XML is read a few MB at a time, cut where a row starts: in pieces of 300 bytes
+    (a row is cut off at every few cells) the same rows are hidden, merged and formulas
+    found, and the same row numbers given, as read whole."""
+    from pipeline.ingest import sheetxml
+
+    names = ["hidden_row", "merged", "formula", "meja"] + (["geser"] if kind == "ods" else [])
+    whole = {n: [s.frame for s in read_sheets(READ / f"{n}.{kind}")] for n in names}
+    monkeypatch.setattr(sheetxml, "_CHUNK", 300)
+    for n in names:
+        pieces = [s.frame for s in read_sheets(READ / f"{n}.{kind}")]
+        assert len(pieces) == len(whole[n])
+        for a, b in zip(pieces, whole[n], strict=True):
+            assert a.equals(b), n
+    assert read_sheets(READ / f"hidden_row.{kind}")[0].frame["_issue"].drop_nulls().len() == 1

@@ -12,7 +12,9 @@ import html
 import posixpath
 import re
 import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import IO
 
 import polars as pl
 
@@ -92,28 +94,38 @@ def _scan_sheet(zf: zipfile.ZipFile, part: str) -> _SheetXml:
     XML a few MB at a time (cut on row starts, so no row is split)."""
     info = _SheetXml()
     prefix = b""
-    tail = b""
+
+    def row_start(first: bytes) -> bytes:
+        nonlocal prefix
+        m = re.search(rb"<([\w.-]+:)?sheetData\b", first)
+        prefix = (m.group(1) or b"") if m else b""
+        return b"<" + prefix + b"row"
+
     with zf.open(part) as fh:
-        first = True
-        while True:
-            chunk = fh.read(_CHUNK)
-            buf = tail + chunk
-            if first:
-                m = re.search(rb"<([\w.-]+:)?sheetData\b", buf)
-                prefix = (m.group(1) or b"") if m else b""
-                first = False
-            if chunk:
-                cut = buf.rfind(b"<" + prefix + b"row")
-                if cut <= 0:
-                    tail = buf
-                    continue
-                buf, tail = buf[:cut], buf[cut:]
-            else:
-                tail = b""
+        for buf in _row_chunks(fh, row_start):
             _scan_part(buf, prefix, info)
-            if not chunk:
-                break
     return info
+
+
+def _row_chunks(fh: IO[bytes], row_start: Callable[[bytes], bytes]) -> Iterator[bytes]:
+    """A part of the zip a few MB at a time, each piece cut where a row starts, so that no
+    row is split; ``row_start`` is given the first piece and says how a row starts."""
+    tail = b""
+    start: bytes | None = None
+    while True:
+        chunk = fh.read(_CHUNK)
+        buf = tail + chunk
+        if start is None:
+            start = row_start(buf)
+        if chunk:
+            cut = buf.rfind(start)
+            if cut <= 0:
+                tail = buf
+                continue
+            buf, tail = buf[:cut], buf[cut:]
+        yield buf
+        if not chunk:
+            return
 
 
 def _scan_part(buf: bytes, raw: bytes, info: _SheetXml) -> None:
@@ -203,22 +215,9 @@ def _scan_ods(zf: zipfile.ZipFile, max_rows: int) -> _OdsScan:
     time (cut on row starts). Rows are not numbered there: they are counted, repeats
     included. ``max_rows`` bounds how many rows one repeated hidden row can add."""
     scan = _OdsScan()
-    tail = b""
     with zf.open("content.xml") as fh:
-        while True:
-            chunk = fh.read(_CHUNK)
-            buf = tail + chunk
-            if chunk:
-                cut = buf.rfind(b"<table:table-row")
-                if cut <= 0:
-                    tail = buf
-                    continue
-                buf, tail = buf[:cut], buf[cut:]
-            else:
-                tail = b""
+        for buf in _row_chunks(fh, lambda _: b"<table:table-row"):
             _scan_ods_part(buf, scan, max_rows)
-            if not chunk:
-                break
     return scan
 
 
