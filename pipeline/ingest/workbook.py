@@ -10,13 +10,15 @@ is carried down) and formulas saved without a value, each marked on its row for
 :mod:`pipeline.ingest.normalize` to refuse.
 """
 
+import contextlib
 import io
 import json
 import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import fastexcel
 import polars as pl
@@ -139,20 +141,42 @@ def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
     return size
 
 
-def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
-    """Every hand-log sheet of a workbook (``.xlsx`` or ``.ods``)."""
-    kind = _check_zip(data, label)
+def _reader_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is the workbook reader failing: any error, or a panic of its Rust
+    side, which pyo3 raises as ``PanicException`` (not an ``Exception``, so it would pass
+    every ``except Exception``)."""
+    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
+
+
+@contextlib.contextmanager
+def _reading(label: str) -> Iterator[None]:
+    """Whatever the workbook reader raises, as the one sentence of an unreadable workbook."""
     try:
+        yield
+    except FileRejected:
+        raise
+    except BaseException as exc:
+        if not _reader_error(exc):
+            raise
+        raise FileRejected(
+            label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
+        ) from exc
+
+
+def _open(data: bytes, label: str) -> tuple[zipfile.ZipFile, _Scan, Any, list[str]]:
+    """The checked zip, what its sheets' XML says, the workbook reader and its sheets."""
+    kind = _check_zip(data, label)
+    with _reading(label):
         zf = zipfile.ZipFile(io.BytesIO(data))
         scan = _scanner(zf, kind, label)  # before the workbook reader expands anything
         reader = fastexcel.read_excel(data)
         names = list(reader.sheet_names)
-    except FileRejected:
-        raise
-    except Exception as exc:
-        raise FileRejected(
-            label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
-        ) from exc
+    return zf, scan, reader, names
+
+
+def _xlsx_sheets(data: bytes, label: str, sha: str) -> list[Sheet]:
+    """Every hand-log sheet of a workbook (``.xlsx`` or ``.ods``)."""
+    zf, scan, reader, names = _open(data, label)
     with zf:
         return _workbook_sheets(reader, scan, names, label, sha)
 
@@ -302,18 +326,7 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
 def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
     """Header, body and header line of a workbook's ``hands`` sheet, else its first (the
     player registry reads one table this way)."""
-    kind = _check_zip(data, label)
-    try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
-        scan = _scanner(zf, kind, label)  # before the workbook reader expands anything
-        reader = fastexcel.read_excel(data)
-        names = list(reader.sheet_names)
-    except FileRejected:
-        raise
-    except Exception as exc:
-        raise FileRejected(
-            label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
-        ) from exc
+    zf, scan, reader, names = _open(data, label)
     with zf:
         if not names:
             raise FileRejected(label, "empty", variant="no_sheets")
@@ -372,7 +385,9 @@ def _peek_header(reader, scan: _Scan, name: str, label: str) -> list[str]:
     try:
         _within_reach(scan(name), label)
         raw = reader.load_sheet(name, header_row=None, dtypes="string", n_rows=20).to_polars()
-    except Exception:
+    except BaseException as exc:
+        if not _reader_error(exc):
+            raise
         return []
     for row in raw.cast(pl.String).iter_rows():
         if any(v is not None and str(v).strip() for v in row):
@@ -382,7 +397,7 @@ def _peek_header(reader, scan: _Scan, name: str, label: str) -> list[str]:
 
 def _sheet_rows(reader, scan: _Scan, name: str, label: str):
     """The sheet's header, body and marks, and whether it is visible."""
-    try:
+    with _reading(label):
         info = scan(name)
         _within_reach(info, label)  # before the workbook reader holds its cells
         sheet = reader.load_sheet(name, header_row=None, dtypes="string")
@@ -390,12 +405,6 @@ def _sheet_rows(reader, scan: _Scan, name: str, label: str):
         visible = sheet.visible
         columns = sheet.available_columns()
         first_col = (columns[0].absolute_index + 1) if columns else 1
-    except FileRejected:
-        raise
-    except Exception as exc:
-        raise FileRejected(
-            label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
-        ) from exc
     if raw.height == 0:
         raise FileRejected(label, "empty", variant="sheet")
     raw = raw.cast(pl.String)
