@@ -281,6 +281,25 @@ def test_an_error_nobody_expected_is_one_line_and_exit_70(db_path, monkeypatch):
         raise AssertionError("DOMINO_DEBUG=1 did not let the error through")
 
 
+class PanicException(BaseException):
+    """As pyo3 raises a panic of a Rust extension (polars, the workbook reader)."""
+
+
+def test_a_panic_of_a_rust_extension_is_one_line_and_exit_70(db_path, monkeypatch):
+    """Not an ``Exception``: it passed the handler above and printed a traceback."""
+    from pipeline.ingest import service
+
+    def panics(*_a, **_k):
+        raise PanicException("called `Result::unwrap()` on an `Err` value")
+
+    monkeypatch.setattr(service, "load", panics)
+    got = run("ingest", BASE)
+    assert got.exit_code == 70
+    said = got.stderr.strip()
+    assert said.startswith("internal error: domino ingest stopped") and "PanicException" in said
+    assert "Traceback" not in got.output
+
+
 READERS = [
     ["standings", "--event", "x"],
     ["hands", "--event", "x"],

@@ -77,7 +77,7 @@ def _refusal(exc: Exception) -> tuple[str, int] | None:
     return None
 
 
-def _unexpected(ctx: click.Context, exc: Exception) -> str:
+def _unexpected(ctx: click.Context, exc: BaseException) -> str:
     """The one line for an error no part of domino expected: a bug, said as one."""
     from rich.markup import escape
 
@@ -128,8 +128,12 @@ class DominoGroup(click.Group):
 
             err.print(_interrupted(ctx), highlight=False)
             sys.exit(130)
-        except Exception as exc:
-            said = _refusal(exc)
+        except BaseException as exc:
+            # a panic in a Rust extension (polars, the workbook reader) comes as pyo3's
+            # PanicException, which is not an Exception: said as a bug too
+            if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
+                raise
+            said = _refusal(exc) if isinstance(exc, Exception) else None
             if said is None:
                 if os.environ.get("DOMINO_DEBUG"):
                     raise
