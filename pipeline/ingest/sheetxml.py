@@ -312,16 +312,16 @@ def _reach(buf: bytes, p: bytes, info: _SheetXml) -> None:
     has every row's cells counted."""
     tags = len(re.findall(rb"<%srow[\s>/]" % p, buf))
     rows = [int(n) for n in re.findall(rb"<%srow\b[^>]*?\sr=\"(\d+)\"" % p, buf)]
+    numbered = _NUMBERED_CELL.findall(buf)
     info.row_tags += tags
     if tags > len(rows):  # rows without their number: every cell's number is read
-        rows += [int(n) for n in _NUMBERED_CELL.findall(buf)]
+        rows += [int(n) for n in numbered]
     for letters, row in _WIDE_CELL.findall(buf):
         info.last_col = max(info.last_col, _col_number(letters))
         rows.append(int(row))
     rows += [int(n) for n in _DEEP_CELL.findall(buf)]
     info.last_row = max(info.last_row, info.row_tags, max(rows, default=0))
-    cells = len(re.findall(rb"<%sc[\s>/]" % p, buf))
-    if cells > len(_NUMBERED_CELL.findall(buf)):  # cells without their number
+    if len(re.findall(rb"<%sc[\s>/]" % p, buf)) > len(numbered):  # cells without their number
         for row in re.finditer(rb"<%srow\b.*?</%srow>" % (p, p), buf, re.S):
             info.last_col = max(info.last_col, len(re.findall(rb"<%sc[\s>/]" % p, row.group(0))))
 
