@@ -18,6 +18,8 @@ import sys
 
 import click
 
+from pipeline.panics import is_failure
+
 #: Every ``domino`` command: its name and where it lives ("module:attribute"). A new
 #: command is one line here; click lists them alphabetically.
 COMMANDS = {
@@ -129,9 +131,7 @@ class DominoGroup(click.Group):
             err.print(_interrupted(ctx), highlight=False)
             sys.exit(130)
         except BaseException as exc:
-            # a panic in a Rust extension (polars, the workbook reader) comes as pyo3's
-            # PanicException, which is not an Exception: said as a bug too
-            if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
+            if not is_failure(exc):  # a Rust extension's panic is said as a bug too
                 raise
             said = _refusal(exc) if isinstance(exc, Exception) else None
             if said is None:

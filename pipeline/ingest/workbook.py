@@ -33,6 +33,7 @@ from pipeline.ingest.sheetxml import (
     _sheet_parts,
     _SheetXml,
 )
+from pipeline.panics import is_failure
 from pipeline.problems import WARNING, FileRejected
 
 #: What an OpenDocument spreadsheet's ``mimetype`` part says
@@ -141,22 +142,16 @@ def _expanded_size(data: bytes, info: zipfile.ZipInfo, cap: int) -> int:
     return size
 
 
-def _reader_error(exc: BaseException) -> bool:
-    """Whether ``exc`` is the workbook reader failing: any error, or a panic of its Rust
-    side, which pyo3 raises as ``PanicException`` (not an ``Exception``, so it would pass
-    every ``except Exception``)."""
-    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
-
-
 @contextlib.contextmanager
 def _reading(label: str) -> Iterator[None]:
-    """Whatever the workbook reader raises, as the one sentence of an unreadable workbook."""
+    """Whatever the workbook reader raises (a panic of its Rust side too), as the one
+    sentence of an unreadable workbook."""
     try:
         yield
     except FileRejected:
         raise
     except BaseException as exc:
-        if not _reader_error(exc):
+        if not is_failure(exc):
             raise
         raise FileRejected(
             label, "not_xlsx", {"why": type(exc).__name__}, variant="unreadable"
@@ -386,7 +381,7 @@ def _peek_header(reader, scan: _Scan, name: str, label: str) -> list[str]:
         _within_reach(scan(name), label)
         raw = reader.load_sheet(name, header_row=None, dtypes="string", n_rows=20).to_polars()
     except BaseException as exc:
-        if not _reader_error(exc):
+        if not is_failure(exc):
             raise
         return []
     for row in raw.cast(pl.String).iter_rows():
