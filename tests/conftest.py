@@ -15,6 +15,11 @@ DATA = TESTS / "data"
 ROOT = TESTS.parent
 
 
+class PanicException(BaseException):
+    """As pyo3 raises a panic of a Rust extension (polars, the workbook reader): not an
+    ``Exception``."""
+
+
 @pytest.fixture
 def db_path(tmp_path, monkeypatch) -> Path:
     """A database file of this test's own; DOMINO_DB points at it for the CLI."""

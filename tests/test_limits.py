@@ -19,6 +19,7 @@ from pipeline.ingest import ingest
 from pipeline.ingest.read import display_name, read_bytes, read_file
 from pipeline.problems import FileRejected
 from simulator.stress import FUZZ, current_matches, domino, memory_db
+from tests.conftest import PanicException
 
 GOOD = FUZZ / "unhas-2024-e1_R1_meja4.csv"
 HEADER = [
@@ -401,10 +402,6 @@ def test_huge_cells_give_short_readable_messages():
     )
     exc = rejected(header.encode(), "dup.csv")
     assert exc.code == "duplicate_column" and len(exc.message) <= 500
-
-
-class PanicException(BaseException):
-    """As pyo3 raises a panic of a Rust extension: not an ``Exception``."""
 
 
 def test_a_panic_of_the_workbook_reader_is_one_sentence_not_a_traceback(monkeypatch):
