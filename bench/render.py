@@ -2,7 +2,7 @@
 
 Part of :func:`bench.run.page_render`. For the leaderboard, player and event statistics
 pages, Streamlit's AppTest opens the page in a new session on a process whose caches
-are warm (another visitor saw the page before: a spectator's screen), five times; the
+are warm (another visitor saw the page before: a spectator's screen), five times (``sessions``); the
 figure is the CPU time of the script thread (``time.thread_time`` around Streamlit's
 script run), so the test harness's own work is not counted. ``leaderboard_busiest`` is
 the leaderboard of the round with the most tables (the most table cards on one screen). ``first`` is the first
@@ -55,17 +55,18 @@ def session(spec):
     spent.clear()
     at.run()
     return sum(spent), len(at.exception)
-for arg in sys.argv[2:]:
+for arg in sys.argv[3:]:
     name, _, spec = arg.partition("=")
     first, errors = session(spec)
-    warm = [session(spec) for _ in range(5)]
+    warm = [session(spec) for _ in range(int(sys.argv[2]))]
     errors += sum(e for _, e in warm)
     print("RESULT", name, first, statistics.median(c for c, _ in warm), errors)
 """
 
 
-def page_cpu(db: Path) -> dict[str, float]:
-    """``page_cpu_<page>_s`` (warm new session, median of 5) and ``page_cpu_<page>_first_s``."""
+def page_cpu(db: Path, sessions: int = 5) -> dict[str, float]:
+    """``page_cpu_<page>_s`` (warm new session, median of ``sessions``) and
+    ``page_cpu_<page>_first_s``."""
     app = ROOT / "dashboard" / "app.py"
     busiest = _busiest(db)
     specs = ["leaderboard=leaderboard", "player=player", "event_stats=event_stats"]
@@ -74,7 +75,7 @@ def page_cpu(db: Path) -> dict[str, float]:
             f"leaderboard_busiest=leaderboard?{urlencode(dict(zip(('event', 'round'), busiest, strict=True)))}"
         )
     r = subprocess.run(
-        [sys.executable, "-c", _CODE, str(app), *specs],
+        [sys.executable, "-c", _CODE, str(app), str(sessions), *specs],
         capture_output=True,
         text=True,
         env={**os.environ, "DOMINO_DB": str(db)},

@@ -56,9 +56,10 @@ def test_bench_smoke_produces_every_figure(tmp_path):
         ):
             assert r[key] > 0, key
         assert r["page_exceptions"] == 0
-        # whole processes of the command line, ten each
+        # whole processes of the command line, each timed as often as smoke mode says
         assert set(r["cli"]) == {"cli_help", "cli_standings", "cli_ingest"}
-        assert all(v["n"] == 10 and v["median_s"] > 0 for v in r["cli"].values())
+        assert all(v["n"] == bench.SMOKE_REPEATS and v["median_s"] > 0 for v in r["cli"].values())
+    assert results["smoke"] is True
     saved = list((tmp_path / "results").glob("*.json"))
     assert len(saved) == 1 and json.loads(saved[0].read_text())["machine"]["cpus"] >= 1
     md = (tmp_path / "results" / "latest.md").read_text()
