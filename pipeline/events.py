@@ -90,7 +90,7 @@ def undated_warning(found: list[tuple[str, str, date]], lang: str = "en") -> str
         return messages.render("undated.one", {"event": event, "day": str(day)}, lang)
     return messages.render(
         "undated.many",
-        {"count": f"{len(found):,}", "events": [e for e, _, _ in found[:3]]},
+        {"count": len(found), "events": [e for e, _, _ in found[:3]]},
         lang,
     )
 

@@ -131,7 +131,7 @@ def _refuse_long_cells(rows: pl.DataFrame, label: str) -> None:
             raise FileRejected(
                 label,
                 "too_long",
-                {"line": long["_line"][0], "length": f"{long[c].str.len_chars()[0]:,}", "limit": n},
+                {"line": long["_line"][0], "length": long[c].str.len_chars()[0], "limit": n},
                 variant="registry",
                 column=c,
             )

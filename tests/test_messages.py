@@ -101,8 +101,52 @@ def test_both_catalogues_hold_the_same_ids_and_parameters():
     for mid, tpl in en.items():
         assert set(messages.fields(tpl)) == set(messages.fields(id_[mid])), mid
         assert tpl != id_[mid] or mid.startswith("join."), mid
+        assert {spec for _, f, spec, _ in string.Formatter().parse(tpl) if f} <= {"", ","}, mid
         assert all(f.isidentifier() for f in messages.fields(tpl)), mid
         string.Formatter().parse(tpl)
+
+
+def test_numbers_are_grouped_as_each_language_writes_them():
+    """``{size:,}``: 1,048,576 in English, 1.048.576 in Indonesian (where 1,048 is a number
+    between one and two), whether the sentence is rendered alone, for a checked column, or
+    from stored parameters; a number an earlier version stored grouped the English way is
+    grouped again, and text that is not a number is shown as it is."""
+    params = {"size": 1_048_576, "limit": 100}
+    assert messages.render("too_large", params) == (
+        "the file is 1,048,576 bytes; the limit is 100 bytes"
+    )
+    assert messages.render("too_large", params, "id") == (
+        "ukuran berkas 1.048.576 byte; batasnya 100 byte"
+    )
+    stored = pl.DataFrame(
+        {
+            "message_id": ["too_large"] * 4,
+            "params": [
+                messages.to_json(params),
+                messages.to_json({"size": "1048576", "limit": "123456"}),  # a checked column
+                messages.to_json({"size": "1,048,576", "limit": "1,000"}),  # stored before
+                messages.to_json({"size": "12,34", "limit": "n/a"}),
+            ],
+        }
+    )
+    assert messages.render_frame(stored, "id").to_list() == [
+        "ukuran berkas 1.048.576 byte; batasnya 100 byte",
+        "ukuran berkas 1.048.576 byte; batasnya 123.456 byte",
+        "ukuran berkas 1.048.576 byte; batasnya 1.000 byte",
+        "ukuran berkas 12,34 byte; batasnya n/a byte",
+    ]
+    for lang in messages.LANGUAGES:  # one sentence and a whole column agree
+        assert messages.render_frame(stored, lang).to_list() == [
+            messages.render("too_large", json.loads(p), lang) for p in stored["params"]
+        ]
+    for n in (0, 7, 999, 1000, 12_345, 999_999, 1_000_000, 4_000_000_000):
+        column = pl.DataFrame({"n": [n]}).select(
+            messages.expr(
+                "too_large", {"size": pl.col("n").cast(pl.String), "limit": pl.lit("1")}, "id"
+            )
+        )
+        assert column.item() == messages.render("too_large", {"size": n, "limit": 1}, "id")
+        assert f"{n:,}".replace(",", ".") in column.item()
 
 
 def test_a_message_inside_a_message_is_rendered_in_the_same_language():
@@ -471,15 +515,15 @@ RARE = {
     "tiebreak_not_tied.regular": {"regular": "10", "hand": "11", "players": "Ana, Budi"},
     "too_few_players.tiebreak": {"n": "1"},
     "xlsx_bomb.ratio": {"part": "'xl/worksheets/sheet1.xml'", "ratio": "2000"},
-    "xlsx_bomb": {"limit": "1,000"},
-    "xlsx_bomb.repeated": {"limit": "1,000"},
-    "xlsx_bomb.strings": {"count": "4,000,000,000", "size": "248"},
-    "too_many_rows.cells": {"rows": "1,048,576", "columns": "16,384", "limit": "20,000,000"},
-    "too_many_columns": {"columns": "100,011", "limit": "500"},
-    "too_long": {"length": "1,000,000", "limit": "100"},
+    "xlsx_bomb": {"limit": 1000},
+    "xlsx_bomb.repeated": {"limit": 1000},
+    "xlsx_bomb.strings": {"count": 4_000_000_000, "size": 248},
+    "too_many_rows.cells": {"rows": 1_048_576, "columns": 16_384, "limit": 20_000_000},
+    "too_many_columns": {"columns": 100_011, "limit": 500},
+    "too_long": {"length": 1_000_000, "limit": 100},
     "not_a_hand_log.lock": {},
-    "too_long.registry": {"line": 3, "length": "1,000,000", "limit": "100"},
-    "too_many_columns.row": {"line": 3, "columns": "2,011", "limit": "500"},
+    "too_long.registry": {"line": 3, "length": 1_000_000, "limit": 100},
+    "too_many_columns.row": {"line": 3, "columns": 2011, "limit": 500},
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
     "empty.no_sheets": {},
     "not_xlsx.unreadable": {"why": "CalamineError"},
@@ -492,7 +536,7 @@ RARE = {
         "want_t": "3",
         "per_table": "4",
     },
-    "too_many_rows.workbook": {"limit": "2,000,000"},
+    "too_many_rows.workbook": {"limit": 2_000_000},
     "totals_row": {"row": "12"},
     "sheet_skipped.empty": {},
     "sheet_skipped.no_columns": {"missing": ["table", "ending"]},
@@ -584,5 +628,5 @@ def test_every_catalogue_entry_is_provoked_by_a_scenario():
                 "the module's tests ran in more than one process: run it with --dist loadfile"
             )
         pytest.skip("run with the whole module")
-    unused = {m for m in messages.catalogue("en") if not m.startswith("join.")} - SEEN
+    unused = {m for m in messages.catalogue("en") if not m.startswith(("join.", "number."))} - SEEN
     assert not unused, f"catalogue entries no scenario produces: {sorted(unused)}"

@@ -387,7 +387,7 @@ def test_a_cell_pasted_full_of_text_keeps_its_match_out_and_is_not_quoted_whole(
         (4, "note", "too_long"),
     ]
     assert probs["message"][0] == (
-        "this cell holds 1000000 characters, more than the 100 a cell here may hold "
+        "this cell holds 1,000,000 characters, more than the 100 a cell here may hold "
         "(something pasted into the wrong cell?)"
     )
     assert max(len(m) for m in probs["message"]) < 200

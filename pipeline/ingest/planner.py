@@ -151,8 +151,8 @@ def _junk_files(
             str(row["file"]),
             "too_many_problems",
             {
-                "bad": f"{row['bad']:,}",
-                "rows": f"{row['rows']:,}",
+                "bad": row["bad"],
+                "rows": row["rows"],
                 "line": row["line"],
                 "column": row["column"] or "",
             },

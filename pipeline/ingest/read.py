@@ -68,7 +68,7 @@ def read_sheets(path: str | Path, name: str | None = None) -> list[Sheet]:
         raise FileRejected(label, "unreadable", {"why": exc.strerror}) from exc
     limit = int(settings.get("max_file_bytes"))
     if size > limit:
-        raise FileRejected(label, "too_large", {"size": f"{size:,}", "limit": f"{limit:,}"})
+        raise FileRejected(label, "too_large", {"size": size, "limit": limit})
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -101,7 +101,7 @@ def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
     label = display_name(name)
     limit = int(settings.get("max_file_bytes"))
     if len(data) > limit:
-        raise FileRejected(label, "too_large", {"size": f"{len(data):,}", "limit": f"{limit:,}"})
+        raise FileRejected(label, "too_large", {"size": len(data), "limit": limit})
     sha = hashlib.sha256(data).hexdigest()
     if label.startswith(("~$", ".~lock.")) and not data.startswith(b"PK\x03\x04"):
         # what Excel (~$meja.xlsx) and LibreOffice (.~lock.meja.ods#) keep beside an open file
@@ -197,7 +197,7 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
         raise FileRejected(
             label,
             "too_many_columns",
-            {"columns": f"{header_line.count(sep) + 1:,}", "limit": f"{max_columns:,}"},
+            {"columns": header_line.count(sep) + 1, "limit": max_columns},
         )
     text = text[start:] if start else text
     body: pl.DataFrame | None = None
@@ -228,8 +228,8 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
                 "too_many_columns",
                 {
                     "line": lines_before + 1 + at,
-                    "columns": f"{width:,}",
-                    "limit": f"{max_columns:,}",
+                    "columns": width,
+                    "limit": max_columns,
                 },
                 variant="row",
             )

@@ -75,13 +75,11 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
         raise FileRejected(
             label,
             "too_many_columns",
-            {"columns": f"{max(body.width, len(header)):,}", "limit": f"{max_columns:,}"},
+            {"columns": max(body.width, len(header)), "limit": max_columns},
         )
     max_rows = int(settings.get("max_rows"))
     if body.height > max_rows:
-        raise FileRejected(
-            label, "too_many_rows", {"rows": f"{body.height:,}", "limit": f"{max_rows:,}"}
-        )
+        raise FileRejected(label, "too_many_rows", {"rows": body.height, "limit": max_rows})
     names: list[str] = []
     extras: list[str] = []
     seen: dict[str, str] = {}

@@ -80,7 +80,7 @@ def _check_zip(data: bytes, label: str) -> str:
                         variant="ratio",
                     )
                 if total > max_total:
-                    raise FileRejected(label, "xlsx_bomb", {"limit": f"{max_total:,}"})
+                    raise FileRejected(label, "xlsx_bomb", {"limit": max_total})
                 if info.filename.lower().endswith("sharedstrings.xml"):
                     _check_strings(zf, info, size, label)
     except (zipfile.BadZipFile, zlib.error, struct.error) as exc:
@@ -102,7 +102,7 @@ def _check_strings(zf: zipfile.ZipFile, info: zipfile.ZipInfo, size: int, label:
         raise FileRejected(
             label,
             "xlsx_bomb",
-            {"count": f"{int(m.group(1)):,}", "size": f"{size:,}"},
+            {"count": int(m.group(1)), "size": size},
             variant="strings",
         )
 
@@ -186,11 +186,9 @@ def _scanner(zf: zipfile.ZipFile, kind: str, label: str) -> _Scan:
         ods = _scan_ods(zf, max_rows)
         limit = int(settings.get("max_xlsx_expanded_bytes"))
         if ods.expanded > limit:
-            raise FileRejected(label, "xlsx_bomb", {"limit": f"{limit:,}"}, variant="repeated")
+            raise FileRejected(label, "xlsx_bomb", {"limit": limit}, variant="repeated")
         if ods.value_rows > max_rows + len(ods.sheets):  # a header row per sheet
-            raise FileRejected(
-                label, "too_many_rows", {"limit": f"{max_rows:,}"}, variant="workbook"
-            )
+            raise FileRejected(label, "too_many_rows", {"limit": max_rows}, variant="workbook")
         return lambda name: ods.sheets.get(name, _SheetXml())
     parts = _sheet_parts(zf)
 
@@ -276,9 +274,7 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
                 refused.append(exc)
             continue
         if sum(s.rows for s in sheets) + frame.height > max_rows:
-            raise FileRejected(
-                label, "too_many_rows", {"limit": f"{max_rows:,}"}, variant="workbook"
-            )
+            raise FileRejected(label, "too_many_rows", {"limit": max_rows}, variant="workbook")
         sheets.append(
             Sheet(
                 file=where,
@@ -338,7 +334,7 @@ def _within_reach(info: _SheetXml, label: str) -> None:
         raise FileRejected(
             label,
             "too_many_rows",
-            {"rows": f"{info.last_row:,}", "columns": f"{info.last_col:,}", "limit": f"{limit:,}"},
+            {"rows": info.last_row, "columns": info.last_col, "limit": limit},
             variant="cells",
         )
 

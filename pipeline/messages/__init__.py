@@ -5,14 +5,17 @@ Every problem, refusal and match outcome carries a message id (its code, or
 sentence in a language is the catalogue's template (``en.toml``, ``id.toml`` beside this
 file) filled with them; nothing parses a sentence. See docs/messages.md.
 
-A parameter is text, a list of texts (joined by the catalogue's ``join.<name>``, else
-``", "``), or a list of messages ``{"id": …, "params": {…}}`` rendered and joined the
-same way. :func:`expr` renders a whole frame column at once (for the checks);
+A parameter is text, a whole number, a list of texts (joined by the catalogue's
+``join.<name>``, else ``", "``), or a list of messages ``{"id": …, "params": {…}}``
+rendered and joined the same way. A template writes ``{size:,}`` for a number shown with
+its thousands grouped as the language groups them (``number.thousands``: 1,048,576 in
+English, 1.048.576 in Indonesian); a parameter given as text is shown as it is. :func:`expr` renders a whole frame column at once (for the checks);
 :func:`render_frame` renders stored ``message_id`` + ``params`` columns (the dashboard);
 :func:`render` renders one sentence.
 """
 
 import json
+import re
 import string
 import tomllib
 from functools import cache
@@ -24,6 +27,9 @@ import polars as pl
 HERE = Path(__file__).parent
 LANGUAGES = ("en", "id")
 DEFAULT_JOIN = ", "
+GROUPED = ","  # the format spec of a number whose thousands are grouped: ``{size:,}``
+#: a number stored by an earlier version already grouped the English way ("1,048,576")
+_GROUPED_EN = r"^[0-9]{1,3}(,[0-9]{3})+$"
 LIMIT = 400  # a sentence quoting a huge cell keeps its head and its tail
 
 
@@ -58,16 +64,44 @@ def joiner(name: str, lang: str = "en") -> str:
     return catalogue(lang).get(f"join.{name}", catalogue("en").get(f"join.{name}", DEFAULT_JOIN))
 
 
+def thousands(lang: str = "en") -> str:
+    """What ``lang`` writes between a number's groups of three digits."""
+    return catalogue(lang).get("number.thousands", catalogue("en")["number.thousands"])
+
+
+def grouped(n: int, lang: str = "en") -> str:
+    """``n`` with its thousands grouped as ``lang`` writes them: 1,048,576 / 1.048.576."""
+    return f"{n:,}".replace(",", thousands(lang))
+
+
 def render(mid: str, params: dict[str, Any] | None = None, lang: str = "en") -> str:
     """One sentence of ``mid`` in ``lang``."""
     params = params or {}
-    values = {name: _value(name, params.get(name), lang) for name in fields(template(mid, lang))}
-    return template(mid, lang).format(**values)
+    out: list[str] = []
+    for literal, name, spec, _conv in string.Formatter().parse(template(mid, lang)):
+        out.append(literal)
+        if name:
+            out.append(_value(name, params.get(name), lang, spec or ""))
+    return "".join(out)
 
 
-def _value(name: str, value: Any, lang: str) -> str:
+def _whole(value: Any) -> int | None:
+    """A whole number: an int, its digits as text (as a checked column stores it), or
+    text grouped the English way (as an earlier version stored it); else None."""
+    if isinstance(value, str):
+        if re.fullmatch(_GROUPED_EN, value):
+            value = value.replace(",", "")
+        return int(value) if value.isascii() and value.isdigit() else None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
+
+
+def _value(name: str, value: Any, lang: str, spec: str = "") -> str:
     if value is None:
         return ""
+    if spec == GROUPED and (n := _whole(value)) is not None:
+        return grouped(n, lang)
     if isinstance(value, list):
         parts = [
             short(render(v["id"], v.get("params"), lang)) if isinstance(v, dict) else str(v)
@@ -96,19 +130,40 @@ def expr(
     """The sentence of ``mid`` for every row: ``pl.format`` over the parameter columns.
 
     ``params`` are string expressions; those named in ``lists`` are lists of strings,
-    joined as the catalogue says.
+    joined as the catalogue says; a field written ``{name:,}`` has its digits grouped.
     """
     tpl = template(mid, lang)
     pieces: list[pl.Expr] = []
-    for literal, name, _spec, _conv in string.Formatter().parse(tpl):
+    for literal, name, spec, _conv in string.Formatter().parse(tpl):
         if literal:
             pieces.append(pl.lit(literal))
         if name:
             e = params[name]
-            pieces.append(e.list.join(joiner(name, lang)) if name in lists else e)
+            if name in lists:
+                e = e.list.join(joiner(name, lang))
+            elif spec == GROUPED:
+                e = _grouped_expr(e, lang)
+            pieces.append(e)
     if not pieces:
         return pl.lit("")
     return pl.concat_str(pieces) if len(pieces) > 1 else pieces[0].cast(pl.String)
+
+
+def _grouped_expr(e: pl.Expr, lang: str) -> pl.Expr:
+    """:func:`grouped` for a column of digit strings (anything else, such as a number
+    stored already formatted, as it is): reversed, a separator after every three digits,
+    a separator left at the end dropped, reversed back."""
+    text = e.cast(pl.String)
+    digits = (
+        pl.when(text.str.contains(_GROUPED_EN)).then(text.str.replace_all(",", "")).otherwise(text)
+    )
+    sep = thousands(lang)
+    spaced = digits.str.reverse().str.replace_all(r"([0-9]{3})", "${1}" + sep.replace("$", "$$"))
+    return (
+        pl.when(digits.str.contains(r"^[0-9]+$"))
+        .then(spaced.str.strip_suffix(sep).str.reverse())
+        .otherwise(digits)
+    )
 
 
 def readable(message: pl.Expr, limit: int = LIMIT) -> pl.Expr:
