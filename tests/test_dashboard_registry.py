@@ -29,9 +29,7 @@ def test_registry_page_shows_the_diff_and_applies_only_with_a_reason(db_path, mo
     at = app("page_scripts/registry.py")
     _sign_in(at, "rina", PASSWORD)
     # the uploader's own English words hidden, what it takes said in Indonesian
-    said = (
-        "Seret berkas ke kotak di bawah atau tekan Pilih berkas · CSV, XLSX atau ODS, paling besar"
-    )
+    said = "Seret berkas ke kotak di bawah atau tekan Pilih berkas · CSV, TXT, TSV, XLSX, XLSM atau ODS, paling besar"
     assert said in texts(at)
     assert any("stFileUploaderDropzoneInstructions" in str(e.body) for e in at.get("html"))
     at.text_input(key="reg_league").input("demo").run()

@@ -28,8 +28,10 @@ from pipeline.ingest.sheet import Sheet, _short, _to_frame
 from pipeline.ingest.workbook import _xlsx_sheets
 from pipeline.problems import FileRejected
 
-#: The files a person may pick to upload: a hand log, a roster or a registry
-UPLOAD_KINDS = ("csv", "xlsx", "ods")
+#: The files a person may pick to upload: a hand log, a roster or a registry. ``txt``:
+#: Excel's "Text (Tab delimited)" and "Unicode Text" save as .txt (the reader goes by the
+#: bytes, not the name); ``xlsm``: a workbook with macros (their values are read)
+UPLOAD_KINDS = ("csv", "txt", "tsv", "xlsx", "xlsm", "ods")
 
 #: The files a folder given to ``domino ingest`` contributes
 HAND_LOG_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")

@@ -310,22 +310,27 @@ def test_coordinator_uploads_and_the_leaderboard_changes_within_one_refresh(tmp_
         assert table_card_players(screen, "2") == want
 
 
-def test_a_workbook_saved_by_libreoffice_as_ods_uploads_and_saves(tmp_path, new_page):
-    """LibreOffice Calc saves .ods unless told otherwise: the page takes it (Streamlit's
-    uploader refuses any extension it was not given), previews every sheet and saves."""
+def test_a_workbook_saved_by_libreoffice_as_ods_and_excel_text_upload_and_save(tmp_path, new_page):
+    """LibreOffice Calc saves .ods unless told otherwise, and Excel's "Text (Tab delimited)"
+    saves .txt: the page takes both (Streamlit's uploader refuses any extension it was not
+    given), previews every sheet and saves."""
     db = tmp_path / "d.duckdb"  # a new league: the workbook's event is not loaded yet
     add_coordinator(db, "rina", ["*"])
     ods = Path(__file__).parents[1] / "data" / "read" / "meja.ods"
+    good = (Path(__file__).parents[1] / "data" / "read" / "good.csv").read_text(encoding="utf-8")
+    txt = tmp_path / "hasil.txt"
+    txt.write_bytes(good.replace(",", "\t").replace("\n", "\r\n").encode("utf-16"))
     with dashboard(db, tmp_path, refresh=REFRESH) as srv:
         page = new_page()
         sign_in(page, srv.url, "rina")
-        expect()(page.get_by_text("CSV, XLSX atau ODS").first).to_be_visible()
-        upload(page, ods)
+        expect()(page.get_by_text("CSV, TXT, TSV, XLSX, XLSM atau ODS").first).to_be_visible()
+        upload(page, ods, txt)
         confirm_button(page).click()
-        page.get_by_text("Tersimpan: 3 pertandingan").wait_for()
+        page.get_by_text("Tersimpan: 4 pertandingan").wait_for()
     with connect(db, read_only=True) as con:
         files = con.execute("SELECT DISTINCT file FROM hands").fetchall()
     assert sorted(f for (f,) in files) == [
+        "hasil.txt",
         "meja.ods [Meja 1]",
         "meja.ods [Meja 2]",
         "meja.ods [Meja 3]",
