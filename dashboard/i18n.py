@@ -152,8 +152,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "up.template.button": {"id": "{ruleset} · {fmt}", "en": "{ruleset} · {fmt}"},
     "up.files": {
-        "id": "Berkas log kocokan (CSV, TXT, XLSX atau ODS, boleh beberapa)",
-        "en": "Hand-log files (CSV, TXT, XLSX or ODS, one or more)",
+        "id": "Berkas log kocokan (boleh beberapa)",
+        "en": "Hand-log files (one or more)",
     },
     "up.files.limit": {
         "id": "Seret berkas ke kotak di bawah atau tekan Pilih berkas · {kinds}, paling besar {mb} MB per berkas.",
