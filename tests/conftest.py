@@ -1,6 +1,7 @@
 """Shared fixtures: a fresh database per test, the repository's test data, the examples."""
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,18 @@ ROOT = TESTS.parent
 class PanicException(BaseException):
     """As pyo3 raises a panic of a Rust extension (polars, the workbook reader): not an
     ``Exception``."""
+
+
+@pytest.fixture(autouse=True)
+def _no_watcher_outlives_its_test():
+    """A page opened in a test (Streamlit's AppTest runs it in this process) starts the
+    dashboard's watcher of that test's database (dashboard/live.py): a thread polling it
+    until nobody has asked for five minutes. Stopped when the test ends, so the suite's
+    process does not carry dozens of them, and none is still mid-query when it exits."""
+    yield
+    live = sys.modules.get("dashboard.live")
+    if live is not None:
+        live.stop_all()
 
 
 @pytest.fixture
