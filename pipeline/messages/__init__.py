@@ -9,9 +9,10 @@ A parameter is text, a whole number, a list of texts (joined by the catalogue's
 ``join.<name>``, else ``", "``), or a list of messages ``{"id": …, "params": {…}}``
 rendered and joined the same way. A template writes ``{size:,}`` for a number shown with
 its thousands grouped as the language groups them (``number.thousands``: 1,048,576 in
-English, 1.048.576 in Indonesian); a parameter given as text is shown as it is. :func:`expr` renders a whole frame column at once (for the checks);
-:func:`render_frame` renders stored ``message_id`` + ``params`` columns (the dashboard);
-:func:`render` renders one sentence.
+English, 1.048.576 in Indonesian); a parameter given as other text is shown as it is.
+:func:`expr` renders a whole frame column at once (for the checks); :func:`render_frame`
+renders stored ``message_id`` + ``params`` columns (the dashboard); :func:`render` renders
+one sentence.
 """
 
 import json
@@ -150,9 +151,9 @@ def expr(
 
 
 def _grouped_expr(e: pl.Expr, lang: str) -> pl.Expr:
-    """:func:`grouped` for a column of digit strings (anything else, such as a number
-    stored already formatted, as it is): reversed, a separator after every three digits,
-    a separator left at the end dropped, reversed back."""
+    """:func:`grouped` for a column of digit strings, or of numbers an earlier version
+    stored grouped the English way (other text as it is): reversed, a separator after
+    every three digits, a separator left at the end dropped, reversed back."""
     text = e.cast(pl.String)
     digits = (
         pl.when(text.str.contains(_GROUPED_EN)).then(text.str.replace_all(",", "")).otherwise(text)
