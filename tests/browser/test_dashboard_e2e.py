@@ -358,7 +358,7 @@ def test_a_workbook_with_a_stray_far_cell_is_refused_and_the_server_lives_on(tmp
         page = new_page()
         sign_in(page, srv.url, "rina")
         upload(page, stray)
-        page.get_by_text(re.compile("sampai ke baris 1,048,576 dan kolom 16,384")).first.wait_for()
+        page.get_by_text(re.compile("sampai ke baris 1.048.576 dan kolom 16.384")).first.wait_for()
         expect()(confirm_button(page)).to_be_disabled()
         other = new_page()  # the server still serves every screen
         other.goto(srv.url)
