@@ -33,8 +33,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.rounds.saved": {"id": "Urutan babak disimpan.", "en": "Round order saved."},
     "org.roster": {"id": "Daftar peserta", "en": "Roster"},
     "org.roster.file": {
-        "id": "Berkas CSV/TXT/XLSX/ODS dengan kolom player (dan group bila ada)",
-        "en": "CSV/TXT/XLSX/ODS file with a player column (and group where there is one)",
+        "id": "Berkas dengan kolom player (dan group bila ada)",
+        "en": "A file with a player column (and group where there is one)",
     },
     "org.roster.save": {"id": "Pakai daftar ini", "en": "Use this roster"},
     "org.roster.saved": {"id": "{n} peserta disimpan.", "en": "{n} entrant(s) saved."},
