@@ -85,7 +85,10 @@ def test_create_an_event_upload_a_roster_and_draw(db_path, tmp_path):
 
     roster = "player,group\n" + "\n".join(f"{p}," for p in EIGHT) + "\n"
     # the uploader's own English words hidden, what it takes said in the page's language
-    assert "Drag files onto the box below or press Choose files · CSV, TXT, TSV, XLSX, XLSM or ODS" in texts(at)
+    assert (
+        "Drag files onto the box below or press Choose files · CSV, TXT, TSV, XLSX, XLSM or ODS"
+        in texts(at)
+    )
     assert any("stFileUploaderDropzoneInstructions" in str(e.body) for e in at.get("html"))
     at.get("file_uploader")[0].set_value([("peserta.csv", roster.encode(), "text/csv")])
     ok(at.run())
