@@ -2,9 +2,9 @@
 
 Part of :func:`bench.run.page_render`. For the leaderboard, player and event statistics
 pages, Streamlit's AppTest opens the page in a new session on a process whose caches
-are warm (another visitor saw the page before: a spectator's screen), five times (``sessions``); the
-figure is the CPU time of the script thread (``time.thread_time`` around Streamlit's
-script run), so the test harness's own work is not counted. ``leaderboard_busiest`` is
+are warm (another visitor saw the page before: a spectator's screen), ``sessions`` times
+(five unless told); the figure is the CPU time of the script thread (``time.thread_time``
+around Streamlit's script run), so the test harness's own work is not counted. ``leaderboard_busiest`` is
 the leaderboard of the round with the most tables (the most table cards on one screen). ``first`` is the first
 visitor's page in that process (queries and caches included).
 """

@@ -297,13 +297,13 @@ def leaderboard_latency(db: Path, n: int = 60) -> dict[str, float]:
     }
 
 
-def page_render(db: Path, sessions: int = 5) -> dict[str, float]:
+def page_render(db: Path, repeats: int = 5) -> dict[str, float]:
     """Render the home page with Streamlit's AppTest on this database, three ways:
 
     * ``first``: the first run in a fresh process (imports, first queries);
     * ``new session``: a new visitor on a running server right after the data changed
       (Streamlit's caches cleared, the process warm) — what a spectator's screen costs
-      (the median of ``sessions``);
+      (the median of ``repeats``);
     * ``cached``: a rerun of the same session with nothing changed;
     * ``first served``: the first run in a fresh process that imported the pages first,
       as ``domino serve`` does before it starts the server (the first visitor's page).
@@ -319,7 +319,7 @@ def page_render(db: Path, sessions: int = 5) -> dict[str, float]:
         "t = time.perf_counter(); at.run(); first = time.perf_counter() - t\n"
         "t = time.perf_counter(); at.run(); cached = time.perf_counter() - t\n"
         "fresh = []\n"
-        f"for _ in range({sessions}):\n"
+        f"for _ in range({repeats}):\n"
         "    st.cache_data.clear(); st.cache_resource.clear()\n"
         f"    s = AppTest.from_file({str(app)!r}, default_timeout=120)\n"
         "    t = time.perf_counter(); s.run(); fresh.append(time.perf_counter() - t)\n"
@@ -367,7 +367,7 @@ def page_render(db: Path, sessions: int = 5) -> dict[str, float]:
         "page_render_new_session_s": float(session),
         "page_render_new_session_max_s": float(session_max),
         "page_exceptions": int(exc) + int(exc_served),
-        **render.page_cpu(db, sessions),
+        **render.page_cpu(db, repeats),
     }
 
 
@@ -396,7 +396,7 @@ def run(
     sizes: list[str], rulesets: list[str], out: Path, corpora: Path, *, smoke: bool = False
 ) -> dict[str, object]:
     results: dict[str, object] = {"machine": machine(), "runs": [], "smoke": smoke}
-    reps = SMOKE_REPEATS if smoke else None  # None: each step's own default
+    few = {"repeats": SMOKE_REPEATS} if smoke else {}  # else each step's own default
     for rs in rulesets:
         for size in sizes:
             t = time.perf_counter()
@@ -421,16 +421,16 @@ def run(
             row["store_ratio_to_floor"] = row["duckdb_store_s"] / fl  # type: ignore[operator]
             row["sql_bound_ratio_to_floor"] = row["sql_bound_s"] / fl  # type: ignore[operator]
             if size in ("1m", "10m") or size == sizes[-1]:
-                row.update(incremental(db, rs, **({"repeats": reps} if reps else {})))
+                row.update(incremental(db, rs, **few))
                 # a table loaded before every rated one: the rating ladder replayed whole
-                early = incremental(db, rs, repeats=min(3, reps or 3), into=FIRST, tag="EARLY")
+                early = incremental(db, rs, repeats=3, into=FIRST, tag="EARLY")
                 row["incremental_first_event_median_ms"] = early["incremental_median_ms"]
                 row.update(leaderboard_latency(db))
-                row["cli"] = cli_timings(db, rs, **({"repeats": reps} if reps else {}))
+                row["cli"] = cli_timings(db, rs, **few)
             if size in ("1m", "10m") or size == sizes[-1]:
                 row.update(ratings_bench.rating_recompute(db))
             if size == "1m" or (size == sizes[-1] and "1m" not in sizes):
-                row.update(page_render(db, sessions=reps or 5))
+                row.update(page_render(db, **few))
                 row.update(ratings_bench.profile_render(db))
             if size == "1m":  # not in --smoke: a real browser against a served dashboard
                 row["browser"] = browser_timings(db)
