@@ -195,12 +195,9 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
     header_line = _line_at(text, start)
     sep = given.group(1) if given and given.group(1) not in ('"', "\n") else _delimiter(header_line)
     max_columns = int(settings.get("max_columns"))
-    if header_line.count(sep) >= max_columns:  # before a frame of that many columns is made
-        raise FileRejected(
-            label,
-            "too_many_columns",
-            {"columns": header_line.count(sep) + 1, "limit": max_columns},
-        )
+    columns = header_line.count(sep) + 1
+    if columns > max_columns:  # before a frame of that many columns is made
+        raise FileRejected(label, "too_many_columns", {"columns": columns, "limit": max_columns})
     text = text[start:] if start else text
     body: pl.DataFrame | None = None
     if '"' not in text:

@@ -71,12 +71,9 @@ _TOTAL_LABEL = r"^(?:grand\s*)?(?:sub\s*)?(?:total|totals|jumlah)\b"
 def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[str, str]]:
     header, body, header_line, marks = rows
     max_columns = int(settings.get("max_columns"))
-    if max(body.width, len(header)) > max_columns:
-        raise FileRejected(
-            label,
-            "too_many_columns",
-            {"columns": max(body.width, len(header)), "limit": max_columns},
-        )
+    columns = max(body.width, len(header))
+    if columns > max_columns:
+        raise FileRejected(label, "too_many_columns", {"columns": columns, "limit": max_columns})
     max_rows = int(settings.get("max_rows"))
     if body.height > max_rows:
         raise FileRejected(label, "too_many_rows", {"rows": body.height, "limit": max_rows})
