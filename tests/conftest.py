@@ -1,7 +1,10 @@
 """Shared fixtures: a fresh database per test, the repository's test data, the examples."""
 
+import io
 import shutil
 import sys
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,18 @@ pytest_plugins = ["tests.pg"]
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
 ROOT = TESTS.parent
+
+
+def rezip(data: bytes, part: str, change: Callable[[bytes], bytes]) -> bytes:
+    """``data``, a zip (a workbook), with the part whose name ends with ``part`` passed
+    through ``change``; every other part as it was."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            z.writestr(info.filename, change(body) if info.filename.endswith(part) else body)
+    return out.getvalue()
 
 
 class PanicException(BaseException):

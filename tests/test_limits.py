@@ -19,7 +19,7 @@ from pipeline.ingest import ingest
 from pipeline.ingest.read import display_name, read_bytes, read_file
 from pipeline.problems import FileRejected
 from simulator.stress import FUZZ, current_matches, domino, memory_db
-from tests.conftest import PanicException
+from tests.conftest import PanicException, rezip
 
 GOOD = FUZZ / "unhas-2024-e1_R1_meja4.csv"
 HEADER = [
@@ -249,15 +249,8 @@ def test_a_workbook_that_expands_past_the_limit_is_refused(monkeypatch):
 
 def _said_texts(data: bytes, count: int) -> bytes:
     """``data`` whose table of shared texts says it holds ``count`` of them."""
-    src = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for info in src.infolist():
-            part = src.read(info.filename)
-            if info.filename == "xl/sharedStrings.xml":
-                part = re.sub(rb'uniqueCount="\d+"', f'uniqueCount="{count}"'.encode(), part)
-            z.writestr(info.filename, part)
-    return out.getvalue()
+    said = f'uniqueCount="{count}"'.encode()
+    return rezip(data, "xl/sharedStrings.xml", lambda p: re.sub(rb'uniqueCount="\d+"', said, p))
 
 
 def test_a_workbook_that_says_it_holds_billions_of_texts_is_refused_before_it_is_read():
@@ -291,11 +284,7 @@ def test_a_workbook_compressed_in_a_way_excel_never_writes_is_refused():
 @pytest.mark.timeout(60)
 def test_xml_entity_expansion_is_not_performed():
     """A "billion laughs" shared-strings part: read as text or refused, never expanded."""
-    src = zipfile.ZipFile(
-        io.BytesIO(
-            workbook([HEADER, ["e", "unhas", "R1", "1", "1", "lol", "b", "c", "d", "A", "biasa"]])
-        )
-    )
+    data = workbook([HEADER, ["e", "unhas", "R1", "1", "1", "lol", "b", "c", "d", "A", "biasa"]])
     laughs = (
         '<!DOCTYPE lolz [<!ENTITY lol "lol">'
         + "".join(
@@ -304,17 +293,14 @@ def test_xml_entity_expansion_is_not_performed():
         )
         + "]>"
     )
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for info in src.infolist():
-            body = src.read(info.filename)
-            if info.filename == "xl/sharedStrings.xml":
-                text = body.decode()
-                head, rest = text.split("?>", 1)
-                body = (head + "?>" + laughs + rest.replace(">lol<", ">&lol9;<")).encode()
-            z.writestr(info.filename, body)
+
+    def expand(body: bytes) -> bytes:
+        head, rest = body.decode().split("?>", 1)
+        return (head + "?>" + laughs + rest.replace(">lol<", ">&lol9;<")).encode()
+
+    lol = rezip(data, "xl/sharedStrings.xml", expand)
     try:
-        sheet = read_bytes(out.getvalue(), "lol.xlsx")
+        sheet = read_bytes(lol, "lol.xlsx")
     except FileRejected as exc:
         assert exc.code == "not_xlsx"
         return

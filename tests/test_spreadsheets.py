@@ -20,7 +20,7 @@ from pipeline.ingest.read import read_bytes, read_bytes_sheets, read_file, read_
 from pipeline.players import read_registry
 from pipeline.problems import FileRejected
 from pipeline.store.db import connect
-from tests.conftest import DATA
+from tests.conftest import DATA, rezip
 
 READ = DATA / "read"
 BASE = DATA / "errors" / "base_unhas.csv"
@@ -428,7 +428,6 @@ def test_a_sheet_whose_part_is_not_found_is_measured_by_the_farthest_sheet(monke
 def _unnumbered_xlsx(wide: int) -> bytes:
     """A sheet whose rows and cells leave out their numbers, as the format allows: a header
     and a hand, 48 rows of one cell, and a last row of ``wide`` cells."""
-    src = zipfile.ZipFile(io.BytesIO(_stray_xlsx(2, 0)))
     lines = [line.split(",") for line in BASE.read_text().splitlines()[:2]]
     lines += [["x"]] * 48 + [["y"] * wide]
     rows = "".join(
@@ -440,29 +439,18 @@ def _unnumbered_xlsx(wide: int) -> bytes:
         'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
         f"<sheetData>{rows}</sheetData></worksheet>"
     )
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for info in src.infolist():
-            data = src.read(info.filename)
-            z.writestr(info.filename, sheet if info.filename.endswith("sheet1.xml") else data)
-    return out.getvalue()
+    return rezip(_stray_xlsx(2, 0), "sheet1.xml", lambda _: sheet.encode())
 
 
 def test_a_cell_numbered_far_below_its_row_is_measured_by_its_own_number():
     """The workbook reader places a cell by its own number, not its row's: a cell
     ``A99999999999`` in row 2 asked for 466 GB and aborted the process (found by mutating
     every cell number of a workbook)."""
-    data = _stray_xlsx(2, 0)
-    src = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for info in src.infolist():
-            part = src.read(info.filename)
-            if info.filename.endswith("sheet1.xml"):
-                part = part.replace(b'r="A2"', b'r="A99999999999"', 1)
-            z.writestr(info.filename, part)
+    far = rezip(
+        _stray_xlsx(2, 0), "sheet1.xml", lambda p: p.replace(b'r="A2"', b'r="A99999999999"', 1)
+    )
     with pytest.raises(FileRejected) as info:
-        read_bytes(out.getvalue(), "dalam.xlsx")
+        read_bytes(far, "dalam.xlsx")
     assert info.value.message_id == "too_many_rows.cells"
     assert "reaches row 99,999,999,999 and column 26" in info.value.message
 
