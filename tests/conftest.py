@@ -19,6 +19,13 @@ DATA = TESTS / "data"
 ROOT = TESTS.parent
 
 
+def as_excel_text(csv: Path, *, unicode: bool) -> bytes:
+    """``csv`` (no quoted commas) as Excel saves it as "Text (Tab delimited)" (Windows line
+    ends) or as "Unicode Text" (the same in UTF-16 with its byte-order mark)."""
+    text = csv.read_text(encoding="utf-8").replace(",", "\t").replace("\n", "\r\n")
+    return text.encode("utf-16") if unicode else text.encode("utf-8")
+
+
 def rezip(data: bytes, part: str, change: Callable[[bytes], bytes]) -> bytes:
     """``data``, a zip (a workbook), with the part whose name ends with ``part`` passed
     through ``change``; every other part as it was."""

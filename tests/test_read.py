@@ -11,7 +11,7 @@ from pipeline.ingest import ingest
 from pipeline.ingest.normalize import _tiles, _tiles_read, normalize
 from pipeline.ingest.read import display_name, read_bytes, read_file
 from pipeline.problems import FileRejected
-from tests.conftest import DATA
+from tests.conftest import DATA, as_excel_text
 
 READ = DATA / "read"
 SAME_MATCH = [
@@ -58,17 +58,9 @@ def test_every_variant_loads_without_problems(con, name):
     assert {o.status for o in p.outcomes} == {"new"}
 
 
-def _as_excel_text(*, unicode: bool) -> bytes:
-    """good.csv as Excel saves it as "Text (Tab delimited)" (Windows line ends) or as
-    "Unicode Text" (the same in UTF-16 with its byte-order mark)."""
-    text = (READ / "good.csv").read_text(encoding="utf-8").replace(",", "\t")
-    text = text.replace("\n", "\r\n")
-    return text.encode("utf-16") if unicode else text.encode("utf-8")
-
-
 @pytest.mark.parametrize("unicode", [False, True], ids=["tab-delimited", "unicode-text"])
 def test_excel_text_files_read_as_the_same_hands(con, unicode):
-    data = _as_excel_text(unicode=unicode)
+    data = as_excel_text(READ / "good.csv", unicode=unicode)
     assert data.startswith(b"\xff\xfe") == unicode
     ref = typed("good.csv")
     t, probs = normalize(read_bytes(data, "hasil.txt").frame)

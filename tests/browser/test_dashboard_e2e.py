@@ -31,6 +31,7 @@ from tests.browser.support import (
     dashboard,
     sample_file,
 )
+from tests.conftest import DATA, as_excel_text
 
 pytestmark = pytest.mark.browser
 
@@ -316,10 +317,9 @@ def test_a_workbook_saved_by_libreoffice_as_ods_and_excel_text_upload_and_save(t
     given), previews every sheet and saves."""
     db = tmp_path / "d.duckdb"  # a new league: the workbook's event is not loaded yet
     add_coordinator(db, "rina", ["*"])
-    ods = Path(__file__).parents[1] / "data" / "read" / "meja.ods"
-    good = (Path(__file__).parents[1] / "data" / "read" / "good.csv").read_text(encoding="utf-8")
-    txt = tmp_path / "hasil.txt"
-    txt.write_bytes(good.replace(",", "\t").replace("\n", "\r\n").encode("utf-16"))
+    ods = DATA / "read" / "meja.ods"
+    txt = tmp_path / "hasil.txt"  # Excel's "Unicode Text"
+    txt.write_bytes(as_excel_text(DATA / "read" / "good.csv", unicode=True))
     with dashboard(db, tmp_path, refresh=REFRESH) as srv:
         page = new_page()
         sign_in(page, srv.url, "rina")
