@@ -138,19 +138,31 @@ def loaded_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataF
         con.unregister("_keys")
 
 
-def tiebreak_check(part: pl.DataFrame, hp: pl.DataFrame, book: rulesets.Ruleset) -> pl.DataFrame:
-    """Hands after the regular ones may seat only players tied on their totals."""
+def tiebreak_matches(part: pl.DataFrame, book: rulesets.Ruleset) -> pl.DataFrame:
+    """The matches of ``part`` with hands after the regular ones (``MATCH`` columns)."""
+    return part.filter(pl.col("hand") > int(book["regular_hands"])).select(MATCH).unique()
+
+
+def regular_totals(hp: pl.DataFrame) -> pl.DataFrame:
+    """Each player's points over a match's regular hands (+ all sanctions), before any
+    tie-break game points: ``MATCH, player_key, points``. Tied on the regular hands only:
+    a tie-break hand's own points or sanctions must not untie the players it was played
+    between."""
+    return (
+        hp.filter(~pl.col("tiebreak")).group_by([*MATCH, "player_key"]).agg(pl.col("points").sum())
+    )
+
+
+def tiebreak_check(
+    part: pl.DataFrame, totals: pl.DataFrame, book: rulesets.Ruleset
+) -> pl.DataFrame:
+    """Hands after the regular ones may seat only players tied on their regular totals
+    (``totals``, :func:`regular_totals` of at least the matches that have such hands)."""
     regular = int(book["regular_hands"])
     extra = part.filter(pl.col("hand") > regular)
     if extra.height == 0:
         return problems.empty()
-    # Ties on the regular total (+ all sanctions), before any tie-break game points.
-    # Tied on the regular hands only: a tie-break hand's own points or sanctions must not
-    # untie the players it was played between.
-    regular_totals = (
-        hp.filter(~pl.col("tiebreak")).group_by([*MATCH, "player_key"]).agg(pl.col("points").sum())
-    )
-    groups = regular_totals.with_columns(pl.len().over([*MATCH, "points"]).alias("tied"))
+    groups = totals.with_columns(pl.len().over([*MATCH, "points"]).alias("tied"))
     seats = seats_long(extra, [*MATCH, "hand", "_file", "_line"]).join(
         groups, on=[*MATCH, "player_key"], how="left"
     )

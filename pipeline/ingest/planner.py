@@ -34,10 +34,14 @@ from pipeline.problems import ERROR
 from pipeline.rounds import round_key
 from pipeline.scoring.models import (
     HAND_POINTS_COLUMNS,
+    KEPT_BATCH,
     TABLE_STANDINGS_COLUMNS,
     empty_results,
+    kept_rows,
     score,
+    score_kept,
 )
+from pipeline.store.db import is_postgres
 
 
 def plan(
@@ -49,8 +53,13 @@ def plan(
     ruleset: str | None = None,
     reason: str | None = None,
     by: str | None = None,
+    keep_scores: bool = False,
 ) -> Plan:
-    """Work out what loading ``sheets`` would do, without writing anything."""
+    """Work out what loading ``sheets`` would do, without writing anything.
+
+    ``keep_scores`` (the load's own planning, on the connection that commits the plan):
+    a big batch's hand points stay on a DuckDB connection for the commit to write
+    (:attr:`Plan.kept_points`) instead of being read out into ``Plan.hand_points``."""
     files = (
         files
         if files is not None
@@ -82,7 +91,8 @@ def plan(
     found += _checks(con, typed)
 
     candidates = _candidates(typed, problems.concat(found))
-    candidates, hand_points, table_standings = _score(con, candidates, found)
+    keep = keep_scores and not is_postgres(con)
+    candidates, hand_points, table_standings, kept = _score(con, candidates, found, keep=keep)
     outcomes, candidates, previous, versions, class_problems = classify(con, candidates, reason)
     scored = len(outcomes)  # one outcome per match scored, whether it is written or not
     found.append(class_problems)
@@ -116,6 +126,7 @@ def plan(
         reason=reason,
         by=by,
         versions=versions,
+        kept_points=kept,
     )
 
 
@@ -219,27 +230,52 @@ def _candidates(typed: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
 
 
 def _score(
-    con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, found: list[pl.DataFrame]
-) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """Score what passed, then the checks that need scores (tie-break seating)."""
-    hp_parts, ts_parts = [], []
+    con: duckdb.DuckDBPyConnection,
+    candidates: pl.DataFrame,
+    found: list[pl.DataFrame],
+    *,
+    keep: bool,
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, list[str]]:
+    """Score what passed, then the checks that need scores (tie-break seating).
+
+    With ``keep`` (a load into a DuckDB database), a ruleset's part of at least
+    :data:`~pipeline.scoring.models.KEPT_BATCH` rows keeps its hand points on ``con``
+    (:func:`~pipeline.scoring.models.score_kept`); their temporary tables are returned
+    last, and the commit writes the rows of the matches it writes from them."""
+    hp_parts: list[pl.DataFrame] = []
+    ts_parts: list[pl.DataFrame] = []
+    kept: list[str] = []
     for rs in _rulesets_in(candidates):
         book = rulesets.load(rs)
         part = candidates.filter(pl.col("rs") == rs)
-        hp, ts = score(part, rs)
-        if book.has("tiebreak_seating"):
-            tb = cross.tiebreak_check(part, hp, book)
+        name = f"_kept_points_{len(kept)}"
+        hp: pl.DataFrame | None = None
+        if keep and part.height >= KEPT_BATCH:
+            ts = score_kept(con, part, rs, name)
+            kept.append(name)
+        else:
+            hp, ts = score(part, rs)
+        if book.has("tiebreak_seating") and (extra := cross.tiebreak_matches(part, book)).height:
+            points = hp if hp is not None else kept_rows(con, name, extra)
+            totals = cross.regular_totals(points.join(extra, on=MATCH, how="semi"))
+            tb = cross.tiebreak_check(part, totals, book)
             if tb.height:
                 found.append(tb)
+                # the commit writes a kept table's rows of the matches it writes only
                 drop = tb.select(MATCH).unique()
-                hp = hp.join(drop, on=MATCH, how="anti")
+                hp = hp.join(drop, on=MATCH, how="anti") if hp is not None else None
                 ts = ts.join(drop, on=MATCH, how="anti")
                 candidates = candidates.join(drop, on=MATCH, how="anti")
-        hp_parts.append(hp)
+        if hp is not None:
+            hp_parts.append(hp)
         ts_parts.append(ts)
-    if not hp_parts:
-        return candidates, *empty_results()
-    return candidates, pl.concat(hp_parts), pl.concat(ts_parts)
+    empty_hp, empty_ts = empty_results()
+    return (
+        candidates,
+        pl.concat([empty_hp, *hp_parts]),
+        pl.concat([empty_ts, *ts_parts]),
+        kept,
+    )
 
 
 def _with_versions(

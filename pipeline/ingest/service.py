@@ -32,6 +32,7 @@ from pipeline.ingest.writer import (
     commit,
     commit_beside,
     database_file,
+    discard_kept,
     end_refused,
     same_file,
 )
@@ -232,41 +233,53 @@ def _load_batch(
     rating update, runs; returns this batch's."""
     started: int | None = None  # the ingest log entry, kept when planned again
     for attempt in range(RACE_RETRIES + 1):
-        p = plan(con, sheets, files, event=event, ruleset=ruleset, reason=reason, by=by)
-        if identity is not None:
-            who = auth.check_rights(con, identity, plan_events(p))
-            # a coordinator's correction is a change request (pipeline/change_requests.py)
-            auth.check_may_correct(
-                con, who, [o.event for o in p.outcomes if o.status == "correction"]
-            )
-        if expected is not None and signature(p) != expected:
-            raise PlanChanged("the plan changed since the preview")
-        if expected is not None and not p.writes:
-            plans.append(p)
-            return rating
-        # the last batch's ratings are written before this batch writes anything
-        rating.join()
+        p = plan(
+            con,
+            sheets,
+            files,
+            event=event,
+            ruleset=ruleset,
+            reason=reason,
+            by=by,
+            keep_scores=True,
+        )
         try:
-            if started is None:
-                started = begin_ingest(con, p)
-            p.ingest_id = started
-            rating = commit_beside(con, p)
-            # keep the report, not the rows: memory follows one batch, not the corpus
-            plans.append(p.release())
-            return rating
-        except RuntimeError as exc:
-            # another upload wrote one of these matches (PostgreSQL) or created one of
-            # these events under another ruleset since this plan: plan again on what
-            # is loaded now (a correction becomes the next version; rows under the
-            # losing ruleset are refused as ruleset_changed)
-            stale = type(exc).__name__ in ("MatchesChanged", "EventsChanged")
-            gives_up = attempt == RACE_RETRIES or expected is not None
-            if stale and gives_up and started is not None:
-                end_refused(con, started)  # refused whole, not interrupted
-            if not stale or attempt == RACE_RETRIES:
-                raise
-            if expected is not None:
-                raise PlanChanged("the plan changed since the preview") from exc
+            if identity is not None:
+                who = auth.check_rights(con, identity, plan_events(p))
+                # a coordinator's correction is a change request (pipeline/change_requests.py)
+                auth.check_may_correct(
+                    con, who, [o.event for o in p.outcomes if o.status == "correction"]
+                )
+            if expected is not None and signature(p) != expected:
+                raise PlanChanged("the plan changed since the preview")
+            if expected is not None and not p.writes:
+                plans.append(p)
+                return rating
+            # the last batch's ratings are written before this batch writes anything
+            rating.join()
+            try:
+                if started is None:
+                    started = begin_ingest(con, p)
+                p.ingest_id = started
+                rating = commit_beside(con, p)
+                # keep the report, not the rows: memory follows one batch, not the corpus
+                plans.append(p.release())
+                return rating
+            except RuntimeError as exc:
+                # another upload wrote one of these matches (PostgreSQL) or created one of
+                # these events under another ruleset since this plan: plan again on what
+                # is loaded now (a correction becomes the next version; rows under the
+                # losing ruleset are refused as ruleset_changed)
+                stale = type(exc).__name__ in ("MatchesChanged", "EventsChanged")
+                gives_up = attempt == RACE_RETRIES or expected is not None
+                if stale and gives_up and started is not None:
+                    end_refused(con, started)  # refused whole, not interrupted
+                if not stale or attempt == RACE_RETRIES:
+                    raise
+                if expected is not None:
+                    raise PlanChanged("the plan changed since the preview") from exc
+        finally:
+            discard_kept(con, p)  # kept hand points not written (a commit drops its own)
     return rating
 
 

@@ -15,6 +15,7 @@ import polars as pl
 from pipeline import failpoints, ratings, ratings_due, rulesets
 from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
 from pipeline.ingest.outcome import MatchOutcome, Plan
+from pipeline.scoring.models import HAND_POINTS_COLUMNS
 from pipeline.store.db import insert_frame, is_postgres, register, sibling
 
 
@@ -167,6 +168,8 @@ def _commit(con: duckdb.DuckDBPyConnection, p: Plan, *, beside: bool) -> Rating:
         except BaseException:
             con.execute("ROLLBACK")
             raise
+        finally:
+            discard_kept(con, p)
         failpoints.reach("load-committed")
         if beside and len(writes) >= BESIDE_MATCHES:
             # the owner lock stays held until the update is joined
@@ -373,11 +376,29 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
     insert_frame(con, "match_versions", versions)
     insert_frame(con, "hands", p.hands.select(HAND_COLUMNS))
     insert_frame(con, "hand_points_t", p.hand_points)
+    for name in p.kept_points:
+        # a bulk batch's hand points, kept on this connection by its planning: those of
+        # the matches written (in _w), under the version each is written as
+        cols = ", ".join(f'"{c}"' for c in HAND_POINTS_COLUMNS)
+        picked = ", ".join(
+            "_w.version" if c == "version" else f'k."{c}"' for c in HAND_POINTS_COLUMNS
+        )
+        con.execute(
+            f"INSERT INTO hand_points_t ({cols}) SELECT {picked} FROM {name} k "
+            'JOIN _w ON k.event = _w.event AND k.round = _w.round AND k."table" = _w."table"'
+        )
     insert_frame(con, "table_standings_t", p.table_standings)
     insert_frame(
         con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING"
     )
     con.unregister("_w")
+
+
+def discard_kept(con: duckdb.DuckDBPyConnection, p: Plan) -> None:
+    """Drop the hand points ``p`` kept on ``con`` (written, or not to be written)."""
+    for name in p.kept_points:
+        con.execute(f"DROP TABLE IF EXISTS temp.{name}")
+    p.kept_points = []
 
 
 def _log_files(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int) -> None:

@@ -1,0 +1,142 @@
+"""A bulk batch's hand points stay on the load's connection and are written from there.
+
+``pipeline.scoring.models.score_kept`` scores a batch of ``KEPT_BATCH`` rows or more on
+the DuckDB connection that commits it, and the commit copies the hand points of the
+matches it writes inside the database; a smaller batch (and every preview) is scored
+apart and written from a frame. Both ways must store the same rows, value for value:
+checked here by loading the same files both ways, first as new matches (with a match
+refused for a tie-break hand between untied players) and then again with a correction,
+an unchanged match and a match added, both rulesets in one batch.
+"""
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+import simulator
+from pipeline.ingest import load, writer
+from pipeline.scoring import models
+from pipeline.store.db import connect
+
+MATCH = ["event", "round", "table"]
+
+#: What a load stores, each table in an order that does not depend on how it was written.
+STORED = {
+    "hands": 'SELECT * EXCLUDE (file) FROM hands ORDER BY event, round, "table", version, hand',
+    "hand_points_t": "SELECT * FROM hand_points_t "
+    'ORDER BY event, round, "table", version, hand, chair',
+    "table_standings_t": "SELECT * FROM table_standings_t "
+    'ORDER BY event, round, "table", version, player_key',
+    "match_versions": 'SELECT event, round, "table", version, kind, hands, changed_hands, '
+    'current, content_hash FROM match_versions ORDER BY event, round, "table", version',
+    "ratings_t": "SELECT * FROM ratings_t ORDER BY ALL",
+}
+
+
+def _first_load() -> pl.DataFrame:
+    """A simulated event per ruleset, and an eleventh hand seating all four players of a
+    ten-hand unhas match whose players were not all tied: that match is refused."""
+    unhas = simulator.generate_frame("unhas", 11)
+    pepet = simulator.generate_frame("pepet", 11)
+    sizes = unhas.group_by(MATCH).agg(pl.col("hand").max().alias("n"))
+    ten = sizes.filter(pl.col("n") == 10).sort(MATCH).row(0, named=True)
+    last = unhas.filter(
+        (pl.col("event") == ten["event"])
+        & (pl.col("round") == ten["round"])
+        & (pl.col("table") == ten["table"])
+        & (pl.col("hand") == 10)
+    ).with_columns(pl.lit(11).alias("hand"))
+    return pl.concat([unhas, last, pepet], how="diagonal_relaxed")
+
+
+def _second_load(first: pl.DataFrame) -> pl.DataFrame:
+    """The same rows with one hand of a pepet match changed (a correction), that match copied
+    into a new event (a new match), the rest unchanged."""
+    key = first.filter(pl.col("ruleset") == "pepet").select(MATCH).row(0, named=True)
+    one = (
+        (pl.col("event") == key["event"])
+        & (pl.col("round") == key["round"])
+        & (pl.col("table") == key["table"])
+    )
+    changed = first.with_columns(
+        pl.when(one & (pl.col("hand") == 2))
+        .then(pl.col("note").fill_null("") + " dikoreksi")
+        .otherwise(pl.col("note"))
+        .alias("note")
+    )
+    added = first.filter(one).with_columns(pl.col("event") + "-b")
+    return pl.concat([changed, added], how="diagonal_relaxed")
+
+
+def _load_both_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: int
+) -> tuple[dict[str, pl.DataFrame], list[str]]:
+    monkeypatch.setattr("pipeline.ingest.planner.KEPT_BATCH", kept)
+    calls: list[str] = []
+
+    def spy(con: duckdb.DuckDBPyConnection, hands: pl.DataFrame, rs: str, name: str):
+        calls.append(rs)
+        return models.score_kept(con, hands, rs, name)
+
+    monkeypatch.setattr("pipeline.ingest.planner.score_kept", spy)
+    first = _first_load()
+    one = tmp_path / f"first-{kept}.csv"
+    two = tmp_path / f"second-{kept}.csv"
+    first.write_csv(one)
+    _second_load(first).write_csv(two)
+    with connect(tmp_path / f"k{kept}.duckdb") as con:
+        a = load(con, [one], by="test")
+        assert a.count("rejected") == 1, a.errors.to_dicts()
+        assert a.errors.get_column("code").to_list() == ["tiebreak_not_tied"]
+        b = load(con, [two], by="test", reason="the referee's sheet")
+        statuses = sorted({o.status for o in b.outcomes})
+        assert statuses == ["correction", "new", "rejected", "unchanged"], statuses
+        temporary = con.sql("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()
+        stored = {name: con.sql(q).pl() for name, q in STORED.items()}
+    # every batch kept its hand points (both rulesets, both loads), or none did
+    assert sorted(calls) == (["pepet", "pepet", "unhas", "unhas"] if kept == 0 else [])
+    return stored, [name for (name,) in temporary]
+
+
+def test_kept_and_framed_hand_points_store_alike(tmp_path, monkeypatch):
+    framed, left_framed = _load_both_ways(tmp_path, monkeypatch, 10**9)
+    kept, left_kept = _load_both_ways(tmp_path, monkeypatch, 0)
+    assert left_framed == left_kept == []
+    for name, rows in framed.items():
+        assert rows.height > 0, name
+        assert rows.equals(kept[name]), name
+    tiebreaks = framed["hand_points_t"].filter(pl.col("tiebreak")).height
+    assert tiebreaks > 0  # the kept rows were read back for the tie-break check
+
+
+def test_a_failed_commit_drops_the_kept_points(tmp_path, monkeypatch):
+    monkeypatch.setattr("pipeline.ingest.planner.KEPT_BATCH", 0)
+    f = tmp_path / "log.csv"
+    simulator.generate_frame("unhas", 3).write_csv(f)
+
+    def fail(point: str) -> None:
+        if point == "load-writing":
+            raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(writer.failpoints, "reach", fail)
+    with connect(tmp_path / "t.duckdb") as con:
+        with pytest.raises(RuntimeError, match="the disk is full"):
+            load(con, [f], by="test")
+        assert con.sql("SELECT count(*) FROM hand_points_t").fetchall() == [(0,)]
+        left = con.sql("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()
+        assert left == []
+
+
+def test_no_scores_are_kept_on_a_connection_that_only_previews(tmp_path, monkeypatch):
+    from pipeline.ingest.service import preview
+
+    monkeypatch.setattr("pipeline.ingest.planner.KEPT_BATCH", 0)
+    f = tmp_path / "log.csv"
+    simulator.generate_frame("pepet", 3).write_csv(f)
+    with connect(tmp_path / "t.duckdb") as con:
+        pv = preview(con, [(f.name, f.read_bytes())])
+        assert pv.plan.kept_points == []
+        assert pv.plan.hand_points.height > 0
+        assert isinstance(con, duckdb.DuckDBPyConnection)
