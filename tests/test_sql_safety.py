@@ -161,6 +161,19 @@ ALLOWED: dict[tuple[str, str], str] = {
         "pipeline/scoring/models.py",
         "model('staging/seats.sql')",
     ): "SQL text of a model file shipped in the package",
+    (
+        "pipeline/scoring/models.py",
+        "name",
+    ): "a kept table's name, kept_name(n): '_kept_points_' and an integer",
+    ("pipeline/scoring/models.py", "stmt"): "loops over the constant _DROP_MODEL_TEMPS statements",
+    (
+        "pipeline/ingest/writer.py",
+        "name",
+    ): "Plan.kept_points: names made by pipeline.scoring.models.kept_name ('_kept_points_' and an integer)",
+    (
+        "pipeline/ingest/writer.py",
+        "_KEPT_PICKED",
+    ): "a module constant made from the constant HAND_POINTS_COLUMNS, quoted",
     ("pipeline/scoring/models.py", "kind"): "one of the two constants 'TABLE' and 'TEMP TABLE'",
     ("pipeline/scoring/models.py", "seats"): "one of the two constants 'TABLE' and 'VIEW'",
     (

@@ -37,6 +37,7 @@ from pipeline.scoring.models import (
     KEPT_BATCH,
     TABLE_STANDINGS_COLUMNS,
     empty_results,
+    kept_name,
     kept_rows,
     score,
     score_kept,
@@ -248,7 +249,7 @@ def _score(
     for rs in _rulesets_in(candidates):
         book = rulesets.load(rs)
         part = candidates.filter(pl.col("rs") == rs)
-        name = f"_kept_points_{len(kept)}"
+        name = kept_name(len(kept))
         hp: pl.DataFrame | None = None
         if keep and part.height >= KEPT_BATCH:
             ts = score_kept(con, part, rs, name)

@@ -379,19 +379,21 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
     for name in p.kept_points:
         # a bulk batch's hand points, kept on this connection by its planning: those of
         # the matches written (in _w), under the version each is written as
-        cols = ", ".join(f'"{c}"' for c in HAND_POINTS_COLUMNS)
-        picked = ", ".join(
-            "_w.version" if c == "version" else f'k."{c}"' for c in HAND_POINTS_COLUMNS
-        )
-        con.execute(
-            f"INSERT INTO hand_points_t ({cols}) SELECT {picked} FROM {name} k "
-            'JOIN _w ON k.event = _w.event AND k.round = _w.round AND k."table" = _w."table"'
-        )
+        con.execute(f"INSERT INTO hand_points_t {_KEPT_PICKED} FROM {name} k {_KEPT_JOIN}")
     insert_frame(con, "table_standings_t", p.table_standings)
     insert_frame(
         con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING"
     )
     con.unregister("_w")
+
+
+#: The kept hand points' columns in ``hand_points_t``'s order, the version the match's in
+#: ``_w`` (the matches written), and the join that picks those matches.
+_KEPT_PICKED = "({}) SELECT {}".format(
+    ", ".join(f'"{c}"' for c in HAND_POINTS_COLUMNS),
+    ", ".join("_w.version" if c == "version" else f'k."{c}"' for c in HAND_POINTS_COLUMNS),
+)
+_KEPT_JOIN = 'JOIN _w ON k.event = _w.event AND k.round = _w.round AND k."table" = _w."table"'
 
 
 def discard_kept(con: duckdb.DuckDBPyConnection, p: Plan) -> None:

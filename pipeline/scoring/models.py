@@ -165,6 +165,21 @@ def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame
 KEPT_BATCH = 50_000
 
 
+#: The temporary objects the models make on a connection, dropped by :func:`score_kept`.
+_DROP_MODEL_TEMPS = (
+    "DROP VIEW IF EXISTS temp._seats",
+    "DROP VIEW IF EXISTS temp._hands",
+    "DROP TABLE IF EXISTS temp._hand_points",
+    "DROP TABLE IF EXISTS temp._table_standings",
+    "DROP TABLE IF EXISTS temp._params",
+)
+
+
+def kept_name(n: int) -> str:
+    """The name of the ``n``-th temporary table of kept hand points (:func:`score_kept`)."""
+    return f"_kept_points_{int(n)}"
+
+
 def score_kept(
     con: duckdb.DuckDBPyConnection, hands: pl.DataFrame, ruleset: str, name: str
 ) -> pl.DataFrame:
@@ -183,19 +198,17 @@ def score_kept(
     register(con, "_hands_in", inp)
     register(con, "_params_in", params)
     try:
-        con.execute("CREATE OR REPLACE TEMP VIEW _hands AS SELECT * FROM _hands_in")
-        con.execute("CREATE OR REPLACE TEMP TABLE _params AS SELECT * FROM _params_in")
-        for old in ("_hand_points", "_table_standings", name):
-            con.execute(f"DROP TABLE IF EXISTS temp.{old}")
-        con.execute("DROP VIEW IF EXISTS temp._seats")
+        for stmt in _DROP_MODEL_TEMPS:  # left by a scoring that did not finish
+            con.execute(stmt)
+        con.execute(f"DROP TABLE IF EXISTS temp.{name}")
+        con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM _hands_in")
+        con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
         layer_models(con, ruleset)
         con.execute(f"ALTER TABLE temp._hand_points RENAME TO {name}")
         ts = frame(con.sql("SELECT * FROM _table_standings"), small=False)
     finally:
-        for view in ("_seats", "_hands"):
-            con.execute(f"DROP VIEW IF EXISTS temp.{view}")
-        for table in ("_hand_points", "_table_standings", "_params"):
-            con.execute(f"DROP TABLE IF EXISTS temp.{table}")
+        for stmt in _DROP_MODEL_TEMPS:
+            con.execute(stmt)
         con.unregister("_hands_in")
         con.unregister("_params_in")
     return ts.select(TABLE_STANDINGS_COLUMNS).cast(STANDING_TYPES)
