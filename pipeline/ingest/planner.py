@@ -173,7 +173,7 @@ def _junk_files(
             if f["file"] == row["file"]:
                 f["error"] = exc
         refused.append(exc.frame())
-    names = junk.get_column("file")
+    names = junk.get_column("file").to_list()
     return (
         typed.filter(~pl.col("_file").is_in(names)),
         cell_problems.filter(~pl.col("file").is_in(names)),
