@@ -53,9 +53,10 @@ class Plan:
     ingest_id: int | None = None
     #: ``event, round, table, version, content_hash`` of every match this plan writes
     versions: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=VERSION_SCHEMA))
-    #: temporary tables on the planning connection holding more of the hand points (a
-    #: bulk batch's, :func:`pipeline.scoring.models.score_kept`), of every match scored:
-    #: the commit writes those of the matches in ``versions``, then drops the tables
+    #: temporary tables on the planning connection that hold hand points in place of
+    #: ``hand_points`` (a bulk batch's, :func:`pipeline.scoring.models.score_kept`), for
+    #: every match scored: the commit writes those of the matches in ``versions`` and
+    #: drops the tables
     kept_points: list[str] = field(default_factory=list)
 
     @property
