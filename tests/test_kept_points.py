@@ -6,7 +6,8 @@ matches it writes inside the database; a smaller batch (and every preview) is sc
 apart and written from a frame. Both ways must store the same rows, value for value:
 checked here by loading the same files both ways, first as new matches (with a match
 refused for a tie-break hand between untied players) and then again with a correction,
-an unchanged match and a match added, both rulesets in one batch.
+an unchanged match and a match added, both rulesets in one batch; and by confirming a
+dashboard upload's preview, which shows scores computed apart and stores the kept ones.
 """
 
 from pathlib import Path
@@ -70,10 +71,8 @@ def _second_load(first: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([changed, added], how="diagonal_relaxed")
 
 
-def _load_both_ways(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: int
-) -> tuple[dict[str, pl.DataFrame], list[str]]:
-    monkeypatch.setattr("pipeline.ingest.planner.KEPT_BATCH", kept)
+def _spy_on_score_kept(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The rulesets of the batches that kept their hand points, in order."""
     calls: list[str] = []
 
     def spy(con: duckdb.DuckDBPyConnection, hands: pl.DataFrame, rs: str, name: str):
@@ -81,6 +80,14 @@ def _load_both_ways(
         return models.score_kept(con, hands, rs, name)
 
     monkeypatch.setattr("pipeline.ingest.planner.score_kept", spy)
+    return calls
+
+
+def _load_both_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: int
+) -> tuple[dict[str, pl.DataFrame], list[str]]:
+    monkeypatch.setattr("pipeline.ingest.planner.KEPT_BATCH", kept)
+    calls = _spy_on_score_kept(monkeypatch)
     first = _first_load()
     one = tmp_path / f"first-{kept}.csv"
     two = tmp_path / f"second-{kept}.csv"
@@ -129,14 +136,26 @@ def test_a_failed_commit_drops_the_kept_points(tmp_path, monkeypatch):
         assert left == []
 
 
-def test_no_scores_are_kept_on_a_connection_that_only_previews(tmp_path, monkeypatch):
+def test_a_confirmed_preview_keeps_its_scores_and_stores_what_it_showed(tmp_path, monkeypatch):
+    """The dashboard's upload: previewed (scored apart, shown), then confirmed, which plans
+    again on the write connection, keeping a big batch's hand points there."""
     from pipeline.ingest.service import preview
 
     monkeypatch.setattr("pipeline.ingest.planner.KEPT_BATCH", 0)
+    calls = _spy_on_score_kept(monkeypatch)
     f = tmp_path / "log.csv"
     simulator.generate_frame("pepet", 3).write_csv(f)
+    upload = [(f.name, f.read_bytes())]
     with connect(tmp_path / "t.duckdb") as con:
-        pv = preview(con, [(f.name, f.read_bytes())])
-        assert pv.plan.kept_points == []
-        assert pv.plan.hand_points.height > 0
-        assert isinstance(con, duckdb.DuckDBPyConnection)
+        pv = preview(con, upload)
+        assert pv.plan.kept_points == []  # a preview keeps nothing
+        shown = pv.plan.hand_points.sort("event", "round", "table", "hand", "chair")
+        assert shown.height > 0
+        assert calls == []
+        done = load(con, upload, by="test", expected=pv.signature)
+        assert calls == ["pepet"]
+        assert done.count("new") == len(pv.plan.outcomes)
+        stored = con.sql(STORED["hand_points_t"]).pl()
+        assert stored.equals(shown.select(stored.columns))
+        left = con.sql("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()
+        assert left == []
