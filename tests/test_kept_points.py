@@ -159,3 +159,20 @@ def test_a_confirmed_preview_keeps_its_scores_and_stores_what_it_showed(tmp_path
         assert stored.equals(shown.select(stored.columns))
         left = con.sql("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()
         assert left == []
+
+
+def test_on_either_store_a_bulk_load_stores_every_point(con, store, tmp_path, monkeypatch):
+    """With every batch big enough to keep its points: a DuckDB file keeps them on its
+    connection, PostgreSQL (whose scores go by COPY) scores apart as before; both store
+    the same points."""
+    monkeypatch.setattr("pipeline.ingest.planner.KEPT_BATCH", 0)
+    calls = _spy_on_score_kept(monkeypatch)
+    f = tmp_path / "log.csv"
+    frame = simulator.generate_frame("unhas", 5)
+    frame.write_csv(f)
+    done = load(con, [f], by="test")
+    assert done.count("rejected") == 0
+    assert calls == ([] if store.startswith("postgres") else ["unhas"])
+    stored = con.execute("SELECT count(*), sum(points) FROM hand_points_t").fetchall()[0]
+    framed, _ = models.score(con.sql("SELECT * FROM hands").pl(), "unhas")
+    assert (stored[0], int(stored[1])) == (framed.height, framed.get_column("points").sum())
