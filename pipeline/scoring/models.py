@@ -1,9 +1,11 @@
 """Run the scoring models (``pipeline/sql/models``) over a batch of hand rows.
 
 Scoring happens in a scratch in-memory DuckDB fed with polars frames, so the same code
-scores an upload preview (nothing written), an ingest, and a full rescore. The models
-are plain SELECTs over ``_hands`` and ``_params``, layered: staging → hand points →
-table standings.
+scores an upload preview (nothing written), an ingest, and a full rescore; a bulk load's
+big batch into a DuckDB file is scored by the same models on the load's own connection
+instead, its hand points kept there for the commit (:func:`score_kept`). The models are
+plain SELECTs over ``_hands`` and ``_params``, layered: staging → hand points → table
+standings.
 """
 
 import atexit
