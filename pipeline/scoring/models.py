@@ -125,8 +125,9 @@ def layer_models(
     con.execute(f"CREATE {kind} _table_standings AS {model(f'{folder}/table_standings.sql')}")
 
 
-def _scoring_input(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The models' ``_hands`` and ``_params`` for ``hands`` (rows of one ruleset's events)."""
+def _put_inputs(con: duckdb.DuckDBPyConnection, hands: pl.DataFrame, ruleset: str) -> None:
+    """The models' inputs on ``con`` for ``hands`` (rows of one ruleset's events): the view
+    ``_hands`` of the registered frame ``_hands_in``, and the table ``_params``."""
     events = hands.get_column("event").unique().to_list()
     params = rulesets.params_frame({e: ruleset for e in events})
     # Integer ids for a match version (`mid`) and a hand row (`hid`): every window and
@@ -142,19 +143,18 @@ def _scoring_input(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.
             pl.int_range(pl.len(), dtype=pl.Int64).alias("hid"),
         )
     )
-    return inp, params
+    register(con, "_hands_in", inp)
+    register(con, "_params_in", params)
+    con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM _hands_in")
+    con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
 
 
 def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Hand points and table standings for ``hands`` (rows of one ruleset's events)."""
     if hands.height == 0:
         return empty_results()
-    inp, params = _scoring_input(hands, ruleset)
     with _cursor() as con:
-        register(con, "_hands_in", inp)
-        register(con, "_params_in", params)
-        con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM _hands_in")
-        con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
+        _put_inputs(con, hands, ruleset)
         small = hands.height < SMALL_BATCH
         layer_models(con, ruleset, small=small)
         hp = frame(con.sql("SELECT * FROM _hand_points"), small=small)
@@ -167,7 +167,8 @@ def score(hands: pl.DataFrame, ruleset: str) -> tuple[pl.DataFrame, pl.DataFrame
 KEPT_BATCH = 50_000
 
 
-#: The temporary objects the models make on a connection, dropped by :func:`score_kept`.
+#: The temporary objects the models make on a connection, dropped again by
+#: :func:`score_kept` (those made on a cursor vanish when it closes).
 _DROP_MODEL_TEMPS = (
     "DROP VIEW IF EXISTS temp._seats",
     "DROP VIEW IF EXISTS temp._hands",
@@ -196,15 +197,9 @@ def score_kept(
     Temporary tables belong to their connection, so this runs on ``con``, not on a cursor
     of it; the models' own temporary names are dropped again before it returns.
     """
-    inp, params = _scoring_input(hands, ruleset)
-    register(con, "_hands_in", inp)
-    register(con, "_params_in", params)
+    con.execute(f"DROP TABLE IF EXISTS temp.{name}")  # a plan made again replaces its own
     try:
-        for stmt in _DROP_MODEL_TEMPS:  # left by a scoring that did not finish
-            con.execute(stmt)
-        con.execute(f"DROP TABLE IF EXISTS temp.{name}")
-        con.execute("CREATE TEMP VIEW _hands AS SELECT * FROM _hands_in")
-        con.execute("CREATE TEMP TABLE _params AS SELECT * FROM _params_in")
+        _put_inputs(con, hands, ruleset)
         layer_models(con, ruleset)
         con.execute(f"ALTER TABLE temp._hand_points RENAME TO {name}")
         ts = frame(con.sql("SELECT * FROM _table_standings"), small=False)
