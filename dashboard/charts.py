@@ -154,7 +154,7 @@ def hbar_chart(
     for name, group in rows.items():
         tip = [name] + [
             (f"{r[color]}: " if color and len(series) > 1 else "")
-            + f"{title(value)}: {_num(r[value], whole=whole)}"
+            + f"{title(value)}: {_shown(r[value], whole=whole)}"
             for r in group
         ]
         out.append(f'<div class="dc-l">{_esc(name)}</div>')
@@ -180,7 +180,7 @@ def hbar_chart(
                 else f"right:calc({100 - start:.2f}% + 4px)"
             )
             out.append(
-                f'<span class="dc-v" style="{place};{middle}">{_esc(_num(r[value], whole=whole))}</span>'
+                f'<span class="dc-v" style="{place};{middle}">{_esc(_shown(r[value], whole=whole))}</span>'
             )
         out.append("</div>")
     out.append("</div>")
@@ -208,7 +208,7 @@ def bars_chart(
     columns = []
     for r in df.iter_rows(named=True):
         tip = [f"{title(c)}: {_cell(df, r, c)}" for c in [x, y, *others]]
-        columns.append((_cell(df, r, x), [("", r[y])], tip))
+        columns.append((_num(r[x], whole=df.schema[x].is_integer()), [("", r[y])], tip))
     return _upright(columns, title(x), title(y), whole=whole, text=text, height=height)
 
 
@@ -346,7 +346,7 @@ def line_chart(
             )
     svg = f'<svg class="dc-svg" viewBox="0 0 1000 1000" preserveAspectRatio="none">{"".join(lines)}</svg>'
     x_labels = "".join(
-        f'<span style="left:{px(t):.2f}%">{_esc(_num(t, whole=x_whole))}</span>' for t in x_ticks
+        f'<span style="left:{px(t):.2f}%">{_esc(_shown(t, whole=x_whole))}</span>' for t in x_ticks
     )
     return _framed(
         "dc-line",
@@ -414,7 +414,7 @@ def _upright(
                 else f"top:calc({100 - up(total):.2f}% + 2px)"
             )
             cells.append(
-                f'<span class="dc-v" style="{place}">{_esc(_num(total, whole=whole))}</span>'
+                f'<span class="dc-v" style="{place}">{_esc(_shown(total, whole=whole))}</span>'
             )
         across = (i + 0.5) / len(columns) * 100
         classes, attrs = _tip(tip, across, keyed=len(columns) <= _KEYED)
@@ -454,7 +454,7 @@ def _framed(
     x_title, y_title = titles
     grid = "".join(f'<div class="dc-g" style="top:{top(t):.2f}%"></div>' for t in ticks)
     spans = "".join(
-        f'<span style="bottom:{100 - top(t):.2f}%">{_esc(_num(t, whole=whole))}</span>'
+        f'<span style="bottom:{100 - top(t):.2f}%">{_esc(_shown(t, whole=whole))}</span>'
         for t in ticks
     )
     return CSS + "".join(
@@ -550,8 +550,8 @@ def _colours(series: Sequence[str]) -> dict[str, str]:
 
 
 def _cell(df: pl.DataFrame, row: dict[str, Any], column: str) -> str:
-    """A row's value of ``column`` as written on a chart (:func:`_num`)."""
-    return _num(row[column], whole=df.schema[column].is_integer())
+    """A row's value of ``column`` as written for the reader (:func:`_shown`)."""
+    return _shown(row[column], whole=df.schema[column].is_integer())
 
 
 def _legend(name: str, colours: dict[str, str]) -> str:
@@ -572,6 +572,15 @@ def _num(value: Any, *, whole: bool) -> str:
     if whole or float(value).is_integer():
         return str(int(round(value)))
     return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _shown(value: Any, *, whole: bool) -> str:
+    """:func:`_num` as the reader sees it (a value, a tick, a tooltip): a number with the
+    session's decimal mark (``-3,29`` in Indonesian); the ``data-`` attributes keep
+    :func:`_num`'s."""
+    text = _num(value, whole=whole)
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return i18n.decimal(text) if number else text
 
 
 def _titles(labels: dict[str, str] | None) -> Callable[[str], str]:

@@ -512,3 +512,13 @@ def column(name: str, lang: str | None = None) -> str:
 def category(code: str, lang: str | None = None) -> str:
     entry = CATEGORIES.get(code)
     return entry[lang or language()] if entry else code
+
+
+#: The decimal mark each language writes (Indonesian: a comma, ``7,70``).
+DECIMAL_MARK = {"id": ",", "en": "."}
+
+
+def decimal(text: str, lang: str | None = None) -> str:
+    """A number's text (``7.70``, ``-3.29``) as the session's language writes it: with a
+    decimal comma in Indonesian. Only for text that is a number: a label keeps its dots."""
+    return text.replace(".", DECIMAL_MARK[lang or language()])

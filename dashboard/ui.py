@@ -152,10 +152,13 @@ def _is_number(value: object) -> bool:
 
 def _decimal(value: object, digits: int | None = None) -> str:
     """A number as it is: ``68.5``, ``0.25``, ``3`` (at most four decimals); with
-    ``digits``, that many after the point (``7.70``)."""
+    ``digits``, that many after the point (``7.70``); with the session's decimal mark
+    (``68,5`` in Indonesian, :func:`dashboard.i18n.decimal`)."""
     if digits is not None:
-        return f"{value:.{digits}f}"
-    return f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+        return i18n.decimal(f"{value:.{digits}f}")
+    if isinstance(value, float):
+        return i18n.decimal(f"{value:.4f}".rstrip("0").rstrip("."))
+    return str(value)
 
 
 def _html_cell(

@@ -8,7 +8,7 @@ from datetime import date
 import polars as pl
 import pytest
 
-from dashboard import charts
+from dashboard import charts, i18n
 from tests.chart_marks import Drawn, read
 
 
@@ -136,7 +136,7 @@ def test_a_stacked_histogram_keeps_each_colour_in_its_bin_and_names_the_total():
     assert {"a", "b"} <= set(d.legend)
 
 
-def test_a_line_carries_its_tooltip_on_points_hidden_when_there_are_many():
+def test_a_line_carries_its_tooltip_on_points_hidden_when_there_are_many(monkeypatch):
     df = pl.DataFrame(
         {
             "n": [1, 2, 3],
@@ -152,11 +152,18 @@ def test_a_line_carries_its_tooltip_on_points_hidden_when_there_are_many():
     assert d.kind == "dc-line" and d.lines == 1
     assert d.rows() == [(1, 10.5), (2, 11.25), (3, 9)]
     assert all("dc-hide" in m["class"] for m in d.marks)  # there to hover, not drawn
-    assert d.titles[0] == "played_on: 2026-11-01\nordinal: 10.5"
+    # the reader's decimal mark (Indonesian by default: a comma); the data keeps its point
+    assert d.titles[0] == "played_on: 2026-11-01\nordinal: 10,5"
     # whole ticks for a table's number (1 2 3, never 1.5); the value axis need not start at
     # 0: 9 to 11.25 in steps of 0.5 (2.25 / 5 = 0.45, nearest round step)
     assert re.findall(r'<span style="left:[\d.]+%">([^<]+)</span>', html) == ["1", "2", "3"]
-    assert "11.5</span>" in html and ">9</span>" in html and ">0</span>" not in html
+    assert "11,5</span>" in html and ">9</span>" in html and ">0</span>" not in html
+    monkeypatch.setattr(i18n, "language", lambda: "en")
+    html = charts.line_chart(
+        df, "n", "ordinal", tooltip=["played_on"], color="ruleset", points=False
+    )
+    assert one(html).titles[0] == "played_on: 2026-11-01\nordinal: 10.5"
+    assert "11.5</span>" in html and "11,5" not in html
     # one ruleset: no legend
     assert d.legend == []
 
@@ -188,7 +195,7 @@ def test_two_rulesets_draw_two_coloured_lines_with_a_legend():
     d = one(charts.line_chart(df, "n", "ordinal", tooltip=[], color="ruleset"))
     assert d.lines == 2 and {"unhas", "pepet"} <= set(d.legend)
     assert [m["data-s"] for m in d.marks] == ["unhas", "unhas", "pepet", "pepet"]
-    assert d.titles[2] == "Aturan: pepet\nordinal: 0.5"  # the column's header, translated
+    assert d.titles[2] == "Aturan: pepet\nordinal: 0,5"  # the column's header, translated
 
 
 def test_an_upright_bars_value_is_written_beyond_its_end_on_the_side_it_points_to():
@@ -196,7 +203,7 @@ def test_an_upright_bars_value_is_written_beyond_its_end_on_the_side_it_points_t
     html = charts.bars_chart(df, "chair", "points_per_hand", text=True)
     d = one(html)
     assert d.rows(number=False) == [("B", "-1.33"), ("D", "0.75")]
-    assert d.written == ["-1.33", "0.75"]
+    assert d.written == ["-1,33", "0,75"]  # as an Indonesian page writes them
     # ticks of 0.5 from -1.5 to 1 (2.5 / 5), and 12% more room each way for the values:
     # -1.8 to 1.3; zero at 1.8 / 3.1 of the height from the bottom
     zero = 1.8 / 3.1 * 100

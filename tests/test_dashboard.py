@@ -146,9 +146,10 @@ def frames(at: AppTest) -> list:
 
 def _numbers(df: pd.DataFrame) -> pd.DataFrame:
     """An HTML table's columns of numbers read as numbers (a blank cell as missing), as
-    the reader reads them; every other column stays text."""
+    the reader reads them (``12,5`` on an Indonesian page is twelve and a half); every
+    other column stays text."""
     for c in df.columns:
-        cells = [None if v == "" else v for v in df[c]]
+        cells = [None if v == "" else v.replace(",", ".") for v in df[c]]
         try:
             nums = [None if v is None else float(v) for v in cells]
         except (TypeError, ValueError):
@@ -409,6 +410,12 @@ def test_event_stats_unhas_has_endings_and_per_round_summary(loaded):
     endings = [df for df in frames(at) if "Akhir" in df.columns]
     assert endings and {"Apollo", "Ceki", "Menang biasa", "Kandang"} <= set(endings[0]["Akhir"])
     assert abs(sum(endings[0]["Porsi"]) - 100) < 0.5
+    # a share is written with the page's decimal mark: a comma in Indonesian
+    shares = [r[-1] for t in html_tables(at).tables if "Porsi" in t["head"] for r in t["rows"]]
+    assert any("," in v for v in shares) and not any("." in v for v in shares)
+    at_en = app("page_scripts/event_stats.py", event=UNHAS, lang="en")
+    shares = [r[-1] for t in html_tables(at_en).tables if "Share" in t["head"] for r in t["rows"]]
+    assert any("." in v for v in shares) and not any("," in v for v in shares)
     assert not any("Akhir tersering" in df.columns for df in frames(at)), "a closed tab"
     at = app("page_scripts/event_stats.py", event=UNHAS, tab="Babak & meja")
     assert any("Akhir tersering" in df.columns for df in frames(at))

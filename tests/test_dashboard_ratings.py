@@ -57,7 +57,8 @@ def test_profile_opens_from_a_shared_address(loaded):
             "SELECT ordinal FROM ratings WHERE ruleset = 'unhas' AND player_key = ?", [key]
         ).fetchall()[0]
     (rating,) = [m.value for m in at.metric if m.label == "Rating (unhas)"]
-    assert rating.split()[0] == f"{ordinal:.2f}"
+    # two decimals, with the Indonesian decimal comma
+    assert rating.split()[0] == f"{ordinal:.2f}".replace(".", ",")
     # the player's rounds: one line per round they reached
     line = [f for f in frames(at) if "Peringkat acara" in f.columns]
     assert line and len(line[0]) >= 1
