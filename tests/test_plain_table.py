@@ -28,9 +28,10 @@ def test_cells_are_written_as_a_reader_reads_them():
     body = ui.plain_table(df, labels={"player": "Pemain"}, links=True, event="ev-1")
     (table,) = _read(body).tables
     assert table["head"][0] == "Pemain"
+    # decimals with the page's decimal mark: a comma in Indonesian (the default)
     assert table["rows"] == [
-        ["<b>Eko</b> & *Budi*", "12", "68.5", "✓", "2026-03-14", "2026-12-03 07:01"],
-        ["", "", "0.3", "", "", ""],
+        ["<b>Eko</b> & *Budi*", "12", "68,5", "✓", "2026-03-14", "2026-12-03 07:01"],
+        ["", "", "0,3", "", "", ""],
     ]
     # escaped, not read as HTML; the name links to its page, with the event chosen there
     assert "<b>Eko" not in body and "&lt;b&gt;Eko&lt;/b&gt; &amp; *Budi*" in body
@@ -51,5 +52,16 @@ def test_a_column_of_fixed_decimals_writes_every_number_with_them():
     # ratings side by side: 7.7 above 5.89 reads as a different precision; 7.70 does not
     df = pl.DataFrame({"ordinal": [7.7, 5.891, -0.9, None, 3.0], "mu": [31.8, 30.0, 1.0, 2.0, 3.0]})
     (table,) = _read(ui.plain_table(df, decimals={"ordinal": 2})).tables
-    assert [r[0] for r in table["rows"]] == ["7.70", "5.89", "-0.90", "", "3.00"]
-    assert [r[1] for r in table["rows"]] == ["31.8", "30", "1", "2", "3"]  # as they are
+    assert [r[0] for r in table["rows"]] == ["7,70", "5,89", "-0,90", "", "3,00"]
+    assert [r[1] for r in table["rows"]] == ["31,8", "30", "1", "2", "3"]  # as they are
+
+
+def test_an_english_page_writes_decimals_with_a_point(monkeypatch):
+    monkeypatch.setattr(i18n, "language", lambda: "en")
+    df = pl.DataFrame({"ordinal": [7.7, -0.9], "mu": [31.8, 30.0], "label": ["R1.5", "2.0"]})
+    (table,) = _read(ui.plain_table(df, decimals={"ordinal": 2})).tables
+    assert table["rows"] == [["7.70", "31.8", "R1.5"], ["-0.90", "30", "2.0"]]
+    monkeypatch.setattr(i18n, "language", lambda: "id")
+    (table,) = _read(ui.plain_table(df, decimals={"ordinal": 2})).tables
+    # a label is text: its dots stay, whatever the language
+    assert table["rows"] == [["7,70", "31,8", "R1.5"], ["-0,90", "30", "2.0"]]

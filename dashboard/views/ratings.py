@@ -15,6 +15,8 @@ LEVEL_KEY = "level"
 GROUP_KEY = "kg"
 PERIOD_KEY = "period"
 ANY = ""
+#: The period picker's width in pixels: ``yyyy-mm-dd – yyyy-mm-dd`` whole.
+PERIOD_WIDTH = 250
 
 
 def columns_labels() -> dict[str, str]:
@@ -43,7 +45,10 @@ def render() -> None:
         ladder = st.selectbox(t("rt.ruleset"), f["ladders"], key=RULESET_KEY, bind="query-params")
         level = _choice(t("rt.level"), f["levels"], LEVEL_KEY)
         group = _choice(t("rt.group"), f["groups"], GROUP_KEY)
-        period = st.date_input(t("rt.period"), value=[], key=PERIOD_KEY, format="YYYY-MM-DD")
+        # wide enough for its placeholder (a start and an end date) on a phone
+        period = st.date_input(
+            t("rt.period"), value=[], key=PERIOD_KEY, format="YYYY-MM-DD", width=PERIOD_WIDTH
+        )
     since, until = _period(period)
     board = data.read(profile_batches.rating_board, ladder, level, since, until, group)
     if ui.stale_note(board):

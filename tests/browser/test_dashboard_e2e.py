@@ -235,9 +235,10 @@ def test_screenshots_of_every_page(sample_server, new_page):
         page.goto(f"{srv.url}/stats?event={PEPET}")
         page.get_by_text("Bagaimana kocokan berakhir").wait_for()
         page.locator(CHART).first.wait_for()
-        # shares as they are (68.5), not as a plain table writes floats (68.5000)
+        # shares as they are (68,5 with the Indonesian decimal comma), not as a plain table
+        # writes floats (68.5000)
         shares = page.locator("table.plain-table").first.inner_text()
-        assert re.search(r"\d\.\d\b", shares) and not re.search(r"\.\d{4}", shares)
+        assert re.search(r"\d,\d\b", shares) and not re.search(r"[.,]\d{4}", shares)
         wait_idle(page)
         shot(page, "event-stats", size)
         page.goto(f"{srv.url}/stats?event={PEPET}&tab=Poin")
