@@ -981,3 +981,34 @@ def test_hand_entry_offers_events_by_their_titles(loaded):
     shown = {o.content for o in pills.proto.options}
     assert "Turnamen Domino Dies Natalis LXIV" in shown and UNHAS not in shown
     assert PEPET in shown  # an event without a title goes by its id
+
+
+def test_an_uploads_rows_show_the_files_own_headers_with_the_bad_cell_marked(db_path, tmp_path):
+    """A file written with Indonesian headers and ``;`` (Excel in an Indonesian locale) is
+    shown with its own headers, not the contract's names the uploader never wrote; the
+    cell with the problem is the one painted, under the header the file gave it."""
+    build_samples(db_path, only="pepet")
+    at = _signed_in(db_path, ["*"])
+    head = (
+        "acara;aturan;babak;meja;kocokan;kursi_a;kursi_b;kursi_c;kursi_d;oleh;akhir;"
+        "kartu_terakhir;biji_a;biji_b;biji_c;biji_d"
+    )
+    rows = [
+        f"baru-2026;unhas;R1;1;{h};Ana;Budi;Cici;Dedi;A;biasa;5-3;0;{'x' if h == 2 else 4};6;7"
+        for h in range(1, 4)
+    ]
+    f = tmp_path / "meja_id.csv"
+    f.write_text("\n".join([head, *rows]) + "\n", encoding="utf-8")
+    _upload(at, f)
+    (grid,) = [e for e in at.dataframe if "kocokan" in e.value.columns]
+    assert list(grid.value.columns)[:6] == ["Baris", "acara", "aturan", "babak", "meja", "kocokan"]
+    assert "biji_b" in grid.value.columns and "pips_b" not in grid.value.columns
+    # the cells painted, under the headers the file gave them: "x" in biji_b on line 3
+    # (the grid's second row), and on line 4 kursi_a (unhas swaps chairs after hand 2,
+    # RULES.md; this file seats everyone as in hand 1)
+    cols = list(grid.value.columns)
+    painted = re.findall(r"row(\d+)_col(\d+)", grid.proto.arrow_data.styler.styles)
+    assert {(int(r), int(c)) for r, c in painted} == {
+        (1, cols.index("biji_b")),
+        (2, cols.index("kursi_a")),
+    }

@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import ui
-from dashboard.i18n import language, t
+from dashboard.i18n import column, language, t
 from dashboard.messages import column_label, render_column, render_outcome
 from pipeline import rounds as round_order
 from pipeline.ingest import Preview
@@ -262,9 +262,10 @@ def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:
             st.caption(t("up.rows.some", shown=frame.height, total=sheet.rows))
         if problems.height:
             st.caption(t("up.cells.legend"))
-        shown = frame.to_pandas()
+        names = shown_headers(frame.columns, sheet.headers)
+        shown = frame.rename(names).to_pandas()
         st.dataframe(
-            mark_cells(shown, problems),
+            mark_cells(shown, problems, names),
             hide_index=True,
             key=f"up_rows_{sheet.sha256[:12]}",
             width="stretch",
@@ -272,11 +273,24 @@ def _rows(sheet: Sheet, problems: pl.DataFrame) -> None:
         )
 
 
-def mark_cells(frame: pd.DataFrame, problems: pl.DataFrame) -> Any:
+def shown_headers(columns: Sequence[str], spelled: dict[str, str]) -> dict[str, str]:
+    """Each column of a file's rows as the uploader knows it: its header as the file spelled
+    it (``acara`` for ``event``), the line number in the page's language. The contract's
+    names stay when two columns would show the same header."""
+    names = {c: column("line") if c == "line" else spelled.get(c, c) for c in columns}
+    return names if len(set(names.values())) == len(names) else {c: c for c in columns}
+
+
+def mark_cells(
+    frame: pd.DataFrame, problems: pl.DataFrame, names: dict[str, str] | None = None
+) -> Any:
     """A Styler painting each problem's cell (its line and column; the line number when
-    the problem has no column): red for errors, yellow for warnings."""
+    the problem has no column): red for errors, yellow for warnings. ``names`` are the
+    shown headers of the columns of ``frame`` (:func:`shown_headers`)."""
     if problems.height == 0:
         return frame
+    names = names or {}
+    numbers = names.get("line", "line")  # the column of line numbers
     red, yellow = (
         "background-color: rgba(255, 75, 75, 0.35)",
         "background-color: rgba(255, 193, 7, 0.35)",
@@ -285,11 +299,12 @@ def mark_cells(frame: pd.DataFrame, problems: pl.DataFrame) -> Any:
     for pr in problems.iter_rows(named=True):
         if pr["line"] is None:
             continue
-        col = pr["column"] if pr["column"] in frame.columns else "line"
+        col = names.get(pr["column"], pr["column"])
+        col = col if col in frame.columns else numbers
         colour = red if pr["severity"] == ERROR else yellow
         if where.get((pr["line"], col)) != red:
             where[(pr["line"], col)] = colour
-    row_of = {line: i for i, line in enumerate(frame["line"].tolist())}
+    row_of = {n: i for i, n in enumerate(frame[numbers].tolist())}
 
     def paint(df: pd.DataFrame) -> pd.DataFrame:
         css = pd.DataFrame("", index=df.index, columns=df.columns)
