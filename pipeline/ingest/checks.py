@@ -179,7 +179,7 @@ def _value_checks(df: pl.DataFrame, played: pl.DataFrame, book: Ruleset, found: 
             f"pips_{c}",
             "pips_tiles_disagree",
             {
-                "chair": c,
+                "chair": c.upper(),
                 "pips": pl.col(f"pips_{c}"),
                 "tiles": pl.col(f"tiles_{c}"),
                 "sum": pl.col(f"{tiles_value}_{c}"),
