@@ -42,6 +42,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "download.csv": {"id": "CSV", "en": "CSV"},
     "download.xlsx": {"id": "XLSX", "en": "XLSX"},
     "download.label": {"id": "Unduh {what}", "en": "Download {what}"},
+    "download.csv.help": {
+        "id": "Unduh {what} sebagai CSV (dipisah koma, desimal titik) untuk program lain; untuk Excel pilih XLSX.",
+        "en": "Download {what} as CSV (comma-separated, decimal point) for other programs; for Excel choose XLSX.",
+    },
     "yes": {"id": "ya", "en": "yes"},
     "no": {"id": "tidak", "en": "no"},
     # --- leaderboard ---------------------------------------------------------------------

@@ -475,7 +475,8 @@ def downloads(df: pl.DataFrame, basename: str, what: str, key: str) -> None:
         mime="text/csv",
         key=f"{key}_csv",
         on_click="ignore",
-        help=t("download.label", what=what),
+        # Excel set to Indonesian splits on ";": it opens a comma file in one column
+        help=t("download.csv.help", what=what),
         width="stretch",
     )
     c2.download_button(

@@ -267,6 +267,11 @@ def test_leaderboard_offers_csv_and_xlsx_of_every_standings_table(loaded):
     keys = {b.key for b in at.get("download_button")}
     for k in ("dl_tables", "dl_session", "dl_event", "dl_groups", "dl_all_tables"):
         assert {f"{k}_csv", f"{k}_xlsx"} <= keys
+    # Excel in an Indonesian locale opens a comma-separated file in one column: the CSV
+    # button says what it is for, and sends Excel users to the workbook
+    helps = {b.key: b.proto.help for b in at.get("download_button")}
+    assert "untuk Excel pilih XLSX" in helps["dl_event_csv"]
+    assert "XLSX" not in helps["dl_event_xlsx"]
 
 
 def test_bigscreen_cycles_tables_and_escapes_names(db_path, tmp_path, monkeypatch):
