@@ -279,7 +279,7 @@ def _load_batch(
                 if expected is not None:
                     raise PlanChanged("the plan changed since the preview") from exc
         finally:
-            discard_kept(con, p)  # kept hand points not written (a commit drops its own)
+            discard_kept(con, p)  # kept hand points: written by the commit, or given up
     return rating
 
 

@@ -168,8 +168,6 @@ def _commit(con: duckdb.DuckDBPyConnection, p: Plan, *, beside: bool) -> Rating:
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        finally:
-            discard_kept(con, p)
         failpoints.reach("load-committed")
         if beside and len(writes) >= BESIDE_MATCHES:
             # the owner lock stays held until the update is joined
@@ -397,7 +395,9 @@ _KEPT_JOIN = 'JOIN _w ON k.event = _w.event AND k.round = _w.round AND k."table"
 
 
 def discard_kept(con: duckdb.DuckDBPyConnection, p: Plan) -> None:
-    """Drop the hand points ``p`` kept on ``con`` (written, or not to be written)."""
+    """Drop the hand points ``p`` kept on ``con`` (written, or not to be written): the
+    caller that planned with ``keep_scores`` does, once the plan is committed or given
+    up (:func:`pipeline.ingest.service.load`)."""
     for name in p.kept_points:
         con.execute(f"DROP TABLE IF EXISTS temp.{name}")
     p.kept_points = []
