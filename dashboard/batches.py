@@ -198,9 +198,13 @@ def road(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:
     ev = out["event"]
     if ev is None:
         return out
+    final, why = bracket.final_state(con, ev)
+    played = queries.rounds(con, ev)
     out.update(
-        road=bracket.road(con, ev),
-        podium=bracket.podium(con, ev),
+        road=bracket.road(con, ev, final=final),
+        podium=bracket.podium(con, ev, final=final),
+        why_no_final=why,
+        last_round=played[-1] if played else None,
         qualification=rulesets.load(queries.ruleset_of(con, ev)).shows("qualification"),
     )
     return out

@@ -178,6 +178,7 @@ def test_the_road_shows_which_tie_break_put_a_player_through(con, tmp_path):
     assert at["Ani"]["outcome"] == at["Cici"]["outcome"] == "playing"
     # one table of a first round, no draw, no roster: more tables may come, no final yet
     assert bracket.final_round(con, EV) is None
+    assert bracket.final_state(con, EV) == (None, bracket.MAY_GROW)
     f.write_text("\n".join([HEADER, *TIED, TIEBREAK]) + "\n")
     assert ingest(con, [f]).exit_code == 0
     at = {r["player"]: r for r in bracket.road(con, EV).to_dicts()}
@@ -214,7 +215,7 @@ def test_the_road_of_the_worked_unhas_example(con):
     assert out.rows() == [("R1", 9), ("R2", 6), ("R3", 1)]
     # R3 has two tables: no final table yet, so no podium
     assert bracket.podium(con, "unhas-2024-e1").height == 0
-    assert bracket.final_round(con, "unhas-2024-e1") is None
+    assert bracket.final_state(con, "unhas-2024-e1") == (None, bracket.SEVERAL_TABLES)
 
 
 def test_the_podium_of_the_worked_pepet_example_is_juara_one_to_four(con):
@@ -229,6 +230,7 @@ def test_the_podium_of_the_worked_pepet_example_is_juara_one_to_four(con):
     assert sorted((r["player"], r["points"], r["place"]) for r in podium.to_dicts()) == sorted(
         expected
     )
+    assert bracket.final_state(con, "pepet-2024-e1") == (None, bracket.NO_FINAL)
     # a league moves players between tables; nobody is eliminated
     assert set(bracket.road(con, "pepet-2024-e1")["outcome"]) <= {"moved", "played"}
 

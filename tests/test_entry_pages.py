@@ -189,6 +189,25 @@ def test_the_road_shows_tie_break_points_where_a_tie_break_was_played(db_path, t
 
 
 @pytest.mark.parametrize(
+    ("lang", "why"),
+    [
+        ("en", "No final table yet: round R1 has one table so far, and no draw says it stays"),
+        ("id", "Belum ada meja final: babak R1 baru punya satu meja, dan belum ada undian"),
+    ],
+)
+def test_the_road_says_why_one_table_so_far_is_not_yet_the_final(db_path, tmp_path, lang, why):
+    """A first round with one table loaded, no draw and no roster: more tables may come.
+    The podium's place says so, not that the round has more than one table."""
+    f = tmp_path / "cup.csv"
+    f.write_text("\n".join([HEADER, *TIED]) + "\n")
+    with connect(db_path) as con:
+        assert ingest(con, [f]).exit_code == 0
+    shown = texts(page("bracket", lang=lang, event=CUP))
+    assert why in shown
+    assert "more than one table" not in shown and "lebih dari satu meja" not in shown
+
+
+@pytest.mark.parametrize(
     ("lang", "place", "legend", "rule"),
     [
         ("id", "◆ Peringkat 1", "Final: peringkat di meja final", "2 teratas dari MINI-CUP → PROV"),

@@ -14,6 +14,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Belum ada meja final (babak terakhir punya lebih dari satu meja).",
         "en": "No final table yet (the last round has more than one table).",
     },
+    "br.podium.open": {
+        "id": "Belum ada meja final: babak {round} baru punya satu meja, dan belum ada undian "
+        "yang menetapkan babak itu hanya satu meja (meja lain mungkin masih menyusul).",
+        "en": "No final table yet: round {round} has one table so far, and no draw says it "
+        "stays the only one (other tables may still be loaded).",
+    },
     "br.place.cup": {"id": "Peringkat {n}", "en": "Place {n}"},
     "br.place.league": {"id": "Juara {n}", "en": "Juara {n}"},
     "br.round": {"id": "Babak {round}", "en": "Round {round}"},

@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import batches, ui
 from dashboard.i18n import column, t
+from pipeline.standings import bracket
 
 PER_ROW = 3  # tables side by side on a wide screen (a phone stacks them)
 NBSP = "\u00a0"
@@ -52,7 +53,9 @@ def _podium(d: dict[str, Any]) -> None:
     podium: pl.DataFrame = d["podium"]
     st.subheader(t("br.podium"))
     if podium.height == 0:
-        st.caption(t("br.podium.none"))
+        # why there is none: several tables, or one so far that nothing says stays alone
+        grows = d.get("why_no_final") == bracket.MAY_GROW
+        st.caption(t("br.podium.open", round=d["last_round"]) if grows else t("br.podium.none"))
         return
     if not podium.get_column("final").all():
         st.caption(t("br.podium.provisional"))

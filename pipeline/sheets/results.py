@@ -84,7 +84,8 @@ def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Ro
             f"{shown}); load its sheets first with domino ingest"
         )
     book = rulesets.load(info.ruleset)
-    rows = bracket.road(con, event).filter(pl.col("round") == round_)
+    final = bracket.final_round(con, event)
+    rows = bracket.road(con, event, final=final).filter(pl.col("round") == round_)
     star = pl.lit(value=False)
     if book.shows("sessions"):  # a session's best earn a star (pepet rule 19)
         stars = queries.standings(con, event, "round", round_).filter(pl.col("star"))
@@ -99,7 +100,7 @@ def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Ro
         info=info,
         ruleset=book,
         round=round_,
-        final=bracket.final_round(con, event) == round_,
+        final=final == round_,
         tables=rows,
         league=league,
         groups=groups,

@@ -8,6 +8,7 @@ the podium is the final table's ranks (a cup, unhas) or the event standings' fir
 
 from functools import cache
 from importlib import resources
+from types import EllipsisType
 
 import duckdb
 import polars as pl
@@ -39,14 +40,17 @@ def round_order_of(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
     return played + [r for _, r in later]
 
 
-def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+def road(
+    con: duckdb.DuckDBPyConnection, event: str, *, final: str | None | EllipsisType = ...
+) -> pl.DataFrame:
     """One row per player per table per round: ``round, round_no, table, player, points,
     tiebreak_points, rank, qualified, needs_tiebreak, complete, walkover, next_round,
     next_table, outcome, player_key``. ``outcome``: ``advanced`` (qualified and seated in
     the next round), ``qualified`` (next round not drawn yet), ``eliminated``, ``placed``
     (at the final table, :func:`final_round`: the match over, the place is the rank),
     ``playing`` (match in progress or a tie-break owed), ``drawn`` (seated, not played
-    yet); a league without qualification: ``moved`` / ``played``."""
+    yet); a league without qualification: ``moved`` / ``played``. ``final``: the final
+    round when the caller has worked it out already (:func:`final_state`)."""
     book = rulesets.load(queries.ruleset_of(con, event))
     order = round_order_of(con, event)
     round_nos = pl.DataFrame(
@@ -59,7 +63,8 @@ def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     finally:
         con.unregister("_order")
     # at the final table nobody goes on: a finished player has a place (its rank)
-    final = final_round(con, event)
+    if final is ...:
+        final = final_round(con, event)
     if final is not None:
         df = df.with_columns(
             pl.when(
@@ -76,11 +81,13 @@ def road(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     )
 
 
-def podium(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+def podium(
+    con: duckdb.DuckDBPyConnection, event: str, *, final: str | None | EllipsisType = ...
+) -> pl.DataFrame:
     """``place, player, points, final``: places 1-4. A cup: the ranks at the final table
     (the last round, once it is a single table; ``final`` when that match is complete with
     no tie-break owed). A league: the event standings' first four (``final`` always:
-    the standings so far)."""
+    the standings so far). ``final`` as for :func:`road`."""
     book = rulesets.load(queries.ruleset_of(con, event))
     schema = {"place": pl.Int32, "player": pl.String, "points": pl.Int32, "final": pl.Boolean}
     if not book.shows("qualification"):
@@ -91,8 +98,9 @@ def podium(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
             pl.col("points").cast(pl.Int32),
             pl.lit(value=True).alias("final"),
         )
-    final = final_round(con, event)
-    if final is None:
+    if final is ...:
+        final = final_round(con, event)
+    if not isinstance(final, str):
         return pl.DataFrame(schema=schema)
     last = queries.standings(con, event, "table", final)
     done = bool(last.get_column("complete").all()) and not last.get_column("needs_tiebreak").any()
@@ -111,6 +119,12 @@ def played_tiebreak(table: pl.DataFrame) -> bool:
     return bool(table.get_column("tiebreak_points").fill_null(0).abs().sum() > 0)
 
 
+#: Why an event has no final table (:func:`final_state`): its last round has several
+#: tables; it has one so far, but nothing says it stays the only one; not a cup, or no
+#: round played.
+SEVERAL_TABLES, MAY_GROW, NO_FINAL = "several_tables", "may_grow", "none"
+
+
 def final_round(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     """The final of a cup (a rulebook that qualifies players from a table): its last round
     with results, once that round is one table and is known to stay one: its draw seats
@@ -118,12 +132,20 @@ def final_round(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     rulebook's ``[draw] table_size``), else (a first round without a draw) its roster
     holds no more. A round with one table loaded so far may still get others (uploads
     come in table by table): None then, as for a league or a cup still on its way."""
+    return final_state(con, event)[0]
+
+
+def final_state(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str | None, str]:
+    """:func:`final_round`, and why there is none: ``(round, "final")``, or ``(None, why)``
+    with ``why`` one of :data:`SEVERAL_TABLES`, :data:`MAY_GROW` (the last round has one
+    table so far, and no draw, earlier round or roster says it stays one) and
+    :data:`NO_FINAL` (a league, or nothing played)."""
     book = rulesets.load(queries.ruleset_of(con, event))
     if not book.shows("qualification"):
-        return None
+        return None, NO_FINAL
     played = queries.rounds(con, event)
     if not played:
-        return None
+        return None, NO_FINAL
     seats = int(book.params.get("draw", {}).get("table_size", 4))  # one table's players
     last = played[-1]
     tables, before, entrants = con.execute(
@@ -134,7 +156,7 @@ def final_round(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
         {"e": event, "r": last, "p": played[-2] if len(played) > 1 else None},
     ).fetchall()[0]
     if tables != 1:
-        return None
+        return None, SEVERAL_TABLES
     drawn = len(draws.drawn_tables(con, event, last))
     if drawn:
         one = drawn == 1
@@ -142,7 +164,7 @@ def final_round(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
         one = 0 < before <= seats
     else:
         one = 0 < entrants <= seats
-    return last if one else None
+    return (last, "final") if one else (None, SEVERAL_TABLES if drawn else MAY_GROW)
 
 
 def event_after(con: duckdb.DuckDBPyConnection, event: str, round: str) -> pl.DataFrame:
