@@ -125,11 +125,12 @@ def _client() -> str:
     return auth.client_address(peer, forwarded)
 
 
-def sign_in_form() -> auth.Identity | None:
-    """The sign-in form; returns the identity once signed in. After a wrong password the
-    name stays and only the password is emptied."""
+def sign_in_form(why: str = "up.signin.why") -> auth.Identity | None:
+    """The sign-in form; returns the identity once signed in. ``why`` is the key of the
+    page's sentence on who may use it (``signin.why.*``). After a wrong password the name
+    stays and only the password is emptied."""
     st.subheader(t("up.signin.title"))
-    st.caption(t("up.signin.why"))
+    st.caption(t(why))
     if st.session_state.pop(_CLEAR_PASSWORD, False):
         st.session_state["signin_password"] = ""
     with st.form("signin_form", clear_on_submit=False, enter_to_submit=True):

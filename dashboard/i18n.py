@@ -139,6 +139,27 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Mengunggah dan mengoreksi hasil hanya untuk koordinator dan wasit yang terdaftar (`domino users add`).",
         "en": "Uploading and correcting results is for registered coordinators and referees (`domino users add`).",
     },
+    # who may use each page that asks for a sign-in (the upload page's is up.signin.why)
+    "signin.why.entry": {
+        "id": "Input kocokan di meja hanya untuk pengguna terdaftar acara itu: koordinator, wasit, juri (`domino users add`).",
+        "en": "Entering hands at the table is for the event's registered users: coordinators, referees, jury (`domino users add`).",
+    },
+    "signin.why.organiser": {
+        "id": "Mengatur acara, mengundi meja dan mencetak lembar hanya untuk pengguna terdaftar acara itu; acara baru perlu pengguna semua acara (`domino users add`).",
+        "en": "Running an event, drawing its tables and printing its sheets is for the event's registered users; a new event needs a user of every event (`domino users add`).",
+    },
+    "signin.why.registry": {
+        "id": "Mengimpor registri pemain hanya untuk pengguna semua acara (`domino users add --event '*'`).",
+        "en": "Importing the players' registry is for users of every event (`domino users add --event '*'`).",
+    },
+    "signin.why.requests": {
+        "id": "Permintaan koreksi untuk koordinator yang mengirimnya dan juri acara yang memutuskannya (`domino users add --role jury`).",
+        "en": "Change requests are for the coordinators who send them and the event's jury, who decides them (`domino users add --role jury`).",
+    },
+    "signin.why.admin": {
+        "id": "Halaman pengguna hanya untuk admin (`domino users add --role admin`).",
+        "en": "The users page is for admins (`domino users add --role admin`).",
+    },
     "up.signin.name": {"id": "Nama", "en": "Name"},
     "up.signin.password": {"id": "Kata sandi atau token", "en": "Password or token"},
     "up.signin.submit": {"id": "Masuk", "en": "Sign in"},

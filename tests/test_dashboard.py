@@ -1017,3 +1017,31 @@ def test_an_uploads_rows_show_the_files_own_headers_with_the_bad_cell_marked(db_
         (1, cols.index("biji_b")),
         (2, cols.index("kursi_a")),
     }
+
+
+@pytest.mark.parametrize(
+    ("script", "who"),
+    [
+        ("upload.py", "Uploading and correcting results is for registered coordinators"),
+        ("entry.py", "Entering hands at the table is for the event's registered users"),
+        ("organiser.py", "Running an event, drawing its tables and printing its sheets"),
+        ("registry.py", "Importing the players' registry is for users of every event"),
+        (
+            "requests.py",
+            "Change requests are for the coordinators who send them and the event's jury",
+        ),
+        ("admin.py", "The users page is for admins"),
+    ],
+)
+def test_each_sign_in_form_says_who_may_use_its_page(loaded, script, who):
+    """A juror opening the change requests, or an admin the users page, is not told that
+    the page is for uploading results."""
+    # the admin and request pages are listed only once signed in: opened by themselves
+    at = AppTest.from_file(str(APP.parent / "page_scripts" / script), default_timeout=TIMEOUT)
+    at.session_state["lang"] = "en"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = texts(at)
+    assert "Coordinator sign-in" in shown and who in shown
+    if script != "upload.py":
+        assert "Uploading and correcting results" not in shown

@@ -31,7 +31,7 @@ def render() -> None:
     st.title(t("adm.title"))
     ident = access.current()
     if ident is None:
-        access.sign_in_form()
+        access.sign_in_form("signin.why.admin")
         return
     try:
         role, users = data.uncached(

@@ -34,7 +34,7 @@ def render() -> None:
     _phone_css()
     ident = access.current()
     if ident is None:
-        access.sign_in_form()
+        access.sign_in_form("signin.why.entry")
         return
     chosen = (
         st.session_state.get("en_event"),

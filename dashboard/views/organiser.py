@@ -35,7 +35,7 @@ def render() -> None:
     st.title(t("org.title"))
     ident = access.current()
     if ident is None:
-        access.sign_in_form()
+        access.sign_in_form("signin.why.organiser")
         return
     st.caption(t("org.why"))
     done = st.session_state.pop(_DONE, None)

@@ -30,7 +30,7 @@ def render() -> None:
     st.title(t("reg.title"))
     ident = access.current()
     if ident is None:
-        access.sign_in_form()
+        access.sign_in_form("signin.why.registry")
         return
     allowed = data.uncached(lambda con: auth.user_events(con, ident.name))
     if auth.ALL_EVENTS not in (allowed or set()):

@@ -26,7 +26,7 @@ def render() -> None:
     st.title(t("rq.title"))
     ident = access.current()
     if ident is None:
-        access.sign_in_form()
+        access.sign_in_form("signin.why.requests")
         return
     st.caption(t("rq.intro"))
     done = st.session_state.pop(_DONE, None)
