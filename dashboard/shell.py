@@ -67,7 +67,10 @@ URL_PATHS = [p[0] for p in PAGES]
 def pages(role: str | None = None) -> list:
     """The pages, titled in the session's language. Upload is listed for everyone: it
     shows the sign-in form until a coordinator signs in. Change requests are listed for
-    the signed-in, the admin page for admins only (each page checks again)."""
+    the signed-in, the admin page for admins only; for the others they are still there,
+    unlisted (``visibility="hidden"``), so that a link to them (a juror sent to the change
+    requests) opens the page's own sign-in form or refusal in the page's language, not
+    Streamlit's "page not found" (each page checks the rights itself)."""
     root = st.Page(
         HERE / "page_scripts" / "leaderboard.py",
         title=t("nav.leaderboard"),
@@ -75,10 +78,22 @@ def pages(role: str | None = None) -> list:
         default=True,
     )
     return [root] + [
-        st.Page(HERE / "page_scripts" / script, title=t(key), icon=icon, url_path=path)
+        st.Page(
+            HERE / "page_scripts" / script,
+            title=t(key),
+            icon=icon,
+            url_path=path,
+            visibility="visible" if listed(who, role) else "hidden",
+        )
         for path, script, key, icon, who in PAGES
-        if who == "all" or (who == "signed-in" and role) or (who == "admin" and role == "admin")
     ]
+
+
+def listed(who: str, role: str | None) -> bool:
+    """Whether a page for ``who`` (see :data:`PAGES`) is in the navigation of ``role``."""
+    return (
+        who == "all" or (who == "signed-in" and bool(role)) or (who == "admin" and role == "admin")
+    )
 
 
 def _start_language() -> None:

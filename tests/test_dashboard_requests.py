@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard import data
+from dashboard import data, shell
 from pipeline import auth, sessions
 from pipeline import change_requests as cr
 from pipeline.ingest import ingest
@@ -139,26 +139,33 @@ def test_the_jury_rejects_and_nothing_changes(league):
     assert points(league) == before
 
 
-def test_anonymous_and_non_admins_reach_none_of_it(league):
+def test_anonymous_and_non_admins_reach_none_of_it(league, monkeypatch):
+    """The requests and users pages are not listed for whom they are not, yet a link to
+    them opens the page's own sign-in form or refusal, in the page's language, and never
+    Streamlit's English "page not found" and the leaderboard."""
+    listed: list[list[str]] = []
+    navigation = shell.st.navigation
+
+    def spy(pages, **kw):
+        listed.append([p.url_path for p in pages if p.visibility == "visible"])
+        return navigation(pages, **kw)
+
+    monkeypatch.setattr(shell.st, "navigation", spy)
     at = run(AppTest.from_file(str(APP), default_timeout=TIMEOUT))
-    for page in ("page_scripts/requests.py", "page_scripts/admin.py"):
-        with pytest.raises(ValueError, match="Could not find a navigation page"):
-            at.switch_page(page)  # not even listed for a visitor
+    assert "requests" not in listed[-1] and "admin" not in listed[-1] and "upload" in listed[-1]
+    at.switch_page("page_scripts/requests.py").run()
+    assert "Permintaan koreksi untuk koordinator" in texts(at) and not at.selectbox
+    at.switch_page("page_scripts/admin.py").run()
+    assert "Halaman pengguna hanya untuk admin" in texts(at)
     coord = signed_in("cora", "page_scripts/requests.py")
-    with pytest.raises(ValueError, match="Could not find a navigation page"):
-        coord.switch_page("page_scripts/admin.py")
-    # and the admin page itself refuses a coordinator who reaches its script
-    with connect(league, read_only=True) as con:
-        ident = auth.sign_in(con, "cora", PASSWORD, limiter=auth.RateLimiter()).identity
-    page = AppTest.from_file(str(APP.parent / "page_scripts" / "admin.py"), default_timeout=TIMEOUT)
-    page.session_state["_domino_identity"] = ident
-    run(page)
-    assert "hanya untuk admin" in texts(page)
-    assert [t.key for t in page.text_input if str(t.key).startswith("adm_")] == []
-    anon = run(
-        AppTest.from_file(str(APP.parent / "page_scripts" / "requests.py"), default_timeout=TIMEOUT)
-    )
-    assert "Masuk koordinator" in texts(anon) and not anon.selectbox
+    assert "requests" in listed[-1] and "admin" not in listed[-1]
+    coord.switch_page("page_scripts/admin.py").run()
+    assert not coord.exception
+    assert "Halaman ini hanya untuk admin." in texts(coord)
+    assert [t.key for t in coord.text_input if str(t.key).startswith("adm_")] == []
+    add_coordinator(league, "boss", [], role="admin")
+    signed_in("boss", "page_scripts/admin.py")
+    assert "admin" in listed[-1]
 
 
 def test_the_admin_page_adds_a_user_and_sets_a_role(league):
