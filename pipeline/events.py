@@ -157,7 +157,9 @@ def save(
         return "created"
     if old.ruleset != book.name:
         loaded = con.execute(
-            "SELECT count(*) FROM match_versions WHERE event = ?", [event]
+            "SELECT count(*) FROM match_versions WHERE event = ? AND current "
+            "AND kind <> 'withdrawn'",
+            [event],
         ).fetchall()[0]
         if loaded[0]:
             raise EventRefused(

@@ -218,6 +218,11 @@ def test_a_round_with_results_is_not_redrawn(db_path, tmp_path):
         load(con, tmp_path, play(start_of(con, "ev", "R1", "1")))
     r = run("draw", "--event", "ev", "--round", "R1", "--reason", "again")
     refused(r, "round R1 already has results")
+    # its one table withdrawn (loaded before the round was played for real): drawn again
+    r = run("withdraw", "--event", "ev", "--round", "R1", "--table", "1", "--reason", "a test run")
+    assert r.exit_code == 0, r.output
+    r = run("draw", "--event", "ev", "--round", "R1", "--reason", "again")
+    assert r.exit_code == 0, r.output
 
 
 def test_the_next_round_waits_for_results_complete_tables_and_tie_breaks(db_path, tmp_path):

@@ -599,6 +599,8 @@ RARE = {
     "entry_no_hands": {"table": "1"},
     "entry_tiebreak_owed": {"table": "1"},
     "entry_incomplete": {"table": "1", "done": 9, "total": 10},
+    # a withdrawal: provoked for real in tests/test_withdraw.py
+    "match.withdrawn": {"version": 1, "hands": 10, "reason": "mistyped event"},
     "correction_needs_request": {"name": "rina", "events": "pepet-2024-e1"},
     "request.unknown": {"id": "7"},
     "request.decided": {"id": "7", "status": "rejected"},

@@ -126,7 +126,8 @@ def _page_data(
 def _tables(con: Any, event: str, round_: str) -> list[str]:
     drawn = draws.drawn_tables(con, event, round_)
     played = con.execute(
-        'SELECT DISTINCT "table" FROM match_versions WHERE event = ? AND round = ?',
+        'SELECT DISTINCT "table" FROM match_versions WHERE event = ? AND round = ? '
+        "AND current AND kind <> 'withdrawn'",
         [event, round_],
     ).fetchall()
     both = set(drawn) | {r[0] for r in played}

@@ -25,6 +25,7 @@ from pipeline.panics import is_failure
 COMMANDS = {
     "ingest": "pipeline.cli.loading:ingest",
     "rescore": "pipeline.cli.loading:rescore",
+    "withdraw": "pipeline.cli.loading:withdraw",
     "players": "pipeline.cli.loading:players",
     "standings": "pipeline.cli.reading:standings",
     "hands": "pipeline.cli.reading:hands",
@@ -72,6 +73,8 @@ def _refusal(exc: Exception) -> tuple[str, int] | None:
         return f"[red]Error:[/] {escape(str(exc))}", 2
     if isinstance(exc, ConnectionError):  # a PostgreSQL store that cannot be reached
         return f"[red]Error:[/] {escape(str(exc))}", 2
+    if raised("pipeline.ingest.withdraw", "WithdrawRefused"):
+        return f"[red]Error:[/] {escape(str(exc))}", 1
     if raised("pipeline.standings.queries", "NotFound"):
         return f"[red]not found:[/] {exc}", 1
     if raised("pipeline.rulesets", "BadRuleset", "UnknownRuleset"):

@@ -179,6 +179,26 @@ def _lines(total: int, every: int) -> Callable[[int, int], None]:
 
 
 @click.command()
+@click.option("--event", required=True, help="Event id of the match.")
+@click.option("--round", "round_", required=True, help="Its round.")
+@click.option("--table", required=True, help="Its table.")
+@click.option("--reason", required=True, help="Why it is withdrawn (kept in its history).")
+@click.option("--by", "by", help="Who withdraws it (default DOMINO_USER or the login name).")
+@format_option
+@db_option
+def withdraw(event, round_, table, reason, by, fmt, db) -> None:
+    """Take a loaded match out of the standings and ratings (loaded under the wrong event,
+    round or table, or never played); its versions stay in its history."""
+    from pipeline.cli.output import report
+    from pipeline.ingest.withdraw import withdraw as withdraw_match
+    from pipeline.store.db import connect
+
+    with connect(db) as con:
+        p = withdraw_match(con, event, round_, table, reason=reason, by=by)
+    report(p, fmt)
+
+
+@click.command()
 @click.option("--event", "events", multiple=True, help="Only this event (repeatable); default all.")
 @db_option
 def rescore(events, db) -> None:

@@ -137,6 +137,7 @@ MARKS = {
     "correction": "[magenta]corrected[/]",
     "unchanged": "[dim]unchanged[/]",
     "rejected": "[red]rejected[/]",
+    "withdrawn": "[yellow]withdrawn[/]",
 }
 DRY_RUN_MARKS = {
     **MARKS,
@@ -204,6 +205,13 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
         out.print(f"{mark} {escape(what)}", highlight=False)
     if p.problems.height > 500:
         out.print(f"… and {p.problems.height - 500} more problems (--format json or csv lists all)")
+    withdrawn = p.count("withdrawn")
+    if withdrawn:  # domino withdraw: nothing loaded, one match taken out
+        out.print(
+            f"withdrew {withdrawn} match(es); its versions stay listed by domino history",
+            highlight=False,
+        )
+        return
     n = {s: p.count(s) for s in ("new", "update", "correction", "unchanged", "rejected")}
     prefix = "dry run, nothing written: would load" if dry_run else "loaded"
     summary = (

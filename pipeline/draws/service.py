@@ -90,7 +90,9 @@ def draw_round(
     rules = _rules(book)
     label = label.strip()
     loaded = con.execute(
-        "SELECT count(*) FROM match_versions WHERE event = ? AND round = ?", [event, label]
+        "SELECT count(*) FROM match_versions WHERE event = ? AND round = ? AND current "
+        "AND kind <> 'withdrawn'",
+        [event, label],
     ).fetchall()[0]
     if loaded[0]:
         raise DrawRefused("has_results", {"round": label})

@@ -12,7 +12,7 @@ import polars as pl
 from pipeline.ingest.columns import CHAIRS
 
 MATCH = ["event", "round", "table"]
-WRITES = ("new", "update", "correction")  # outcomes that write a match version
+WRITES = ("new", "update", "correction", "withdrawn")  # outcomes that write a match version
 VERSION_SCHEMA = {
     "event": pl.String,
     "round": pl.String,

@@ -142,7 +142,7 @@ def _commit(con: duckdb.DuckDBPyConnection, p: Plan, *, beside: bool) -> Rating:
         raise ValueError(
             "this plan's versions do not match its writes; plan again before committing"
         )
-    if any(o.status == "correction" for o in writes):
+    if any(o.status in ("correction", "withdrawn") for o in writes):
         backup_before_correction(con)
     failpoints.reach("load-started")
     now = datetime.now()
@@ -372,16 +372,20 @@ def _write_matches(con: duckdb.DuckDBPyConnection, p: Plan, ingest_id: int, now:
         pl.lit(None, dtype=pl.Int64).alias("superseded_by"),
     )
     insert_frame(con, "match_versions", versions)
-    insert_frame(con, "hands", p.hands.select(HAND_COLUMNS))
-    insert_frame(con, "hand_points_t", p.hand_points)
+    if p.hands.height:  # a withdrawal (pipeline/ingest/withdraw.py) writes no rows
+        insert_frame(con, "hands", p.hands.select(HAND_COLUMNS))
+    if p.hand_points.height:
+        insert_frame(con, "hand_points_t", p.hand_points)
     for name in p.kept_points:
         # a bulk batch's hand points, kept on this connection by its planning: those of
         # the matches written (in _w), under the version each is written as
         con.execute(f"INSERT INTO hand_points_t {_KEPT_PICKED} FROM {name} k {_KEPT_JOIN}")
-    insert_frame(con, "table_standings_t", p.table_standings)
-    insert_frame(
-        con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING"
-    )
+    if p.table_standings.height:
+        insert_frame(con, "table_standings_t", p.table_standings)
+    if p.names.height:
+        insert_frame(
+            con, "player_names", p.names, "player_key, player", on_conflict="ON CONFLICT DO NOTHING"
+        )
     con.unregister("_w")
 
 

@@ -40,7 +40,8 @@ def events(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         con.sql(
             "SELECT e.event, e.ruleset, e.created_at, "
             "(SELECT count(DISTINCT round) FROM table_standings_t t WHERE t.event = e.event)::INTEGER AS rounds, "
-            "(SELECT count(*) FROM match_versions v WHERE v.event = e.event AND v.current)::INTEGER AS matches "
+            "(SELECT count(*) FROM match_versions v WHERE v.event = e.event AND v.current "
+            "AND v.kind <> 'withdrawn')::INTEGER AS matches "
             "FROM events e ORDER BY e.created_at DESC, e.event"
         )
     )
@@ -179,12 +180,14 @@ def _known_match(
     if table is not None:
         if round is None:
             found = con.execute(
-                'SELECT DISTINCT "table" FROM match_versions WHERE current AND event = ? ORDER BY 1',
+                "SELECT DISTINCT \"table\" FROM match_versions WHERE current AND kind <> 'withdrawn' "
+                "AND event = ? ORDER BY 1",
                 [event],
             )
         else:
             found = con.execute(
-                'SELECT DISTINCT "table" FROM match_versions WHERE current AND event = ? AND round = ? ORDER BY 1',
+                "SELECT DISTINCT \"table\" FROM match_versions WHERE current AND kind <> 'withdrawn' "
+                "AND event = ? AND round = ? ORDER BY 1",
                 [event, round],
             )
         tables = [r[0] for r in found.fetchall()]

@@ -8,7 +8,8 @@ select
         as rounds_drawn,
     cast((select count(distinct round) from table_standings_t t where t.event = e.event)
         as integer) as rounds_played,
-    cast((select count(*) from match_versions v where v.event = e.event and v.current)
+    cast((select count(*) from match_versions v where v.event = e.event and v.current
+                and v.kind <> 'withdrawn')
         as integer) as matches
 from events e
 order by e.created_at desc, e.event

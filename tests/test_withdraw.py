@@ -1,0 +1,100 @@
+"""A match withdrawn (``domino withdraw``): out of every standing and rating ladder, its
+versions kept, the ingest log told, and back with its file."""
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from pipeline import ratings
+from pipeline.cli import cli
+from pipeline.ingest import ingest
+from pipeline.ingest.withdraw import WithdrawRefused, withdraw
+from pipeline.standings import queries
+from tests.test_bracket import EV, HEADER, R1
+
+TYPO = "mini-cupp"  # table 2 loaded once more under a mistyped event
+WRONG = [row.replace(f"{EV},", f"{TYPO},", 1) for row in R1[10:]]
+RATED = "SELECT player_key, mu, sigma, matches FROM ratings_t ORDER BY player_key"
+
+
+@pytest.fixture
+def typo(con, tmp_path):
+    """R1 of the small cup, and its table 2 loaded again under a mistyped event."""
+    right, wrong = tmp_path / "r1.csv", tmp_path / "typo.csv"
+    right.write_text("\n".join([HEADER, *R1]) + "\n")
+    wrong.write_text("\n".join([HEADER, *WRONG]) + "\n")
+    assert ingest(con, [right]).exit_code == 0
+    assert ingest(con, [wrong]).exit_code == 0
+    return tmp_path
+
+
+def test_a_withdrawn_match_leaves_standings_and_ratings_and_keeps_its_history(store, con, typo):
+    eka = "SELECT matches FROM ratings_t WHERE player_key = 'eka'"
+    assert con.execute(eka).fetchall() == [(2,)]  # the same table rated twice
+    p = withdraw(con, TYPO, "R1", "2", reason="loaded under a mistyped event", by="juri")
+    assert [(o.status, o.version) for o in p.outcomes] == [("withdrawn", 2)]
+    assert "version 1 (10 rows) no longer counts" in p.outcomes[0].message
+    # no standing, hand or match of it is counted anywhere
+    assert queries.standings(con, TYPO, "event").height == 0
+    assert con.execute("SELECT count(*) FROM hand_points WHERE event = ?", [TYPO]).fetchall() == [
+        (0,)
+    ]
+    matches = queries.events(con).filter(pl.col("event") == TYPO).get_column("matches")
+    assert matches.to_list() == [0]
+    # the rating ladder as if the table had been loaded once: each of its players one table
+    assert con.execute(eka).fetchall() == [(1,)]
+    after = con.execute(RATED).fetchall()
+    ratings.recompute(con)
+    assert con.execute(RATED).fetchall() == after
+    # the event R1 of the small cup is untouched
+    assert queries.standings(con, EV, "table", "R1").height == 8
+    # both versions in the history: who withdrew it, when, why
+    history = queries.history(con, TYPO).select("version", "kind", "current", "hands", "reason")
+    assert history.rows() == [
+        (1, "new", False, 10, None),
+        (2, "withdrawn", True, 0, "loaded under a mistyped event"),
+    ]
+    assert queries.history(con, TYPO).get_column("loaded_by").to_list()[-1] == "juri"
+    log = queries.ingest_log(con, 1).row(0, named=True)
+    assert (log["file"], log["reason"], log["status"]) == (
+        "(withdrawn)",
+        "loaded under a mistyped event",
+        "done",
+    )
+
+
+def test_a_withdrawn_match_comes_back_with_its_file(con, typo):
+    withdraw(con, TYPO, "R1", "2", reason="by mistake")
+    p = ingest(con, [typo / "typo.csv"])
+    assert [(o.status, o.version) for o in p.outcomes] == [("update", 3)]
+    assert queries.standings(con, TYPO, "table", "R1").height == 4
+
+
+def test_what_cannot_be_withdrawn_is_refused_and_nothing_changes(con, typo):
+    versions = "SELECT count(*) FROM match_versions"
+    before = con.execute(versions).fetchall()
+    with pytest.raises(WithdrawRefused, match="needs a reason"):
+        withdraw(con, TYPO, "R1", "2", reason="  ")
+    with pytest.raises(WithdrawRefused, match=r"no match at round 'R1', table '9'"):
+        withdraw(con, TYPO, "R1", "9", reason="wrong")
+    assert con.execute(versions).fetchall() == before
+    withdraw(con, TYPO, "R1", "2", reason="wrong")
+    with pytest.raises(WithdrawRefused, match="already withdrawn \\(version 2\\)"):
+        withdraw(con, TYPO, "R1", "2", reason="again")
+
+
+def test_the_command_withdraws_and_says_so_in_one_line_when_it_cannot(db_path, typo):
+    def run(*args: str):
+        return CliRunner().invoke(cli, ["withdraw", "--event", TYPO, "--round", "R1", *args])
+
+    r = run("--table", "2")
+    assert r.exit_code == 2 and "Missing option '--reason'" in r.output
+    r = run("--table", "2", "--reason", "mistyped event")
+    assert r.exit_code == 0, r.output
+    assert f"withdrawn {TYPO} R1 table 2 v2" in r.output and "withdrew 1 match" in r.output
+    r = run("--table", "2", "--reason", "again")
+    assert r.exit_code == 1
+    assert r.output.strip().splitlines() == [
+        f"Error: {TYPO} round R1 table 2 is already withdrawn (version 2); loading its file "
+        "again brings it back"
+    ]
