@@ -134,6 +134,32 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # --- upload --------------------------------------------------------------------------
     "up.title": {"id": "Unggah hasil", "en": "Upload results"},
+    # the upload page's withdrawal of a match loaded by mistake (jury and admins)
+    "wd.title": {
+        "id": "Tarik pertandingan yang salah dimuat",
+        "en": "Withdraw a match loaded by mistake",
+    },
+    "wd.why": {
+        "id": "Meja yang dimuat dengan acara, babak atau meja yang salah (atau yang tidak pernah dimainkan) keluar dari semua klasemen dan rating; semua versinya tetap di riwayat. Memuat filenya lagi mengembalikannya.",
+        "en": "A table loaded under the wrong event, round or table (or never played) leaves every standing and rating; its versions stay in its history. Loading its file again brings it back.",
+    },
+    "wd.none": {
+        "id": "Belum ada pertandingan dimuat di acara Anda.",
+        "en": "No match is loaded in your events yet.",
+    },
+    "wd.event": {"id": "Acara", "en": "Event"},
+    "wd.round": {"id": "Babak / sesi", "en": "Round / session"},
+    "wd.table": {"id": "Meja", "en": "Table"},
+    "wd.reason": {"id": "Alasan (disimpan di riwayat)", "en": "Reason (kept in the history)"},
+    "wd.sure": {
+        "id": "Tarik {event} babak {round} meja {table} dari klasemen dan rating",
+        "en": "Withdraw {event} round {round} table {table} from the standings and ratings",
+    },
+    "wd.go": {"id": "Tarik pertandingan", "en": "Withdraw the match"},
+    "wd.done": {
+        "id": "{event} babak {round} meja {table} ditarik; riwayatnya tetap tersimpan.",
+        "en": "{event} round {round} table {table} withdrawn; its history is kept.",
+    },
     "up.signin.title": {"id": "Masuk koordinator", "en": "Coordinator sign-in"},
     "up.signin.why": {
         "id": "Mengunggah dan mengoreksi hasil hanya untuk koordinator dan wasit yang terdaftar (`domino users add`).",

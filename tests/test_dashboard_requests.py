@@ -11,6 +11,7 @@ from dashboard import data, shell
 from pipeline import auth, sessions
 from pipeline import change_requests as cr
 from pipeline.ingest import ingest
+from pipeline.ingest.withdraw import WithdrawRefused, withdraw_as
 from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, add_coordinator
@@ -214,3 +215,36 @@ def test_a_lasting_sign_in_resumes_and_sign_out_ends_it(league):
         assert sessions.revoke(con, "cora") == 1
         assert sessions.resume(con, token) is None
         assert sessions.resume(con, "garbage") is None
+
+
+def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not(league):
+    """A table loaded by mistake: the jury takes it out from the upload page (event, round,
+    table, a reason and a tick); a coordinator is not offered it, nor let do it."""
+    cora = signed_in("cora")
+    assert "wd_go" not in [b.key for b in cora.button]
+    with connect(league, read_only=True) as con:
+        ident = auth.sign_in(con, "cora", PASSWORD, limiter=auth.RateLimiter()).identity
+    with connect(league) as con, pytest.raises(WithdrawRefused) as refused:
+        withdraw_as(con, ident, EV, "S2", "1", "salah babak")
+    assert refused.value.render("id") == (
+        "cora adalah koordinator: hanya juri acara atau admin yang boleh menarik pertandingan; "
+        "mintalah kepada mereka"
+    )
+    jury = signed_in("juri")
+    assert jury.selectbox(key="wd_event").value == EV
+    assert (jury.selectbox(key="wd_round").value, jury.selectbox(key="wd_table").value) == (
+        "S2",
+        "1",
+    )
+    assert jury.button(key="wd_go").disabled  # no reason, no tick yet
+    jury.text_input(key="wd_reason").input("dimuat dengan babak yang salah")
+    jury.checkbox(key="wd_sure").check()
+    run(jury)
+    jury.button(key="wd_go").click()
+    run(jury)
+    assert "babak S2 meja 1 ditarik; riwayatnya tetap tersimpan." in texts(jury)
+    assert points(league) == {}  # the event's one match: nothing of it is counted
+    with connect(league, read_only=True) as con:
+        kinds = queries.history(con, EV, "S2", "1").select("kind", "loaded_by", "reason").rows()
+    assert kinds[-1] == ("withdrawn", "juri", "dimuat dengan babak yang salah")
+    assert "Belum ada pertandingan dimuat di acara Anda." in texts(jury)

@@ -601,6 +601,10 @@ RARE = {
     "entry_incomplete": {"table": "1", "done": 9, "total": 10},
     # a withdrawal: provoked for real in tests/test_withdraw.py
     "match.withdrawn": {"version": 1, "hands": 10, "reason": "mistyped event"},
+    "withdraw.no_reason": {},
+    "withdraw.no_match": {"event": "e1", "round": "R1", "table": "9"},
+    "withdraw.already": {"event": "e1", "round": "R1", "table": "2", "version": 2},
+    "withdraw.not_jury": {"name": "rina"},
     "correction_needs_request": {"name": "rina", "events": "pepet-2024-e1"},
     "request.unknown": {"id": "7"},
     "request.decided": {"id": "7", "status": "rejected"},

@@ -75,7 +75,7 @@ def test_what_cannot_be_withdrawn_is_refused_and_nothing_changes(con, typo):
     before = con.execute(versions).fetchall()
     with pytest.raises(WithdrawRefused, match="needs a reason"):
         withdraw(con, TYPO, "R1", "2", reason="  ")
-    with pytest.raises(WithdrawRefused, match=r"no match at round 'R1', table '9'"):
+    with pytest.raises(WithdrawRefused, match=r"no match at round R1, table 9 to withdraw"):
         withdraw(con, TYPO, "R1", "9", reason="wrong")
     assert con.execute(versions).fetchall() == before
     withdraw(con, TYPO, "R1", "2", reason="wrong")

@@ -16,6 +16,7 @@ import streamlit as st
 
 from dashboard import access, batches, data, ui
 from dashboard.i18n import language, t
+from dashboard.views import upload_withdraw
 from dashboard.views.upload_preview import show_preview
 from dashboard.views.upload_request import SENT_STATE, request_box
 from pipeline import auth, events, ingest, league, rulesets
@@ -108,6 +109,7 @@ def render() -> None:
         reason = str(st.session_state.get(REASON_KEY) or "").strip()
         files = [(display_name(f.name), f.getvalue()) for f in uploaded]
         _preview_and_confirm(files, event, ruleset, reason, ident)
+    upload_withdraw.render(ident, _DONE_STATE)
     _history()
 
 

@@ -13,7 +13,7 @@ Loading the match's file again afterwards brings it back as the next version.
 import duckdb
 import polars as pl
 
-from pipeline import problems
+from pipeline import auth, messages, problems
 from pipeline.ingest.match import HAND_COLUMNS, VERSION_SCHEMA
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.writer import commit
@@ -27,7 +27,15 @@ WITHDRAWN_FILE = "(withdrawn)"
 
 
 class WithdrawRefused(ValueError):
-    """Nothing to withdraw, or no reason given: one sentence saying what to do."""
+    """Nothing to withdraw, no reason given, or not the user's to withdraw: one sentence
+    saying what to do (``str()`` in English, :meth:`render` in another language)."""
+
+    def __init__(self, message_id: str, params: dict[str, object] | None = None) -> None:
+        self.message_id, self.params = message_id, params or {}
+        super().__init__(messages.render(message_id, self.params))
+
+    def render(self, lang: str = "en") -> str:
+        return messages.render(self.message_id, self.params, lang)
 
 
 def withdraw(
@@ -43,9 +51,7 @@ def withdraw(
     returns the committed plan, whose one outcome is the withdrawal."""
     reason = (reason or "").strip()
     if not reason:
-        raise WithdrawRefused(
-            "a withdrawal needs a reason (--reason): it is kept in the match's history"
-        )
+        raise WithdrawRefused("withdraw.no_reason")
     key = [event, round_, table]
     found = con.execute(
         "SELECT version, kind, hands FROM match_versions "
@@ -54,14 +60,13 @@ def withdraw(
     ).fetchall()
     if not found:
         raise WithdrawRefused(
-            f"event {event} has no match at round {round_!r}, table {table!r} to withdraw; "
-            f"`domino history --event {event}` lists its matches"
+            "withdraw.no_match", {"event": event, "round": round_, "table": table}
         )
     version, kind, hands = found[0]
     if kind == WITHDRAWN:
         raise WithdrawRefused(
-            f"{event} round {round_} table {table} is already withdrawn (version {version}); "
-            "loading its file again brings it back"
+            "withdraw.already",
+            {"event": event, "round": round_, "table": table, "version": int(version)},
         )
     previous = frame(
         con.sql(
@@ -99,3 +104,48 @@ def withdraw(
         ),
     )
     return commit(con, plan)
+
+
+def withdraw_as(
+    con: duckdb.DuckDBPyConnection,
+    ident: object,
+    event: str,
+    round_: str,
+    table: str,
+    reason: str | None,
+) -> Plan:
+    """:func:`withdraw` for a dashboard sign-in, the rights read again from the database:
+    a jury member of the event or an admin. A coordinator's mistake goes to them (a
+    coordinator corrects a loaded match only through the jury, pepet rule 24)."""
+    who = auth.check_rights(con, ident, [event])
+    if auth.user_role(con, who.name) == auth.COORDINATOR:
+        raise WithdrawRefused("withdraw.not_jury", {"name": who.name})
+    return withdraw(con, event, round_, table, reason=reason, by=who.name)
+
+
+def withdrawable(
+    con: duckdb.DuckDBPyConnection, allowed: set[str] | None, event: str | None = None
+) -> dict[str, list[str]]:
+    """What a user of ``allowed`` events (:func:`pipeline.auth.user_events`) may withdraw:
+    without ``event`` the events with a loaded match (``{"events": [...]}``); with it, each
+    of its rounds' loaded tables (``{round: [table, ...]}``), rounds in play order."""
+    if not allowed:
+        return {}
+    if event is None:
+        rows = con.execute(
+            "SELECT DISTINCT event FROM match_versions WHERE current AND kind <> 'withdrawn' "
+            "ORDER BY event"
+        ).fetchall()
+        return {"events": [e for (e,) in rows if auth.may_write(allowed, e)]}
+    if not auth.may_write(allowed, event):
+        return {}
+    rows = con.execute(
+        'SELECT v.round, v."table" FROM match_versions v JOIN rounds r '
+        "ON r.event = v.event AND r.round = v.round "
+        "WHERE v.current AND v.kind <> 'withdrawn' AND v.event = ? ORDER BY r.round_no",
+        [event],
+    ).fetchall()
+    out: dict[str, list[str]] = {}
+    for rnd, tbl in rows:
+        out.setdefault(rnd, []).append(tbl)
+    return {r: sorted(ts, key=lambda x: (len(x), x)) for r, ts in out.items()}
