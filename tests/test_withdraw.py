@@ -98,3 +98,16 @@ def test_the_command_withdraws_and_says_so_in_one_line_when_it_cannot(db_path, t
         f"Error: {TYPO} round R1 table 2 is already withdrawn (version 2); loading its file "
         "again brings it back"
     ]
+
+
+def test_a_withdrawn_match_no_longer_sets_how_its_labels_are_spelled(con, tmp_path):
+    """Round ``r1`` loaded by mistake and withdrawn: the right file's ``R1`` loads as
+    written, not respelled to the withdrawn match's ``r1`` with a warning."""
+    wrong, right = tmp_path / "wrong.csv", tmp_path / "right.csv"
+    wrong.write_text("\n".join([HEADER, *[r.replace(",R1,", ",r1,", 1) for r in R1[:10]]]) + "\n")
+    right.write_text("\n".join([HEADER, *R1[:10]]) + "\n")
+    assert ingest(con, [wrong]).exit_code == 0
+    withdraw(con, EV, "r1", "1", reason="the round was mistyped")
+    p = ingest(con, [right])
+    assert p.exit_code == 0 and p.problems.height == 0, p.problems
+    assert queries.rounds(con, EV) == ["R1"]

@@ -232,6 +232,10 @@ def resolve_labels(
     return typed, problems.concat(found)
 
 
+#: A match withdrawn (pipeline/ingest/withdraw.py) no longer sets how its labels are spelled.
+_NOT_WITHDRAWN = "HAVING bool_or(current AND kind <> 'withdrawn')"
+
+
 def _loaded_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
     """``event, round, table, first_at`` of every loaded match of ``events``."""
     schema = {"event": pl.String, "round": pl.String, "table": pl.String, "first_at": pl.Datetime}
@@ -243,7 +247,7 @@ def _loaded_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.Dat
         return frame(
             con.sql(
                 'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
-                f"WHERE {where} GROUP BY ALL",
+                f"WHERE {where} GROUP BY ALL {_NOT_WITHDRAWN}",
                 params=params,
             )
         )
@@ -252,7 +256,8 @@ def _loaded_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.Dat
         return frame(
             con.sql(
                 'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
-                "WHERE event IN (SELECT event FROM _label_events) GROUP BY ALL"
+                "WHERE event IN (SELECT event FROM _label_events) GROUP BY ALL "
+                f"{_NOT_WITHDRAWN}"
             )
         )
     finally:
