@@ -521,3 +521,18 @@ def file_uploader(label: str, kinds: Sequence[str], max_mb: int, **kwargs: Any) 
 def upload_mb() -> int:
     """The largest file a page takes, in MB: the ``max_file_bytes`` setting (at least 1)."""
     return max(1, int(settings.get("max_file_bytes")) // (1024 * 1024))
+
+
+def attempt(
+    act: Callable[[], Any], refused: tuple[type[Exception], ...] = (), busy: str = "busy"
+) -> tuple[bool, Any]:
+    """``act()``, a write or a read a page asked for: a refusal of ``refused`` (each has
+    ``render(lang)``: the sentence in the page's language) is shown as an error, a busy
+    database as a warning (``t(busy)``). Returns whether it ran, and what it returned."""
+    try:
+        return True, act()
+    except refused as exc:
+        st.error(exc.render(i18n.language()))  # type: ignore[attr-defined]
+    except store.DatabaseBusy:
+        st.warning(t(busy))
+    return False, None

@@ -359,8 +359,8 @@ def _sanctions(
 
 def _save(m: MatchState, hand: Hand, seats: dict[str, str], reason: str) -> None:
     st.session_state.pop(_DONE, None)
-    try:
-        saved = data.write(
+    ran, saved = ui.attempt(
+        lambda: data.write(
             entry.save_hand,
             m.event,
             m.round,
@@ -369,15 +369,11 @@ def _save(m: MatchState, hand: Hand, seats: dict[str, str], reason: str) -> None
             seats,
             identity=st.session_state.get(access.IDENTITY_KEY),
             reason=reason or None,
-        )
-    except EntryRefused as exc:
-        st.error(exc.render(language()))
-        return
-    except auth.NotAllowed as exc:
-        st.error(exc.render(language()))
-        return
-    except DatabaseBusy:
-        st.warning(t("en.busy"))
+        ),
+        refused=(EntryRefused, auth.NotAllowed),
+        busy="en.busy",
+    )
+    if not ran:
         return
     if not saved.ok:
         _problems(hand.hand, saved)

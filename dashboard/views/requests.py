@@ -57,14 +57,14 @@ def render() -> None:
 
 
 def _one(ident: auth.Identity, rid: int) -> None:
-    try:
-        req, att, pv, role = data.uncached(lambda con: _load(con, ident, rid))
-    except cr.RequestRefused as exc:
-        st.error(exc.render(language()))
+    ran, got = ui.attempt(
+        lambda: data.uncached(lambda con: _load(con, ident, rid)),
+        refused=(cr.RequestRefused,),
+        busy="busy.nodata",
+    )
+    if not ran:
         return
-    except DatabaseBusy:
-        st.warning(t("busy.nodata"))
-        return
+    req, att, pv, role = got
     st.markdown(
         t(
             "rq.asked",

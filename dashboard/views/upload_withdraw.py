@@ -8,8 +8,8 @@ coordinator does not see it: their mistake goes to the jury.
 
 import streamlit as st
 
-from dashboard import access, data
-from dashboard.i18n import language, t
+from dashboard import access, data, ui
+from dashboard.i18n import t
 from pipeline import auth
 from pipeline.ingest.withdraw import WithdrawRefused, withdraw_as, withdrawable
 from pipeline.store.db import DatabaseBusy
@@ -49,16 +49,11 @@ def render(ident: auth.Identity, done_key: str) -> None:
         )
         if not st.button(t("wd.go"), disabled=not (reason and sure and table), key="wd_go"):
             return
-        try:
-            data.write(withdraw_as, ident, event, rnd, table, reason)
-        except WithdrawRefused as exc:
-            st.error(exc.render(language()))
-            return
-        except auth.NotAllowed as exc:
-            st.error(exc.render(language()))
-            return
-        except DatabaseBusy:
-            st.warning(t("busy"))
+        ran, _ = ui.attempt(
+            lambda: data.write(withdraw_as, ident, event, rnd, table, reason),
+            refused=(WithdrawRefused, auth.NotAllowed),
+        )
+        if not ran:
             return
         for key in ("wd_reason", "wd_sure"):
             st.session_state.pop(key, None)
