@@ -150,7 +150,7 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _decimal(value: object, digits: int | None = None) -> str:
+def decimal(value: object, digits: int | None = None) -> str:
     """A number as it is: ``68.5``, ``0.25``, ``3`` (at most four decimals); with
     ``digits``, that many after the point (``7.70``); with the session's decimal mark
     (``68,5`` in Indonesian, :func:`dashboard.i18n.decimal`)."""
@@ -167,7 +167,7 @@ def _html_cell(
     if isinstance(value, bool):
         return f"<td>{'✓' if value else ''}</td>"
     if _is_number(value):
-        return f'<td class="num">{html.escape(_decimal(value, digits))}</td>'
+        return f'<td class="num">{html.escape(decimal(value, digits))}</td>'
     if isinstance(value, datetime):
         value = f"{value:%Y-%m-%d %H:%M}"  # to the minute, as the pages write a moment
     text = "" if value is None else html.escape(str(value))

@@ -5,7 +5,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import batches, charts, data, i18n, profile_batches, ui
+from dashboard import batches, charts, data, profile_batches, ui
 from dashboard.i18n import category, column, t
 from dashboard.views import profile_parts
 
@@ -134,7 +134,7 @@ def show(
             (t("pl.m.matches"), int(ev.get_column("matches").sum() or 0)),
             (t("pl.m.hands"), hands),
             (t("pl.m.points"), points),
-            (t("pl.m.pph"), i18n.decimal(f"{points / hands:.2f}") if hands else "–"),
+            (t("pl.m.pph"), ui.decimal(points / hands, 2) if hands else "–"),
             (t("pl.m.wins"), int(ev.get_column("wins").sum() or 0)),
         ]
     )

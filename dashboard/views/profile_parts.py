@@ -7,7 +7,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import charts, data, i18n, ui
+from dashboard import charts, data, ui
 from dashboard.i18n import category, column, t
 from pipeline import settings
 from pipeline.standings.stats import WINNING
@@ -19,7 +19,7 @@ def rating_metrics(ratings: pl.DataFrame) -> list[tuple[str, Any]]:
     out = []
     for r in ratings.iter_rows(named=True):
         # two decimals, as the rating leaderboard writes it
-        value = i18n.decimal(f"{r['ordinal']:.2f}") + (" ◔" if r["provisional"] else "")
+        value = ui.decimal(r["ordinal"], 2) + (" ◔" if r["provisional"] else "")
         out.append((t("pf.m.rating", ruleset=r["ruleset"]), value))
     if ratings.height and ratings["provisional"].any():
         fewest = ratings.filter(pl.col("provisional"))["matches"].cast(pl.Int64).min()
