@@ -91,7 +91,11 @@ def test_the_command_withdraws_and_says_so_in_one_line_when_it_cannot(db_path, t
     assert r.exit_code == 2 and "Missing option '--reason'" in r.output
     r = run("--table", "2", "--reason", "mistyped event")
     assert r.exit_code == 0, r.output
-    assert f"withdrawn {TYPO} R1 table 2 v2" in r.output and "withdrew 1 match" in r.output
+    assert r.output.splitlines()[0] == (
+        f"withdrawn {TYPO} R1 table 2 v2 — version 1 (10 rows) no longer counts "
+        "(reason: mistyped event)"
+    )
+    assert "withdrew 1 match" in r.output
     r = run("--table", "2", "--reason", "again")
     assert r.exit_code == 1
     assert r.output.strip().splitlines() == [

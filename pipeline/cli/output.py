@@ -201,7 +201,8 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
         extra = f" — {r['message']}" if r["message"] else ""
         v = f" v{r['version']}" if r["version"] else ""
         rows_text = "1 row" if r["hands"] == 1 else f"{r['hands']} rows"
-        what = f"{r['event']} {r['round']} table {r['table']}{v} ({rows_text}, {r['file']}){extra}"
+        source = "" if r["status"] == "withdrawn" else f" ({rows_text}, {r['file']})"
+        what = f"{r['event']} {r['round']} table {r['table']}{v}{source}{extra}"
         out.print(f"{mark} {escape(what)}", highlight=False)
     if p.problems.height > 500:
         out.print(f"… and {p.problems.height - 500} more problems (--format json or csv lists all)")
