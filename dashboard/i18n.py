@@ -160,6 +160,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "{event} babak {round} meja {table} ditarik; riwayatnya tetap tersimpan.",
         "en": "{event} round {round} table {table} withdrawn; its history is kept.",
     },
+    "wd.match": {
+        "id": "{event} · babak {round} · meja {table}",
+        "en": "{event} · round {round} · table {table}",
+    },
+    "wd.back.title": {
+        "id": "Kembalikan pertandingan yang ditarik",
+        "en": "Bring back a withdrawn match",
+    },
+    "wd.back.match": {"id": "Pertandingan yang ditarik", "en": "Withdrawn match"},
+    "wd.back.go": {"id": "Kembalikan pertandingan", "en": "Bring the match back"},
+    "wd.back.done": {
+        "id": "{event} babak {round} meja {table} kembali dihitung, dari baris yang tersimpan.",
+        "en": "{event} round {round} table {table} counts again, from the rows kept.",
+    },
+    "wd.refused": {
+        "id": "Pertandingan tidak dapat dikembalikan.",
+        "en": "The match could not be brought back.",
+    },
     "up.signin.title": {"id": "Masuk koordinator", "en": "Coordinator sign-in"},
     "up.signin.why": {
         "id": "Mengunggah dan mengoreksi hasil hanya untuk koordinator dan wasit yang terdaftar (`domino users add`).",

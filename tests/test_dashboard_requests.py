@@ -230,6 +230,7 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
         "cora adalah koordinator: hanya juri acara atau admin yang boleh menarik pertandingan; "
         "mintalah kepada mereka"
     )
+    before = points(league)
     jury = signed_in("juri")
     assert jury.selectbox(key="wd_event").value == EV
     assert (jury.selectbox(key="wd_round").value, jury.selectbox(key="wd_table").value) == (
@@ -248,3 +249,13 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
         kinds = queries.history(con, EV, "S2", "1").select("kind", "loaded_by", "reason").rows()
     assert kinds[-1] == ("withdrawn", "juri", "dimuat dengan babak yang salah")
     assert "Belum ada pertandingan dimuat di acara Anda." in texts(jury)
+    # the wrong table picked: brought back from the rows kept, with a reason
+    assert jury.selectbox(key="wd_back_match").value == (EV, "S2", "1")
+    assert jury.button(key="wd_back_go").disabled
+    jury.text_input(key="wd_back_reason").input("salah pilih meja")
+    run(jury)
+    jury.button(key="wd_back_go").click()
+    run(jury)
+    assert "babak S2 meja 1 kembali dihitung, dari baris yang tersimpan." in texts(jury)
+    assert points(league) == before
+    assert "wd_back_match" not in [s.key for s in jury.selectbox]

@@ -605,6 +605,8 @@ RARE = {
     "withdraw.no_match": {"event": "e1", "round": "R1", "table": "9"},
     "withdraw.already": {"event": "e1", "round": "R1", "table": "2", "version": 2},
     "withdraw.not_jury": {"name": "rina"},
+    "withdraw.not_withdrawn": {"event": "e1", "round": "R1", "table": "2"},
+    "match.back": {},
     "correction_needs_request": {"name": "rina", "events": "pepet-2024-e1"},
     "request.unknown": {"id": "7"},
     "request.decided": {"id": "7", "status": "rejected"},

@@ -1,6 +1,8 @@
 """A match withdrawn (``domino withdraw``): out of every standing and rating ladder, its
 versions kept, the ingest log told, and back with its file."""
 
+from pathlib import Path
+
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -8,7 +10,7 @@ from click.testing import CliRunner
 from pipeline import ratings
 from pipeline.cli import cli
 from pipeline.ingest import ingest
-from pipeline.ingest.withdraw import WithdrawRefused, withdraw
+from pipeline.ingest.withdraw import WithdrawRefused, reinstate, withdraw
 from pipeline.standings import queries
 from tests.test_bracket import EV, HEADER, R1
 
@@ -63,11 +65,55 @@ def test_a_withdrawn_match_leaves_standings_and_ratings_and_keeps_its_history(st
     )
 
 
-def test_a_withdrawn_match_comes_back_with_its_file(con, typo):
+def test_a_withdrawn_match_comes_back_with_its_file_and_a_reason(con, typo):
+    """Bringing a withdrawn match back is a correction: without a reason the file is
+    refused (a coordinator's would go to the jury), with one it loads as the next version."""
     withdraw(con, TYPO, "R1", "2", reason="by mistake")
     p = ingest(con, [typo / "typo.csv"])
-    assert [(o.status, o.version) for o in p.outcomes] == [("update", 3)]
+    assert [o.status for o in p.outcomes] == ["rejected"]
+    assert p.problems.get_column("message").to_list() == [
+        "this file brings back the withdrawn match of the loaded version 2; a correction "
+        "needs a reason (--reason)"
+    ]
+    p = ingest(con, [typo / "typo.csv"], reason="it was played after all")
+    assert [(o.status, o.version) for o in p.outcomes] == [("correction", 3)]
     assert queries.standings(con, TYPO, "table", "R1").height == 4
+
+
+POINTS = (
+    "SELECT hand, player, chair, category, points FROM hand_points WHERE event = ? AND round = ? "
+    'AND "table" = ? ORDER BY hand, chair'
+)
+
+
+@pytest.mark.parametrize(
+    ("files", "event", "table"),
+    [
+        (["R1_meja2.csv"], "unhas-dies-lxiv", "2"),  # Indonesian headers, sanctions, tiles
+        (["R1_meja4.csv"], "unhas-dies-lxiv", "4"),  # a walkover: no hand numbers
+    ],
+)
+def test_a_withdrawal_is_undone_from_the_rows_kept_without_the_file(
+    store, con, files, event, table
+):
+    """``--undo``: the rows of the version before the withdrawal loaded again as the next
+    version: the same hand points and standings, the ladder as if never withdrawn."""
+    samples = Path(__file__).parent.parent / "data" / "samples" / "unhas"
+    assert ingest(con, [samples / f for f in files], ruleset="unhas").exit_code == 0
+    points = con.execute(POINTS, [event, "R1", table]).fetchall()
+    standing = queries.standings(con, event, "table", "R1", table).rows()
+    rated = con.execute(RATED).fetchall()
+    withdraw(con, event, "R1", table, reason="the wrong table was picked")
+    p = reinstate(con, event, "R1", table, reason="withdrawn by mistake", by="juri")
+    assert [(o.status, o.version) for o in p.outcomes] == [("correction", 3)]
+    assert p.outcomes[0].message == "brings back the withdrawn match (reason: withdrawn by mistake)"
+    assert con.execute(POINTS, [event, "R1", table]).fetchall() == points
+    assert queries.standings(con, event, "table", "R1", table).rows() == standing
+    assert con.execute(RATED).fetchall() == rated
+    kinds = queries.history(con, event, "R1", table).get_column("kind").to_list()
+    assert kinds == ["new", "withdrawn", "correction"]
+    with pytest.raises(WithdrawRefused, match="is not withdrawn: there is nothing to bring back"):
+        reinstate(con, event, "R1", table, reason="again")
 
 
 def test_what_cannot_be_withdrawn_is_refused_and_nothing_changes(con, typo):
@@ -96,10 +142,15 @@ def test_the_command_withdraws_and_says_so_in_one_line_when_it_cannot(db_path, t
         "(reason: mistyped event)"
     )
     assert "withdrew 1 match" in r.output
+    r = run("--table", "2", "--reason", "loaded after all", "--undo")
+    assert r.exit_code == 0, r.output
+    assert f"corrected {TYPO} R1 table 2 v3" in r.output
+    r = run("--table", "2", "--reason", "mistyped event")
+    assert r.exit_code == 0, r.output
     r = run("--table", "2", "--reason", "again")
     assert r.exit_code == 1
     assert r.output.strip().splitlines() == [
-        f"Error: {TYPO} round R1 table 2 is already withdrawn (version 2); loading its file "
+        f"Error: {TYPO} round R1 table 2 is already withdrawn (version 4); loading its file "
         "again brings it back"
     ]
 
@@ -115,3 +166,17 @@ def test_a_withdrawn_match_no_longer_sets_how_its_labels_are_spelled(con, tmp_pa
     p = ingest(con, [right])
     assert p.exit_code == 0 and p.problems.height == 0, p.problems
     assert queries.rounds(con, EV) == ["R1"]
+
+
+def test_bringing_back_is_checked_as_an_upload_is(con, typo):
+    """Table 2 withdrawn, its players then loaded at table 3 of the round: bringing table 2
+    back would seat them twice, so it is refused like the file would be, nothing written."""
+    withdraw(con, EV, "R1", "2", reason="played as table 3")
+    moved = typo / "t3.csv"
+    moved.write_text("\n".join([HEADER, *[r.replace(",R1,2,", ",R1,3,", 1) for r in R1[10:]]]))
+    assert ingest(con, [moved]).exit_code == 0
+    versions = con.execute("SELECT count(*) FROM match_versions").fetchall()
+    p = reinstate(con, EV, "R1", "2", reason="withdrawn by mistake")
+    assert p.exit_code == 1 and [o.status for o in p.outcomes] == ["rejected"]
+    assert set(p.problems.get_column("code")) == {"player_two_tables"}
+    assert con.execute("SELECT count(*) FROM match_versions").fetchall() == versions

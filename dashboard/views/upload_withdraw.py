@@ -2,16 +2,27 @@
 
 A table loaded under a mistyped event, the wrong round or table, or never played: picked
 event, round and table, a reason, a tick that says what will happen, and one button
-(:func:`pipeline.ingest.withdraw.withdraw_as`, which reads the rights again). A
-coordinator does not see it: their mistake goes to the jury.
+(:func:`pipeline.ingest.withdraw.withdraw_as`, which reads the rights again). Below it, a
+withdrawn match is brought back from the rows the database kept, with a reason
+(:func:`pipeline.ingest.withdraw.reinstate_as`): the wrong table picked on a phone is not
+lost. A coordinator does not see it: their mistake goes to the jury.
 """
+
+from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
 from dashboard import access, data, ui
-from dashboard.i18n import t
+from dashboard.i18n import language, t
 from pipeline import auth
-from pipeline.ingest.withdraw import WithdrawRefused, withdraw_as, withdrawable
+from pipeline.ingest.withdraw import (
+    WithdrawRefused,
+    reinstate_as,
+    withdraw_as,
+    withdrawable,
+    withdrawn,
+)
 from pipeline.store.db import DatabaseBusy
 
 #: who sees the section (their role as signed in; the write checks it again)
@@ -19,7 +30,7 @@ ROLES = (auth.JURY, auth.ADMIN)
 
 
 def render(ident: auth.Identity, done_key: str) -> None:
-    """The section, closed until opened; a withdrawal done leaves its sentence under
+    """The section, closed until opened; what was done leaves its sentence under
     ``done_key`` for the page to show after the rerun."""
     if access.role() not in ROLES:
         return
@@ -28,34 +39,65 @@ def render(ident: auth.Identity, done_key: str) -> None:
         try:
             allowed = data.uncached(lambda con: auth.user_events(con, ident.name))
             events = data.uncached(withdrawable, allowed).get("events", [])
+            gone = data.uncached(withdrawn, allowed)
         except DatabaseBusy:
             st.caption(t("busy"))
             return
-        if not events:
+        if events:
+            _withdraw(ident, allowed, events, done_key)
+        else:
             st.caption(t("wd.none"))
-            return
-        event = st.selectbox(t("wd.event"), events, format_func=data.title, key="wd_event")
-        try:
-            rounds = data.uncached(withdrawable, allowed, event)
-        except DatabaseBusy:
-            st.caption(t("busy"))
-            return
-        c1, c2 = st.columns(2)
-        rnd = c1.selectbox(t("wd.round"), list(rounds), key="wd_round")
-        table = c2.selectbox(t("wd.table"), rounds.get(rnd or "", []), key="wd_table")
-        reason = st.text_input(t("wd.reason"), key="wd_reason", max_chars=500).strip()
-        sure = st.checkbox(
-            t("wd.sure", event=data.title(event), round=rnd, table=table), key="wd_sure"
-        )
-        if not st.button(t("wd.go"), disabled=not (reason and sure and table), key="wd_go"):
-            return
-        ran, _ = ui.attempt(
-            lambda: data.write(withdraw_as, ident, event, rnd, table, reason),
-            refused=(WithdrawRefused, auth.NotAllowed),
-        )
-        if not ran:
-            return
-        for key in ("wd_reason", "wd_sure"):
-            st.session_state.pop(key, None)
-        st.session_state[done_key] = t("wd.done", event=data.title(event), round=rnd, table=table)
-        st.rerun()
+        if gone:
+            _bring_back(ident, gone, done_key)
+
+
+def _withdraw(ident: auth.Identity, allowed: Any, events: list[str], done_key: str) -> None:
+    event = st.selectbox(t("wd.event"), events, format_func=data.title, key="wd_event")
+    ran, rounds = ui.attempt(lambda: data.uncached(withdrawable, allowed, event))
+    if not ran:
+        return
+    c1, c2 = st.columns(2)
+    rnd = c1.selectbox(t("wd.round"), list(rounds), key="wd_round")
+    table = c2.selectbox(t("wd.table"), rounds.get(rnd or "", []), key="wd_table")
+    reason = st.text_input(t("wd.reason"), key="wd_reason", max_chars=500).strip()
+    sure = st.checkbox(t("wd.sure", event=data.title(event), round=rnd, table=table), key="wd_sure")
+    if st.button(t("wd.go"), disabled=not (reason and sure and table), key="wd_go"):
+        _act(withdraw_as, ident, (event, rnd, table), reason, "wd.done", done_key)
+
+
+def _bring_back(ident: auth.Identity, gone: list[tuple[str, str, str]], done_key: str) -> None:
+    st.markdown(f"**{t('wd.back.title')}**")
+    match = st.selectbox(
+        t("wd.back.match"),
+        gone,
+        format_func=lambda m: t("wd.match", event=data.title(m[0]), round=m[1], table=m[2]),
+        key="wd_back_match",
+    )
+    reason = st.text_input(t("wd.reason"), key="wd_back_reason", max_chars=500).strip()
+    if st.button(t("wd.back.go"), disabled=not (reason and match), key="wd_back_go"):
+        _act(reinstate_as, ident, match, reason, "wd.back.done", done_key)
+
+
+def _act(
+    act: Callable[..., Any],
+    ident: auth.Identity,
+    match: tuple[str, str, str],
+    reason: str,
+    said: str,
+    done_key: str,
+) -> None:
+    """Withdraw or bring back ``match``; a refusal is said on the page, what was done after
+    the rerun."""
+    ran, plan = ui.attempt(
+        lambda: data.write(act, ident, *match, reason), refused=(WithdrawRefused, auth.NotAllowed)
+    )
+    if not ran:
+        return
+    if plan.exit_code:  # brought back, but refused as an upload is (a clash with a table)
+        st.error(plan.outcomes[0].render(language()) if plan.outcomes else t("wd.refused"))
+        return
+    for key in ("wd_reason", "wd_sure", "wd_back_reason"):
+        st.session_state.pop(key, None)
+    event, rnd, table = match
+    st.session_state[done_key] = t(said, event=data.title(event), round=rnd, table=table)
+    st.rerun()

@@ -182,20 +182,29 @@ def _lines(total: int, every: int) -> Callable[[int, int], None]:
 @click.option("--event", required=True, help="Event id of the match.")
 @click.option("--round", "round_", required=True, help="Its round.")
 @click.option("--table", required=True, help="Its table.")
-@click.option("--reason", required=True, help="Why it is withdrawn (kept in its history).")
+@click.option("--reason", required=True, help="Why (kept in the match's history).")
+@click.option(
+    "--undo",
+    is_flag=True,
+    help="Bring a withdrawn match back from the rows kept in the database (no file needed).",
+)
 @click.option("--by", "by", help="Who withdraws it (default DOMINO_USER or the login name).")
 @format_option
 @db_option
-def withdraw(event, round_, table, reason, by, fmt, db) -> None:
+def withdraw(event, round_, table, reason, undo, by, fmt, db) -> None:
     """Take a loaded match out of the standings and ratings (loaded under the wrong event,
-    round or table, or never played); its versions stay in its history."""
+    round or table, or never played); its versions stay in its history. --undo brings it
+    back."""
     from pipeline.cli.output import report
+    from pipeline.ingest.withdraw import reinstate
     from pipeline.ingest.withdraw import withdraw as withdraw_match
     from pipeline.store.db import connect
 
     with connect(db) as con:
-        p = withdraw_match(con, event, round_, table, reason=reason, by=by)
+        act = reinstate if undo else withdraw_match
+        p = act(con, event, round_, table, reason=reason, by=by)
     report(p, fmt)
+    sys.exit(p.exit_code)
 
 
 @click.command()

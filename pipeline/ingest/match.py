@@ -13,6 +13,9 @@ from pipeline.ingest.columns import CHAIRS
 
 MATCH = ["event", "round", "table"]
 WRITES = ("new", "update", "correction", "withdrawn")  # outcomes that write a match version
+#: A withdrawn match's version (pipeline/ingest/withdraw.py): its kind, and its content
+#: hash (it has no rows to hash).
+WITHDRAWN = "withdrawn"
 VERSION_SCHEMA = {
     "event": pl.String,
     "round": pl.String,

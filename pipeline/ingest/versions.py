@@ -12,6 +12,7 @@ from pipeline.ingest.match import (
     HAND_COLUMNS,
     MATCH,
     VERSION_SCHEMA,
+    WITHDRAWN,
     WRITES,
     hands_text,
     match_filter,
@@ -232,7 +233,11 @@ def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame])
     dropped = [h for h in row["dropped"] or [] if h is not None]
     changed = [h for h in row["changed"] or [] if h is not None]
     added = [h for h in row["added"] or [] if h is not None]
-    if not dropped and not changed and not added:
+    if row.get("content_hash_old") == WITHDRAWN:
+        # a withdrawn match brought back (its file again, or `domino withdraw --undo`): a
+        # correction, so that a withdrawal stands until somebody says why it should not
+        what = [messages.ref("match.back", {})]
+    elif not dropped and not changed and not added:
         o.status, o.version = "unchanged", row["version"]
         o.say("match.unchanged", {"version": row["version"]})
     elif not dropped and not changed:
@@ -249,6 +254,7 @@ def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame])
             )
             if hands
         ]
+    if o.status == "new":  # neither unchanged nor an update: a correction, with a reason
         if row.get("open") and not reason:
             o.status, o.version = "update", row["version"] + 1
             o.say("match.entry_edit", {"what": what})

@@ -10,19 +10,21 @@ in the history; its hand points and standings rows go, as a superseded version's
 Loading the match's file again afterwards brings it back as the next version.
 """
 
+import io
+
 import duckdb
 import polars as pl
 
 from pipeline import auth, messages, problems
-from pipeline.ingest.match import HAND_COLUMNS, VERSION_SCHEMA
+from pipeline.ingest.columns import CANONICAL
+from pipeline.ingest.match import HAND_COLUMNS, VERSION_SCHEMA, WITHDRAWN
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.writer import commit
 from pipeline.scoring.models import empty_results
 from pipeline.store.db import frame
 
-#: A withdrawal's version: its kind in ``match_versions``, and what stands for its file
-#: there and in the ingest log (no file brought it).
-WITHDRAWN = "withdrawn"
+#: What stands for a withdrawal's file in ``match_versions`` and the ingest log (no file
+#: brought it).
 WITHDRAWN_FILE = "(withdrawn)"
 
 
@@ -123,6 +125,22 @@ def withdraw_as(
     return withdraw(con, event, round_, table, reason=reason, by=who.name)
 
 
+def reinstate_as(
+    con: duckdb.DuckDBPyConnection,
+    ident: object,
+    event: str,
+    round_: str,
+    table: str,
+    reason: str | None,
+) -> Plan:
+    """:func:`reinstate` for a dashboard sign-in: as :func:`withdraw_as`, the jury of the
+    event or an admin."""
+    who = auth.check_rights(con, ident, [event])
+    if auth.user_role(con, who.name) == auth.COORDINATOR:
+        raise WithdrawRefused("withdraw.not_jury", {"name": who.name})
+    return reinstate(con, event, round_, table, reason=reason, by=who.name, identity=ident)
+
+
 def withdrawable(
     con: duckdb.DuckDBPyConnection, allowed: set[str] | None, event: str | None = None
 ) -> dict[str, list[str]]:
@@ -149,3 +167,73 @@ def withdrawable(
     for rnd, tbl in rows:
         out.setdefault(rnd, []).append(tbl)
     return {r: sorted(ts, key=lambda x: (len(x), x)) for r, ts in out.items()}
+
+
+def reinstate(
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+    round_: str,
+    table: str,
+    *,
+    reason: str | None,
+    by: str | None = None,
+    identity: object = None,
+) -> Plan:
+    """Undo a withdrawal without the match's file: the hand rows of the version before it
+    (kept in the database) loaded again as the match's next version, through the ingest
+    service, so they are checked and scored as any upload is (a player loaded at another
+    table of the round meanwhile refuses it, as it would refuse the file). ``identity``:
+    a dashboard sign-in, whose rights the load checks."""
+    from pipeline.ingest import service  # the service imports the writer this room uses
+
+    reason = (reason or "").strip()
+    if not reason:
+        raise WithdrawRefused("withdraw.no_reason")
+    found = con.execute(
+        "SELECT version, kind FROM match_versions "
+        'WHERE current AND event = ? AND round = ? AND "table" = ?',
+        [event, round_, table],
+    ).fetchall()
+    if not found or found[0][1] != WITHDRAWN:
+        raise WithdrawRefused(
+            "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}
+        )
+    before = con.execute(
+        "SELECT max(version) FROM match_versions WHERE event = ? AND round = ? "
+        "AND \"table\" = ? AND kind <> 'withdrawn'",
+        [event, round_, table],
+    ).fetchall()[0][0]
+    ruleset = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()[0][0]
+    rows = frame(
+        con.sql(
+            'SELECT * FROM hands WHERE event = ? AND round = ? AND "table" = ? AND version = ? '
+            "ORDER BY line",
+            params=[event, round_, table, before],
+        )
+    )
+    text = rows.with_columns(pl.lit(ruleset).alias("ruleset")).select(
+        pl.col(c).cast(pl.String)
+        if c in rows.columns or c == "ruleset"
+        else pl.lit(None, pl.String).alias(c)
+        for c in CANONICAL
+    )
+    buf = io.StringIO()
+    text.write_csv(buf, null_value="")
+    name = f"reinstated {event} {round_} {table} v{before}.csv"
+    return service.load(
+        con, [(name, buf.getvalue().encode("utf-8"))], reason=reason, by=by, identity=identity
+    )
+
+
+def withdrawn(
+    con: duckdb.DuckDBPyConnection, allowed: set[str] | None
+) -> list[tuple[str, str, str]]:
+    """``(event, round, table)`` of every withdrawn match a user of ``allowed`` events may
+    bring back (:func:`reinstate`), the latest withdrawn first."""
+    if not allowed:
+        return []
+    rows = con.execute(
+        'SELECT event, round, "table" FROM match_versions WHERE current '
+        "AND kind = 'withdrawn' ORDER BY loaded_at DESC, event, round, \"table\""
+    ).fetchall()
+    return [(e, r, t) for e, r, t in rows if auth.may_write(allowed, e)]
