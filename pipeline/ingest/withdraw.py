@@ -51,20 +51,14 @@ def withdraw(
 ) -> Plan:
     """Withdraw the current version of ``event``, ``round_``, ``table`` (see the module);
     returns the committed plan, whose one outcome is the withdrawal."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise WithdrawRefused("withdraw.no_reason")
+    reason = _reason(reason)
     key = [event, round_, table]
-    found = con.execute(
-        "SELECT version, kind, hands FROM match_versions "
-        'WHERE current AND event = ? AND round = ? AND "table" = ?',
-        key,
-    ).fetchall()
+    found = _current(con, key)
     if not found:
         raise WithdrawRefused(
             "withdraw.no_match", {"event": event, "round": round_, "table": table}
         )
-    version, kind, hands = found[0]
+    version, kind, hands = found
     if kind == WITHDRAWN:
         raise WithdrawRefused(
             "withdraw.already",
@@ -119,10 +113,7 @@ def withdraw_as(
     """:func:`withdraw` for a dashboard sign-in, the rights read again from the database:
     a jury member of the event or an admin. A coordinator's mistake goes to them (a
     coordinator corrects a loaded match only through the jury, pepet rule 24)."""
-    who = auth.check_rights(con, ident, [event])
-    if auth.user_role(con, who.name) == auth.COORDINATOR:
-        raise WithdrawRefused("withdraw.not_jury", {"name": who.name})
-    return withdraw(con, event, round_, table, reason=reason, by=who.name)
+    return withdraw(con, event, round_, table, reason=reason, by=_jury(con, ident, event))
 
 
 def reinstate_as(
@@ -135,10 +126,8 @@ def reinstate_as(
 ) -> Plan:
     """:func:`reinstate` for a dashboard sign-in: as :func:`withdraw_as`, the jury of the
     event or an admin."""
-    who = auth.check_rights(con, ident, [event])
-    if auth.user_role(con, who.name) == auth.COORDINATOR:
-        raise WithdrawRefused("withdraw.not_jury", {"name": who.name})
-    return reinstate(con, event, round_, table, reason=reason, by=who.name, identity=ident)
+    by = _jury(con, ident, event)
+    return reinstate(con, event, round_, table, reason=reason, by=by, identity=ident)
 
 
 def withdrawable(
@@ -186,15 +175,9 @@ def reinstate(
     a dashboard sign-in, whose rights the load checks."""
     from pipeline.ingest import service  # the service imports the writer this room uses
 
-    reason = (reason or "").strip()
-    if not reason:
-        raise WithdrawRefused("withdraw.no_reason")
-    found = con.execute(
-        "SELECT version, kind FROM match_versions "
-        'WHERE current AND event = ? AND round = ? AND "table" = ?',
-        [event, round_, table],
-    ).fetchall()
-    if not found or found[0][1] != WITHDRAWN:
+    reason = _reason(reason)
+    found = _current(con, [event, round_, table])
+    if not found or found[1] != WITHDRAWN:
         raise WithdrawRefused(
             "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}
         )
@@ -237,3 +220,32 @@ def withdrawn(
         "AND kind = 'withdrawn' ORDER BY loaded_at DESC, event, round, \"table\""
     ).fetchall()
     return [(e, r, t) for e, r, t in rows if auth.may_write(allowed, e)]
+
+
+def _reason(reason: str | None) -> str:
+    """The reason a withdrawal, or its undoing, is kept with; refused when there is none."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise WithdrawRefused("withdraw.no_reason")
+    return reason
+
+
+def _current(con: duckdb.DuckDBPyConnection, key: list[str]) -> tuple | None:
+    """``(version, kind, hands)`` of the current version of the match ``key`` (event,
+    round, table), or None when it was never loaded."""
+    found = con.execute(
+        "SELECT version, kind, hands FROM match_versions "
+        'WHERE current AND event = ? AND round = ? AND "table" = ?',
+        key,
+    ).fetchall()
+    return tuple(found[0]) if found else None
+
+
+def _jury(con: duckdb.DuckDBPyConnection, ident: object, event: str) -> str:
+    """The name of a dashboard sign-in who may withdraw in ``event``, the rights read again:
+    a jury member of it or an admin (a coordinator's mistake goes to them: a coordinator
+    corrects a loaded match only through the jury, pepet rule 24)."""
+    who = auth.check_rights(con, ident, [event])
+    if auth.user_role(con, who.name) == auth.COORDINATOR:
+        raise WithdrawRefused("withdraw.not_jury", {"name": who.name})
+    return who.name
