@@ -140,8 +140,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Withdraw a match loaded by mistake",
     },
     "wd.why": {
-        "id": "Meja yang dimuat dengan acara, babak atau meja yang salah (atau yang tidak pernah dimainkan) keluar dari semua klasemen dan rating; semua versinya tetap di riwayat. Memuat filenya lagi mengembalikannya.",
-        "en": "A table loaded under the wrong event, round or table (or never played) leaves every standing and rating; its versions stay in its history. Loading its file again brings it back.",
+        "id": "Meja yang dimuat dengan acara, babak atau meja yang salah (atau yang tidak pernah dimainkan) keluar dari semua klasemen dan rating; semua versinya tetap di riwayat, dan pertandingan itu dapat dikembalikan di sini.",
+        "en": "A table loaded under the wrong event, round or table (or never played) leaves every standing and rating; its versions stay in its history, and it can be brought back here.",
     },
     "wd.none": {
         "id": "Belum ada pertandingan dimuat di acara Anda.",
