@@ -150,8 +150,8 @@ def test_the_command_withdraws_and_says_so_in_one_line_when_it_cannot(db_path, t
     r = run("--table", "2", "--reason", "again")
     assert r.exit_code == 1
     assert r.output.strip().splitlines() == [
-        f"Error: {TYPO} round R1 table 2 is already withdrawn (version 4); loading its file "
-        "again brings it back"
+        f"Error: {TYPO} round R1 table 2 is already withdrawn (version 4); --undo (or its "
+        "file again, with a reason) brings it back"
     ]
 
 
