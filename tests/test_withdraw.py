@@ -10,7 +10,13 @@ from click.testing import CliRunner
 from pipeline import ratings
 from pipeline.cli import cli
 from pipeline.ingest import ingest
-from pipeline.ingest.withdraw import WithdrawRefused, reinstate, withdraw
+from pipeline.ingest.withdraw import (
+    WithdrawRefused,
+    reinstate,
+    withdraw,
+    withdrawable,
+    withdrawn,
+)
 from pipeline.standings import queries
 from tests.test_bracket import EV, HEADER, R1
 
@@ -50,6 +56,11 @@ def test_a_withdrawn_match_leaves_standings_and_ratings_and_keeps_its_history(st
     assert con.execute(RATED).fetchall() == after
     # the event R1 of the small cup is untouched
     assert queries.standings(con, EV, "table", "R1").height == 8
+    # what the dashboard offers a user of every event: to withdraw, and to bring back
+    assert withdrawable(con, {"*"}) == {"events": [EV]}
+    assert withdrawable(con, {"*"}, EV) == {"R1": ["1", "2"]}
+    assert withdrawable(con, {"other"}, EV) == {}
+    assert withdrawn(con, {"*"}) == [(TYPO, "R1", "2")] and withdrawn(con, {EV}) == []
     # both versions in the history: who withdrew it, when, why
     history = queries.history(con, TYPO).select("version", "kind", "current", "hands", "reason")
     assert history.rows() == [
