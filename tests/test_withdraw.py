@@ -102,6 +102,7 @@ POINTS = (
     [
         (["R1_meja2.csv"], "unhas-dies-lxiv", "2"),  # Indonesian headers, sanctions, tiles
         (["R1_meja4.csv"], "unhas-dies-lxiv", "4"),  # a walkover: no hand numbers
+        (["R1_meja3.csv"], "unhas-dies-lxiv", "3"),  # a column of its own (wasit)
     ],
 )
 def test_a_withdrawal_is_undone_from_the_rows_kept_without_the_file(
@@ -121,6 +122,11 @@ def test_a_withdrawal_is_undone_from_the_rows_kept_without_the_file(
     assert con.execute(POINTS, [event, "R1", table]).fetchall() == points
     assert queries.standings(con, event, "table", "R1", table).rows() == standing
     assert con.execute(RATED).fetchall() == rated
+    extra = 'SELECT extra FROM hands WHERE event = ? AND "table" = ? AND version = ? ORDER BY hand'
+    assert (
+        con.execute(extra, [event, table, 3]).fetchall()
+        == con.execute(extra, [event, table, 1]).fetchall()
+    )
     kinds = queries.history(con, event, "R1", table).get_column("kind").to_list()
     assert kinds == ["new", "withdrawn", "correction"]
     with pytest.raises(WithdrawRefused, match="is not withdrawn: there is nothing to bring back"):

@@ -11,6 +11,7 @@ Loading the match's file again afterwards brings it back as the next version.
 """
 
 import io
+import json
 
 import duckdb
 import polars as pl
@@ -169,7 +170,8 @@ def reinstate(
     identity: object = None,
 ) -> Plan:
     """Undo a withdrawal without the match's file: the hand rows of the version before it
-    (kept in the database) loaded again as the match's next version, through the ingest
+    (kept in the database, with the file's own extra columns) loaded again as the match's
+    next version, through the ingest
     service, so they are checked and scored as any upload is (a player loaded at another
     table of the round meanwhile refuses it, as it would refuse the file). ``identity``:
     a dashboard sign-in, whose rights the load checks."""
@@ -200,6 +202,14 @@ def reinstate(
         else pl.lit(None, pl.String).alias(c)
         for c in CANONICAL
     )
+    kept = rows.get_column("extra").drop_nulls()
+    if kept.len():
+        # the file's columns beyond the contract, kept with each row as text: columns again
+        names = json.loads(kept[0])
+        extra = rows.select(
+            pl.col("extra").str.json_decode(pl.Struct(dict.fromkeys(names, pl.String)))
+        )
+        text = pl.concat([text, extra.unnest("extra")], how="horizontal")
     buf = io.StringIO()
     text.write_csv(buf, null_value="")
     name = f"reinstated {event} {round_} {table} v{before}.csv"
