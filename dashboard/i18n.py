@@ -279,6 +279,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "up.log.done": {"id": "selesai", "en": "done"},
     "up.log.rejected": {"id": "berkas ditolak", "en": "file rejected"},
     "up.log.interrupted": {"id": "terputus", "en": "interrupted"},
+    "up.log.withdrawn": {"id": "(pertandingan ditarik)", "en": "(match withdrawn)"},
     "up.points": {"id": "Poin yang akan didapat", "en": "Points each match would get"},
     "up.match": {
         "id": "{event} · {round} · meja {table} · {status}",

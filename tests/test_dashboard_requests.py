@@ -249,6 +249,8 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
         kinds = queries.history(con, EV, "S2", "1").select("kind", "loaded_by", "reason").rows()
     assert kinds[-1] == ("withdrawn", "juri", "dimuat dengan babak yang salah")
     assert "Belum ada pertandingan dimuat di acara Anda." in texts(jury)
+    logged = [f for f in frames(jury) if "Berkas" in f.columns or "file" in f.columns]
+    assert any("(pertandingan ditarik)" in f.to_string() for f in logged), logged
     # the wrong table picked: brought back from the rows kept, with a reason
     assert jury.selectbox(key="wd_back_match").value == (EV, "S2", "1")
     assert jury.button(key="wd_back_go").disabled

@@ -22,6 +22,7 @@ from dashboard.views.upload_request import SENT_STATE, request_box
 from pipeline import auth, events, ingest, league, rulesets
 from pipeline.ingest import PlanChanged, Preview
 from pipeline.ingest.read import UPLOAD_KINDS, display_name
+from pipeline.ingest.withdraw import WITHDRAWN_FILE
 from pipeline.standings import exports, stats
 from pipeline.store.db import DatabaseBusy
 
@@ -269,7 +270,9 @@ def _history() -> None:
         log = res.value.with_columns(
             pl.col("status").replace(
                 {s: t(f"up.log.{s}") for s in ("done", "rejected", "interrupted")}
-            )
+            ),
+            # a withdrawal has no file: what stands for one, in the page's language
+            pl.col("file").replace({WITHDRAWN_FILE: t("up.log.withdrawn")}),
         )
         ui.table(
             log,
