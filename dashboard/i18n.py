@@ -170,6 +170,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "wd.back.match": {"id": "Pertandingan yang ditarik", "en": "Withdrawn match"},
     "wd.back.go": {"id": "Kembalikan pertandingan", "en": "Bring the match back"},
+    "wd.back.was": {"id": "Ditarik oleh {by}: {reason}", "en": "Withdrawn by {by}: {reason}"},
     "wd.back.done": {
         "id": "{event} babak {round} meja {table} kembali dihitung, dari baris yang tersimpan.",
         "en": "{event} round {round} table {table} counts again, from the rows kept.",

@@ -253,6 +253,7 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
     assert any("(pertandingan ditarik)" in f.to_string() for f in logged), logged
     # the wrong table picked: brought back from the rows kept, with a reason
     assert jury.selectbox(key="wd_back_match").value == (EV, "S2", "1")
+    assert "Ditarik oleh juri: dimuat dengan babak yang salah" in texts(jury)
     assert jury.button(key="wd_back_go").disabled
     jury.text_input(key="wd_back_reason").input("salah pilih meja")
     run(jury)

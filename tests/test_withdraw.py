@@ -60,7 +60,8 @@ def test_a_withdrawn_match_leaves_standings_and_ratings_and_keeps_its_history(st
     assert withdrawable(con, {"*"}) == {"events": [EV]}
     assert withdrawable(con, {"*"}, EV) == {"R1": ["1", "2"]}
     assert withdrawable(con, {"other"}, EV) == {}
-    assert withdrawn(con, {"*"}) == [(TYPO, "R1", "2")] and withdrawn(con, {EV}) == []
+    assert withdrawn(con, {"*"}) == [(TYPO, "R1", "2", "juri", "loaded under a mistyped event")]
+    assert withdrawn(con, {EV}) == []
     # both versions in the history: who withdrew it, when, why
     history = queries.history(con, TYPO).select("version", "kind", "current", "hands", "reason")
     assert history.rows() == [

@@ -65,14 +65,19 @@ def _withdraw(ident: auth.Identity, allowed: Any, events: list[str], done_key: s
         _act(withdraw_as, ident, (event, rnd, table), reason, "wd.done", done_key)
 
 
-def _bring_back(ident: auth.Identity, gone: list[tuple[str, str, str]], done_key: str) -> None:
+def _bring_back(
+    ident: auth.Identity, gone: list[tuple[str, str, str, str, str]], done_key: str
+) -> None:
     st.markdown(f"**{t('wd.back.title')}**")
     match = st.selectbox(
         t("wd.back.match"),
-        gone,
+        [m[:3] for m in gone],
         format_func=lambda m: t("wd.match", event=data.title(m[0]), round=m[1], table=m[2]),
         key="wd_back_match",
     )
+    if match is not None:  # who withdrew it and why: the jury sees what it would undo
+        by, why = next(g[3:] for g in gone if g[:3] == match)
+        st.caption(t("wd.back.was", by=by, reason=why))
     reason = st.text_input(t("wd.reason"), key="wd_back_reason", max_chars=500).strip()
     if st.button(t("wd.back.go"), disabled=not (reason and match), key="wd_back_go"):
         _act(reinstate_as, ident, match, reason, "wd.back.done", done_key)

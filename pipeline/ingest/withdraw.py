@@ -220,16 +220,17 @@ def reinstate(
 
 def withdrawn(
     con: duckdb.DuckDBPyConnection, allowed: set[str] | None
-) -> list[tuple[str, str, str]]:
-    """``(event, round, table)`` of every withdrawn match a user of ``allowed`` events may
-    bring back (:func:`reinstate`), the latest withdrawn first."""
+) -> list[tuple[str, str, str, str, str]]:
+    """``(event, round, table, by, reason)`` of every withdrawn match a user of ``allowed``
+    events may bring back (:func:`reinstate`): who withdrew it and why, the latest first."""
     if not allowed:
         return []
     rows = con.execute(
-        'SELECT event, round, "table" FROM match_versions WHERE current '
-        "AND kind = 'withdrawn' ORDER BY loaded_at DESC, event, round, \"table\""
+        "SELECT event, round, \"table\", coalesce(loaded_by, ''), coalesce(reason, '') "
+        "FROM match_versions WHERE current AND kind = 'withdrawn' "
+        'ORDER BY loaded_at DESC, event, round, "table"'
     ).fetchall()
-    return [(e, r, t) for e, r, t in rows if auth.may_write(allowed, e)]
+    return [tuple(r) for r in rows if auth.may_write(allowed, r[0])]
 
 
 def _reason(reason: str | None) -> str:
