@@ -160,9 +160,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "{event} babak {round} meja {table} ditarik; riwayatnya tetap tersimpan.",
         "en": "{event} round {round} table {table} withdrawn; its history is kept.",
     },
+    # round and table first: a phone cuts the end of a long event title
     "wd.match": {
-        "id": "{event} · babak {round} · meja {table}",
-        "en": "{event} · round {round} · table {table}",
+        "id": "Babak {round} · meja {table} · {event}",
+        "en": "Round {round} · table {table} · {event}",
     },
     "wd.back.title": {
         "id": "Kembalikan pertandingan yang ditarik",
