@@ -287,3 +287,33 @@ def test_existing_users_become_coordinators_of_their_events(tmp_path):
         assert auth.user_role(con, "old") == "coordinator"
         assert auth.user_events(con, "old") == {EV}
         assert auth.sign_in(con, "old", PW, limiter=auth.RateLimiter()).ok
+
+
+def test_a_coordinator_brings_a_withdrawn_match_back_only_through_the_jury(league):
+    """The jury withdrew the match; its file again from a coordinator is a correction
+    (it brings the match back), so it waits for the jury as a request, then loads."""
+    from pipeline.ingest.withdraw import withdraw
+
+    (rnd, table), before = (
+        league.execute(
+            'SELECT round, "table" FROM match_versions WHERE event = ?', [EV]
+        ).fetchall()[0],
+        points(league),
+    )
+    withdraw(league, EV, rnd, table, reason="thought it was not played", by="juri")
+    with pytest.raises(auth.NotAllowed) as exc:
+        load(
+            league, [(SRC.name, SRC.read_bytes())], reason="it was", identity=ident(league, "cora")
+        )
+    assert exc.value.code == "correction_needs_request"
+    rid = cr.create(league, ident(league, "cora"), [(SRC.name, SRC.read_bytes())], reason="it was")
+    assert cr.get(league, rid).matches["base_version"].to_list() == [2]
+    (d,) = cr.review(league, cr.get(league, rid, "juri")).diffs  # what the jury looks at
+    assert dict(zip(d["points"]["player"], d["points"]["after"], strict=True)) == before
+    cr.approve(league, ident(league, "juri"), rid, "the sheet is signed")
+    assert points(league) == before
+    assert queries.history(league, EV).get_column("kind").to_list() == [
+        "new",
+        "withdrawn",
+        "correction",
+    ]
