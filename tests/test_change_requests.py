@@ -317,3 +317,16 @@ def test_a_coordinator_brings_a_withdrawn_match_back_only_through_the_jury(leagu
         "withdrawn",
         "correction",
     ]
+
+
+def test_a_player_new_to_the_match_is_shown_by_name_in_the_review(league):
+    """A substitute in the correction: the points before and after name them as the
+    file spells them, not by their lowercase key."""
+    text = SRC.read_text(encoding="utf-8-sig")
+    assert "Taufik Pallawa" in text
+    swapped = (SRC.name, text.replace("Taufik Pallawa", "Budi Santoso").encode())
+    rid = cr.create(league, ident(league, "cora"), [swapped], reason="the substitute played")
+    (d,) = cr.review(league, cr.get(league, rid, "juri")).diffs
+    shown = dict(zip(d["points"]["player_key"], d["points"]["player"], strict=True))
+    assert shown["budi santoso"] == "Budi Santoso"
+    assert shown["taufik pallawa"] == "Taufik Pallawa"  # only before: still by name
