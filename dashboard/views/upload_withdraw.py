@@ -60,7 +60,8 @@ def _withdraw(ident: auth.Identity, allowed: Any, events: list[str], done_key: s
     rnd = c1.selectbox(t("wd.round"), list(rounds), key="wd_round")
     table = c2.selectbox(t("wd.table"), rounds.get(rnd or "", []), key="wd_table")
     reason = st.text_input(t("wd.reason"), key="wd_reason", max_chars=500).strip()
-    sure = st.checkbox(t("wd.sure", event=data.title(event), round=rnd, table=table), key="wd_sure")
+    shown = {"event": ui.md(data.title(event)), "round": ui.md(rnd), "table": ui.md(table)}
+    sure = st.checkbox(t("wd.sure", **shown), key="wd_sure")
     if st.button(t("wd.go"), disabled=not (reason and sure and table), key="wd_go"):
         _act(withdraw_as, ident, (event, rnd, table), reason, "wd.done", done_key)
 
@@ -77,7 +78,7 @@ def _bring_back(
     )
     if match is not None:  # who withdrew it and why: the jury sees what it would undo
         by, why = next(g[3:] for g in gone if g[:3] == match)
-        st.caption(t("wd.back.was", by=by, reason=why))
+        st.caption(t("wd.back.was", by=ui.md(by), reason=ui.md(why)))  # text as typed
     reason = st.text_input(t("wd.reason"), key="wd_back_reason", max_chars=500).strip()
     if st.button(t("wd.back.go"), disabled=not (reason and match), key="wd_back_go"):
         _act(reinstate_as, ident, match, reason, "wd.back.done", done_key)
@@ -104,5 +105,7 @@ def _act(
     for key in ("wd_reason", "wd_sure", "wd_back_reason"):
         st.session_state.pop(key, None)
     event, rnd, table = match
-    st.session_state[done_key] = t(said, event=data.title(event), round=rnd, table=table)
+    st.session_state[done_key] = t(
+        said, event=ui.md(data.title(event)), round=ui.md(rnd), table=ui.md(table)
+    )
     st.rerun()
