@@ -134,77 +134,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # --- upload --------------------------------------------------------------------------
     "up.title": {"id": "Unggah hasil", "en": "Upload results"},
-    # the upload page's withdrawal of a match loaded by mistake (jury and admins)
-    "wd.title": {
-        "id": "Tarik pertandingan yang salah dimuat",
-        "en": "Withdraw a match loaded by mistake",
-    },
-    "wd.why": {
-        "id": "Meja yang dimuat dengan acara, babak atau meja yang salah (atau yang tidak pernah dimainkan) keluar dari semua klasemen dan rating; semua versinya tetap di riwayat, dan pertandingan itu dapat dikembalikan di sini.",
-        "en": "A table loaded under the wrong event, round or table (or never played) leaves every standing and rating; its versions stay in its history, and it can be brought back here.",
-    },
-    "wd.none": {
-        "id": "Belum ada pertandingan dimuat di acara Anda.",
-        "en": "No match is loaded in your events yet.",
-    },
-    "wd.event": {"id": "Acara", "en": "Event"},
-    "wd.round": {"id": "Babak / sesi", "en": "Round / session"},
-    "wd.table": {"id": "Meja", "en": "Table"},
-    "wd.reason": {"id": "Alasan (disimpan di riwayat)", "en": "Reason (kept in the history)"},
-    "wd.sure": {
-        "id": "Tarik {event} babak {round} meja {table} dari klasemen dan rating",
-        "en": "Withdraw {event} round {round} table {table} from the standings and ratings",
-    },
-    "wd.go": {"id": "Tarik pertandingan", "en": "Withdraw the match"},
-    "wd.done": {
-        "id": "{event} babak {round} meja {table} ditarik; riwayatnya tetap tersimpan.",
-        "en": "{event} round {round} table {table} withdrawn; its history is kept.",
-    },
-    # round and table first: a phone cuts the end of a long event title
-    "wd.match": {
-        "id": "Babak {round} · meja {table} · {event}",
-        "en": "Round {round} · table {table} · {event}",
-    },
-    "wd.back.title": {
-        "id": "Kembalikan pertandingan yang ditarik",
-        "en": "Bring back a withdrawn match",
-    },
-    "wd.back.match": {"id": "Pertandingan yang ditarik", "en": "Withdrawn match"},
-    "wd.back.go": {"id": "Kembalikan pertandingan", "en": "Bring the match back"},
-    "wd.back.was": {"id": "Ditarik oleh {by}: {reason}", "en": "Withdrawn by {by}: {reason}"},
-    "wd.back.done": {
-        "id": "{event} babak {round} meja {table} kembali dihitung, dari baris yang tersimpan.",
-        "en": "{event} round {round} table {table} counts again, from the rows kept.",
-    },
-    "wd.refused": {
-        "id": "Pertandingan tidak dapat dikembalikan.",
-        "en": "The match could not be brought back.",
-    },
     "up.signin.title": {"id": "Masuk koordinator", "en": "Coordinator sign-in"},
     "up.signin.why": {
         "id": "Mengunggah dan mengoreksi hasil hanya untuk koordinator dan wasit yang terdaftar (`domino users add`).",
         "en": "Uploading and correcting results is for registered coordinators and referees (`domino users add`).",
-    },
-    # who may use each page that asks for a sign-in (the upload page's is up.signin.why)
-    "signin.why.entry": {
-        "id": "Input kocokan di meja hanya untuk pengguna terdaftar acara itu: koordinator, wasit, juri (`domino users add`).",
-        "en": "Entering hands at the table is for the event's registered users: coordinators, referees, jury (`domino users add`).",
-    },
-    "signin.why.organiser": {
-        "id": "Mengatur acara, mengundi meja dan mencetak lembar hanya untuk pengguna terdaftar acara itu; acara baru perlu pengguna semua acara (`domino users add`).",
-        "en": "Running an event, drawing its tables and printing its sheets is for the event's registered users; a new event needs a user of every event (`domino users add`).",
-    },
-    "signin.why.registry": {
-        "id": "Mengimpor registri pemain hanya untuk pengguna semua acara (`domino users add --event '*'`).",
-        "en": "Importing the players' registry is for users of every event (`domino users add --event '*'`).",
-    },
-    "signin.why.requests": {
-        "id": "Permintaan koreksi untuk koordinator yang mengirimnya dan juri acara yang memutuskannya (`domino users add --role jury`).",
-        "en": "Change requests are for the coordinators who send them and the event's jury, who decides them (`domino users add --role jury`).",
-    },
-    "signin.why.admin": {
-        "id": "Halaman pengguna hanya untuk admin (`domino users add --role admin`).",
-        "en": "The users page is for admins (`domino users add --role admin`).",
     },
     "up.signin.name": {"id": "Nama", "en": "Name"},
     "up.signin.password": {"id": "Kata sandi atau token", "en": "Password or token"},
