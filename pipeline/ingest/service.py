@@ -409,7 +409,7 @@ def preview(
                 "diff": stats.hand_diff(old, shown.hands.filter(match)),
                 # each player's points before and after the correction
                 "points": stats.points_change(
-                    con, o.event, o.round, o.table, shown.table_standings.filter(match), shown.names
+                    con, o.event, o.round, o.table, shown.table_standings.filter(match), pv.names
                 ),
             }
         )

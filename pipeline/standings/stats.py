@@ -398,13 +398,14 @@ def points_change(
     ``player_key, player, rank_before, before, rank_after, after`` — the loaded table
     standings (``table_standings_t``) beside ``new`` (the correction's table standings of
     that match: ``player_key, points, rank``). A player only on one side has nulls on the
-    other. Each is shown as everywhere else (the ``players`` view), else as ``names``
-    (the upload's ``player_key, player``) spells them: a player new to the match (a
-    substitute, or every player of a withdrawn match brought back) is not a bare key."""
+    other. A player new to the match (a substitute, or every player of a withdrawn match
+    brought back) is shown as ``names`` says (the upload's :func:`display_names`), not by
+    a bare key."""
     old = frame(
         con.sql(
-            "SELECT t.player_key, t.rank AS rank_before, t.points AS before "
-            'FROM table_standings_t t WHERE t.event = ? AND t.round = ? AND t."table" = ?',
+            "SELECT t.player_key, p.player, t.rank AS rank_before, t.points AS before "
+            "FROM table_standings_t t LEFT JOIN players p USING (player_key) "
+            'WHERE t.event = ? AND t.round = ? AND t."table" = ?',
             params=[event, round, table],
         )
     )
@@ -416,22 +417,13 @@ def points_change(
     both = old.with_columns(
         pl.col("rank_before").cast(pl.Int32), pl.col("before").cast(pl.Int32)
     ).join(after, on="player_key", how="full", coalesce=True)
-    keys = both.get_column("player_key").to_list()
-    shown = frame(
-        con.sql(
-            "SELECT player_key, player FROM players WHERE player_key IN (SELECT unnest(?))",
-            params=[keys],
+    if names is not None:
+        shown = names.select("player_key", pl.col("player").alias("_shown"))
+        both = both.join(shown, on="player_key", how="left").with_columns(
+            pl.col("player").fill_null(pl.col("_shown"))
         )
-    )
-    spelled = names if names is not None else shown.head(0)
     return (
-        both.join(shown, on="player_key", how="left")
-        .join(
-            spelled.select("player_key", pl.col("player").alias("_spelled")),
-            on="player_key",
-            how="left",
-        )
-        .with_columns(pl.coalesce("player", "_spelled", "player_key").alias("player"))
+        both.with_columns(pl.col("player").fill_null(pl.col("player_key")))
         .sort(pl.coalesce("rank_after", "rank_before"), "player")
         .select("player_key", "player", "rank_before", "before", "rank_after", "after")
     )
