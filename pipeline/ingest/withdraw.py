@@ -7,7 +7,8 @@ A withdrawal is one more version of the match, written like any other
 database copied aside first as for a correction, the rating ladders replayed after it):
 kind ``withdrawn``, no hands, the reason and who withdrew it. The versions before it stay
 in the history; its hand points and standings rows go, as a superseded version's do.
-Loading the match's file again afterwards brings it back as the next version.
+Bringing it back is a correction: its file again with a reason, or :func:`reinstate`
+(``domino withdraw --undo``), which loads the rows the database kept.
 """
 
 import io
@@ -53,8 +54,7 @@ def withdraw(
     """Withdraw the current version of ``event``, ``round_``, ``table`` (see the module);
     returns the committed plan, whose one outcome is the withdrawal."""
     reason = _reason(reason)
-    key = [event, round_, table]
-    found = _current(con, key)
+    found = _current(con, [event, round_, table])
     if not found:
         raise WithdrawRefused(
             "withdraw.no_match", {"event": event, "round": round_, "table": table}
@@ -65,12 +65,8 @@ def withdraw(
             "withdraw.already",
             {"event": event, "round": round_, "table": table, "version": int(version)},
         )
-    previous = frame(
-        con.sql(
-            'SELECT * FROM hands WHERE event = ? AND round = ? AND "table" = ? AND version = ?',
-            params=[*key, version],
-        )
-    )
+    # a withdrawal writes no rows and is never previewed: its row frames stay empty
+    no_rows = frame(con.sql("SELECT * FROM hands LIMIT 0"))
     out = MatchOutcome(
         event=event,
         round=round_,
@@ -86,10 +82,10 @@ def withdraw(
         files=[{"file": WITHDRAWN_FILE, "sha256": None, "rows": 0, "error": None}],
         problems=problems.empty(),
         outcomes=[out],
-        hands=pl.DataFrame(schema={c: previous.schema.get(c, pl.String) for c in HAND_COLUMNS}),
+        hands=no_rows.select(HAND_COLUMNS),
         hand_points=hand_points,
         table_standings=table_standings,
-        previous=previous,
+        previous=no_rows,
         new_events={},
         names=pl.DataFrame(schema={"player_key": pl.String, "player": pl.String}),
         reason=reason,

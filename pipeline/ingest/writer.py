@@ -13,7 +13,15 @@ import duckdb
 import polars as pl
 
 from pipeline import failpoints, ratings, ratings_due, rulesets
-from pipeline.ingest.match import FEW, HAND_COLUMNS, MATCH, WRITES, hands_text, match_filter
+from pipeline.ingest.match import (
+    FEW,
+    HAND_COLUMNS,
+    MATCH,
+    WITHDRAWN,
+    WRITES,
+    hands_text,
+    match_filter,
+)
 from pipeline.ingest.outcome import MatchOutcome, Plan
 from pipeline.scoring.models import HAND_POINTS_COLUMNS
 from pipeline.store.db import insert_frame, is_postgres, register, sibling
@@ -142,7 +150,7 @@ def _commit(con: duckdb.DuckDBPyConnection, p: Plan, *, beside: bool) -> Rating:
         raise ValueError(
             "this plan's versions do not match its writes; plan again before committing"
         )
-    if any(o.status in ("correction", "withdrawn") for o in writes):
+    if any(o.status in ("correction", WITHDRAWN) for o in writes):
         backup_before_correction(con)
     failpoints.reach("load-started")
     now = datetime.now()
