@@ -240,9 +240,11 @@ def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame])
     elif not dropped and not changed and not added:
         o.status, o.version = "unchanged", row["version"]
         o.say("match.unchanged", {"version": row["version"]})
+        return o
     elif not dropped and not changed:
         o.status, o.version = "update", row["version"] + 1
         o.say("hands.adds", {"hands": hands_text(added)})
+        return o
     else:
         o.changed_hands = sorted(set(dropped) | set(changed))
         what = [
@@ -254,33 +256,33 @@ def _outcome(row: dict[str, Any], reason: str | None, found: list[pl.DataFrame])
             )
             if hands
         ]
-    if o.status == "new":  # neither unchanged nor an update: a correction, with a reason
-        if row.get("open") and not reason:
-            o.status, o.version = "update", row["version"] + 1
-            o.say("match.entry_edit", {"what": what})
-        elif reason:
-            o.status, o.version = "correction", row["version"] + 1
-            o.say("match.correction", {"what": what, "reason": reason})
-        else:
-            o.status = "rejected"
-            o.say("correction_needs_reason", {"what": what, "version": row["version"]})
-            found.append(
-                problems.frame(
-                    [
-                        {
-                            "file": row["_file"],
-                            "line": row["changed_line"] or row["_line"],
-                            "column": "hand",
-                            "code": "correction_needs_reason",
-                            "severity": ERROR,
-                            "message": o.message,
-                            "event": row["event"],
-                            "round": row["round"],
-                            "table": row["table"],
-                            "message_id": o.message_id,
-                            "params": messages.to_json(o.params),
-                        }
-                    ]
-                )
+    # a correction: it needs a reason (none while the match is open for entry)
+    if row.get("open") and not reason:
+        o.status, o.version = "update", row["version"] + 1
+        o.say("match.entry_edit", {"what": what})
+    elif reason:
+        o.status, o.version = "correction", row["version"] + 1
+        o.say("match.correction", {"what": what, "reason": reason})
+    else:
+        o.status = "rejected"
+        o.say("correction_needs_reason", {"what": what, "version": row["version"]})
+        found.append(
+            problems.frame(
+                [
+                    {
+                        "file": row["_file"],
+                        "line": row["changed_line"] or row["_line"],
+                        "column": "hand",
+                        "code": "correction_needs_reason",
+                        "severity": ERROR,
+                        "message": o.message,
+                        "event": row["event"],
+                        "round": row["round"],
+                        "table": row["table"],
+                        "message_id": o.message_id,
+                        "params": messages.to_json(o.params),
+                    }
+                ]
             )
+        )
     return o
