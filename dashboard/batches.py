@@ -198,8 +198,8 @@ def road(con: duckdb.DuckDBPyConnection, event: str | None) -> dict[str, Any]:
     ev = out["event"]
     if ev is None:
         return out
-    final, why = bracket.final_state(con, ev)
     played = queries.rounds(con, ev)
+    final, why = bracket.final_state(con, ev, played)
     out.update(
         road=bracket.road(con, ev, final=final),
         podium=bracket.podium(con, ev, final=final),

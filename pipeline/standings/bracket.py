@@ -135,15 +135,19 @@ def final_round(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     return final_state(con, event)[0]
 
 
-def final_state(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str | None, str]:
+def final_state(
+    con: duckdb.DuckDBPyConnection, event: str, played: list[str] | None = None
+) -> tuple[str | None, str]:
     """:func:`final_round`, and why there is none: ``(round, "final")``, or ``(None, why)``
     with ``why`` one of :data:`SEVERAL_TABLES`, :data:`MAY_GROW` (the last round has one
     table so far, and no draw, earlier round or roster says it stays one) and
-    :data:`NO_FINAL` (a league, or nothing played)."""
+    :data:`NO_FINAL` (a league, or nothing played). ``played``: the event's rounds with
+    results (:func:`pipeline.standings.queries.rounds`), when the caller has them."""
     book = rulesets.load(queries.ruleset_of(con, event))
     if not book.shows("qualification"):
         return None, NO_FINAL
-    played = queries.rounds(con, event)
+    if played is None:
+        played = queries.rounds(con, event)
     if not played:
         return None, NO_FINAL
     seats = int(book.params.get("draw", {}).get("table_size", 4))  # one table's players
