@@ -36,10 +36,8 @@ def render(ident: auth.Identity, done_key: str) -> None:
         return
     with st.expander(t("wd.title")):
         st.caption(t("wd.why"))
-        try:
-            allowed = data.uncached(lambda con: auth.user_events(con, ident.name))
-            events = data.uncached(withdrawable, allowed).get("events", [])
-            gone = data.uncached(withdrawn, allowed)
+        try:  # one short connection for the three questions
+            allowed, events, gone = data.uncached(_offered, ident.name)
         except DatabaseBusy:
             st.caption(t("busy"))
             return
@@ -49,6 +47,13 @@ def render(ident: auth.Identity, done_key: str) -> None:
             st.caption(t("wd.none"))
         if gone:
             _bring_back(ident, gone, done_key)
+
+
+def _offered(con: Any, name: str) -> tuple[Any, list[str], list[tuple[str, str, str, str, str]]]:
+    """The user's events, those with a match they may withdraw, and the withdrawn matches
+    they may bring back."""
+    allowed = auth.user_events(con, name)
+    return allowed, withdrawable(con, allowed).get("events", []), withdrawn(con, allowed)
 
 
 def _withdraw(ident: auth.Identity, allowed: Any, events: list[str], done_key: str) -> None:
