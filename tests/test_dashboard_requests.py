@@ -255,6 +255,9 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
     assert jury.selectbox(key="wd_back_match").value == (EV, "S2", "1")
     assert "Ditarik oleh juri: dimuat dengan babak yang salah" in texts(jury)
     assert jury.button(key="wd_back_go").disabled
+    assert (
+        jury.text_input(key="wd_back_reason").label == "Alasan mengembalikan (disimpan di riwayat)"
+    )
     jury.text_input(key="wd_back_reason").input("salah pilih meja")
     run(jury)
     jury.button(key="wd_back_go").click()

@@ -39,6 +39,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "wd.back.match": {"id": "Pertandingan yang ditarik", "en": "Withdrawn match"},
     "wd.back.go": {"id": "Kembalikan pertandingan", "en": "Bring the match back"},
+    # a label of its own: two fields named alike on one page are one to a screen reader
+    "wd.back.reason": {
+        "id": "Alasan mengembalikan (disimpan di riwayat)",
+        "en": "Why it comes back (kept in the history)",
+    },
     "wd.back.was": {"id": "Ditarik oleh {by}: {reason}", "en": "Withdrawn by {by}: {reason}"},
     "wd.back.done": {
         "id": "{event} babak {round} meja {table} kembali dihitung, dari baris yang tersimpan.",

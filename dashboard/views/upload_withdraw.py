@@ -84,7 +84,7 @@ def _bring_back(
     if match is not None:  # who withdrew it and why: the jury sees what it would undo
         by, why = next(g[3:] for g in gone if g[:3] == match)
         st.caption(t("wd.back.was", by=ui.md(by), reason=ui.md(why)))  # text as typed
-    reason = st.text_input(t("wd.reason"), key="wd_back_reason", max_chars=500).strip()
+    reason = st.text_input(t("wd.back.reason"), key="wd_back_reason", max_chars=500).strip()
     if st.button(t("wd.back.go"), disabled=not (reason and match), key="wd_back_go"):
         _act(reinstate_as, ident, match, reason, "wd.back.done", done_key)
 
