@@ -12,6 +12,12 @@ reason, as the approver, and only when the plan is exactly the one reviewed. A r
 made against version v of a match that has moved on since is refused as stale and
 closed: it would overwrite a change nobody reviewed against it.
 
+A match the coordinator loaded by mistake (the wrong round or table, a mistyped event,
+never played) is a *withdrawal* request (:func:`ask_withdrawal`): the match and a reason,
+no file. The jury sees the points that would leave the standings, and approving withdraws
+it (:func:`pipeline.ingest.withdraw.withdraw`) with the coordinator's reason, as the
+approver.
+
 Nothing here is shown to anyone who may not see it: :func:`visible` lists the requests
 whose events are all the user's (their own requests too); an admin sees every one.
 """
@@ -25,7 +31,9 @@ import polars as pl
 
 from pipeline import auth, messages
 from pipeline.attachments import Attachment
+from pipeline.ingest.match import WITHDRAWN
 from pipeline.ingest.outcome import Plan
+from pipeline.ingest.planner import plan
 from pipeline.ingest.service import (
     PlanChanged,
     Preview,
@@ -35,9 +43,13 @@ from pipeline.ingest.service import (
     preview,
     signature,
 )
+from pipeline.ingest.withdraw import WithdrawRefused, loaded_version, withdraw
+from pipeline.standings import queries, stats
 from pipeline.store.db import frame
 
 PENDING, APPROVED, REJECTED, STALE = "pending", "approved", "rejected", "stale"
+#: What a request asks for: a correction (an upload) or a withdrawal (one loaded match).
+CORRECTION, WITHDRAWAL = "correction", "withdrawal"
 
 
 class RequestRefused(ValueError):
@@ -64,6 +76,7 @@ class Request:
     decided_at: datetime | None
     decision_reason: str | None
     matches: pl.DataFrame  # event, round, table, base_version, applied_version
+    kind: str = CORRECTION
 
     @property
     def events(self) -> list[str]:
@@ -139,6 +152,49 @@ def create(
     return rid
 
 
+def ask_withdrawal(
+    con: duckdb.DuckDBPyConnection,
+    identity: object,
+    event: str,
+    round_: str,
+    table: str,
+    *,
+    reason: str,
+) -> int:
+    """Ask the jury to withdraw one loaded match of the coordinator's events (a table
+    loaded under the wrong event, round or table, or never played); the request's id.
+    Refused, and nothing kept, without a reason or when the match is not loaded or is
+    already withdrawn."""
+    who = auth.check_rights(con, identity, [event])
+    reason = (reason or "").strip()
+    if not reason:
+        raise RequestRefused("request.withdrawal_needs_reason", {})
+    found = loaded_version(con, [event, round_, table])
+    shown: dict[str, object] = {"event": event, "round": round_, "table": table}
+    if not found:
+        raise WithdrawRefused("withdraw.no_match", shown)
+    if found[1] == WITHDRAWN:
+        raise WithdrawRefused("withdraw.already", {**shown, "version": int(found[0])})
+    con.execute("BEGIN TRANSACTION")
+    try:
+        rid = int(con.execute("SELECT nextval('change_request_seq')").fetchall()[0][0])
+        con.execute(
+            "INSERT INTO change_requests (request_id, status, kind, requested_by, requested_at, "
+            "reason) VALUES (?, ?, ?, ?, ?, ?)",
+            [rid, PENDING, WITHDRAWAL, who.name, datetime.now(), reason],
+        )
+        con.execute(
+            'INSERT INTO change_request_matches (request_id, event, round, "table", base_version) '
+            "VALUES (?, ?, ?, ?, ?)",
+            [rid, event, round_, table, int(found[0])],
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return rid
+
+
 def _whole(pv: Preview) -> None:
     """Refuse an upload that would not load whole: the jury approves all of it or nothing."""
     bad = pv.plan.errors.height + sum(1 for o in pv.plan.outcomes if o.status == "rejected")
@@ -150,13 +206,13 @@ def _whole(pv: Preview) -> None:
 # --- reading --------------------------------------------------------------------------------
 
 LIST = (
-    "SELECT r.request_id, r.status, string_agg(DISTINCT m.event, ', ') AS events, "
+    "SELECT r.request_id, r.status, coalesce(r.kind, 'correction') AS kind, string_agg(DISTINCT m.event, ', ') AS events, "
     "string_agg(m.event || ' ' || m.round || ' ' || m.\"table\", '; ') AS matches, "
     "r.requested_by, r.requested_at, r.reason, r.decided_by, r.decided_at, r.decision_reason, "
     "max(a.content_type) AS attachment "
     "FROM change_requests r JOIN change_request_matches m USING (request_id) "
     "LEFT JOIN change_request_attachments a USING (request_id) "
-    "GROUP BY r.request_id, r.status, r.requested_by, r.requested_at, r.reason, r.decided_by, "
+    "GROUP BY r.request_id, r.status, r.kind, r.requested_by, r.requested_at, r.reason, r.decided_by, "
     "r.decided_at, r.decision_reason ORDER BY r.request_id DESC"
 )
 
@@ -189,7 +245,8 @@ def get(con: duckdb.DuckDBPyConnection, request_id: int, name: str | None = None
     (the same sentence: who may not see a request does not learn that it exists)."""
     rows = con.execute(
         "SELECT request_id, status, event_choice, ruleset_choice, requested_by, requested_at, "
-        "reason, decided_by, decided_at, decision_reason FROM change_requests WHERE request_id = ?",
+        "reason, decided_by, decided_at, decision_reason, coalesce(kind, 'correction') "
+        "FROM change_requests WHERE request_id = ?",
         [int(request_id)],
     ).fetchall()
     if not rows:
@@ -201,7 +258,8 @@ def get(con: duckdb.DuckDBPyConnection, request_id: int, name: str | None = None
             params=[int(request_id)],
         )
     )
-    req = Request(*rows[0], matches=matches)  # type: ignore[misc]
+    *fields, kind = rows[0]
+    req = Request(*fields, matches=matches, kind=kind)  # type: ignore[misc]
     if name is not None and not may_see(con, name, req.requested_by, req.events):
         raise RequestRefused("request.unknown", {"id": request_id})
     return req
@@ -225,7 +283,10 @@ def attachment(con: duckdb.DuckDBPyConnection, request_id: int) -> Attachment | 
 
 def review(con: duckdb.DuckDBPyConnection, req: Request) -> Preview:
     """What approving would do, planned now by the ingest service (nothing is written):
-    the hand-by-hand diff and every player's points before and after."""
+    the hand-by-hand diff and every player's points before and after. A withdrawal's
+    points go (after: none) and each of its hands is dropped."""
+    if req.kind == WITHDRAWAL:
+        return _withdrawal_review(con, req)
     return preview(
         con,
         list[Source](files(con, req.request_id)),
@@ -234,6 +295,31 @@ def review(con: duckdb.DuckDBPyConnection, req: Request) -> Preview:
         reason=req.reason,
         by=req.requested_by,
     )
+
+
+def _withdrawal_review(con: duckdb.DuckDBPyConnection, req: Request) -> Preview:
+    m = req.matches.row(0, named=True)
+    event, round_, table = m["event"], m["round"], m["table"]
+    nothing = plan(con, [])
+    old = queries.loaded_hands(con, event, round_, table)
+    pv = Preview(plan=nothing, sheets=[], files=[], allowed=None, forbidden=[])
+    pv.diffs.append(
+        {
+            "event": event,
+            "round": round_,
+            "table": table,
+            "version": m["base_version"],
+            "diff": stats.hand_diff(old, old.head(0)),
+            "points": stats.points_change(
+                con,
+                event,
+                round_,
+                table,
+                nothing.table_standings.select("player_key", "points", "rank"),
+            ),
+        }
+    )
+    return pv
 
 
 # --- deciding -------------------------------------------------------------------------------
@@ -302,9 +388,11 @@ def approve(con: duckdb.DuckDBPyConnection, identity: object, request_id: int, r
     if moved is not None:
         _close(con, req.request_id, STALE, by, reason)
         raise RequestRefused("request.stale", {"id": request_id, **moved})
+    if req.kind == WITHDRAWAL:
+        return _withdraw_approved(con, req, by, reason)
     pv = review(con, req)
     _whole(pv)
-    plan = load(
+    loaded = load(
         con,
         files(con, req.request_id),
         event=req.event_choice,
@@ -313,19 +401,35 @@ def approve(con: duckdb.DuckDBPyConnection, identity: object, request_id: int, r
         identity=identity,
         expected=signature(pv.plan),
     )
+    _applied(con, req, by, reason, loaded)
+    return loaded
+
+
+def _withdraw_approved(con: duckdb.DuckDBPyConnection, req: Request, by: str, reason: str) -> Plan:
+    """Withdraw the request's match, with the coordinator's reason, as the approver."""
+    m = req.matches.row(0, named=True)
+    done = withdraw(con, m["event"], m["round"], m["table"], reason=req.reason, by=by)
+    _applied(con, req, by, reason, done)
+    return done
+
+
+def _applied(
+    con: duckdb.DuckDBPyConnection, req: Request, by: str, reason: str, done: Plan
+) -> None:
+    """Close an approved request with the versions it wrote (its match history names the
+    requester and the approver from them)."""
     con.execute("BEGIN TRANSACTION")
     try:
-        _close(con, req.request_id, APPROVED, by, reason, plan.ingest_id)
+        _close(con, req.request_id, APPROVED, by, reason, done.ingest_id)
         con.executemany(
             "UPDATE change_request_matches SET applied_version = ? "
             'WHERE request_id = ? AND event = ? AND round = ? AND "table" = ?',
-            [[o.version, req.request_id, o.event, o.round, o.table] for o in plan.writes],
+            [[o.version, req.request_id, o.event, o.round, o.table] for o in done.writes],
         )
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
-    return plan
 
 
 def reject(con: duckdb.DuckDBPyConnection, identity: object, request_id: int, reason: str) -> None:

@@ -330,3 +330,119 @@ def test_a_player_new_to_the_match_is_shown_by_name_in_the_review(league):
     shown = dict(zip(d["points"]["player_key"], d["points"]["player"], strict=True))
     assert shown["budi santoso"] == "Budi Santoso"
     assert shown["taufik pallawa"] == "Taufik Pallawa"  # only before: still by name
+
+
+def _a_match(con) -> tuple[str, str]:
+    return con.execute(
+        'SELECT round, "table" FROM match_versions WHERE event = ? AND current', [EV]
+    ).fetchall()[0]
+
+
+def test_a_coordinator_asks_for_a_withdrawal_and_the_jury_approves_it(store, league):
+    """A table the coordinator loaded by mistake: asking changes nothing; the jury sees
+    every player's points go and every hand dropped; approving withdraws it with the
+    coordinator's reason, as the approver, and the history names both."""
+    rnd, table = _a_match(league)
+    before = points(league)
+    rid = cr.ask_withdrawal(
+        league, ident(league, "cora"), EV, rnd, table, reason=" loaded under the wrong session "
+    )
+    assert points(league) == before, "a request changes nothing"
+    req = cr.get(league, rid, "juri")
+    assert (req.kind, req.status, req.reason) == (
+        "withdrawal",
+        "pending",
+        "loaded under the wrong session",
+    )
+    assert req.matches.select("event", "round", "table", "base_version").rows() == [
+        (EV, rnd, table, 1)
+    ]
+    assert cr.files(league, rid) == []
+    listed = cr.visible(league, "juri").row(0, named=True)
+    assert (listed["kind"], listed["matches"]) == ("withdrawal", f"{EV} {rnd} {table}")
+    (d,) = cr.review(league, req).diffs
+    shown = d["points"]
+    assert dict(zip(shown["player"], shown["before"], strict=True)) == before
+    assert shown["after"].null_count() == shown.height == 4, "every player's points go"
+    hands = league.execute(
+        'SELECT hands FROM match_versions WHERE event = ? AND round = ? AND "table" = ?',
+        [EV, rnd, table],
+    ).fetchall()[0][0]
+    assert d["diff"].get_column("hand").n_unique() == hands, "every hand is dropped"
+
+    done = cr.approve(league, ident(league, "juri"), rid, "the session sheet says S1")
+    assert done.outcomes[0].status == "withdrawn"
+    assert points(league) == {}, "its points left the standings"
+    h = queries.history(league, EV).sort("version")
+    last = h.row(-1, named=True)
+    assert (last["kind"], last["reason"], last["loaded_by"]) == (
+        "withdrawn",
+        "loaded under the wrong session",
+        "juri",
+    )
+    assert (last["requested_by"], last["approved_by"], last["approval_reason"]) == (
+        "cora",
+        "juri",
+        "the session sheet says S1",
+    )
+    assert cr.get(league, rid).status == "approved"
+    assert cr.get(league, rid).matches["applied_version"].to_list() == [2]
+
+
+def test_a_withdrawal_request_rejected_or_overtaken_changes_nothing(league):
+    rnd, table = _a_match(league)
+    before = points(league)
+    rid = cr.ask_withdrawal(league, ident(league, "cora"), EV, rnd, table, reason="wrong table")
+    cr.reject(league, ident(league, "juri"), rid, "the table was played")
+    assert points(league) == before
+    assert queries.history(league, EV)["kind"].to_list() == ["new"]
+    # asked again, but the jury corrects the match meanwhile: the request is stale
+    rid = cr.ask_withdrawal(league, ident(league, "cora"), EV, rnd, table, reason="wrong table")
+    ingest(league, [corrected()], reason="A held 8")
+    after = points(league)
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.approve(league, ident(league, "juri"), rid, "ok")
+    assert exc.value.code == "request.stale"
+    assert points(league) == after and cr.get(league, rid).status == "stale"
+    assert queries.history(league, EV)["kind"].to_list() == ["new", "correction"]
+
+
+def test_a_withdrawal_request_needs_a_loaded_match_a_reason_and_the_event(league):
+    from pipeline.ingest.withdraw import WithdrawRefused, withdraw
+
+    rnd, table = _a_match(league)
+    cora = ident(league, "cora")
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.ask_withdrawal(league, cora, EV, rnd, table, reason="  ")
+    assert exc.value.code == "request.withdrawal_needs_reason"
+    assert "why" in str(exc.value) and "mengapa" in exc.value.render("id")
+    with pytest.raises(WithdrawRefused) as wexc:
+        cr.ask_withdrawal(league, cora, EV, rnd, "99", reason="x")
+    assert wexc.value.message_id == "withdraw.no_match"
+    with pytest.raises(auth.NotAllowed):
+        cr.ask_withdrawal(league, ident(league, "oco"), EV, rnd, table, reason="x")
+    with pytest.raises(auth.NotAllowed):
+        cr.ask_withdrawal(league, None, EV, rnd, table, reason="x")
+    withdraw(league, EV, rnd, table, reason="the jury saw it first", by="juri")
+    with pytest.raises(WithdrawRefused) as wexc:
+        cr.ask_withdrawal(league, cora, EV, rnd, table, reason="x")
+    assert wexc.value.message_id == "withdraw.already"
+    assert league.execute("SELECT count(*) FROM change_requests").fetchall()[0][0] == 0
+
+
+def test_the_command_line_lists_and_shows_a_withdrawal_request(league):
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+
+    rnd, table = _a_match(league)
+    rid = cr.ask_withdrawal(league, ident(league, "cora"), EV, rnd, table, reason="wrong table")
+    league.close()  # the command line opens the file itself
+    r = CliRunner()
+    listed = r.invoke(cli, ["requests", "list", "--format", "csv"])
+    assert listed.exit_code == 0, listed.output
+    assert f"{rid},pending,withdrawal,{EV}," in listed.output
+    shown = r.invoke(cli, ["requests", "show", str(rid)])
+    assert shown.exit_code == 0, shown.output
+    assert f"request {rid} (a withdrawal) by cora" in shown.output and "wrong table" in shown.output
+    assert "files:" not in shown.output

@@ -1028,7 +1028,7 @@ def test_an_uploads_rows_show_the_files_own_headers_with_the_bad_cell_marked(db_
         ("registry.py", "Importing the players' registry is for users of every event"),
         (
             "requests.py",
-            "Change requests are for the coordinators who send them and the event's jury",
+            "Correction and withdrawal requests are for the coordinators who send them",
         ),
         ("admin.py", "The users page is for admins"),
     ],

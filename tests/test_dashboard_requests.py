@@ -155,7 +155,7 @@ def test_anonymous_and_non_admins_reach_none_of_it(league, monkeypatch):
     at = run(AppTest.from_file(str(APP), default_timeout=TIMEOUT))
     assert "requests" not in listed[-1] and "admin" not in listed[-1] and "upload" in listed[-1]
     at.switch_page("page_scripts/requests.py").run()
-    assert "Permintaan koreksi untuk koordinator" in texts(at) and not at.selectbox
+    assert "Permintaan koreksi dan penarikan untuk koordinator" in texts(at) and not at.selectbox
     at.switch_page("page_scripts/admin.py").run()
     assert "Halaman pengguna hanya untuk admin" in texts(at)
     coord = signed_in("cora", "page_scripts/requests.py")
@@ -219,9 +219,10 @@ def test_a_lasting_sign_in_resumes_and_sign_out_ends_it(league):
 
 def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not(league):
     """A table loaded by mistake: the jury takes it out from the upload page (event, round,
-    table, a reason and a tick); a coordinator is not offered it, nor let do it."""
+    table, a reason and a tick); a coordinator is offered a request instead, not let do it."""
     cora = signed_in("cora")
     assert "wd_go" not in [b.key for b in cora.button]
+    assert "wd_back_go" not in [b.key for b in cora.button]
     with connect(league, read_only=True) as con:
         ident = auth.sign_in(con, "cora", PASSWORD, limiter=auth.RateLimiter()).identity
     with connect(league) as con, pytest.raises(WithdrawRefused) as refused:
@@ -265,3 +266,49 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
     assert "babak S2 meja 1 kembali dihitung, dari baris yang tersimpan." in texts(jury)
     assert points(league) == before
     assert "wd_back_match" not in [s.key for s in jury.selectbox]
+
+
+def test_a_coordinator_asks_the_jury_to_withdraw_a_match_and_the_jury_approves(league):
+    """The coordinator's own mistake on the upload page: the match and a reason go to the
+    jury as a request (nothing changes); the jury sees it on the requests page, with the
+    points that would leave the standings, and approving withdraws the match."""
+    before = points(league)
+    cora = signed_in("cora")
+    assert "Minta juri menarik pertandingan yang salah dimuat" in [e.label for e in cora.expander]
+    assert (cora.selectbox(key="wd_round").value, cora.selectbox(key="wd_table").value) == (
+        "S2",
+        "1",
+    )
+    assert cora.button(key="wd_ask").disabled, "a request needs its reason"
+    assert "wd_sure" not in [c.key for c in cora.checkbox], "nothing happens until approved"
+    cora.text_input(key="wd_reason").input("dimuat di sesi yang salah")
+    run(cora)
+    cora.button(key="wd_ask").click()
+    run(cora)
+    assert "Permintaan 1 terkirim: juri memutuskan penarikan" in texts(cora)
+    assert "babak S2 meja 1" in texts(cora)
+    assert points(league) == before, "a request changes nothing"
+    mine = signed_in("cora", "page_scripts/requests.py")
+    assert "penarikan" in mine.selectbox(key="rq_pick").format_func(1)
+    assert "rq_approve" not in [b.key for b in mine.button], "a coordinator does not decide"
+
+    jury = signed_in("juri", "page_scripts/requests.py")
+    text = texts(jury)
+    assert "dimuat di sesi yang salah" in text and "cora" in text
+    assert "Meminta penarikan" in text and "keluar dari semua klasemen dan rating" in text
+    (shown,) = [f for f in frames(jury) if "Poin" in f.columns]
+    assert all(" → – (-" in v for v in shown["Poin"]), shown  # every player's points go
+    jury.text_area(key="rq_reason_1").input("lembar sesi bilang S1")
+    run(jury)
+    jury.button(key="rq_approve").click()
+    run(jury)
+    assert "disetujui dan diterapkan" in texts(jury)
+    assert points(league) == {}
+    with connect(league, read_only=True) as con:
+        last = queries.history(con, EV, "S2", "1").row(-1, named=True)
+    assert (last["kind"], last["reason"], last["requested_by"], last["approved_by"]) == (
+        "withdrawn",
+        "dimuat di sesi yang salah",
+        "cora",
+        "juri",
+    )

@@ -615,6 +615,7 @@ RARE = {
     "request.stale": {"id": "7", "base": "1", "match": "pepet-2024-e1 S2 1", "now": "2"},
     "request.no_correction": {},
     "request.refused": {"problems": "2"},
+    "request.withdrawal_needs_reason": {},  # tests/test_change_requests.py provokes it
     "attachment.type": {"file": "photo.png"},
     "attachment.size": {"file": "photo.png", "size": "11000000", "limit": "10485760"},
 }

@@ -25,8 +25,8 @@ STRINGS: dict[str, dict[str, str]] = {
     # --- the requests page -----------------------------------------------------------------
     "rq.title": {"id": "Permintaan perubahan", "en": "Change requests"},
     "rq.intro": {
-        "id": "Koreksi koordinator atas pertandingan yang sudah dimuat menunggu di sini sampai juri acara menyetujui atau menolaknya (aturan 24).",
-        "en": "Coordinators' corrections of loaded matches wait here until a jury member of the event approves or rejects them (rule 24).",
+        "id": "Koreksi koordinator atas pertandingan yang sudah dimuat, dan permintaan menarik pertandingan yang salah dimuat, menunggu di sini sampai juri acara menyetujui atau menolaknya (aturan 24).",
+        "en": "Coordinators' corrections of loaded matches, and their requests to withdraw a match loaded by mistake, wait here until a jury member of the event approves or rejects them (rule 24).",
     },
     "rq.none": {
         "id": "Tidak ada permintaan yang dapat Anda lihat.",
@@ -34,8 +34,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "rq.pick": {"id": "Permintaan", "en": "Request"},
     "rq.label": {
-        "id": "#{id} · {status} · {events} · oleh {by}",
-        "en": "#{id} · {status} · {events} · by {by}",
+        "id": "#{id} · {status} · {kind} · {events} · oleh {by}",
+        "en": "#{id} · {status} · {kind} · {events} · by {by}",
+    },
+    "rq.kind.correction": {"id": "koreksi", "en": "correction"},
+    "rq.kind.withdrawal": {"id": "penarikan", "en": "withdrawal"},
+    "rq.withdrawal": {
+        "id": "Meminta penarikan {event} babak {round} meja {table}: bila disetujui, hasilnya keluar dari semua klasemen dan rating; semua versinya tetap di riwayat.",
+        "en": "Asks to withdraw {event} round {round} table {table}: if approved, its results leave every standing and rating; its versions stay in its history.",
     },
     "rq.status.pending": {"id": "menunggu", "en": "pending"},
     "rq.status.approved": {"id": "disetujui", "en": "approved"},

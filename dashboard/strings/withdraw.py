@@ -53,6 +53,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Pertandingan tidak dapat dikembalikan.",
         "en": "The match could not be brought back.",
     },
+    # a coordinator asks the jury instead (pepet rule 24)
+    "wd.ask.title": {
+        "id": "Minta juri menarik pertandingan yang salah dimuat",
+        "en": "Ask the jury to withdraw a match loaded by mistake",
+    },
+    "wd.ask.why": {
+        "id": "Meja yang Anda muat dengan acara, babak atau meja yang salah (atau yang tidak pernah dimainkan): juri acara memutuskan di halaman Permintaan perubahan, dan tidak ada yang berubah sampai juri menyetujuinya. Pertandingan yang sudah ditarik kembali dihitung bila Anda mengunggah berkasnya lagi (itu menjadi permintaan koreksi).",
+        "en": "A table you loaded under the wrong event, round or table (or never played): the event's jury decides on the Change requests page, and nothing changes until a jury member approves it. A withdrawn match counts again when you upload its file again (that becomes a correction request).",
+    },
+    "wd.ask.reason": {
+        "id": "Mengapa perlu ditarik (wajib; dibaca juri)",
+        "en": "Why it should be withdrawn (required; the jury reads it)",
+    },
+    "wd.ask.go": {"id": "Kirim permintaan ke juri", "en": "Send the request to the jury"},
+    "wd.ask.sent": {
+        "id": "Permintaan {id} terkirim: juri memutuskan penarikan {event} babak {round} meja {table}. Hasil tidak berubah sampai juri menyetujuinya.",
+        "en": "Request {id} sent: the jury decides whether {event} round {round} table {table} is withdrawn. Results do not change until a jury member approves it.",
+    },
     # who may use each page that asks for a sign-in (the upload page's is up.signin.why)
     "signin.why.entry": {
         "id": "Input kocokan di meja hanya untuk pengguna terdaftar acara itu: koordinator, wasit, juri (`domino users add`).",
@@ -67,8 +85,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Importing the players' registry is for users of every event (`domino users add --event '*'`).",
     },
     "signin.why.requests": {
-        "id": "Permintaan koreksi untuk koordinator yang mengirimnya dan juri acara yang memutuskannya (`domino users add --role jury`).",
-        "en": "Change requests are for the coordinators who send them and the event's jury, who decides them (`domino users add --role jury`).",
+        "id": "Permintaan koreksi dan penarikan untuk koordinator yang mengirimnya dan juri acara yang memutuskannya (`domino users add --role jury`).",
+        "en": "Correction and withdrawal requests are for the coordinators who send them and the event's jury, who decides them (`domino users add --role jury`).",
     },
     "signin.why.admin": {
         "id": "Halaman pengguna hanya untuk admin (`domino users add --role admin`).",

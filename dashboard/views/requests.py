@@ -46,6 +46,7 @@ def render() -> None:
             "rq.label",
             id=r["request_id"],
             status=t(f"rq.status.{r['status']}"),
+            kind=t(f"rq.kind.{r['kind']}"),
             events=r["events"],
             by=r["requested_by"],
         )
@@ -73,6 +74,16 @@ def _one(ident: auth.Identity, rid: int) -> None:
             reason=ui.md(req.reason),
         )
     )
+    if req.kind == cr.WITHDRAWAL:
+        m = req.matches.row(0, named=True)
+        st.markdown(
+            t(
+                "rq.withdrawal",
+                event=ui.md(data.title(m["event"])),
+                round=ui.md(m["round"]),
+                table=ui.md(m["table"]),
+            )
+        )
     if req.decided_by and req.decided_at:
         st.markdown(
             t(

@@ -5,7 +5,9 @@ event, round and table, a reason, a tick that says what will happen, and one but
 (:func:`pipeline.ingest.withdraw.withdraw_as`, which reads the rights again). Below it, a
 withdrawn match is brought back from the rows the database kept, with a reason
 (:func:`pipeline.ingest.withdraw.reinstate_as`): the wrong table picked on a phone is not
-lost. A coordinator does not see it: their mistake goes to the jury.
+lost. A coordinator asks instead (pepet rule 24): the same pickers and a reason send a
+withdrawal request to the event's jury (:func:`pipeline.change_requests.ask_withdrawal`),
+decided on the requests page; nothing changes until a jury member approves it.
 """
 
 from collections.abc import Callable
@@ -16,6 +18,7 @@ import streamlit as st
 from dashboard import access, data, ui
 from dashboard.i18n import language, t
 from pipeline import auth
+from pipeline import change_requests as cr
 from pipeline.ingest.withdraw import (
     WithdrawRefused,
     reinstate_as,
@@ -25,27 +28,26 @@ from pipeline.ingest.withdraw import (
 )
 from pipeline.store.db import DatabaseBusy
 
-#: who sees the section (their role as signed in; the write checks it again)
+#: who withdraws (their role as signed in; the write checks it again); a coordinator asks
 ROLES = (auth.JURY, auth.ADMIN)
 
 
 def render(ident: auth.Identity, done_key: str) -> None:
     """The section, closed until opened; what was done leaves its sentence under
     ``done_key`` for the page to show after the rerun."""
-    if access.role() not in ROLES:
-        return
-    with st.expander(t("wd.title")):
-        st.caption(t("wd.why"))
+    jury = access.role() in ROLES
+    with st.expander(t("wd.title" if jury else "wd.ask.title")):
+        st.caption(t("wd.why" if jury else "wd.ask.why"))
         try:  # one short connection for the three questions
             allowed, events, gone = data.uncached(_offered, ident.name)
         except DatabaseBusy:
             st.caption(t("busy"))
             return
         if events:
-            _withdraw(ident, allowed, events, done_key)
+            _withdraw(ident, allowed, events, done_key, jury=jury)
         else:
             st.caption(t("wd.none"))
-        if gone:
+        if gone and jury:
             _bring_back(ident, gone, done_key)
 
 
@@ -56,7 +58,9 @@ def _offered(con: Any, name: str) -> tuple[Any, list[str], list[tuple[str, str, 
     return allowed, withdrawable(con, allowed).get("events", []), withdrawn(con, allowed)
 
 
-def _withdraw(ident: auth.Identity, allowed: Any, events: list[str], done_key: str) -> None:
+def _withdraw(
+    ident: auth.Identity, allowed: Any, events: list[str], done_key: str, *, jury: bool
+) -> None:
     event = st.selectbox(t("wd.event"), events, format_func=data.title, key="wd_event")
     ran, rounds = ui.attempt(lambda: data.uncached(withdrawable, allowed, event))
     if not ran:
@@ -64,8 +68,14 @@ def _withdraw(ident: auth.Identity, allowed: Any, events: list[str], done_key: s
     c1, c2 = st.columns(2)
     rnd = c1.selectbox(t("wd.round"), list(rounds), key="wd_round")
     table = c2.selectbox(t("wd.table"), rounds.get(rnd or "", []), key="wd_table")
-    reason = st.text_input(t("wd.reason"), key="wd_reason", max_chars=500).strip()
+    reason = st.text_input(
+        t("wd.reason" if jury else "wd.ask.reason"), key="wd_reason", max_chars=500
+    ).strip()
     shown = {"event": ui.md(data.title(event)), "round": ui.md(rnd), "table": ui.md(table)}
+    if not jury:  # nothing changes until the jury approves: no tick to say what happens
+        if st.button(t("wd.ask.go"), disabled=not (reason and table), key="wd_ask"):
+            _ask(ident, (event, rnd, table), reason, done_key)
+        return
     sure = st.checkbox(t("wd.sure", **shown), key="wd_sure")
     if st.button(t("wd.go"), disabled=not (reason and sure and table), key="wd_go"):
         _act(withdraw_as, ident, (event, rnd, table), reason, "wd.done", done_key)
@@ -87,6 +97,22 @@ def _bring_back(
     reason = st.text_input(t("wd.back.reason"), key="wd_back_reason", max_chars=500).strip()
     if st.button(t("wd.back.go"), disabled=not (reason and match), key="wd_back_go"):
         _act(reinstate_as, ident, match, reason, "wd.back.done", done_key)
+
+
+def _ask(ident: auth.Identity, match: tuple[str, str, str], reason: str, done_key: str) -> None:
+    """Send a withdrawal request to the jury; its number said after the rerun."""
+    ran, rid = ui.attempt(
+        lambda: data.write(cr.ask_withdrawal, ident, *match, reason=reason),
+        refused=(WithdrawRefused, cr.RequestRefused, auth.NotAllowed),
+    )
+    if not ran:
+        return
+    st.session_state.pop("wd_reason", None)
+    event, rnd, table = match
+    st.session_state[done_key] = t(
+        "wd.ask.sent", id=rid, event=ui.md(data.title(event)), round=ui.md(rnd), table=ui.md(table)
+    )
+    st.rerun()
 
 
 def _act(

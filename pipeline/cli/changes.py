@@ -12,7 +12,7 @@ from pipeline.cli.common import db_option, format_option, out, reader
 
 @click.group("requests")
 def requests_group() -> None:
-    """Change requests: coordinators' corrections waiting for the jury (rule 24)."""
+    """Change requests: coordinators' corrections and withdrawals waiting for the jury (rule 24)."""
 
 
 @requests_group.command("list")
@@ -54,13 +54,15 @@ def requests_show(request_id, fmt, db) -> None:
         if req.decided_by and req.decided_at
         else f"; {req.status}"
     )
+    asks = "a withdrawal" if req.kind == change_requests.WITHDRAWAL else "a correction"
     out.print(
-        f"request {req.request_id} by {req.requested_by} at {req.requested_at:%Y-%m-%d %H:%M}: "
+        f"request {req.request_id} ({asks}) by {req.requested_by} at {req.requested_at:%Y-%m-%d %H:%M}: "
         f"{req.reason}{decided}",
         markup=False,
         highlight=False,
     )
-    out.print(f"files: {', '.join(names)}", markup=False, highlight=False)
+    if names:  # a withdrawal asks for no file
+        out.print(f"files: {', '.join(names)}", markup=False, highlight=False)
     if att is not None:
         out.print(
             f"paper record: {att.name} ({att.content_type}, {len(att.content)} bytes)",

@@ -54,7 +54,7 @@ def withdraw(
     """Withdraw the current version of ``event``, ``round_``, ``table`` (see the module);
     returns the committed plan, whose one outcome is the withdrawal."""
     reason = _reason(reason)
-    found = _current(con, [event, round_, table])
+    found = loaded_version(con, [event, round_, table])
     if not found:
         raise WithdrawRefused(
             "withdraw.no_match", {"event": event, "round": round_, "table": table}
@@ -174,7 +174,7 @@ def reinstate(
     from pipeline.ingest import service  # the service imports the writer this room uses
 
     reason = _reason(reason)
-    found = _current(con, [event, round_, table])
+    found = loaded_version(con, [event, round_, table])
     if not found or found[1] != WITHDRAWN:
         raise WithdrawRefused(
             "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}
@@ -237,7 +237,7 @@ def _reason(reason: str | None) -> str:
     return reason
 
 
-def _current(con: duckdb.DuckDBPyConnection, key: list[str]) -> tuple | None:
+def loaded_version(con: duckdb.DuckDBPyConnection, key: list[str]) -> tuple | None:
     """``(version, kind, hands)`` of the current version of the match ``key`` (event,
     round, table), or None when it was never loaded."""
     found = con.execute(
