@@ -232,6 +232,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Poin dan peringkat tiap pemain: versi yang dimuat (v{version}) → setelah koreksi.",
         "en": "Each player's points and rank: the loaded version (v{version}) → after the correction.",
     },
+    # a withdrawal request (pipeline/change_requests.py): what leaves the standings
+    "up.diff.gone": {
+        "id": "Yang keluar bila ditarik: {event} {round} meja {table}",
+        "en": "What leaves if withdrawn: {event} {round} table {table}",
+    },
+    "up.diff.points.gone": {
+        "id": "Poin dan peringkat tiap pemain: versi yang dimuat (v{version}) → setelah ditarik.",
+        "en": "Each player's points and rank: the loaded version (v{version}) → after the withdrawal.",
+    },
+    "up.diff.hands.gone": {
+        "id": "Semua {hands} kocokannya keluar dari klasemen dan rating; semuanya tetap tersimpan di riwayat.",
+        "en": "All {hands} of its hands leave the standings and ratings; every one stays in the history.",
+    },
     "up.diff.dropped": {"id": "(kocokan dihapus)", "en": "(hand dropped)"},
     "up.diff.added": {"id": "(kocokan baru)", "en": "(new hand)"},
     "up.needs_reason": {

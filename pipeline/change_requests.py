@@ -309,6 +309,7 @@ def _withdrawal_review(con: duckdb.DuckDBPyConnection, req: Request) -> Preview:
             "round": round_,
             "table": table,
             "version": m["base_version"],
+            "withdrawal": True,  # every hand goes: the page says so instead of listing them
             "diff": stats.hand_diff(old, old.head(0)),
             "points": stats.points_change(
                 con,

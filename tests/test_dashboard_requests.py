@@ -298,6 +298,11 @@ def test_a_coordinator_asks_the_jury_to_withdraw_a_match_and_the_jury_approves(l
     assert "Meminta penarikan" in text and "keluar dari semua klasemen dan rating" in text
     (shown,) = [f for f in frames(jury) if "Poin" in f.columns]
     assert all(" → – (-" in v for v in shown["Poin"]), shown  # every player's points go
+    assert "Yang keluar bila ditarik:" in text and "→ setelah ditarik." in text
+    with connect(league, read_only=True) as con:
+        (n,) = con.execute("SELECT hands FROM match_versions WHERE current").fetchall()[0]
+    assert f"Semua {n} kocokannya keluar dari klasemen dan rating" in text
+    assert not [f for f in frames(jury) if "Kocokan" in f.columns], "no list of every hand"
     jury.text_area(key="rq_reason_1").input("lembar sesi bilang S1")
     run(jury)
     jury.button(key="rq_approve").click()

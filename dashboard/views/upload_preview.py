@@ -145,14 +145,18 @@ def _points(pv: Preview) -> None:
 
 
 def _diff(i: int, d: dict[str, Any], pv: Preview) -> None:
-    """One correction: each player's points before → after, then the changed fields."""
-    st.markdown(
-        f"##### {t('up.diff', event=ui.md(d['event']), round=ui.md(d['round']), table=ui.md(d['table']))}"
-    )
+    """One correction: each player's points before → after, then the changed fields (a
+    withdrawal request: the points that go, and how many hands)."""
+    gone = bool(d.get("withdrawal"))
+    match = {"event": ui.md(d["event"]), "round": ui.md(d["round"]), "table": ui.md(d["table"])}
+    st.markdown(f"##### {t('up.diff.gone' if gone else 'up.diff', **match)}")
     points: pl.DataFrame | None = d.get("points")
     if points is not None and points.height:
-        st.caption(t("up.diff.points", version=d["version"]))
+        st.caption(t("up.diff.points.gone" if gone else "up.diff.points", version=d["version"]))
         ui.table(points_shown(points, pv.names), key=f"up_diff_points_{i}", static=True)
+    if gone:
+        st.caption(t("up.diff.hands.gone", hands=d["diff"].get_column("hand").n_unique()))
+        return
     st.caption(t("up.diff.caption", version=d["version"]))
     diff = d["diff"].with_columns(
         pl.col("field").replace(
