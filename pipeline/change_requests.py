@@ -175,6 +175,14 @@ def ask_withdrawal(
         raise WithdrawRefused("withdraw.no_match", shown)
     if found[1] == WITHDRAWN:
         raise WithdrawRefused("withdraw.already", {**shown, "version": int(found[0])})
+    waiting = con.execute(
+        "SELECT min(r.request_id) FROM change_requests r JOIN change_request_matches m "
+        "USING (request_id) WHERE r.status = 'pending' AND r.kind = 'withdrawal' "
+        'AND m.event = ? AND m.round = ? AND m."table" = ?',
+        [event, round_, table],
+    ).fetchall()[0][0]
+    if waiting is not None:
+        raise RequestRefused("request.withdrawal_waiting", {**shown, "id": int(waiting)})
     con.execute("BEGIN TRANSACTION")
     try:
         rid = int(con.execute("SELECT nextval('change_request_seq')").fetchall()[0][0])

@@ -423,6 +423,13 @@ def test_a_withdrawal_request_needs_a_loaded_match_a_reason_and_the_event(league
         cr.ask_withdrawal(league, ident(league, "oco"), EV, rnd, table, reason="x")
     with pytest.raises(auth.NotAllowed):
         cr.ask_withdrawal(league, None, EV, rnd, table, reason="x")
+    rid = cr.ask_withdrawal(league, cora, EV, rnd, table, reason="wrong table")
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.ask_withdrawal(league, cora, EV, rnd, table, reason="asked twice")
+    assert exc.value.code == "request.withdrawal_waiting" and f"(request {rid})" in str(exc.value)
+    cr.reject(league, ident(league, "juri"), rid, "it was played")
+    league.execute("DELETE FROM change_request_matches")
+    league.execute("DELETE FROM change_requests")
     withdraw(league, EV, rnd, table, reason="the jury saw it first", by="juri")
     with pytest.raises(WithdrawRefused) as wexc:
         cr.ask_withdrawal(league, cora, EV, rnd, table, reason="x")
