@@ -215,6 +215,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "up.log.rejected": {"id": "berkas ditolak", "en": "file rejected"},
     "up.log.interrupted": {"id": "terputus", "en": "interrupted"},
     "up.log.withdrawn": {"id": "(pertandingan ditarik)", "en": "(match withdrawn)"},
+    "up.log.deleted": {"id": "(acara dihapus)", "en": "(event deleted)"},
     "up.points": {"id": "Poin yang akan didapat", "en": "Points each match would get"},
     "up.match": {
         "id": "{event} · {round} · meja {table} · {status}",

@@ -283,3 +283,107 @@ def round_status(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     rows = frame(con.sql((_REPORTS / "event_rounds.sql").read_text(), params={"event": event}))
     order = {r: i for i, r in enumerate(round_order_of(con, event))}
     return rows.sort(pl.col("round").replace_strict(order, default=len(order)), "round")
+
+
+#: What stands for a deleted event's file in the ingest log (no file brought it).
+DELETED_FILE = "(event deleted)"
+
+
+def delete(con: duckdb.DuckDBPyConnection, event: str, *, reason: str, by: str) -> int:
+    """Delete an event made by mistake (a mistyped id on an upload, whose matches were
+    then withdrawn; a ``domino event create`` with the wrong id): its row, its round
+    order and its withdrawn match versions with their hand rows. Returns the number of
+    match versions deleted.
+
+    Refused, with one sentence, while anything of it counts or was prepared: a match
+    counted in the standings (withdraw it first), a draw, a roster, a table open for
+    hand entry, a change request waiting, or a user whose rights name it. The database is
+    copied aside first (as before a correction) and the ingest log keeps a line with who,
+    when and why."""
+    from pipeline.ingest.writer import backup_before_correction
+
+    event = event.strip()
+    reason = (reason or "").strip()
+    if not reason:
+        raise EventRefused("deleting an event needs a reason (--reason): the ingest log keeps it")
+    if get(con, event) is None:
+        raise EventRefused(f"no event {event}: domino event list lists the events")
+    _nothing_holds(con, event)
+    versions = int(
+        con.execute("SELECT count(*) FROM match_versions WHERE event = ?", [event]).fetchall()[0][0]
+    )
+    backup_before_correction(con)
+    now = datetime.now()
+    ingest_id = int(con.execute("SELECT nextval('ingest_seq')").fetchall()[0][0])
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _nothing_holds(con, event)  # read again inside the transaction that deletes
+        for table in (
+            "hands",
+            "hand_points_t",
+            "table_standings_t",
+            "rating_tables",
+            "match_entry",
+            "match_versions",
+            "event_rounds",
+            "events",
+        ):
+            con.execute(f"DELETE FROM {table} WHERE event = ?", [event])
+        con.execute(
+            "INSERT INTO ingests (ingest_id, file, sha256, rows, matches_loaded, "
+            "matches_unchanged, matches_rejected, loaded_by, started_at, finished_at, reason, "
+            "status) VALUES (?, ?, NULL, 0, 0, 0, 0, ?, ?, ?, ?, 'done')",
+            [ingest_id, f"{DELETED_FILE} {event}", by, now, now, reason],
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return versions
+
+
+def _nothing_holds(con: duckdb.DuckDBPyConnection, event: str) -> None:
+    """Refuse to delete ``event`` while anything of it counts or was prepared."""
+    counted = con.execute(
+        "SELECT count(*), min(round || ' table ' || \"table\") FROM match_versions "
+        "WHERE event = ? AND current AND kind <> 'withdrawn'",
+        [event],
+    ).fetchall()[0]
+    if counted[0]:
+        raise EventRefused(
+            f"event {event} still counts {counted[0]} match(es) (round {counted[1]}, …): "
+            f"withdraw each first (domino withdraw --event {event} …) if it was loaded by mistake"
+        )
+    held = [
+        (what, int(con.execute(sql, [event]).fetchall()[0][0]))
+        for what, sql in (
+            ("a draw", "SELECT count(*) FROM draws_t WHERE event = ?"),
+            ("a roster", "SELECT count(*) FROM entrants WHERE event = ?"),
+            (
+                "a table open for hand entry",
+                "SELECT count(*) FROM match_entry WHERE event = ? AND closed_at IS NULL",
+            ),
+            (
+                "a change request waiting for the jury",
+                "SELECT count(*) FROM change_requests r JOIN change_request_matches m "
+                "USING (request_id) WHERE r.status = 'pending' AND m.event = ?",
+            ),
+        )
+    ]
+    found = [what for what, n in held if n]
+    if found:
+        raise EventRefused(
+            f"event {event} has {' and '.join(found)}: only an event with nothing prepared "
+            "or counted is deleted"
+        )
+    users = [
+        u
+        for (u,) in con.execute(
+            "SELECT DISTINCT name FROM user_events WHERE event = ? ORDER BY name", [event]
+        ).fetchall()
+    ]
+    if users:
+        raise EventRefused(
+            f"users {', '.join(users)} may write to event {event}: give them their events "
+            "first (domino users role NAME --event …)"
+        )

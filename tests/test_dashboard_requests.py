@@ -317,3 +317,14 @@ def test_a_coordinator_asks_the_jury_to_withdraw_a_match_and_the_jury_approves(l
         "cora",
         "juri",
     )
+
+
+def test_a_deleted_event_is_named_in_the_page_language_in_the_upload_history(league):
+    from pipeline import events
+
+    with connect(league) as con:
+        events.save(con, "pepet-2024-e11", "pepet")
+        events.delete(con, "pepet-2024-e11", reason="salah ketik", by="admin")
+    jury = signed_in("juri")
+    logged = [f for f in frames(jury) if "Berkas" in f.columns]
+    assert any("(acara dihapus) pepet-2024-e11" in f.to_string() for f in logged), logged

@@ -271,8 +271,11 @@ def _history() -> None:
             pl.col("status").replace(
                 {s: t(f"up.log.{s}") for s in ("done", "rejected", "interrupted")}
             ),
-            # a withdrawal has no file: what stands for one, in the page's language
-            pl.col("file").replace({WITHDRAWN_FILE: t("up.log.withdrawn")}),
+            # a withdrawal or a deleted event has no file: what stands for one, in the
+            # page's language
+            pl.col("file")
+            .replace({WITHDRAWN_FILE: t("up.log.withdrawn")})
+            .str.replace(events.DELETED_FILE, t("up.log.deleted"), literal=True),
         )
         ui.table(
             log,

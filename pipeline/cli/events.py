@@ -114,6 +114,38 @@ def event_list(fmt, db) -> None:
     emit(df, fmt, title="events")
 
 
+@event.command("delete")
+@click.argument("event_id", metavar="EVENT")
+@click.option("--reason", required=True, help="Why (kept in the ingest log).")
+@click.option("--by", "by", help="Who deletes it (default DOMINO_USER or the login name).")
+@db_option
+def event_delete(event_id, reason, by, db) -> None:
+    """Delete an event made by mistake: a mistyped id on an upload, whose matches were
+    then withdrawn (domino withdraw), or a domino event create with the wrong id.
+
+    Refused while anything of it counts or was prepared (a counted match, a draw, a
+    roster, a table open for hand entry, a change request waiting, a user whose rights
+    name it). Its withdrawn match versions and their hand rows go with it; the database
+    is copied aside first, and domino log keeps who, when and why.
+    """
+    from pipeline import events
+    from pipeline.ingest.outcome import default_user
+    from pipeline.store.db import connect
+
+    try:
+        with connect(db) as con:
+            gone = events.delete(con, event_id, reason=reason, by=by or default_user())
+    except events.EventRefused as exc:
+        _refuse(str(exc))
+        return
+    out.print(
+        f"event {event_id.strip()} deleted with its {gone} match version(s), each match "
+        "withdrawn; domino log keeps who, when and why",
+        markup=False,
+        highlight=False,
+    )
+
+
 @event.command("show")
 @click.argument("event_id", metavar="EVENT")
 @format_option
