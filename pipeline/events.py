@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -289,13 +290,31 @@ def round_status(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 DELETED_FILE = "(event deleted)"
 
 
+class DeleteRefused(EventRefused):
+    """An event that may not be deleted now: one sentence (``str()`` in English,
+    :meth:`render` in another language)."""
+
+    def __init__(self, message_id: str, params: dict[str, Any] | None = None) -> None:
+        self.message_id, self.params = message_id, params or {}
+        super().__init__(self.render())
+
+    def render(self, lang: str = "en") -> str:
+        params = dict(self.params)
+        if "what" in params:  # the things that hold the event, said in the language
+            joiner = messages.render("event_delete.and", {}, lang)
+            params["what"] = joiner.join(
+                messages.render(f"event_delete.what.{w}", {}, lang) for w in params["what"]
+            )
+        return messages.render(self.message_id, params, lang)
+
+
 def delete(con: duckdb.DuckDBPyConnection, event: str, *, reason: str, by: str) -> int:
     """Delete an event made by mistake (a mistyped id on an upload, whose matches were
     then withdrawn; a ``domino event create`` with the wrong id): its row, its round
     order and its withdrawn match versions with their hand rows. Returns the number of
     match versions deleted.
 
-    Refused, with one sentence, while anything of it counts or was prepared: a match
+    Refused (:class:`DeleteRefused`) while anything of it counts or was prepared: a match
     counted in the standings (withdraw it first), a draw, a roster, a table open for
     hand entry, a change request waiting, or a user whose rights name it. The database is
     copied aside first (as before a correction) and the ingest log keeps a line with who,
@@ -305,9 +324,9 @@ def delete(con: duckdb.DuckDBPyConnection, event: str, *, reason: str, by: str) 
     event = event.strip()
     reason = (reason or "").strip()
     if not reason:
-        raise EventRefused("deleting an event needs a reason (--reason): the ingest log keeps it")
+        raise DeleteRefused("event_delete.no_reason")
     if get(con, event) is None:
-        raise EventRefused(f"no event {event}: domino event list lists the events")
+        raise DeleteRefused("event_delete.no_event", {"event": event})
     _nothing_holds(con, event)
     versions = int(
         con.execute("SELECT count(*) FROM match_versions WHERE event = ?", [event]).fetchall()[0][0]
@@ -345,26 +364,24 @@ def delete(con: duckdb.DuckDBPyConnection, event: str, *, reason: str, by: str) 
 def _nothing_holds(con: duckdb.DuckDBPyConnection, event: str) -> None:
     """Refuse to delete ``event`` while anything of it counts or was prepared."""
     counted = con.execute(
-        "SELECT count(*), min(round || ' table ' || \"table\") FROM match_versions "
+        "SELECT count(*), min(round || ' ' || \"table\") FROM match_versions "
         "WHERE event = ? AND current AND kind <> 'withdrawn'",
         [event],
     ).fetchall()[0]
     if counted[0]:
-        raise EventRefused(
-            f"event {event} still counts {counted[0]} match(es) (round {counted[1]}, …): "
-            f"withdraw each first (domino withdraw --event {event} …) if it was loaded by mistake"
+        rnd, table = str(counted[1]).split(" ", 1)
+        raise DeleteRefused(
+            "event_delete.counts",
+            {"event": event, "matches": int(counted[0]), "round": rnd, "table": table},
         )
     held = [
         (what, int(con.execute(sql, [event]).fetchall()[0][0]))
         for what, sql in (
-            ("a draw", "SELECT count(*) FROM draws_t WHERE event = ?"),
-            ("a roster", "SELECT count(*) FROM entrants WHERE event = ?"),
+            ("draw", "SELECT count(*) FROM draws_t WHERE event = ?"),
+            ("roster", "SELECT count(*) FROM entrants WHERE event = ?"),
+            ("entry", "SELECT count(*) FROM match_entry WHERE event = ? AND closed_at IS NULL"),
             (
-                "a table open for hand entry",
-                "SELECT count(*) FROM match_entry WHERE event = ? AND closed_at IS NULL",
-            ),
-            (
-                "a change request waiting for the jury",
+                "request",
                 "SELECT count(*) FROM change_requests r JOIN change_request_matches m "
                 "USING (request_id) WHERE r.status = 'pending' AND m.event = ?",
             ),
@@ -372,10 +389,7 @@ def _nothing_holds(con: duckdb.DuckDBPyConnection, event: str) -> None:
     ]
     found = [what for what, n in held if n]
     if found:
-        raise EventRefused(
-            f"event {event} has {' and '.join(found)}: only an event with nothing prepared "
-            "or counted is deleted"
-        )
+        raise DeleteRefused("event_delete.prepared", {"event": event, "what": found})
     users = [
         u
         for (u,) in con.execute(
@@ -383,7 +397,4 @@ def _nothing_holds(con: duckdb.DuckDBPyConnection, event: str) -> None:
         ).fetchall()
     ]
     if users:
-        raise EventRefused(
-            f"users {', '.join(users)} may write to event {event}: give them their events "
-            "first (domino users role NAME --event …)"
-        )
+        raise DeleteRefused("event_delete.users", {"event": event, "users": ", ".join(users)})

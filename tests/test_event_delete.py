@@ -53,7 +53,7 @@ def test_a_mistyped_event_goes_once_its_matches_are_withdrawn(store, tmp_path):
         two_events(con, tmp_path)
         right = queries.standings(con, "piala-dies", "event").to_dicts()
     r = run("event", "delete", "piala-dis", "--reason", "salah ketik")
-    refused(r, "event piala-dis still counts 1 match(es)", "domino withdraw --event piala-dis")
+    refused(r, "event piala-dis still counts 1 match(es) (round R1 table 1", "domino withdraw")
     with open_store(store) as con:
         withdraw(con, "piala-dis", "R1", "1", reason="salah ketik acara", by="juri")
     r = run("event", "delete", "piala-dis", "--reason", "salah ketik", "--by", "admin")
@@ -89,6 +89,12 @@ def test_nothing_prepared_is_deleted(db_path, tmp_path):
     refused(run("event", "delete", "ev", "--reason", "x"), "event ev has a roster")
     assert run("draw", "--event", "ev", "--round", "R1", "--seed", 1).exit_code == 0
     refused(run("event", "delete", "ev", "--reason", "x"), "has a draw and a roster")
+    with connect(db_path) as con, pytest.raises(events.DeleteRefused) as exc:
+        events.delete(con, "ev", reason="x", by="admin")
+    assert exc.value.render("id") == (
+        "acara ev punya undian dan daftar peserta: hanya acara yang belum disiapkan atau "
+        "dihitung apa pun yang dapat dihapus"
+    )
 
     assert run("event", "create", "other", "--ruleset", "pepet").exit_code == 0
     with connect(db_path) as con:

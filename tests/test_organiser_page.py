@@ -168,3 +168,52 @@ def test_a_played_round_offers_its_results_for_the_notice_board(db_path, tmp_pat
     from dashboard.views import organiser
 
     assert data.uncached(organiser._results_pdf, EV, "R1").startswith(b"%PDF")
+
+
+def test_an_event_made_by_mistake_is_deleted_and_one_with_a_roster_is_not(db_path, tmp_path):
+    """A user of every event deletes a mistyped event (a reason and a tick); an event
+    holding a roster stays, the engine's sentence shown; a coordinator of single events
+    is not offered it."""
+    with connect(db_path) as con:
+        con.execute(
+            "INSERT INTO events (event, ruleset, params_hash, created_at, models, title) VALUES "
+            "('piala-dis', 'unhas', 'x', now(), 'unhas', NULL), "
+            "('piala-dies', 'unhas', 'x', now() - INTERVAL 1 DAY, 'unhas', 'Piala Dies')"
+        )
+        con.execute(
+            "INSERT INTO entrants (event, player_key, player, source, added_at) "
+            "VALUES ('piala-dies', 'ana', 'Ana', 'roster.csv', now())"
+        )
+    at = signed_in(db_path, ["*"])
+    at.selectbox(key="org_event").select("piala-dis")
+    ok(at.run())
+    assert at.button(key="org_delete").disabled, "a reason and a tick first"
+    at.text_input(key="org_delete_reason_piala-dis").input("salah ketik")
+    at.checkbox(key="org_delete_sure_piala-dis").check()
+    ok(at.run())
+    ok(at.button(key="org_delete").click().run())
+    assert "Event piala-dis deleted." in texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert [e for (e,) in con.execute("SELECT event FROM events").fetchall()] == ["piala-dies"]
+        assert con.execute("SELECT loaded_by, reason FROM ingests").fetchall() == [
+            ("rina", "salah ketik")
+        ]
+    at.selectbox(key="org_event").select("piala-dies")
+    ok(at.run())
+    at.text_input(key="org_delete_reason_piala-dies").input("x")
+    at.checkbox(key="org_delete_sure_piala-dies").check()
+    ok(at.run())
+    ok(at.button(key="org_delete").click().run())
+    assert "event piala-dies has a roster: only an event with nothing prepared" in texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 1
+
+
+def test_a_coordinator_of_single_events_is_not_offered_a_deletion(db_path):
+    with connect(db_path) as con:
+        con.execute(
+            "INSERT INTO events (event, ruleset, params_hash, created_at, models, title) "
+            "VALUES ('mine', 'unhas', 'x', now(), 'unhas', 'My cup')"
+        )
+    at = signed_in(db_path, ["mine"])
+    assert "org_delete" not in [b.key for b in at.button]

@@ -23,6 +23,22 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.level.none": {"id": "(belum ditentukan)", "en": "(not set)"},
     "org.save": {"id": "Simpan acara", "en": "Save event"},
     "org.saved": {"id": "Acara {event} disimpan.", "en": "Event {event} saved."},
+    # deleting an event made by mistake (pipeline/events.py, delete)
+    "org.delete": {
+        "id": "Hapus acara yang dibuat karena salah",
+        "en": "Delete an event made by mistake",
+    },
+    "org.delete.why": {
+        "id": "Untuk acara dengan id salah ketik: dapat dihapus bila tidak ada pertandingannya yang masih dihitung (tarik dulu di halaman Unggah hasil), tanpa undian, daftar peserta, meja yang sedang diinput, permintaan yang menunggu, atau pengguna yang haknya menyebutnya. Basis data disalin dulu, dan log unggahan menyimpan siapa, kapan dan mengapa.",
+        "en": "For an event with a mistyped id: it can be deleted when none of its matches still counts (withdraw them first on the upload page) and it has no draw, roster, table open for entry, waiting request or user whose rights name it. The database is copied first, and the ingest log keeps who, when and why.",
+    },
+    "org.delete.reason": {
+        "id": "Alasan (disimpan di log unggahan)",
+        "en": "Reason (kept in the ingest log)",
+    },
+    "org.delete.sure": {"id": "Hapus acara {event}", "en": "Delete event {event}"},
+    "org.delete.go": {"id": "Hapus acara", "en": "Delete the event"},
+    "org.delete.done": {"id": "Acara {event} dihapus.", "en": "Event {event} deleted."},
     "org.no_id": {"id": "Isi kode acara.", "en": "Fill in the event id."},
     "org.rounds": {"id": "Urutan babak", "en": "Round order"},
     "org.rounds.help": {

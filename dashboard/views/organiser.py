@@ -77,6 +77,8 @@ def render() -> None:
     _status(info)
     _draw(info, ident)
     _current(info)
+    if new_ok:  # who may create an event may delete one made by mistake
+        _delete(info, ident)
 
 
 def _status(info: events.EventInfo) -> None:
@@ -154,6 +156,8 @@ def _write(ident: auth.Identity, event: str | None, fn: Any) -> Any:
 
 def _refusal(exc: Exception) -> str:
     """A refusal's sentence in the reader's language where it has a message id."""
+    if isinstance(exc, events.DeleteRefused):
+        return exc.render(language())
     if isinstance(exc, draws.DrawRefused):
         return messages.render(f"draw_{exc.code}", exc.params, language())
     if isinstance(exc, auth.NotAllowed):
@@ -350,6 +354,27 @@ def _current(info: events.EventInfo) -> None:
             pl.when(pl.col("current")).then(pl.lit("✓")).otherwise(pl.lit("")).alias("current"),
         )
         ui.table(shown, key="org_history", static=True, labels=_labels(shown))
+
+
+def _delete(info: events.EventInfo, ident: auth.Identity) -> None:
+    """Delete an event made by mistake (a mistyped id): refused by the engine, in one
+    sentence, while anything of it counts or was prepared."""
+    with st.expander(t("org.delete")):
+        st.caption(t("org.delete.why"))
+        reason = st.text_input(
+            t("org.delete.reason"), key=f"org_delete_reason_{info.event}", max_chars=500
+        ).strip()
+        sure = st.checkbox(
+            t("org.delete.sure", event=ui.md(info.event)), key=f"org_delete_sure_{info.event}"
+        )
+        if st.button(t("org.delete.go"), key="org_delete", disabled=not (reason and sure)):
+            _act(
+                ident,
+                None,  # as creating one: the right to every event
+                lambda con: events.delete(con, info.event, reason=reason, by=ident.name),
+                t("org.delete.done", event=info.event),
+                select=NEW,
+            )
 
 
 def _drawn(
