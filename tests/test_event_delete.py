@@ -5,31 +5,17 @@ deleted, and each refusal is one sentence."""
 from datetime import datetime
 
 import pytest
-from click.testing import CliRunner
 
 from pipeline import auth, events
 from pipeline import change_requests as cr
-from pipeline.cli import cli
 from pipeline.ingest.withdraw import withdraw
 from pipeline.standings import queries
 from tests.pg import open_store
 from tests.rules_helpers import biasa_match, load
+from tests.test_events_draw_cli import refused, run
 
 WINNERS = ["Ana"] * 6 + ["Budi"] * 4
 PW = "a long enough password"
-
-
-def run(*args):
-    return CliRunner().invoke(cli, list(map(str, args)), catch_exceptions=False)
-
-
-def refused(r, *words: str) -> str:
-    assert r.exit_code == 1, r.output
-    text = " ".join(r.output.split())
-    assert "Traceback" not in text
-    for w in words:
-        assert w in text, text
-    return text
 
 
 def two_events(con, tmp_path) -> None:

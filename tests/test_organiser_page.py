@@ -14,6 +14,8 @@ from tests.test_dashboard import frames
 
 TIMEOUT = 60
 PAGE = "page_scripts/organiser.py"
+#: events made directly, with only what a page needs
+EVENTS = "INSERT INTO events (event, ruleset, params_hash, created_at, models, title) VALUES "
 EIGHT = ["Ana", "Budi", "Cici", "Dedi", "Eko", "Fani", "Gita", "Hadi"]
 
 
@@ -141,8 +143,7 @@ def test_create_an_event_upload_a_roster_and_draw(db_path, tmp_path):
 def test_a_coordinator_runs_only_their_own_events(db_path):
     with connect(db_path) as con:
         con.execute(
-            "INSERT INTO events (event, ruleset, params_hash, created_at, models, title) VALUES "
-            "('mine', 'unhas', 'x', now(), 'unhas', 'My cup'), "
+            EVENTS + "('mine', 'unhas', 'x', now(), 'unhas', 'My cup'), "
             "('theirs', 'unhas', 'x', now(), 'unhas', 'Their cup')"
         )
     at = signed_in(db_path, ["mine"])
@@ -176,8 +177,7 @@ def test_an_event_made_by_mistake_is_deleted_and_one_with_a_roster_is_not(db_pat
     is not offered it."""
     with connect(db_path) as con:
         con.execute(
-            "INSERT INTO events (event, ruleset, params_hash, created_at, models, title) VALUES "
-            "('piala-dis', 'unhas', 'x', now(), 'unhas', NULL), "
+            EVENTS + "('piala-dis', 'unhas', 'x', now(), 'unhas', NULL), "
             "('piala-dies', 'unhas', 'x', now() - INTERVAL 1 DAY, 'unhas', 'Piala Dies')"
         )
         con.execute(
@@ -185,25 +185,24 @@ def test_an_event_made_by_mistake_is_deleted_and_one_with_a_roster_is_not(db_pat
             "VALUES ('piala-dies', 'ana', 'Ana', 'roster.csv', now())"
         )
     at = signed_in(db_path, ["*"])
-    at.selectbox(key="org_event").select("piala-dis")
-    ok(at.run())
-    assert at.button(key="org_delete").disabled, "a reason and a tick first"
-    at.text_input(key="org_delete_reason_piala-dis").input("salah ketik")
-    at.checkbox(key="org_delete_sure_piala-dis").check()
-    ok(at.run())
-    ok(at.button(key="org_delete").click().run())
+
+    def delete(event: str, reason: str) -> None:
+        at.selectbox(key="org_event").select(event)
+        ok(at.run())
+        assert at.button(key="org_delete").disabled, "a reason and a tick first"
+        at.text_input(key=f"org_delete_reason_{event}").input(reason)
+        at.checkbox(key=f"org_delete_sure_{event}").check()
+        ok(at.run())
+        ok(at.button(key="org_delete").click().run())
+
+    delete("piala-dis", "salah ketik")
     assert "Event piala-dis deleted." in texts(at)
     with connect(db_path, read_only=True) as con:
         assert [e for (e,) in con.execute("SELECT event FROM events").fetchall()] == ["piala-dies"]
         assert con.execute("SELECT loaded_by, reason FROM ingests").fetchall() == [
             ("rina", "salah ketik")
         ]
-    at.selectbox(key="org_event").select("piala-dies")
-    ok(at.run())
-    at.text_input(key="org_delete_reason_piala-dies").input("x")
-    at.checkbox(key="org_delete_sure_piala-dies").check()
-    ok(at.run())
-    ok(at.button(key="org_delete").click().run())
+    delete("piala-dies", "x")
     assert "event piala-dies has a roster: only an event with nothing prepared" in texts(at)
     with connect(db_path, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 1
@@ -211,9 +210,6 @@ def test_an_event_made_by_mistake_is_deleted_and_one_with_a_roster_is_not(db_pat
 
 def test_a_coordinator_of_single_events_is_not_offered_a_deletion(db_path):
     with connect(db_path) as con:
-        con.execute(
-            "INSERT INTO events (event, ruleset, params_hash, created_at, models, title) "
-            "VALUES ('mine', 'unhas', 'x', now(), 'unhas', 'My cup')"
-        )
+        con.execute(EVENTS + "('mine', 'unhas', 'x', now(), 'unhas', 'My cup')")
     at = signed_in(db_path, ["mine"])
     assert "org_delete" not in [b.key for b in at.button]
