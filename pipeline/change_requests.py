@@ -48,6 +48,8 @@ from pipeline.standings import queries, stats
 from pipeline.store.db import frame
 
 PENDING, APPROVED, REJECTED, STALE = "pending", "approved", "rejected", "stale"
+#: taken back by the coordinator who asked, before the jury decided (:func:`cancel`)
+CANCELLED = "cancelled"
 #: What a request asks for: a correction (an upload) or a withdrawal (one loaded match).
 CORRECTION, WITHDRAWAL = "correction", "withdrawal"
 
@@ -355,7 +357,7 @@ def _close(
     request_id: int,
     status: str,
     by: str,
-    reason: str,
+    reason: str | None,
     ingest_id: int | None = None,
 ) -> None:
     con.execute(
@@ -439,6 +441,21 @@ def _applied(
     except BaseException:
         con.execute("ROLLBACK")
         raise
+
+
+def cancel(
+    con: duckdb.DuckDBPyConnection, identity: object, request_id: int, reason: str = ""
+) -> None:
+    """The coordinator who asked takes a pending request back (the wrong file sent, the
+    match set right another way); nothing changes, and the request stays listed as
+    cancelled. Only its requester may, and only before the jury decides."""
+    who = auth.check_rights(con, identity, [])
+    req = get(con, request_id, who.name)  # who may not see it does not learn it exists
+    if auth.normalize_name(who.name) != req.requested_by:
+        raise RequestRefused("request.not_yours", {"id": req.request_id, "by": req.requested_by})
+    if req.status != PENDING:
+        raise RequestRefused("request.decided", {"id": req.request_id, "status": req.status})
+    _close(con, req.request_id, CANCELLED, req.requested_by, (reason or "").strip() or None)
 
 
 def reject(con: duckdb.DuckDBPyConnection, identity: object, request_id: int, reason: str) -> None:

@@ -453,3 +453,28 @@ def test_the_command_line_lists_and_shows_a_withdrawal_request(league):
     assert shown.exit_code == 0, shown.output
     assert f"request {rid} (a withdrawal) by cora" in shown.output and "wrong table" in shown.output
     assert "files:" not in shown.output
+
+
+def test_the_coordinator_who_asked_cancels_before_the_jury_decides(league):
+    """A request sent by mistake is taken back by its requester: nothing changes, it stays
+    listed as cancelled and can no longer be approved; nobody else may cancel it."""
+    before = points(league)
+    rid = cr.create(league, ident(league, "cora"), [corrected()], reason="wrong file")
+    for name, code in (("juri", "request.not_yours"), ("boss", "request.not_yours")):
+        with pytest.raises(cr.RequestRefused) as exc:
+            cr.cancel(league, ident(league, name), rid)
+        assert exc.value.code == code and "cora" in str(exc.value)
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.cancel(league, ident(league, "oco"), rid)
+    assert exc.value.code == "request.unknown", "who may not see it does not learn of it"
+    cr.cancel(league, ident(league, "cora"), rid, "  ")
+    req = cr.get(league, rid)
+    assert (req.status, req.decided_by, req.decision_reason) == ("cancelled", "cora", None)
+    assert points(league) == before
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.approve(league, ident(league, "juri"), rid, "ok")
+    assert exc.value.code == "request.decided" and "cancelled" in str(exc.value)
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.cancel(league, ident(league, "cora"), rid)
+    assert exc.value.code == "request.decided"
+    assert cr.visible(league, "cora").get_column("status").to_list() == ["cancelled"]

@@ -328,3 +328,22 @@ def test_a_deleted_event_is_named_in_the_page_language_in_the_upload_history(lea
     jury = signed_in("juri")
     logged = [f for f in frames(jury) if "Berkas" in f.columns]
     assert any("(acara dihapus) pepet-2024-e11" in f.to_string() for f in logged), logged
+
+
+def test_the_coordinator_cancels_their_own_request_on_the_page(league):
+    with connect(league) as con:
+        ident = auth.sign_in(con, "cora", PASSWORD, limiter=auth.RateLimiter()).identity
+        rid = cr.create(con, ident, [corrected()], reason="berkas yang salah")
+    jury = signed_in("juri", "page_scripts/requests.py")
+    assert "rq_cancel" not in [b.key for b in jury.button], "only the requester cancels"
+    before = points(league)
+    cora = signed_in("cora", "page_scripts/requests.py")
+    cora.button(key="rq_cancel").click()
+    run(cora)
+    text = texts(cora)
+    assert f"Permintaan {rid} dibatalkan." in text
+    assert "dibatalkan oleh **cora** pada" in text or "dibatalkan oleh cora pada" in text
+    assert "rq_cancel" not in [b.key for b in cora.button]
+    assert points(league) == before
+    with connect(league, read_only=True) as con:
+        assert cr.get(con, rid).status == "cancelled"

@@ -47,6 +47,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "rq.status.approved": {"id": "disetujui", "en": "approved"},
     "rq.status.rejected": {"id": "ditolak", "en": "rejected"},
     "rq.status.stale": {"id": "kedaluwarsa", "en": "stale"},
+    "rq.status.cancelled": {"id": "dibatalkan", "en": "cancelled"},
+    "rq.cancel": {"id": "Batalkan permintaan ini", "en": "Cancel this request"},
+    "rq.cancel.help": {
+        "id": "Menarik kembali permintaan Anda sebelum juri memutuskan; hasil tidak berubah, dan permintaan tetap terdaftar sebagai dibatalkan.",
+        "en": "Takes your request back before the jury decides; results do not change, and the request stays listed as cancelled.",
+    },
+    "rq.cancelled": {"id": "Permintaan {id} dibatalkan.", "en": "Request {id} cancelled."},
     "rq.asked": {
         "id": "Diminta oleh **{by}** pada {at}: {reason}",
         "en": "Asked by **{by}** at {at}: {reason}",
@@ -54,6 +61,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "rq.decided": {
         "id": "{status} oleh **{by}** pada {at}: {reason}",
         "en": "{status} by **{by}** at {at}: {reason}",
+    },
+    "rq.decided.bare": {
+        "id": "{status} oleh **{by}** pada {at}",
+        "en": "{status} by **{by}** at {at}",
     },
     "rq.col.base": {"id": "Diminta atas versi", "en": "Asked against version"},
     "rq.col.applied": {"id": "Diterapkan sebagai versi", "en": "Applied as version"},

@@ -87,7 +87,7 @@ def _one(ident: auth.Identity, rid: int) -> None:
     if req.decided_by and req.decided_at:
         st.markdown(
             t(
-                "rq.decided",
+                "rq.decided" if req.decision_reason else "rq.decided.bare",
                 status=t(f"rq.status.{req.status}"),
                 by=ui.md(req.decided_by),
                 at=f"{req.decided_at:%Y-%m-%d %H:%M}",
@@ -120,6 +120,8 @@ def _one(ident: auth.Identity, rid: int) -> None:
     if pv is not None:
         st.caption(t("rq.review"))
         show_diffs(pv)
+    if ident.name == req.requested_by:  # the coordinator who asked may take it back
+        _cancel(rid)
     if role not in (auth.JURY, auth.ADMIN):
         st.info(t("rq.only_jury"))
         return
@@ -130,6 +132,20 @@ def _load(con, ident: auth.Identity, rid: int):
     req = cr.get(con, rid, ident.name)
     pv = cr.review(con, req) if req.status == cr.PENDING else None
     return req, cr.attachment(con, rid), pv, auth.user_role(con, ident.name)
+
+
+def _cancel(rid: int) -> None:
+    if not st.button(t("rq.cancel"), key="rq_cancel", help=t("rq.cancel.help")):
+        return
+    ran, _ = ui.attempt(
+        lambda: data.write(cr.cancel, st.session_state.get(access.IDENTITY_KEY), rid),
+        refused=(cr.RequestRefused, auth.NotAllowed),
+        busy="up.busy",
+    )
+    if ran:
+        st.session_state[_DONE] = t("rq.cancelled", id=rid)
+        data.clear()
+        st.rerun()
 
 
 def _decide(rid: int) -> None:

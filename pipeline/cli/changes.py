@@ -17,7 +17,9 @@ def requests_group() -> None:
 
 @requests_group.command("list")
 @click.option(
-    "--status", type=click.Choice(["pending", "approved", "rejected", "stale"]), help="Only these."
+    "--status",
+    type=click.Choice(["pending", "approved", "rejected", "stale", "cancelled"]),
+    help="Only these.",
 )
 @format_option
 @db_option
