@@ -20,6 +20,7 @@ from pipeline import change_requests as cr
 from pipeline.store.db import DatabaseBusy
 
 _DONE = "_requests_done"
+_SELECT = "_requests_select"
 
 
 def render() -> None:
@@ -52,6 +53,11 @@ def render() -> None:
         )
         for r in listed.iter_rows(named=True)
     }
+    if _SELECT in st.session_state:
+        # a request just decided or cancelled, set again before its picker is drawn: the
+        # browser then shows its label with the new status (a label that changes under
+        # the same value is not redrawn otherwise)
+        st.session_state["rq_pick"] = st.session_state.pop(_SELECT)
     rid = st.selectbox(t("rq.pick"), list(labels), format_func=lambda i: labels[i], key="rq_pick")
     if rid is not None:
         _one(ident, int(rid))
@@ -144,6 +150,7 @@ def _cancel(rid: int) -> None:
     )
     if ran:
         st.session_state[_DONE] = t("rq.cancelled", id=rid)
+        st.session_state[_SELECT] = rid
         data.clear()
         st.rerun()
 
@@ -172,5 +179,6 @@ def _decide(rid: int) -> None:
         st.warning(t("up.busy"))
         return
     st.session_state[_DONE] = t("rq.approved" if approve else "rq.rejected", id=rid)
+    st.session_state[_SELECT] = rid
     data.clear()
     st.rerun()

@@ -87,6 +87,13 @@ def decide(page, url: str, reason: str, button: str, done: "str | re.Pattern[str
     wait_idle(page)
     page.get_by_role("button", name=button).click()
     page.get_by_text(done).wait_for()
+    # the picker's label says the new status (a label that changes under the same value
+    # is not redrawn by the browser unless the page sets the value again)
+    status = "disetujui" if button.startswith("Setujui") else "ditolak"
+    picked = page.get_by_role("combobox", name="Permintaan")
+    from playwright.sync_api import expect
+
+    expect(picked).to_have_value(re.compile(rf"#\d+ · {status} · "))
 
 
 def test_a_request_is_approved_by_the_jury_and_the_leaderboard_changes(tmp_path, new_page):
