@@ -22,6 +22,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.upload": {"id": "Unggah hasil", "en": "Upload results"},
     "side.language": {"id": "Bahasa", "en": "Language"},
     "side.signed_in": {"id": "Masuk sebagai **{name}**", "en": "Signed in as **{name}**"},
+    # short: the sidebar cuts a longer link
+    "side.waiting.decide": {"id": "Menunggu keputusan: {n}", "en": "Awaiting your decision: {n}"},
+    "side.waiting.mine": {"id": "Permintaan Anda di juri: {n}", "en": "Yours with the jury: {n}"},
     "side.sign_out": {"id": "Keluar", "en": "Sign out"},
     "side.public": {
         "id": "Hasil terbuka untuk umum. Koordinator masuk di halaman Unggah hasil.",

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import access, ui
+from dashboard import access, data, ui
 from dashboard.i18n import LANG_KEY, LANGUAGES, default_language, t
+from pipeline.store.db import DatabaseBusy
 
 HERE = Path(__file__).resolve().parent
 PAGE_MODULES = (
@@ -132,6 +133,7 @@ def sidebar() -> None:
         if ident is not None:
             role = access.role() or "coordinator"
             st.markdown(t("side.signed_in", name=ui.md(ident.name)) + f" · {t(f'role.{role}')}")
+            _waiting(ident.name)
             if st.button(t("side.sign_out"), key="sign_out"):
                 access.sign_out()
                 st.rerun()
@@ -140,6 +142,29 @@ def sidebar() -> None:
         with st.container(height=1, border=False, key="cookie_box"):
             access.write_pending_cookie()
             _save_language()
+
+
+def _waiting(name: str) -> None:
+    """A link to the change requests when some wait: for the jury, those they may decide;
+    for a coordinator, their own (read on each run: a request does not move the data
+    stamp the cached reads follow)."""
+    from pipeline import change_requests
+
+    try:
+        decide, mine = data.uncached(change_requests.waiting, name)
+    except DatabaseBusy:
+        return
+    said = (
+        t("side.waiting.decide", n=decide)
+        if decide
+        else t("side.waiting.mine", n=mine)
+        if mine
+        else None
+    )
+    if said:
+        st.page_link(
+            HERE / "page_scripts" / "requests.py", label=said, icon=":material/fact_check:"
+        )
 
 
 def main() -> None:

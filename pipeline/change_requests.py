@@ -250,6 +250,25 @@ def visible(con: duckdb.DuckDBPyConnection, name: str, status: str | None = None
     return df.filter(pl.Series(keep, dtype=pl.Boolean)) if df.height else df
 
 
+def waiting(con: duckdb.DuckDBPyConnection, name: str) -> tuple[int, int]:
+    """How many pending requests ``name`` may decide (a jury member of every event each
+    touches, or an admin), and how many of their own wait for the jury."""
+    key = auth.normalize_name(name)
+    rows = con.execute(
+        "SELECT r.requested_by, list(DISTINCT m.event) FROM change_requests r "
+        "JOIN change_request_matches m USING (request_id) WHERE r.status = 'pending' "
+        "GROUP BY r.request_id, r.requested_by"
+    ).fetchall()
+    if not rows:  # nearly always: one query, and nothing more to ask
+        return 0, 0
+    mine = sum(1 for by, _ in rows if by == key)
+    if auth.user_role(con, key) not in (auth.JURY, auth.ADMIN):
+        return 0, mine
+    allowed = auth.user_events(con, key)
+    decide = sum(1 for _, evs in rows if allowed and not auth.forbidden_events(allowed, evs))
+    return decide, mine
+
+
 def get(con: duckdb.DuckDBPyConnection, request_id: int, name: str | None = None) -> Request:
     """One request; :class:`RequestRefused` when there is none, or ``name`` may not see it
     (the same sentence: who may not see a request does not learn that it exists)."""

@@ -347,3 +347,26 @@ def test_the_coordinator_cancels_their_own_request_on_the_page(league):
     assert points(league) == before
     with connect(league, read_only=True) as con:
         assert cr.get(con, rid).status == "cancelled"
+
+
+def test_the_sidebar_says_how_many_requests_wait(league):
+    """The jury is told in the sidebar that a request waits for them, and the coordinator
+    that theirs waits for the jury; once decided, neither line stays."""
+
+    def links(at: AppTest) -> list[str]:
+        return [str(e.proto.label) for e in at.get("page_link")]
+
+    assert links(signed_in("juri")) == [], "nothing waits yet"
+    with connect(league) as con:
+        ident = auth.sign_in(con, "cora", PASSWORD, limiter=auth.RateLimiter()).identity
+        rid = cr.create(con, ident, [corrected()], reason="salah tulis")
+        cr.ask_withdrawal(con, ident, EV, "S2", "1", reason="salah sesi")
+    jury = signed_in("juri")
+    assert links(jury) == ["Menunggu keputusan: 2"]
+    assert links(signed_in("cora")) == ["Permintaan Anda di juri: 2"]
+    assert links(signed_in("oco")) == [], "another event's coordinator is told nothing"
+    with connect(league) as con:
+        cr.reject(con, auth.sign_in(con, "juri", PASSWORD).identity, rid, "kertas bilang 11")
+    assert links(signed_in("juri")) == ["Menunggu keputusan: 1"]
+    with connect(league, read_only=True) as con:
+        assert cr.waiting(con, "juri") == (1, 0) and cr.waiting(con, "cora") == (0, 1)
