@@ -438,7 +438,30 @@ def approve(con: duckdb.DuckDBPyConnection, identity: object, request_id: int, r
 def _withdraw_approved(con: duckdb.DuckDBPyConnection, req: Request, by: str, reason: str) -> Plan:
     """Withdraw the request's match, with the coordinator's reason, as the approver."""
     m = req.matches.row(0, named=True)
-    done = withdraw(con, m["event"], m["round"], m["table"], reason=req.reason, by=by)
+    try:
+        done = withdraw(
+            con,
+            m["event"],
+            m["round"],
+            m["table"],
+            reason=req.reason,
+            by=by,
+            expected_version=int(m["base_version"]),
+        )
+    except WithdrawRefused as exc:  # another writer moved it since the check (PostgreSQL)
+        if exc.message_id != "withdraw.moved":
+            raise
+        _close(con, req.request_id, STALE, by, reason)
+        match = f"{m['event']} {m['round']} {m['table']}"
+        raise RequestRefused(
+            "request.stale",
+            {
+                "id": req.request_id,
+                "match": match,
+                "base": exc.params["version"],
+                "now": exc.params["now"],
+            },
+        ) from exc
     _applied(con, req, by, reason, done)
     return done
 

@@ -406,6 +406,26 @@ def test_a_withdrawal_request_rejected_or_overtaken_changes_nothing(league):
     assert points(league) == after and cr.get(league, rid).status == "stale"
     assert queries.history(league, EV)["kind"].to_list() == ["new", "correction"]
 
+    # a writer that moves the match between the approval's check and its withdrawal
+    # (several writers on PostgreSQL): the withdrawal itself refuses, and the request is
+    # closed as stale
+    from pipeline.ingest import withdraw as wd
+
+    rid = cr.ask_withdrawal(league, ident(league, "cora"), EV, rnd, table, reason="again")
+    real = wd.loaded_version
+
+    def moved_meanwhile(con, key):
+        ingest(con, [corrected(HAND1, "Taufik Pallawa;D;out;15;12;9;10;;")], reason="meanwhile")
+        return real(con, key)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(wd, "loaded_version", moved_meanwhile)
+        with pytest.raises(cr.RequestRefused) as exc:
+            cr.approve(league, ident(league, "juri"), rid, "ok")
+    assert exc.value.code == "request.stale" and "version 2" in str(exc.value)
+    assert cr.get(league, rid).status == "stale"
+    assert queries.history(league, EV)["kind"].to_list() == ["new", "correction", "correction"]
+
 
 def test_a_withdrawal_request_needs_a_loaded_match_a_reason_and_the_event(league):
     from pipeline.ingest.withdraw import WithdrawRefused, withdraw

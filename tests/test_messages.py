@@ -606,6 +606,7 @@ RARE = {
     "withdraw.already": {"event": "e1", "round": "R1", "table": "2", "version": 2},
     "withdraw.not_jury": {"name": "rina"},
     "withdraw.not_withdrawn": {"event": "e1", "round": "R1", "table": "2"},
+    "withdraw.moved": {"event": "e1", "round": "R1", "table": "2", "version": 1, "now": 2},
     # deleting an event made by mistake: provoked for real in tests/test_event_delete.py
     "event_delete.no_reason": {},
     "event_delete.no_event": {"event": "e9"},

@@ -50,9 +50,11 @@ def withdraw(
     *,
     reason: str | None,
     by: str | None = None,
+    expected_version: int | None = None,
 ) -> Plan:
     """Withdraw the current version of ``event``, ``round_``, ``table`` (see the module);
-    returns the committed plan, whose one outcome is the withdrawal."""
+    returns the committed plan, whose one outcome is the withdrawal. ``expected_version``
+    (an approved request's): refused when the match has moved on from it since."""
     reason = _reason(reason)
     found = loaded_version(con, [event, round_, table])
     if not found:
@@ -60,6 +62,17 @@ def withdraw(
             "withdraw.no_match", {"event": event, "round": round_, "table": table}
         )
     version, kind, hands = found
+    if expected_version is not None and int(version) != expected_version:
+        raise WithdrawRefused(
+            "withdraw.moved",
+            {
+                "event": event,
+                "round": round_,
+                "table": table,
+                "version": expected_version,
+                "now": int(version),
+            },
+        )
     if kind == WITHDRAWN:
         raise WithdrawRefused(
             "withdraw.already",
