@@ -43,6 +43,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Meminta penarikan {event} babak {round} meja {table}: bila disetujui, hasilnya keluar dari semua klasemen dan rating; semua versinya tetap di riwayat.",
         "en": "Asks to withdraw {event} round {round} table {table}: if approved, its results leave every standing and rating; its versions stay in its history.",
     },
+    "rq.withdrawal.asked": {
+        "id": "Meminta penarikan {event} babak {round} meja {table}.",
+        "en": "Asked to withdraw {event} round {round} table {table}.",
+    },
     "rq.status.pending": {"id": "menunggu", "en": "pending"},
     "rq.status.approved": {"id": "disetujui", "en": "approved"},
     "rq.status.rejected": {"id": "ditolak", "en": "rejected"},

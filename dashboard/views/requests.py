@@ -84,7 +84,8 @@ def _one(ident: auth.Identity, rid: int) -> None:
         m = req.matches.row(0, named=True)
         st.markdown(
             t(
-                "rq.withdrawal",
+                # what approving would do, while it may still be approved
+                "rq.withdrawal" if req.status == cr.PENDING else "rq.withdrawal.asked",
                 event=ui.md(data.title(m["event"])),
                 round=ui.md(m["round"]),
                 table=ui.md(m["table"]),
