@@ -16,7 +16,8 @@ A match the coordinator loaded by mistake (the wrong round or table, a mistyped 
 never played) is a *withdrawal* request (:func:`ask_withdrawal`): the match and a reason,
 no file. The jury sees the points that would leave the standings, and approving withdraws
 it (:func:`pipeline.ingest.withdraw.withdraw`) with the coordinator's reason, as the
-approver.
+approver. Bringing a withdrawn match back without its file (:func:`ask_reinstatement`) is
+a correction request whose file is the rows the database kept.
 
 Nothing here is shown to anyone who may not see it: :func:`visible` lists the requests
 whose events are all the user's (their own requests too); an admin sees every one.
@@ -43,7 +44,7 @@ from pipeline.ingest.service import (
     preview,
     signature,
 )
-from pipeline.ingest.withdraw import WithdrawRefused, loaded_version, withdraw
+from pipeline.ingest.withdraw import WithdrawRefused, kept_file, loaded_version, withdraw
 from pipeline.standings import queries, stats
 from pipeline.store.db import frame
 
@@ -203,6 +204,31 @@ def ask_withdrawal(
         con.execute("ROLLBACK")
         raise
     return rid
+
+
+def ask_reinstatement(
+    con: duckdb.DuckDBPyConnection,
+    identity: object,
+    event: str,
+    round_: str,
+    table: str,
+    *,
+    reason: str,
+) -> int:
+    """Ask the jury to bring back a withdrawn match of the coordinator's events without
+    its file: the rows the database kept, as the file they came from
+    (:func:`pipeline.ingest.withdraw.kept_file`), make an ordinary correction request,
+    reviewed and approved as an upload is. Refused, and nothing kept, without a reason
+    or when the match is not withdrawn."""
+    auth.check_rights(con, identity, [event])
+    if not (reason or "").strip():
+        raise RequestRefused("request.reinstatement_needs_reason", {})
+    found = loaded_version(con, [event, round_, table])
+    if not found or found[1] != WITHDRAWN:
+        raise WithdrawRefused(
+            "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}
+        )
+    return create(con, identity, [kept_file(con, event, round_, table)], reason=reason)
 
 
 def _whole(pv: Preview) -> None:

@@ -498,3 +498,38 @@ def test_the_coordinator_who_asked_cancels_before_the_jury_decides(league):
         cr.cancel(league, ident(league, "cora"), rid)
     assert exc.value.code == "request.decided"
     assert cr.visible(league, "cora").get_column("status").to_list() == ["cancelled"]
+
+
+def test_a_coordinator_asks_for_a_withdrawn_match_back_without_its_file(league):
+    """The rows the database kept become an ordinary correction request: the jury sees
+    the points come back and approves; the match counts again with both names."""
+    from pipeline.ingest.withdraw import WithdrawRefused, withdraw
+
+    rnd, table = _a_match(league)
+    before = points(league)
+    cora = ident(league, "cora")
+    with pytest.raises(WithdrawRefused) as wexc:
+        cr.ask_reinstatement(league, cora, EV, rnd, table, reason="it was played")
+    assert wexc.value.message_id == "withdraw.not_withdrawn"
+    withdraw(league, EV, rnd, table, reason="thought it was not played", by="juri")
+    with pytest.raises(cr.RequestRefused) as exc:
+        cr.ask_reinstatement(league, cora, EV, rnd, table, reason=" ")
+    assert exc.value.code == "request.reinstatement_needs_reason"
+    with pytest.raises(auth.NotAllowed):
+        cr.ask_reinstatement(league, ident(league, "oco"), EV, rnd, table, reason="x")
+    rid = cr.ask_reinstatement(league, cora, EV, rnd, table, reason="the sheet is signed")
+    assert points(league) == {}, "a request changes nothing"
+    req = cr.get(league, rid, "juri")
+    assert (req.kind, req.matches["base_version"].to_list()) == ("correction", [2])
+    (name,) = [n for n, _ in cr.files(league, rid)]
+    assert name == f"reinstated {EV} {rnd} {table} v1.csv"
+    (d,) = cr.review(league, req).diffs
+    assert dict(zip(d["points"]["player"], d["points"]["after"], strict=True)) == before
+    cr.approve(league, ident(league, "juri"), rid, "signed by all four")
+    assert points(league) == before
+    last = queries.history(league, EV).sort("version").row(-1, named=True)
+    assert (last["kind"], last["requested_by"], last["approved_by"]) == (
+        "correction",
+        "cora",
+        "juri",
+    )

@@ -372,3 +372,27 @@ def test_the_sidebar_says_how_many_requests_wait(league):
     assert links(signed_in("juri")) == ["Menunggu keputusan: 1"]
     with connect(league, read_only=True) as con:
         assert cr.waiting(con, "juri") == (1, 0) and cr.waiting(con, "cora") == (0, 1)
+
+
+def test_a_coordinator_asks_on_the_page_for_a_withdrawn_match_back(league):
+    with connect(league) as con:
+        jury = auth.sign_in(con, "juri", PASSWORD, limiter=auth.RateLimiter()).identity
+        withdraw_as(con, jury, EV, "S2", "1", "dikira tidak dimainkan")
+    cora = signed_in("cora")
+    assert "Minta juri mengembalikan pertandingan yang ditarik" in texts(cora)
+    assert cora.selectbox(key="wd_back_match").value == (EV, "S2", "1")
+    assert "wd_back_go" not in [b.key for b in cora.button], "only the jury brings it back"
+    assert cora.button(key="wd_ask_back").disabled
+    cora.text_input(key="wd_back_reason").input("lembar ditandatangani")
+    run(cora)
+    cora.button(key="wd_ask_back").click()
+    run(cora)
+    assert "Permintaan 1 terkirim: juri memutuskan apakah" in texts(cora)
+    assert points(league) == {}
+    with connect(league, read_only=True) as con:
+        req = cr.get(con, 1)
+    assert (req.requested_by, req.reason, req.kind) == (
+        "cora",
+        "lembar ditandatangani",
+        "correction",
+    )

@@ -630,6 +630,7 @@ RARE = {
     "request.withdrawal_needs_reason": {},  # tests/test_change_requests.py provokes it
     "request.withdrawal_waiting": {"event": "e1", "round": "R1", "table": "2", "id": "7"},
     "request.not_yours": {"id": "7", "by": "rina"},
+    "request.reinstatement_needs_reason": {},
     "attachment.type": {"file": "photo.png"},
     "attachment.size": {"file": "photo.png", "size": "11000000", "limit": "10485760"},
 }

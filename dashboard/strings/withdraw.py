@@ -59,8 +59,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Ask the jury to withdraw a match loaded by mistake",
     },
     "wd.ask.why": {
-        "id": "Meja yang Anda muat dengan acara, babak atau meja yang salah (atau yang tidak pernah dimainkan): juri acara memutuskan di halaman Permintaan perubahan, dan tidak ada yang berubah sampai juri menyetujuinya. Pertandingan yang sudah ditarik kembali dihitung bila Anda mengunggah berkasnya lagi (itu menjadi permintaan koreksi).",
-        "en": "A table you loaded under the wrong event, round or table (or never played): the event's jury decides on the Change requests page, and nothing changes until a jury member approves it. A withdrawn match counts again when you upload its file again (that becomes a correction request).",
+        "id": "Meja yang Anda muat dengan acara, babak atau meja yang salah (atau yang tidak pernah dimainkan): juri acara memutuskan di halaman Permintaan perubahan, dan tidak ada yang berubah sampai juri menyetujuinya. Pertandingan yang sudah ditarik dapat diminta kembali di sini, atau dengan mengunggah berkasnya lagi (keduanya menjadi permintaan koreksi).",
+        "en": "A table you loaded under the wrong event, round or table (or never played): the event's jury decides on the Change requests page, and nothing changes until a jury member approves it. A withdrawn match can be asked back here, or by uploading its file again (either becomes a correction request).",
     },
     "wd.ask.reason": {
         "id": "Mengapa perlu ditarik (wajib; dibaca juri)",
@@ -70,6 +70,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "wd.ask.sent": {
         "id": "Permintaan {id} terkirim: juri memutuskan penarikan {event} babak {round} meja {table}. Hasil tidak berubah sampai juri menyetujuinya.",
         "en": "Request {id} sent: the jury decides whether {event} round {round} table {table} is withdrawn. Results do not change until a jury member approves it.",
+    },
+    "wd.ask.back.title": {
+        "id": "Minta juri mengembalikan pertandingan yang ditarik",
+        "en": "Ask the jury to bring back a withdrawn match",
+    },
+    "wd.ask.back.sent": {
+        "id": "Permintaan {id} terkirim: juri memutuskan apakah {event} babak {round} meja {table} dihitung lagi, dari baris yang tersimpan. Hasil tidak berubah sampai juri menyetujuinya.",
+        "en": "Request {id} sent: the jury decides whether {event} round {round} table {table} counts again, from the rows kept. Results do not change until a jury member approves it.",
     },
     # who may use each page that asks for a sign-in (the upload page's is up.signin.why)
     "signin.why.entry": {

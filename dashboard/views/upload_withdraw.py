@@ -47,8 +47,8 @@ def render(ident: auth.Identity, done_key: str) -> None:
             _withdraw(ident, allowed, events, done_key, jury=jury)
         else:
             st.caption(t("wd.none"))
-        if gone and jury:
-            _bring_back(ident, gone, done_key)
+        if gone:
+            _bring_back(ident, gone, done_key, jury=jury)
 
 
 def _offered(con: Any, name: str) -> tuple[Any, list[str], list[tuple[str, str, str, str, str]]]:
@@ -82,9 +82,13 @@ def _withdraw(
 
 
 def _bring_back(
-    ident: auth.Identity, gone: list[tuple[str, str, str, str, str]], done_key: str
+    ident: auth.Identity,
+    gone: list[tuple[str, str, str, str, str]],
+    done_key: str,
+    *,
+    jury: bool,
 ) -> None:
-    st.markdown(f"**{t('wd.back.title')}**")
+    st.markdown(f"**{t('wd.back.title' if jury else 'wd.ask.back.title')}**")
     match = st.selectbox(
         t("wd.back.match"),
         [m[:3] for m in gone],
@@ -95,22 +99,39 @@ def _bring_back(
         by, why = next(g[3:] for g in gone if g[:3] == match)
         st.caption(t("wd.back.was", by=ui.md(by), reason=ui.md(why)))  # text as typed
     reason = st.text_input(t("wd.back.reason"), key="wd_back_reason", max_chars=500).strip()
+    if not jury:  # the rows kept go to the jury as a correction request
+        if st.button(t("wd.ask.go"), disabled=not (reason and match), key="wd_ask_back"):
+            _ask(ident, match, reason, done_key, back=True)
+        return
     if st.button(t("wd.back.go"), disabled=not (reason and match), key="wd_back_go"):
         _act(reinstate_as, ident, match, reason, "wd.back.done", done_key)
 
 
-def _ask(ident: auth.Identity, match: tuple[str, str, str], reason: str, done_key: str) -> None:
-    """Send a withdrawal request to the jury; its number said after the rerun."""
+def _ask(
+    ident: auth.Identity,
+    match: tuple[str, str, str],
+    reason: str,
+    done_key: str,
+    *,
+    back: bool = False,
+) -> None:
+    """Send a withdrawal request (``back``: a request to bring a withdrawn match back) to
+    the jury; its number said after the rerun."""
+    ask = cr.ask_reinstatement if back else cr.ask_withdrawal
     ran, rid = ui.attempt(
-        lambda: data.write(cr.ask_withdrawal, ident, *match, reason=reason),
+        lambda: data.write(ask, ident, *match, reason=reason),
         refused=(WithdrawRefused, cr.RequestRefused, auth.NotAllowed),
     )
     if not ran:
         return
-    st.session_state.pop("wd_reason", None)
+    st.session_state.pop("wd_back_reason" if back else "wd_reason", None)
     event, rnd, table = match
     st.session_state[done_key] = t(
-        "wd.ask.sent", id=rid, event=ui.md(data.title(event)), round=ui.md(rnd), table=ui.md(table)
+        "wd.ask.back.sent" if back else "wd.ask.sent",
+        id=rid,
+        event=ui.md(data.title(event)),
+        round=ui.md(rnd),
+        table=ui.md(table),
     )
     st.rerun()
 

@@ -192,6 +192,17 @@ def reinstate(
         raise WithdrawRefused(
             "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}
         )
+    return service.load(
+        con, [kept_file(con, event, round_, table)], reason=reason, by=by, identity=identity
+    )
+
+
+def kept_file(
+    con: duckdb.DuckDBPyConnection, event: str, round_: str, table: str
+) -> tuple[str, bytes]:
+    """The hand rows of the version before a withdrawal, as the CSV file they came from
+    (the file's own extra columns too): an upload's name and bytes, which loaded again
+    bring the match back (:func:`reinstate`, or a coordinator's change request)."""
     before = con.execute(
         "SELECT max(version) FROM match_versions WHERE event = ? AND round = ? "
         "AND \"table\" = ? AND kind <> 'withdrawn'",
@@ -222,9 +233,7 @@ def reinstate(
     buf = io.StringIO()
     text.write_csv(buf, null_value="")
     name = f"reinstated {event} {round_} {table} v{before}.csv"
-    return service.load(
-        con, [(name, buf.getvalue().encode("utf-8"))], reason=reason, by=by, identity=identity
-    )
+    return name, buf.getvalue().encode("utf-8")
 
 
 def withdrawn(
