@@ -177,7 +177,7 @@ def test_the_organiser_picker_lists_the_newest_events_an_admin_runs(db):
         newest = [e.shown for e in events.all_events(con)[:2]]
     at = _organiser(db, ["*"])
     # the newest two, then the choice to create an event
-    assert at.selectbox(key="org_event").options == [*newest, "＋ New event"]
+    assert at.selectbox(key="org_event").options == [*newest, "+ New event"]
 
 
 def test_text_typed_into_the_organiser_picker_opens_an_older_event(db):

@@ -8,7 +8,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Create or edit an event, set the round order, upload the roster and draw the tables.",
     },
     "org.event": {"id": "Acara", "en": "Event"},
-    "org.new": {"id": "＋ Acara baru", "en": "＋ New event"},
+    "org.new": {"id": "+ Acara baru", "en": "+ New event"},
     "org.none": {
         "id": "Akun ini belum boleh mengelola acara mana pun. Minta admin menambahkan acara Anda (`domino users add`).",
         "en": "This account may not run any event yet. Ask the admin to add your events (`domino users add`).",
