@@ -155,6 +155,22 @@ def create(
     return rid
 
 
+def _asking(
+    con: duckdb.DuckDBPyConnection,
+    identity: object,
+    match: tuple[str, str, str],
+    reason: str,
+    needs_reason: str,
+) -> tuple[auth.Identity, str, tuple | None]:
+    """Who asks about ``match`` (their rights on its event read again), the reason
+    (refused with ``needs_reason`` when empty) and the match's loaded version."""
+    who = auth.check_rights(con, identity, [match[0]])
+    reason = (reason or "").strip()
+    if not reason:
+        raise RequestRefused(needs_reason, {})
+    return who, reason, loaded_version(con, list(match))
+
+
 def ask_withdrawal(
     con: duckdb.DuckDBPyConnection,
     identity: object,
@@ -168,11 +184,9 @@ def ask_withdrawal(
     loaded under the wrong event, round or table, or never played); the request's id.
     Refused, and nothing kept, without a reason or when the match is not loaded or is
     already withdrawn."""
-    who = auth.check_rights(con, identity, [event])
-    reason = (reason or "").strip()
-    if not reason:
-        raise RequestRefused("request.withdrawal_needs_reason", {})
-    found = loaded_version(con, [event, round_, table])
+    who, reason, found = _asking(
+        con, identity, (event, round_, table), reason, "request.withdrawal_needs_reason"
+    )
     shown: dict[str, object] = {"event": event, "round": round_, "table": table}
     if not found:
         raise WithdrawRefused("withdraw.no_match", shown)
@@ -220,10 +234,9 @@ def ask_reinstatement(
     (:func:`pipeline.ingest.withdraw.kept_file`), make an ordinary correction request,
     reviewed and approved as an upload is. Refused, and nothing kept, without a reason
     or when the match is not withdrawn."""
-    auth.check_rights(con, identity, [event])
-    if not (reason or "").strip():
-        raise RequestRefused("request.reinstatement_needs_reason", {})
-    found = loaded_version(con, [event, round_, table])
+    _, reason, found = _asking(
+        con, identity, (event, round_, table), reason, "request.reinstatement_needs_reason"
+    )
     if not found or found[1] != WITHDRAWN:
         raise WithdrawRefused(
             "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}

@@ -52,6 +52,15 @@ def run(at: AppTest) -> AppTest:
     return at
 
 
+def answer(at: AppTest, field: str, text: str, button: str) -> AppTest:
+    """Type ``text`` into the text input or area ``field``, then press ``button``."""
+    box = next(w for w in (*at.text_input, *at.text_area) if w.key == field)
+    box.input(text)
+    run(at)
+    at.button(key=button).click()
+    return run(at)
+
+
 def signed_in(name: str, page: str = "page_scripts/upload.py") -> AppTest:
     at = run(AppTest.from_file(str(APP), default_timeout=TIMEOUT))
     at.switch_page("page_scripts/upload.py")
@@ -94,10 +103,7 @@ def test_a_coordinator_correction_becomes_a_request_the_jury_approves(league):
     text = texts(jury)
     assert "A memegang 8, bukan 11" in text and "cora" in text
     assert jury.get("image"), "the photo is shown as an image"
-    jury.text_area(key="rq_reason_1").input("cocok dengan foto")
-    run(jury)
-    jury.button(key="rq_approve").click()
-    run(jury)
+    answer(jury, "rq_reason_1", "cocok dengan foto", "rq_approve")
     assert "disetujui dan diterapkan" in texts(jury)
     after = points(league)
     assert {p: after[p] - before[p] for p in before} == {
@@ -132,10 +138,7 @@ def test_the_jury_rejects_and_nothing_changes(league):
         rid = cr.create(con, ident, [corrected()], reason="salah tulis")
     before = points(league)
     jury = signed_in("juri", "page_scripts/requests.py")
-    jury.text_area(key=f"rq_reason_{rid}").input("kertas bilang 11")
-    run(jury)
-    jury.button(key="rq_reject").click()
-    run(jury)
+    answer(jury, f"rq_reason_{rid}", "kertas bilang 11", "rq_reject")
     assert "ditolak" in texts(jury)
     assert points(league) == before
 
@@ -259,10 +262,7 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
     assert (
         jury.text_input(key="wd_back_reason").label == "Alasan mengembalikan (disimpan di riwayat)"
     )
-    jury.text_input(key="wd_back_reason").input("salah pilih meja")
-    run(jury)
-    jury.button(key="wd_back_go").click()
-    run(jury)
+    answer(jury, "wd_back_reason", "salah pilih meja", "wd_back_go")
     assert "babak S2 meja 1 kembali dihitung, dari baris yang tersimpan." in texts(jury)
     assert points(league) == before
     assert "wd_back_match" not in [s.key for s in jury.selectbox]
@@ -281,10 +281,7 @@ def test_a_coordinator_asks_the_jury_to_withdraw_a_match_and_the_jury_approves(l
     )
     assert cora.button(key="wd_ask").disabled, "a request needs its reason"
     assert "wd_sure" not in [c.key for c in cora.checkbox], "nothing happens until approved"
-    cora.text_input(key="wd_reason").input("dimuat di sesi yang salah")
-    run(cora)
-    cora.button(key="wd_ask").click()
-    run(cora)
+    answer(cora, "wd_reason", "dimuat di sesi yang salah", "wd_ask")
     assert "Permintaan 1 terkirim: juri memutuskan penarikan" in texts(cora)
     assert "babak S2 meja 1" in texts(cora)
     assert points(league) == before, "a request changes nothing"
@@ -303,10 +300,7 @@ def test_a_coordinator_asks_the_jury_to_withdraw_a_match_and_the_jury_approves(l
         (n,) = con.execute("SELECT hands FROM match_versions WHERE current").fetchall()[0]
     assert f"Semua {n} kocokannya keluar dari klasemen dan rating" in text
     assert not [f for f in frames(jury) if "Kocokan" in f.columns], "no list of every hand"
-    jury.text_area(key="rq_reason_1").input("lembar sesi bilang S1")
-    run(jury)
-    jury.button(key="rq_approve").click()
-    run(jury)
+    answer(jury, "rq_reason_1", "lembar sesi bilang S1", "rq_approve")
     assert "disetujui dan diterapkan" in texts(jury)
     assert "Meminta penarikan" in texts(jury)
     assert "bila disetujui" not in texts(jury), "once decided, no longer what it would do"
@@ -383,10 +377,7 @@ def test_a_coordinator_asks_on_the_page_for_a_withdrawn_match_back(league):
     assert cora.selectbox(key="wd_back_match").value == (EV, "S2", "1")
     assert "wd_back_go" not in [b.key for b in cora.button], "only the jury brings it back"
     assert cora.button(key="wd_ask_back").disabled
-    cora.text_input(key="wd_back_reason").input("lembar ditandatangani")
-    run(cora)
-    cora.button(key="wd_ask_back").click()
-    run(cora)
+    answer(cora, "wd_back_reason", "lembar ditandatangani", "wd_ask_back")
     assert "Permintaan 1 terkirim: juri memutuskan apakah" in texts(cora)
     assert points(league) == {}
     with connect(league, read_only=True) as con:
