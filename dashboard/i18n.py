@@ -249,6 +249,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Semua {hands} kocokannya keluar dari klasemen dan rating; semuanya tetap tersimpan di riwayat.",
         "en": "All {hands} of its hands leave the standings and ratings; every one stays in the history.",
     },
+    # a withdrawn match brought back (its file again, or the rows kept)
+    "up.diff.back": {
+        "id": "Yang kembali dihitung: {event} {round} meja {table}",
+        "en": "What counts again: {event} {round} table {table}",
+    },
+    "up.diff.points.back": {
+        "id": "Poin dan peringkat tiap pemain: versi yang ditarik (v{version}) → setelah dikembalikan.",
+        "en": "Each player's points and rank: the withdrawn version (v{version}) → once brought back.",
+    },
+    "up.diff.hands.back": {
+        "id": "Semua {hands} kocokannya kembali masuk klasemen dan rating.",
+        "en": "All {hands} of its hands count again in the standings and ratings.",
+    },
     "up.diff.dropped": {"id": "(kocokan dihapus)", "en": "(hand dropped)"},
     "up.diff.added": {"id": "(kocokan baru)", "en": "(new hand)"},
     "up.needs_reason": {

@@ -113,6 +113,7 @@ def test_request_then_approval_applies_it_with_both_names(league):
     assert req.status == "pending" and req.matches["base_version"].to_list() == [1]
     pv = cr.review(league, req)
     (d,) = pv.diffs
+    assert (d["back"], d["version"]) == (False, 1)
     change = d["points"].with_columns((pl.col("after") - pl.col("before")).alias("delta"))
     delta = dict(zip(change["player"], change["delta"], strict=True))
     assert delta == {"Rahmat Mansyur": 2, "Sitti Rauf": -1, "Rusdi Rahman": -1, "Taufik Pallawa": 0}
@@ -525,6 +526,7 @@ def test_a_coordinator_asks_for_a_withdrawn_match_back_without_its_file(league):
     assert name == f"reinstated {EV} {rnd} {table} v1.csv"
     (d,) = cr.review(league, req).diffs
     assert dict(zip(d["points"]["player"], d["points"]["after"], strict=True)) == before
+    assert (d["back"], d["version"]) == (True, 2), "brought back from the withdrawn v2"
     cr.approve(league, ident(league, "juri"), rid, "signed by all four")
     assert points(league) == before
     last = queries.history(league, EV).sort("version").row(-1, named=True)

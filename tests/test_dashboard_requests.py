@@ -387,3 +387,10 @@ def test_a_coordinator_asks_on_the_page_for_a_withdrawn_match_back(league):
         "lembar ditandatangani",
         "correction",
     )
+    jury = signed_in("juri", "page_scripts/requests.py")
+    text = texts(jury)
+    assert "Yang kembali dihitung:" in text and "versi yang ditarik (v2)" in text
+    with connect(league, read_only=True) as con:
+        (n,) = con.execute("SELECT hands FROM match_versions WHERE version = 1").fetchall()[0]
+    assert f"Semua {n} kocokannya kembali masuk klasemen dan rating." in text
+    assert not [f for f in frames(jury) if "Kocokan" in f.columns], "no list of every hand"

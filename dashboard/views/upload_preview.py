@@ -147,15 +147,18 @@ def _points(pv: Preview) -> None:
 def _diff(i: int, d: dict[str, Any], pv: Preview) -> None:
     """One correction: each player's points before → after, then the changed fields (a
     withdrawal request: the points that go, and how many hands)."""
-    gone = bool(d.get("withdrawal"))
+    # a withdrawal request: what goes; a withdrawn match brought back: what comes back
+    how = "gone" if d.get("withdrawal") else "back" if d.get("back") else None
     match = {"event": ui.md(d["event"]), "round": ui.md(d["round"]), "table": ui.md(d["table"])}
-    st.markdown(f"##### {t('up.diff.gone' if gone else 'up.diff', **match)}")
+    st.markdown(f"##### {t(f'up.diff.{how}' if how else 'up.diff', **match)}")
     points: pl.DataFrame | None = d.get("points")
     if points is not None and points.height:
-        st.caption(t("up.diff.points.gone" if gone else "up.diff.points", version=d["version"]))
+        key = f"up.diff.points.{how}" if how else "up.diff.points"
+        st.caption(t(key, version=d["version"]))
         ui.table(points_shown(points, pv.names), key=f"up_diff_points_{i}", static=True)
-    if gone:
-        st.caption(t("up.diff.hands.gone", hands=d["diff"].get_column("hand").n_unique()))
+    if how:
+        hands = d["diff"].get_column("hand").n_unique()
+        st.caption(t(f"up.diff.hands.{how}", hands=hands))
         return
     st.caption(t("up.diff.caption", version=d["version"]))
     diff = d["diff"].with_columns(
