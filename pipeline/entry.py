@@ -80,7 +80,17 @@ class MatchState:
     drawn: dict[int | None, Seats]  # the draw's seats per hand (pepet: key None); {} undrawn
     hands: pl.DataFrame  # the current version's rows, in the contract's columns
     standings: pl.DataFrame  # table_standings rows of the match
-    status: str  # new | open | closed
+    status: str  # new | open | closed | withdrawn
+    withdrawn: tuple[str, str] | None = None  # who withdrew it and why, when it is
+
+    def withdrawn_refusal(self) -> "EntryRefused | None":
+        """Why no hand is taken (who withdrew the match and why), when it is withdrawn."""
+        if self.withdrawn is None:
+            return None
+        by, why = self.withdrawn
+        return EntryRefused(
+            "entry_withdrawn", {"table": self.table, "round": self.round, "by": by, "reason": why}
+        )
 
     @property
     def book(self) -> rulesets.Ruleset:
@@ -189,6 +199,15 @@ def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) ->
         status = "open" if flag[0][0] else "closed"
     else:
         status = "closed" if hands.height else "new"
+    # withdrawn by the jury (pipeline/ingest/withdraw.py): no hands are taken any more; it
+    # comes back only as the jury brings it back
+    gone = con.execute(
+        "SELECT coalesce(loaded_by, ''), coalesce(reason, '') FROM match_versions "
+        "WHERE current AND kind = 'withdrawn' AND event = ? AND round = ? AND \"table\" = ?",
+        [event, round, table],
+    ).fetchall()
+    if gone:
+        status = "withdrawn"
     return MatchState(
         event=event,
         round=round,
@@ -198,6 +217,7 @@ def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) ->
         hands=hands,
         standings=standings,
         status=status,
+        withdrawn=(str(gone[0][0]), str(gone[0][1])) if gone else None,
     )
 
 
@@ -272,6 +292,8 @@ def save_hand(
     """Add or replace one hand of a match and load the whole match through the ingest
     service. A closed match is changed only with a ``reason`` (a correction)."""
     st = state(con, event, round, table)
+    if (refused := st.withdrawn_refusal()) is not None:
+        raise refused
     if st.status == "closed" and not reason:
         raise EntryRefused("entry_closed", {"table": table, "round": round})
     if hand.hand < 1 or hand.hand > st.next_hand:
@@ -323,6 +345,8 @@ def close(
     """Close an open match: from now on a change to a loaded hand needs a reason."""
     who = auth.check_rights(con, identity, [event])
     st = state(con, event, round, table)
+    if (refused := st.withdrawn_refusal()) is not None:
+        raise refused
     if st.status == "closed":
         raise EntryRefused("entry_closed", {"table": table, "round": round})
     if not st.hands.height:

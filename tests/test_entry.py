@@ -259,3 +259,29 @@ def test_a_tie_for_first_owes_a_tie_break_hand_of_the_tied_players_before_closin
     first = s.filter(pl.col("rank") == 1)
     assert first["player"].to_list() == ["Wahyu Nugroho"] and not s["needs_tiebreak"].any()
     assert entry.close(con, EVENT, ROUND, TABLE, identity=referee).status == "closed"
+
+
+def test_a_withdrawn_match_open_for_entry_takes_no_more_hands(con, drawn, referee):
+    """The jury withdraws a table while its referee is still entering it: the entry page
+    says so, and a hand saved after it is refused. Before, the table read as empty and
+    its next hand 1 brought the match back silently, with one hand."""
+    from pipeline.ingest.withdraw import withdraw
+
+    for h in base_hands()[:5]:
+        assert save(con, referee, h).ok
+    withdraw(con, EVENT, ROUND, TABLE, reason="meja salah", by="juri")
+    st = entry.state(con, EVENT, ROUND, TABLE)
+    assert st.status == "withdrawn"
+    with pytest.raises(entry.EntryRefused) as exc:
+        save(con, referee, base_hands()[0])
+    assert exc.value.code == "entry_withdrawn"
+    assert "withdrawn by juri (meja salah)" in str(exc.value)
+    with pytest.raises(entry.EntryRefused) as exc:
+        entry.save_hand(
+            con, EVENT, ROUND, TABLE, base_hands()[5], START, identity=referee, reason="x"
+        )
+    assert exc.value.code == "entry_withdrawn", "a reason does not bring it back either"
+    with pytest.raises(entry.EntryRefused) as exc:
+        entry.close(con, EVENT, ROUND, TABLE, identity=referee)
+    assert exc.value.code == "entry_withdrawn"
+    assert kinds(con) == ["new", "update", "update", "update", "update", "withdrawn"]

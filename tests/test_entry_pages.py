@@ -109,6 +109,20 @@ def test_a_referee_enters_a_hand_and_the_table_moves(drawn):
     assert "Hand 2 saved (version 2)." in shown and "Hand 1 saved" not in shown
 
 
+def test_a_withdrawn_table_says_who_withdrew_it_and_takes_no_hand(drawn):
+    from pipeline.ingest.withdraw import withdraw
+
+    at = pick_table(signed_in(drawn, [EV]))
+    enter(at, "biasa", "a", 1, 2)
+    assert "Hand 1 saved (version 1)." in texts(at)
+    with connect(drawn) as con:
+        withdraw(con, EV, RND, TBL, reason="wrong table", by="juri")
+    run(at)
+    assert "table 1 of round R1 was withdrawn by juri (wrong table)" in texts(at)
+    assert not [b for b in at.button if (b.key or "").startswith("en_save_")]
+    assert not [w for w in at.segmented_control if (w.key or "").startswith("en_ending_")]
+
+
 def test_a_bad_hand_names_its_hand_and_column_in_the_page_language(drawn):
     at = pick_table(signed_in(drawn, [EV]))
     at.session_state["lang"] = "id"

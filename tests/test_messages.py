@@ -607,6 +607,8 @@ RARE = {
     "withdraw.not_jury": {"name": "rina"},
     "withdraw.not_withdrawn": {"event": "e1", "round": "R1", "table": "2"},
     "withdraw.moved": {"event": "e1", "round": "R1", "table": "2", "version": 1, "now": 2},
+    # tests/test_entry.py provokes it
+    "entry_withdrawn": {"table": "1", "round": "R1", "by": "juri", "reason": "wrong table"},
     # deleting an event made by mistake: provoked for real in tests/test_event_delete.py
     "event_delete.no_reason": {},
     "event_delete.no_event": {"event": "e9"},

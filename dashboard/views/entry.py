@@ -170,6 +170,9 @@ def _pick_or_type(label: str, options: list[str], key: str) -> str:
 
 
 def _match(m: MatchState) -> None:
+    if (gone := m.withdrawn_refusal()) is not None:  # the jury took it out: say who and why
+        st.warning(gone.render(language()))
+        return
     status = t(f"en.status.{m.status}")
     st.caption(t("en.summary", status=status, done=m.hands.height))
     start = None if m.drawn or m.hands.height else _typed_chairs()
