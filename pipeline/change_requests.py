@@ -32,7 +32,6 @@ import polars as pl
 
 from pipeline import auth, messages
 from pipeline.attachments import Attachment
-from pipeline.ingest.match import WITHDRAWN
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
 from pipeline.ingest.service import (
@@ -44,7 +43,13 @@ from pipeline.ingest.service import (
     preview,
     signature,
 )
-from pipeline.ingest.withdraw import WithdrawRefused, kept_file, loaded_version, withdraw
+from pipeline.ingest.withdraw import (
+    WithdrawRefused,
+    kept_file,
+    to_bring_back,
+    to_withdraw,
+    withdraw,
+)
 from pipeline.standings import queries, stats
 from pipeline.store.db import frame
 
@@ -156,19 +161,15 @@ def create(
 
 
 def _asking(
-    con: duckdb.DuckDBPyConnection,
-    identity: object,
-    match: tuple[str, str, str],
-    reason: str,
-    needs_reason: str,
-) -> tuple[auth.Identity, str, tuple | None]:
-    """Who asks about ``match`` (their rights on its event read again), the reason
-    (refused with ``needs_reason`` when empty) and the match's loaded version."""
-    who = auth.check_rights(con, identity, [match[0]])
+    con: duckdb.DuckDBPyConnection, identity: object, event: str, reason: str, needs_reason: str
+) -> tuple[auth.Identity, str]:
+    """Who asks (their rights on ``event`` read again) and the reason, refused with
+    ``needs_reason`` when empty."""
+    who = auth.check_rights(con, identity, [event])
     reason = (reason or "").strip()
     if not reason:
         raise RequestRefused(needs_reason, {})
-    return who, reason, loaded_version(con, list(match))
+    return who, reason
 
 
 def ask_withdrawal(
@@ -184,14 +185,8 @@ def ask_withdrawal(
     loaded under the wrong event, round or table, or never played); the request's id.
     Refused, and nothing kept, without a reason or when the match is not loaded or is
     already withdrawn."""
-    who, reason, found = _asking(
-        con, identity, (event, round_, table), reason, "request.withdrawal_needs_reason"
-    )
-    shown: dict[str, object] = {"event": event, "round": round_, "table": table}
-    if not found:
-        raise WithdrawRefused("withdraw.no_match", shown)
-    if found[1] == WITHDRAWN:
-        raise WithdrawRefused("withdraw.already", {**shown, "version": int(found[0])})
+    who, reason = _asking(con, identity, event, reason, "request.withdrawal_needs_reason")
+    version, _ = to_withdraw(con, event, round_, table)
     waiting = con.execute(
         "SELECT min(r.request_id) FROM change_requests r JOIN change_request_matches m "
         "USING (request_id) WHERE r.status = 'pending' AND r.kind = 'withdrawal' "
@@ -199,7 +194,10 @@ def ask_withdrawal(
         [event, round_, table],
     ).fetchall()[0][0]
     if waiting is not None:
-        raise RequestRefused("request.withdrawal_waiting", {**shown, "id": int(waiting)})
+        raise RequestRefused(
+            "request.withdrawal_waiting",
+            {"event": event, "round": round_, "table": table, "id": int(waiting)},
+        )
     con.execute("BEGIN TRANSACTION")
     try:
         rid = int(con.execute("SELECT nextval('change_request_seq')").fetchall()[0][0])
@@ -211,7 +209,7 @@ def ask_withdrawal(
         con.execute(
             'INSERT INTO change_request_matches (request_id, event, round, "table", base_version) '
             "VALUES (?, ?, ?, ?, ?)",
-            [rid, event, round_, table, int(found[0])],
+            [rid, event, round_, table, version],
         )
         con.execute("COMMIT")
     except BaseException:
@@ -234,13 +232,8 @@ def ask_reinstatement(
     (:func:`pipeline.ingest.withdraw.kept_file`), make an ordinary correction request,
     reviewed and approved as an upload is. Refused, and nothing kept, without a reason
     or when the match is not withdrawn."""
-    _, reason, found = _asking(
-        con, identity, (event, round_, table), reason, "request.reinstatement_needs_reason"
-    )
-    if not found or found[1] != WITHDRAWN:
-        raise WithdrawRefused(
-            "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}
-        )
+    _, reason = _asking(con, identity, event, reason, "request.reinstatement_needs_reason")
+    to_bring_back(con, event, round_, table)
     return create(con, identity, [kept_file(con, event, round_, table)], reason=reason)
 
 
@@ -301,11 +294,17 @@ def waiting(con: duckdb.DuckDBPyConnection, name: str) -> tuple[int, int]:
     if not rows:  # nearly always: one query, and nothing more to ask
         return 0, 0
     mine = sum(1 for by, _ in rows if by == key)
-    if auth.user_role(con, key) not in (auth.JURY, auth.ADMIN):
+    role = auth.user_role(con, key)
+    if role not in (auth.JURY, auth.ADMIN):
         return 0, mine
     allowed = auth.user_events(con, key)
-    decide = sum(1 for _, evs in rows if allowed and not auth.forbidden_events(allowed, evs))
-    return decide, mine
+    return sum(1 for _, evs in rows if _decides(role, allowed, evs)), mine
+
+
+def _decides(role: str | None, allowed: set[str] | None, events: list[str]) -> bool:
+    """Whether a user of ``role`` and ``allowed`` events decides a request on ``events``:
+    a jury member of every one of them, or an admin."""
+    return role in (auth.JURY, auth.ADMIN) and not auth.forbidden_events(allowed, events)
 
 
 def get(con: duckdb.DuckDBPyConnection, request_id: int, name: str | None = None) -> Request:
@@ -398,7 +397,7 @@ def _decider(con: duckdb.DuckDBPyConnection, identity: object, req: Request) -> 
     who = auth.check_rights(con, identity, [])
     role = auth.user_role(con, who.name)
     allowed = auth.user_events(con, who.name)
-    if role not in (auth.JURY, auth.ADMIN) or auth.forbidden_events(allowed, req.events):
+    if not _decides(role, allowed, req.events):
         if not may_see(con, who.name, req.requested_by, req.events):
             raise RequestRefused("request.unknown", {"id": req.request_id})
         raise RequestRefused(

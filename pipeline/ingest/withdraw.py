@@ -56,28 +56,7 @@ def withdraw(
     returns the committed plan, whose one outcome is the withdrawal. ``expected_version``
     (an approved request's): refused when the match has moved on from it since."""
     reason = _reason(reason)
-    found = loaded_version(con, [event, round_, table])
-    if not found:
-        raise WithdrawRefused(
-            "withdraw.no_match", {"event": event, "round": round_, "table": table}
-        )
-    version, kind, hands = found
-    if expected_version is not None and int(version) != expected_version:
-        raise WithdrawRefused(
-            "withdraw.moved",
-            {
-                "event": event,
-                "round": round_,
-                "table": table,
-                "version": expected_version,
-                "now": int(version),
-            },
-        )
-    if kind == WITHDRAWN:
-        raise WithdrawRefused(
-            "withdraw.already",
-            {"event": event, "round": round_, "table": table, "version": int(version)},
-        )
+    version, hands = to_withdraw(con, event, round_, table, expected_version)
     # a withdrawal writes no rows and is never previewed: its row frames stay empty
     no_rows = frame(con.sql("SELECT * FROM hands LIMIT 0"))
     out = MatchOutcome(
@@ -87,9 +66,9 @@ def withdraw(
         status=WITHDRAWN,
         file=WITHDRAWN_FILE,
         hands=0,
-        version=int(version) + 1,
+        version=version + 1,
     )
-    out.say("match.withdrawn", {"version": int(version), "hands": int(hands), "reason": reason})
+    out.say("match.withdrawn", {"version": version, "hands": hands, "reason": reason})
     hand_points, table_standings = empty_results()
     plan = Plan(
         files=[{"file": WITHDRAWN_FILE, "sha256": None, "rows": 0, "error": None}],
@@ -104,12 +83,46 @@ def withdraw(
         reason=reason,
         by=by or default_user(),
         versions=pl.DataFrame(
-            [[event, round_, table, int(version) + 1, WITHDRAWN]],
+            [[event, round_, table, version + 1, WITHDRAWN]],
             schema=VERSION_SCHEMA,
             orient="row",
         ),
     )
     return commit(con, plan)
+
+
+def to_withdraw(
+    con: duckdb.DuckDBPyConnection,
+    event: str,
+    round_: str,
+    table: str,
+    expected_version: int | None = None,
+) -> tuple[int, int]:
+    """``(version, hands)`` of the loaded match that a withdrawal (or a request for one)
+    would take out; :class:`WithdrawRefused` when it was never loaded, has moved on from
+    ``expected_version``, or is withdrawn already."""
+    shown: dict[str, object] = {"event": event, "round": round_, "table": table}
+    found = loaded_version(con, [event, round_, table])
+    if not found:
+        raise WithdrawRefused("withdraw.no_match", shown)
+    version, kind, hands = int(found[0]), found[1], int(found[2])
+    if expected_version is not None and version != expected_version:
+        raise WithdrawRefused(
+            "withdraw.moved", {**shown, "version": expected_version, "now": version}
+        )
+    if kind == WITHDRAWN:
+        raise WithdrawRefused("withdraw.already", {**shown, "version": version})
+    return version, hands
+
+
+def to_bring_back(con: duckdb.DuckDBPyConnection, event: str, round_: str, table: str) -> None:
+    """:class:`WithdrawRefused` unless the match's current version is a withdrawal (what
+    :func:`reinstate`, or a request for it, brings back)."""
+    found = loaded_version(con, [event, round_, table])
+    if not found or found[1] != WITHDRAWN:
+        raise WithdrawRefused(
+            "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}
+        )
 
 
 def withdraw_as(
@@ -187,11 +200,7 @@ def reinstate(
     from pipeline.ingest import service  # the service imports the writer this room uses
 
     reason = _reason(reason)
-    found = loaded_version(con, [event, round_, table])
-    if not found or found[1] != WITHDRAWN:
-        raise WithdrawRefused(
-            "withdraw.not_withdrawn", {"event": event, "round": round_, "table": table}
-        )
+    to_bring_back(con, event, round_, table)
     return service.load(
         con, [kept_file(con, event, round_, table)], reason=reason, by=by, identity=identity
     )
