@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -397,21 +397,16 @@ def preview(
             pl.col(c) == v for c, v in zip(MATCH, (o.event, o.round, o.table), strict=True)
         )
         old = shown.previous.filter(match)
-        # a withdrawn match brought back: its current version has no hands, and every
-        # hand of the new one comes back (the page says so instead of listing them)
-        back = any(w.get("id") == "match.back" for w in o.params.get("what", []))
         pv.diffs.append(
             {
                 "event": o.event,
                 "round": o.round,
                 "table": o.table,
-                # "version" is an integer column: its max is an int (or None)
-                "version": (o.version or 1) - 1
-                if back
-                else int(cast(int | None, old.get_column("version").max()) or 0)
-                if old.height
-                else 0,
-                "back": back,
+                # the loaded version, which the correction's follows
+                "version": (o.version or 1) - 1,
+                # only a withdrawn match's current version has no hands: brought back, every
+                # hand comes back (the page says so instead of listing them)
+                "back": old.height == 0,
                 "diff": stats.hand_diff(old, shown.hands.filter(match)),
                 # each player's points before and after the correction
                 "points": stats.points_change(
