@@ -122,18 +122,9 @@ def _ask(
         lambda: data.write(ask, ident, *match, reason=reason),
         refused=(WithdrawRefused, cr.RequestRefused, auth.NotAllowed),
     )
-    if not ran:
-        return
-    st.session_state.pop("wd_back_reason" if back else "wd_reason", None)
-    event, rnd, table = match
-    st.session_state[done_key] = t(
-        "wd.ask.back.sent" if back else "wd.ask.sent",
-        id=rid,
-        event=ui.md(data.title(event)),
-        round=ui.md(rnd),
-        table=ui.md(table),
-    )
-    st.rerun()
+    if ran:
+        forget = ("wd_back_reason",) if back else ("wd_reason",)
+        _done(done_key, "wd.ask.back.sent" if back else "wd.ask.sent", match, forget, id=rid)
 
 
 def _act(
@@ -154,10 +145,18 @@ def _act(
     if plan.exit_code:  # brought back, but refused as an upload is (a clash with a table)
         st.error(plan.outcomes[0].render(language()) if plan.outcomes else t("wd.refused"))
         return
-    for key in ("wd_reason", "wd_sure", "wd_back_reason"):
+    _done(done_key, said, match, ("wd_reason", "wd_sure", "wd_back_reason"))
+
+
+def _done(
+    done_key: str, said: str, match: tuple[str, str, str], forget: tuple[str, ...], **more: Any
+) -> None:
+    """Forget the fields just used and rerun, leaving ``said`` (about ``match``) for the
+    page to show."""
+    for key in forget:
         st.session_state.pop(key, None)
     event, rnd, table = match
     st.session_state[done_key] = t(
-        said, event=ui.md(data.title(event)), round=ui.md(rnd), table=ui.md(table)
+        said, event=ui.md(data.title(event)), round=ui.md(rnd), table=ui.md(table), **more
     )
     st.rerun()
