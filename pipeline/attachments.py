@@ -23,15 +23,8 @@ TYPES = {
 EXTENSIONS = sorted(e.lstrip(".") for ends in TYPES.values() for e in ends)
 
 
-class AttachmentRefused(ValueError):
+class AttachmentRefused(messages.Refused, ValueError):
     """The file cannot be attached; ``render(lang)`` says why in one sentence."""
-
-    def __init__(self, code: str, params: dict[str, object]):
-        self.code, self.params = code, params
-        super().__init__(messages.render(code, params))
-
-    def render(self, lang: str = "en") -> str:
-        return messages.render(self.code, self.params, lang)
 
 
 @dataclass(frozen=True)

@@ -276,7 +276,7 @@ def client_address(peer: str | None, forwarded_for: str | None, trusted: str | N
     return peer
 
 
-class NotAllowed(PermissionError):
+class NotAllowed(messages.Refused, PermissionError):
     """The coordinator may not write (some of) what they tried to load. ``str()`` is the
     English sentence; :meth:`render` says it in another language (pipeline/messages)."""
 
@@ -289,13 +289,8 @@ class NotAllowed(PermissionError):
         variant: str | None = None,
     ):
         self.code = code
-        self.message_id = messages.message_id(code, variant)
-        self.params = params or {}
         self.events = events or []
-        super().__init__(messages.render(self.message_id, self.params))
-
-    def render(self, lang: str = "en") -> str:
-        return messages.render(self.message_id, self.params, lang)
+        super().__init__(messages.message_id(code, variant), params)
 
 
 def check_may_correct(

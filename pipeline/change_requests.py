@@ -60,15 +60,8 @@ CANCELLED = "cancelled"
 CORRECTION, WITHDRAWAL = "correction", "withdrawal"
 
 
-class RequestRefused(ValueError):
+class RequestRefused(messages.Refused, ValueError):
     """A request cannot be made or decided; ``render(lang)`` says why in one sentence."""
-
-    def __init__(self, code: str, params: dict[str, Any]):
-        self.code, self.params = code, params
-        super().__init__(messages.render(code, params))
-
-    def render(self, lang: str = "en") -> str:
-        return messages.render(self.code, self.params, lang)
 
 
 @dataclass(frozen=True)

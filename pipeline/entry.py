@@ -43,17 +43,9 @@ FIRST_LINE = 2  # the CSV's header is line 1: hand rows start on line 2
 Seats = dict[str, str]  # chair letter (a-d) -> player
 
 
-class EntryRefused(ValueError):
+class EntryRefused(messages.Refused, ValueError):
     """A hand or a close the entry refuses before anything is loaded; ``str()`` is the
     English sentence, :meth:`render` says it in another language."""
-
-    def __init__(self, code: str, params: dict[str, Any] | None = None):
-        self.code = code
-        self.params = params or {}
-        super().__init__(messages.render(code, self.params))
-
-    def render(self, lang: str = "en") -> str:
-        return messages.render(self.code, self.params, lang)
 
 
 @dataclass(frozen=True)

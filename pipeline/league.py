@@ -26,13 +26,11 @@ if TYPE_CHECKING:
 LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
 
 
-class Refused(Exception):
-    """A league command refused with one sentence (exit 1); nothing was changed.
-    ``mid`` and ``params`` render it in another language (:mod:`pipeline.messages`)."""
+class Refused(messages.Refused):
+    """A league command refused with one sentence (exit 1); nothing was changed."""
 
     def __init__(self, mid: str, **params: object) -> None:
-        super().__init__(messages.render(mid, params))
-        self.mid, self.params = mid, params
+        super().__init__(mid, params)
 
 
 def _say(mid: str, lang: str = "en", **params: object) -> str:

@@ -95,7 +95,7 @@ def test_a_group_coordinator_writes_to_the_events_its_players_play_in(league, tm
 def test_a_coordinator_cannot_load_a_correction_directly(league):
     with pytest.raises(auth.NotAllowed) as exc:
         load(league, [corrected()], reason="typo", identity=ident(league, "cora"))
-    assert exc.value.code == "correction_needs_request"
+    assert exc.value.message_id == "correction_needs_request"
     assert queries.history(league, EV)["version"].to_list() == [1]
 
 
@@ -146,7 +146,7 @@ def test_rejection_changes_nothing(league):
     )
     with pytest.raises(cr.RequestRefused) as exc:
         cr.approve(league, ident(league, "juri"), rid, "changed my mind")
-    assert exc.value.code == "request.decided"
+    assert exc.value.message_id == "request.decided"
 
 
 def test_a_stale_request_is_refused_with_a_sentence(league):
@@ -156,7 +156,7 @@ def test_a_stale_request_is_refused_with_a_sentence(league):
     before = points(league)
     with pytest.raises(cr.RequestRefused) as exc:
         cr.approve(league, ident(league, "juri"), rid, "ok")
-    assert exc.value.code == "request.stale"
+    assert exc.value.message_id == "request.stale"
     assert "version 1" in str(exc.value) and "version 2" in str(exc.value)
     assert points(league) == before
     assert cr.get(league, rid).status == "stale"
@@ -168,15 +168,15 @@ def test_others_can_neither_see_nor_decide(league):
         assert cr.visible(league, name).height == 0
         with pytest.raises(cr.RequestRefused) as exc:
             cr.get(league, rid, name)
-        assert exc.value.code == "request.unknown"
+        assert exc.value.message_id == "request.unknown"
         with pytest.raises(cr.RequestRefused) as exc:
             cr.approve(league, ident(league, name), rid, "ok")
-        assert exc.value.code == "request.unknown"
+        assert exc.value.message_id == "request.unknown"
     # the coordinator sees their own request but may not decide it
     assert cr.visible(league, "cora")["request_id"].to_list() == [rid]
     with pytest.raises(cr.RequestRefused) as exc:
         cr.approve(league, ident(league, "cora"), rid, "ok")
-    assert exc.value.code == "request.not_jury"
+    assert exc.value.message_id == "request.not_jury"
     assert cr.visible(league, "boss").height == 1
     assert cr.get(league, rid).status == "pending"
     with pytest.raises(auth.NotAllowed):
@@ -186,10 +186,10 @@ def test_others_can_neither_see_nor_decide(league):
 def test_a_request_needs_a_correction_and_a_reason(league):
     with pytest.raises(cr.RequestRefused) as exc:
         cr.create(league, ident(league, "cora"), [(SRC.name, SRC.read_bytes())], reason="x")
-    assert exc.value.code == "request.no_correction"
+    assert exc.value.message_id == "request.no_correction"
     with pytest.raises(cr.RequestRefused) as exc:
         cr.create(league, ident(league, "cora"), [corrected()], reason="  ")
-    assert exc.value.code == "request.needs_reason"
+    assert exc.value.message_id == "request.needs_reason"
     with pytest.raises(auth.NotAllowed):
         cr.create(league, ident(league, "oco"), [corrected()], reason="x")
     assert league.execute("SELECT count(*) FROM change_requests").fetchall()[0][0] == 0
@@ -223,7 +223,7 @@ def test_attachments_are_known_by_their_content(name, content, kind):
 def test_a_hostile_attachment_is_refused(name, content):
     with pytest.raises(attachments.AttachmentRefused) as exc:
         attachments.check(name, content)
-    assert exc.value.code == "attachment.type"
+    assert exc.value.message_id == "attachment.type"
     assert Path(name).name in str(exc.value) and "PNG, JPEG, WebP or PDF" in str(exc.value)
     assert "bukan berkas PNG, JPEG, WebP atau PDF" in exc.value.render("id")
 
@@ -234,7 +234,7 @@ def test_an_attachment_over_the_size_setting_is_refused(monkeypatch):
     attachments.check("ok.png", small)
     with pytest.raises(attachments.AttachmentRefused) as exc:
         attachments.check("big.png", small + b"\x00")
-    assert exc.value.code == "attachment.size" and "attachment_max_bytes" in str(exc.value)
+    assert exc.value.message_id == "attachment.size" and "attachment_max_bytes" in str(exc.value)
 
 
 def test_users_commands_keep_the_old_call_and_manage_roles(db_path):
@@ -306,7 +306,7 @@ def test_a_coordinator_brings_a_withdrawn_match_back_only_through_the_jury(leagu
         load(
             league, [(SRC.name, SRC.read_bytes())], reason="it was", identity=ident(league, "cora")
         )
-    assert exc.value.code == "correction_needs_request"
+    assert exc.value.message_id == "correction_needs_request"
     rid = cr.create(league, ident(league, "cora"), [(SRC.name, SRC.read_bytes())], reason="it was")
     assert cr.get(league, rid).matches["base_version"].to_list() == [2]
     (d,) = cr.review(league, cr.get(league, rid, "juri")).diffs  # what the jury looks at
@@ -403,7 +403,7 @@ def test_a_withdrawal_request_rejected_or_overtaken_changes_nothing(league):
     after = points(league)
     with pytest.raises(cr.RequestRefused) as exc:
         cr.approve(league, ident(league, "juri"), rid, "ok")
-    assert exc.value.code == "request.stale"
+    assert exc.value.message_id == "request.stale"
     assert points(league) == after and cr.get(league, rid).status == "stale"
     assert queries.history(league, EV)["kind"].to_list() == ["new", "correction"]
 
@@ -423,7 +423,7 @@ def test_a_withdrawal_request_rejected_or_overtaken_changes_nothing(league):
         mp.setattr(wd, "loaded_version", moved_meanwhile)
         with pytest.raises(cr.RequestRefused) as exc:
             cr.approve(league, ident(league, "juri"), rid, "ok")
-    assert exc.value.code == "request.stale" and "version 2" in str(exc.value)
+    assert exc.value.message_id == "request.stale" and "version 2" in str(exc.value)
     assert cr.get(league, rid).status == "stale"
     assert queries.history(league, EV)["kind"].to_list() == ["new", "correction", "correction"]
 
@@ -435,7 +435,7 @@ def test_a_withdrawal_request_needs_a_loaded_match_a_reason_and_the_event(league
     cora = ident(league, "cora")
     with pytest.raises(cr.RequestRefused) as exc:
         cr.ask_withdrawal(league, cora, EV, rnd, table, reason="  ")
-    assert exc.value.code == "request.withdrawal_needs_reason"
+    assert exc.value.message_id == "request.withdrawal_needs_reason"
     assert "why" in str(exc.value) and "mengapa" in exc.value.render("id")
     with pytest.raises(WithdrawRefused) as wexc:
         cr.ask_withdrawal(league, cora, EV, rnd, "99", reason="x")
@@ -447,7 +447,9 @@ def test_a_withdrawal_request_needs_a_loaded_match_a_reason_and_the_event(league
     rid = cr.ask_withdrawal(league, cora, EV, rnd, table, reason="wrong table")
     with pytest.raises(cr.RequestRefused) as exc:
         cr.ask_withdrawal(league, cora, EV, rnd, table, reason="asked twice")
-    assert exc.value.code == "request.withdrawal_waiting" and f"(request {rid})" in str(exc.value)
+    assert exc.value.message_id == "request.withdrawal_waiting" and f"(request {rid})" in str(
+        exc.value
+    )
     cr.reject(league, ident(league, "juri"), rid, "it was played")
     league.execute("DELETE FROM change_request_matches")
     league.execute("DELETE FROM change_requests")
@@ -484,20 +486,20 @@ def test_the_coordinator_who_asked_cancels_before_the_jury_decides(league):
     for name, code in (("juri", "request.not_yours"), ("boss", "request.not_yours")):
         with pytest.raises(cr.RequestRefused) as exc:
             cr.cancel(league, ident(league, name), rid)
-        assert exc.value.code == code and "cora" in str(exc.value)
+        assert exc.value.message_id == code and "cora" in str(exc.value)
     with pytest.raises(cr.RequestRefused) as exc:
         cr.cancel(league, ident(league, "oco"), rid)
-    assert exc.value.code == "request.unknown", "who may not see it does not learn of it"
+    assert exc.value.message_id == "request.unknown", "who may not see it does not learn of it"
     cr.cancel(league, ident(league, "cora"), rid, "  ")
     req = cr.get(league, rid)
     assert (req.status, req.decided_by, req.decision_reason) == ("cancelled", "cora", None)
     assert points(league) == before
     with pytest.raises(cr.RequestRefused) as exc:
         cr.approve(league, ident(league, "juri"), rid, "ok")
-    assert exc.value.code == "request.decided" and "cancelled" in str(exc.value)
+    assert exc.value.message_id == "request.decided" and "cancelled" in str(exc.value)
     with pytest.raises(cr.RequestRefused) as exc:
         cr.cancel(league, ident(league, "cora"), rid)
-    assert exc.value.code == "request.decided"
+    assert exc.value.message_id == "request.decided"
     assert cr.visible(league, "cora").get_column("status").to_list() == ["cancelled"]
 
 
@@ -515,7 +517,7 @@ def test_a_coordinator_asks_for_a_withdrawn_match_back_without_its_file(league):
     withdraw(league, EV, rnd, table, reason="thought it was not played", by="juri")
     with pytest.raises(cr.RequestRefused) as exc:
         cr.ask_reinstatement(league, cora, EV, rnd, table, reason=" ")
-    assert exc.value.code == "request.reinstatement_needs_reason"
+    assert exc.value.message_id == "request.reinstatement_needs_reason"
     with pytest.raises(auth.NotAllowed):
         cr.ask_reinstatement(league, ident(league, "oco"), EV, rnd, table, reason="x")
     rid = cr.ask_reinstatement(league, cora, EV, rnd, table, reason="the sheet is signed")

@@ -172,7 +172,7 @@ def test_closing_waits_for_hand_ten_and_then_changes_need_a_reason(con, drawn, r
         assert save(con, referee, h).ok
     with pytest.raises(entry.EntryRefused) as exc:
         entry.close(con, EVENT, ROUND, TABLE, identity=referee)
-    assert exc.value.code == "entry_incomplete" and "9 of 10" in str(exc.value)
+    assert exc.value.message_id == "entry_incomplete" and "9 of 10" in str(exc.value)
     assert save(con, referee, hands[9]).ok
     st = entry.close(con, EVENT, ROUND, TABLE, identity=referee)
     assert st.status == "closed" and not st.can_close
@@ -180,7 +180,7 @@ def test_closing_waits_for_hand_ten_and_then_changes_need_a_reason(con, drawn, r
     fixed = entry.Hand(hand=2, ending="ceki", ended_by="d", last_tile="1-2")
     with pytest.raises(entry.EntryRefused) as exc:
         save(con, referee, fixed)
-    assert exc.value.code == "entry_closed"
+    assert exc.value.message_id == "entry_closed"
     assert points(con) == before and len(kinds(con)) == 10
     # a coordinator's correction of a closed match is a change request for the jury
     with pytest.raises(auth.NotAllowed):
@@ -222,10 +222,10 @@ def test_a_referee_of_another_event_writes_nothing(con, drawn):
 def test_a_hand_out_of_turn_or_ending_not_in_the_rulebook_is_refused(con, drawn, referee):
     with pytest.raises(entry.EntryRefused) as exc:
         save(con, referee, entry.Hand(hand=2, ending="biasa", ended_by="a", last_tile="1-2"))
-    assert exc.value.code == "entry_hand_gap"
+    assert exc.value.message_id == "entry_hand_gap"
     with pytest.raises(entry.EntryRefused) as exc:
         save(con, referee, entry.Hand(hand=1, ending="gaple", ended_by="a"))
-    assert exc.value.code == "entry_ending"
+    assert exc.value.message_id == "entry_ending"
     assert "gaple" in exc.value.render("id")
 
 
@@ -250,7 +250,7 @@ def test_a_tie_for_first_owes_a_tie_break_hand_of_the_tied_players_before_closin
     assert st.complete and st.needs_tiebreak and not st.can_close
     with pytest.raises(entry.EntryRefused) as exc:
         entry.close(con, EVENT, ROUND, TABLE, identity=referee)
-    assert exc.value.code == "entry_tiebreak_owed"
+    assert exc.value.message_id == "entry_tiebreak_owed"
     # hand 11 seats the tied players only, in their chairs of hand 10
     assert st.seats(11) == {"a": "Bayu Rauf", "c": "Wahyu Nugroho"}
     tiebreak = entry.Hand(hand=11, ending="biasa", ended_by="c", last_tile="1-2")
@@ -274,14 +274,14 @@ def test_a_withdrawn_match_open_for_entry_takes_no_more_hands(con, drawn, refere
     assert st.status == "withdrawn"
     with pytest.raises(entry.EntryRefused) as exc:
         save(con, referee, base_hands()[0])
-    assert exc.value.code == "entry_withdrawn"
+    assert exc.value.message_id == "entry_withdrawn"
     assert "withdrawn by juri (meja salah)" in str(exc.value)
     with pytest.raises(entry.EntryRefused) as exc:
         entry.save_hand(
             con, EVENT, ROUND, TABLE, base_hands()[5], START, identity=referee, reason="x"
         )
-    assert exc.value.code == "entry_withdrawn", "a reason does not bring it back either"
+    assert exc.value.message_id == "entry_withdrawn", "a reason does not bring it back either"
     with pytest.raises(entry.EntryRefused) as exc:
         entry.close(con, EVENT, ROUND, TABLE, identity=referee)
-    assert exc.value.code == "entry_withdrawn"
+    assert exc.value.message_id == "entry_withdrawn"
     assert kinds(con) == ["new", "update", "update", "update", "update", "withdrawn"]

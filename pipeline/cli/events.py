@@ -193,7 +193,7 @@ def draw(event_id, round_, seed, reason, db) -> None:
             d = draws.draw_round(con, event_id, round_, seed=seed, reason=reason)
             shown = draws.current(con, event_id, d.round)
     except draws.DrawRefused as exc:
-        _refuse(exc.message)
+        _refuse(str(exc))
         return
     again = f", draw {d.draw_no}" if d.draw_no > 1 else ""
     from pipeline.cli.output import emit

@@ -23,14 +23,12 @@ from pipeline.draws import seating
 from pipeline.store.db import frame, insert_frame
 
 
-class DrawRefused(Exception):
-    """A round that cannot be drawn now; ``message`` is one sentence."""
+class DrawRefused(messages.Refused):
+    """A round that cannot be drawn now (message id ``draw_<code>``), in one sentence."""
 
     def __init__(self, code: str, params: dict[str, Any] | None = None) -> None:
         self.code = code
-        self.params = params or {}
-        self.message = messages.render(f"draw_{code}", self.params)
-        super().__init__(self.message)
+        super().__init__(f"draw_{code}", params)
 
 
 @dataclass

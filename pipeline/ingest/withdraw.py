@@ -30,16 +30,9 @@ from pipeline.store.db import frame
 WITHDRAWN_FILE = "(withdrawn)"
 
 
-class WithdrawRefused(ValueError):
+class WithdrawRefused(messages.Refused, ValueError):
     """Nothing to withdraw, no reason given, or not the user's to withdraw: one sentence
     saying what to do (``str()`` in English, :meth:`render` in another language)."""
-
-    def __init__(self, message_id: str, params: dict[str, object] | None = None) -> None:
-        self.message_id, self.params = message_id, params or {}
-        super().__init__(messages.render(message_id, self.params))
-
-    def render(self, lang: str = "en") -> str:
-        return messages.render(self.message_id, self.params, lang)
 
 
 def withdraw(

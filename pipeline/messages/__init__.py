@@ -15,15 +15,18 @@ renders stored ``message_id`` + ``params`` columns (the dashboard); :func:`rende
 one sentence.
 """
 
+from __future__ import annotations
+
 import json
 import re
 import string
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:  # polars is imported by the functions on frames: a CLI refusal needs none
+    import polars as pl
 
 HERE = Path(__file__).parent
 LANGUAGES = ("en", "id")
@@ -63,6 +66,17 @@ def template(mid: str, lang: str = "en") -> str:
 
 def joiner(name: str, lang: str = "en") -> str:
     return catalogue(lang).get(f"join.{name}", catalogue("en").get(f"join.{name}", DEFAULT_JOIN))
+
+
+def join_list(parts: list[str], name: str, lang: str = "en") -> str:
+    """``parts`` joined as the catalogue joins a list called ``name``: ``join.<name>``
+    between them, and ``join.<name>.last`` before the last where there is one ("A, B and
+    C" / "A, B dan C")."""
+    sep = joiner(name, lang)
+    last = catalogue(lang).get(f"join.{name}.last", catalogue("en").get(f"join.{name}.last"))
+    if last is None or len(parts) < 2:
+        return sep.join(parts)
+    return sep.join(parts[:-1]) + last + parts[-1]
 
 
 def thousands(lang: str = "en") -> str:
@@ -108,13 +122,27 @@ def _value(name: str, value: Any, lang: str, spec: str = "") -> str:
             short(render(v["id"], v.get("params"), lang)) if isinstance(v, dict) else str(v)
             for v in value
         ]
-        return joiner(name, lang).join(parts)
+        return join_list(parts, name, lang)
     return str(value)
 
 
 def short(text: str, limit: int = LIMIT) -> str:
     """:func:`readable` for one sentence."""
     return text if len(text) <= limit else f"{text[: limit - 120]} … {text[-100:]}"
+
+
+class Refused(Exception):
+    """Something refused whole, before anything changed, in one sentence: ``message_id``
+    and ``params`` say it in any language (:meth:`render`); ``str()`` is the English
+    sentence (the CLI's). Every refusal that reaches a reader derives from it, so a page
+    renders any of them in its language with one ``except Refused``."""
+
+    def __init__(self, message_id: str, params: dict[str, Any] | None = None) -> None:
+        self.message_id, self.params = message_id, dict(params or {})
+        super().__init__(self.render())
+
+    def render(self, lang: str = "en") -> str:
+        return render(self.message_id, self.params, lang)
 
 
 def ref(mid: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -133,6 +161,8 @@ def expr(
     ``params`` are string expressions; those named in ``lists`` are lists of strings,
     joined as the catalogue says; a field written ``{name:,}`` has its digits grouped.
     """
+    import polars as pl
+
     tpl = template(mid, lang)
     pieces: list[pl.Expr] = []
     for literal, name, spec, _conv in string.Formatter().parse(tpl):
@@ -154,6 +184,8 @@ def _grouped_expr(e: pl.Expr, lang: str) -> pl.Expr:
     """:func:`grouped` for a column of digit strings, or of numbers an earlier version
     stored grouped the English way (other text as it is): reversed, a separator after
     every three digits, a separator left at the end dropped, reversed back."""
+    import polars as pl
+
     text = e.cast(pl.String)
     digits = (
         pl.when(text.str.contains(_GROUPED_EN)).then(text.str.replace_all(",", "")).otherwise(text)
@@ -169,6 +201,8 @@ def _grouped_expr(e: pl.Expr, lang: str) -> pl.Expr:
 
 def readable(message: pl.Expr, limit: int = LIMIT) -> pl.Expr:
     """A sentence quoting a huge cell keeps its head and its tail (which says what is wrong)."""
+    import polars as pl
+
     return (
         pl.when(message.str.len_chars() > limit)
         .then(
@@ -185,6 +219,8 @@ def render_frame(
 ) -> pl.Series:
     """The sentences of ``frame``'s rows in ``lang``, from their message id and JSON
     parameters: one ``pl.format`` per distinct message id, over all its rows at once."""
+    import polars as pl
+
     out = pl.Series("message", [None] * frame.height, dtype=pl.String)
     if frame.height == 0 or id_col not in frame.columns:
         return out
