@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import polars as pl
@@ -23,8 +22,8 @@ LEVELS = ("group", "kabupaten", "kota", "provinsi", "nasional")
 _REPORTS = resources.files("pipeline.sql") / "reports"
 
 
-class EventRefused(Exception):
-    """A change to an event that is refused whole: ``message`` is one sentence."""
+class EventRefused(messages.Refused):
+    """A change to an event, its roster or its round order refused whole, in one sentence."""
 
 
 @dataclass(frozen=True)
@@ -114,9 +113,9 @@ def save(
     """
     event = event.strip()
     if not event:
-        raise EventRefused("an event needs an id: give one, e.g. unhas-2026")
+        raise EventRefused("event.no_id")
     if level is not None and level not in LEVELS:
-        raise EventRefused(f"level {level!r} is not one of {', '.join(LEVELS)}: use one of them")
+        raise EventRefused("event.bad_level", {"level": repr(level), "levels": list(LEVELS)})
     book = rulesets.load(ruleset)
     old = get(con, event)
     if old is None:
@@ -164,8 +163,7 @@ def save(
         ).fetchall()[0]
         if loaded[0]:
             raise EventRefused(
-                f"event {event} already has results scored under {old.ruleset}; its ruleset "
-                f"cannot change to {book.name} (create a new event instead)"
+                "event.ruleset_fixed", {"event": event, "old": old.ruleset, "new": book.name}
             )
         con.execute(
             "UPDATE events SET ruleset = ?, params_hash = ?, models = ? WHERE event = ?",
@@ -200,8 +198,13 @@ def read_roster(path: str | Path) -> pl.DataFrame:
     if twice.height:
         first, again = twice.row(0, named=True), twice.row(1, named=True)
         raise EventRefused(
-            f"{again['_file']}, line {again['_line']}, column player: {again['player']} is "
-            f"already listed on line {first['_line']}; list every entrant once"
+            "roster.twice",
+            {
+                "file": again["_file"],
+                "line": again["_line"],
+                "player": again["player"],
+                "first": first["_line"],
+            },
         )
     return rows.select("player", "group", "_file", "_line")
 
@@ -212,7 +215,7 @@ def set_roster(
     """Replace ``event``'s entrants with ``roster``; names are keyed as a load keys them
     (the registry's aliases); the registry's spelling and group where the file has none."""
     if get(con, event) is None:
-        raise EventRefused(f"no event {event}: create it first with domino event create")
+        raise EventRefused("roster.no_event", {"event": event})
     aliases = alias_map(con)
     keyed = roster.with_columns(
         player_key(pl.col("player"), aliases, clean=True).alias("player_key")
@@ -221,8 +224,13 @@ def set_roster(
     if dup.height:
         row = dup.row(1, named=True)
         raise EventRefused(
-            f"{row['_file']}, line {row['_line']}, column player: {row['player']} is the same "
-            f"registered player as line {dup['_line'][0]}; list every entrant once"
+            "roster.same_player",
+            {
+                "file": row["_file"],
+                "line": row["_line"],
+                "player": row["player"],
+                "first": dup["_line"][0],
+            },
         )
     reg = frame(
         con.sql('SELECT player_key, player AS reg_player, "group" AS reg_group FROM registry')
@@ -293,10 +301,6 @@ DELETED_FILE = "(event deleted)"
 class DeleteRefused(EventRefused):
     """An event that may not be deleted now: one sentence (``str()`` in English,
     :meth:`render` in another language)."""
-
-    def __init__(self, message_id: str, params: dict[str, Any] | None = None) -> None:
-        self.message_id, self.params = message_id, params or {}
-        super().__init__(self.render())
 
     def render(self, lang: str = "en") -> str:
         params = dict(self.params)

@@ -7,10 +7,12 @@ registry that arrives after the results still merges the spellings.
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
 
+from pipeline import messages
 from pipeline.ingest.columns import CHAIRS, header_key
 from pipeline.ingest.normalize import MAX_CELL, MAX_NOTE, name_expr
 from pipeline.ingest.read import _csv_rows, display_name
@@ -70,12 +72,19 @@ def key_expr(expr: pl.Expr) -> pl.Expr:
     return name_expr(expr).str.to_lowercase()
 
 
-class RegistryConflict(Exception):
-    """An import refused whole; ``reasons`` are sentences naming the file's rows."""
+class RegistryConflict(messages.Refused):
+    """An import refused whole, for one or more conflicts (messages naming the file's
+    rows): :meth:`lines` says each in a language, ``reasons`` in English."""
 
-    def __init__(self, reasons: list[str]) -> None:
-        super().__init__(" ".join(reasons))
-        self.reasons = reasons
+    def __init__(self, conflicts: list[dict[str, Any]]) -> None:
+        super().__init__("registry_conflict", {"conflicts": conflicts})
+
+    def lines(self, lang: str = "en") -> list[str]:
+        return [messages.render(c["id"], c["params"], lang) for c in self.params["conflicts"]]
+
+    @property
+    def reasons(self) -> list[str]:
+        return self.lines()
 
 
 def read_registry(path: str | Path) -> pl.DataFrame:
@@ -159,13 +168,18 @@ def _rows(reg: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return rows, aliases
 
 
-def _rows_text(ats: list[str]) -> str:
-    ats = sorted(set(ats), key=lambda a: (a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])))
-    return ats[0] if len(ats) == 1 else ", ".join(ats[:-1]) + " and " + ats[-1]
+def _rows_text(ats: list[str]) -> list[str]:
+    """The file's rows (``file:line``) in order, each once."""
+    return sorted(set(ats), key=lambda a: (a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])))
 
 
-def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
-    """Why the import of ``reg`` must be refused (empty when it may go in), one sentence each."""
+def _conflict(variant: str, **params: Any) -> dict[str, Any]:
+    return messages.ref(f"registry_conflict.{variant}", params)
+
+
+def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[dict[str, Any]]:
+    """Why the import of ``reg`` must be refused (empty when it may go in), one message
+    each (:func:`pipeline.messages.ref`)."""
     rows, aliases = _rows(reg)
     known = frame(con.sql("SELECT player_key, player FROM registry"))
     known_aliases = frame(
@@ -173,7 +187,7 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
             "SELECT a.alias_key, a.player_key, coalesce(r.player, a.player_key) AS player FROM aliases a LEFT JOIN registry r USING (player_key)"
         )
     )
-    found: list[str] = []
+    found: list[dict[str, Any]] = []
 
     # the same player (one key) in two groups from one date
     if "member_since" not in rows.columns:
@@ -192,7 +206,13 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
         .iter_rows(named=True)
     ):
         found.append(
-            f"{_rows_text(r['_at'])} put {r['player']} in {len(r['group'])} groups ({_join(r['group'])}); list each player in one group."
+            _conflict(
+                "groups",
+                at_rows=_rows_text(r["_at"]),
+                player=r["player"],
+                n=len(r["group"]),
+                group_list=r["group"],
+            )
         )
 
     # one alias for two players, in the file
@@ -209,7 +229,13 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
         .iter_rows(named=True)
     ):
         found.append(
-            f"{_rows_text(r['_at'])} give the alias {r['alias']} to {len(r['player'])} players ({_join(r['player'])}); an alias names one player."
+            _conflict(
+                "alias_twice",
+                at_rows=_rows_text(r["_at"]),
+                alias=r["alias"],
+                n=len(r["player"]),
+                player_list=r["player"],
+            )
         )
     # ... and against the registry
     for r in (
@@ -221,7 +247,13 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
         .iter_rows(named=True)
     ):
         found.append(
-            f"{r['_at']} gives the alias {r['alias']} to {r['player']}, but the registry already has it as an alias of {r['reg_player']}; an alias names one player."
+            _conflict(
+                "alias_taken",
+                at=r["_at"],
+                alias=r["alias"],
+                player=r["player"],
+                reg_player=r["reg_player"],
+            )
         )
 
     # a name both an alias and a player: in the file …
@@ -237,7 +269,13 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
         .iter_rows(named=True)
     ):
         found.append(
-            f"{r['_at_p']} lists {r['as_player']} as a player and {r['_at']} as an alias of {r['player']}; a name is either a player or an alias, not both."
+            _conflict(
+                "player_and_alias",
+                at_player=r["_at_p"],
+                as_player=r["as_player"],
+                at=r["_at"],
+                player=r["player"],
+            )
         )
     # … an alias of the file that is a registered player …
     file_players = rows.get_column("player_key").unique()
@@ -248,7 +286,13 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
         .iter_rows(named=True)
     ):
         found.append(
-            f"{r['_at']} makes {r['alias']} an alias of {r['player']}, but {r['reg_player']} is a registered player; a name is either a player or an alias, not both."
+            _conflict(
+                "alias_is_player",
+                at=r["_at"],
+                alias=r["alias"],
+                player=r["player"],
+                reg_player=r["reg_player"],
+            )
         )
     # … a player of the file that is an alias in the registry
     for r in (
@@ -261,7 +305,9 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
         .iter_rows(named=True)
     ):
         found.append(
-            f"{r['_at']} lists {r['player']} as a player, but the registry has it as an alias of {r['reg_player']}; a name is either a player or an alias, not both."
+            _conflict(
+                "player_is_alias", at=r["_at"], player=r["player"], reg_player=r["reg_player"]
+            )
         )
     # the seat checks need each alias to name one player: they leave out the aliases above
     unclear = (
@@ -283,13 +329,9 @@ def conflicts(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[str]:
     )
 
 
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _seat_conflicts(
     con: duckdb.DuckDBPyConnection, aliases: pl.DataFrame, known_aliases: pl.DataFrame
-) -> list[str]:
+) -> list[dict[str, Any]]:
     """Merges that would seat one person twice in one hand, or at two tables of one round,
     in the loaded matches (their current versions)."""
     new = aliases.unique("alias_key")
@@ -329,9 +371,9 @@ def _seat_conflicts(
     )
     at = changes.group_by("alias_key").agg(pl.col("_at"))
     who = changes.unique("player_key").select("player_key", pl.col("player").alias("who"))
-    found: list[str] = []
+    found: list[dict[str, Any]] = []
 
-    def rows_of(name_keys: list[str]) -> str:
+    def rows_of(name_keys: list[str]) -> list[str]:
         hit = at.filter(pl.col("alias_key").is_in(name_keys)).get_column("_at").explode().to_list()
         return _rows_text(hit)
 
@@ -353,10 +395,18 @@ def _seat_conflicts(
     for r in twice.iter_rows(named=True):
         more = len(r["hands"]) - 1
         found.append(
-            f"{rows_of(r['name_key'])} would make {_join(r['names'])} one player, {r['who']}, who then sits twice in "
-            f"event {r['event']}, round {r['round']}, table {r['table']}, hand {r['hand']} (chairs {_join(r['chair'])})"
-            + (f" and in {more} more hands of that table" if more else "")
-            + "; a person has one seat per hand."
+            _conflict(
+                "seat_twice.more" if more else "seat_twice",
+                at_rows=rows_of(r["name_key"]),
+                name_list=r["names"],
+                who=r["who"],
+                event=r["event"],
+                round=r["round"],
+                table=r["table"],
+                hand=r["hand"],
+                chair_list=r["chair"],
+                more=more,
+            )
         )
     two_tables = (
         long.group_by("event", "round", "new_key")
@@ -372,8 +422,15 @@ def _seat_conflicts(
     )
     for r in two_tables.iter_rows(named=True):
         found.append(
-            f"{rows_of(r['name_key'])} would make {_join(r['names'])} one player, {r['who']}, who then plays at tables "
-            f"{_join(r['tables'])} of event {r['event']}, round {r['round']}; a person sits at one table per round."
+            _conflict(
+                "two_tables",
+                at_rows=rows_of(r["name_key"]),
+                name_list=r["names"],
+                who=r["who"],
+                table_list=r["tables"],
+                event=r["event"],
+                round=r["round"],
+            )
         )
     return found
 

@@ -98,14 +98,16 @@ def check(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> None:
             pl.col(c).is_not_null() & pl.col(c).str.to_date("%Y-%m-%d", strict=False).is_null()
         )
         found += [
-            f"{r['_file']}:{r['_line']} {c} {r[c]!r} is not a date; write it as YYYY-MM-DD "
-            "(or day first, DD/MM/YYYY)."
+            messages.ref(
+                "registry_conflict.date",
+                {"at": f"{r['_file']}:{r['_line']}", "column": c, "value": repr(r[c])},
+            )
             for r in bad.iter_rows(named=True)
         ]
     if found:
         if len(found) > _MAX_REASONS:
             more = len(found) - _MAX_REASONS
-            found = [*found[:_MAX_REASONS], f"… and {more} more conflicts like these."]
+            found = [*found[:_MAX_REASONS], messages.ref("registry_conflict.more", {"more": more})]
         raise RegistryConflict(found)
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from pipeline import ratings_due
+from pipeline import messages, ratings_due
 
 if TYPE_CHECKING:
     import polars as pl
@@ -105,6 +105,10 @@ def _squash(label: str) -> str:
     return _DIGITS.sub(lambda m: str(int(m.group())), low)
 
 
+class OrderRefused(messages.Refused, ValueError):
+    """A round order that cannot be stored, in one sentence."""
+
+
 def set_order(
     con: duckdb.DuckDBPyConnection, event: str, labels: list[str]
 ) -> dict[str, list[str]]:
@@ -112,8 +116,8 @@ def set_order(
 
     A label that is a loaded round of the event spelled differently (``r1`` for ``R1``)
     is stored as the loaded spelling. Returns ``order`` (as stored) and ``not_loaded``
-    (listed rounds the event has no results for yet). Raises ``ValueError`` for a label
-    listed twice and :class:`pipeline.standings.queries.NotFound` for an unknown event.
+    (listed rounds the event has no results for yet). Raises :class:`OrderRefused` (a
+    ``ValueError``) for an empty label or one listed twice and :class:`pipeline.standings.queries.NotFound` for an unknown event.
     """
     from pipeline.standings.queries import NotFound
 
@@ -133,10 +137,10 @@ def set_order(
     for raw in labels:
         label = raw.strip()
         if not label:
-            raise ValueError("a round label is empty")
+            raise OrderRefused("round_order.empty")
         stored = label if label in loaded else by_squash.get(_squash(label), label)
         if stored in order:
-            raise ValueError(f"round {label!r} is listed twice")
+            raise OrderRefused("round_order.twice", {"round": repr(label)})
         order.append(stored)
     # the rated tables of the event follow its new round order
     with ratings_due.moving(con, [found[0][0]] if loaded else []):

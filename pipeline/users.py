@@ -14,6 +14,8 @@ import duckdb
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from pipeline import messages
+
 ALL_EVENTS = "*"
 ROLES = ("coordinator", "jury", "admin")
 COORDINATOR, JURY, ADMIN = ROLES
@@ -21,6 +23,14 @@ MIN_PASSWORD = 8
 MAX_NAME = 64
 
 _hasher = PasswordHasher()
+
+
+class UserRefused(messages.Refused, ValueError):
+    """A user, a password or a role that cannot be stored, in one sentence."""
+
+
+class NoSuchUser(messages.Refused, LookupError):
+    """A change to a user who does not exist."""
 
 
 # Verified against when the name is unknown, so a wrong name costs as long as a wrong
@@ -57,15 +67,15 @@ def normalize_name(name: str) -> str:
 def _check_name(name: str) -> str:
     key = normalize_name(name)
     if not key:
-        raise ValueError("a user needs a name")
+        raise UserRefused("user.no_name")
     if len(key) > MAX_NAME or not key.isprintable():
-        raise ValueError(f"a user name is at most {MAX_NAME} printable characters")
+        raise UserRefused("user.long_name", {"max": MAX_NAME})
     return key
 
 
 def _check_password(password: str) -> None:
     if len(password) < MIN_PASSWORD:
-        raise ValueError(f"the password must be at least {MIN_PASSWORD} characters")
+        raise UserRefused("user.short_password", {"min": MIN_PASSWORD})
 
 
 def _clean(values: Iterable[str]) -> list[str]:
@@ -75,18 +85,15 @@ def _clean(values: Iterable[str]) -> list[str]:
 def check_scope(role: str, events: list[str], groups: list[str]) -> None:
     """What each role needs: a coordinator events or groups, a jury events, an admin neither."""
     if role not in ROLES:
-        raise ValueError(f"the role must be one of {', '.join(ROLES)}, not {role!r}")
+        raise UserRefused("user.role", {"roles": list(ROLES), "role": repr(role)})
     if role == COORDINATOR and not events and not groups:
-        raise ValueError(
-            "give a coordinator at least one event or group (--event E, --group G; "
-            "--event '*' for every event)"
-        )
+        raise UserRefused("user.coordinator_scope")
     if role == JURY and not events:
-        raise ValueError("give a jury member at least one event (--event E)")
+        raise UserRefused("user.jury_scope")
     if role == JURY and groups:
-        raise ValueError("a jury member sits for events, not groups: drop --group")
+        raise UserRefused("user.jury_groups")
     if role == ADMIN and (events or groups):
-        raise ValueError("an admin may write to every event: drop --event and --group")
+        raise UserRefused("user.admin_scope")
 
 
 def add_user(
@@ -155,7 +162,7 @@ def set_role(
     con.execute("BEGIN TRANSACTION")
     try:
         if not con.execute("SELECT 1 FROM users WHERE name = ?", [key]).fetchall():
-            raise LookupError(f"there is no user {name!r}: add them with `domino users add`")
+            raise NoSuchUser("user.unknown", {"name": repr(name)})
         con.execute("UPDATE users SET role = ? WHERE name = ?", [role, key])
         _set_scope(con, key, evs, grs)
         revoke_sign_ins(con, key)
@@ -171,7 +178,7 @@ def set_password(con: duckdb.DuckDBPyConnection, name: str, password: str) -> No
     _check_password(password)
     digest = hash_password(password)
     if not con.execute("SELECT 1 FROM users WHERE name = ?", [key]).fetchall():
-        raise LookupError(f"there is no user {name!r}: add them with `domino users add`")
+        raise NoSuchUser("user.unknown", {"name": repr(name)})
     con.execute("BEGIN TRANSACTION")
     try:
         con.execute("UPDATE users SET password_hash = ? WHERE name = ?", [digest, key])

@@ -58,3 +58,26 @@ def test_registry_page_needs_a_coordinator_of_every_event(db_path):
     _sign_in(at, "budi", PASSWORD)
     assert not at.get("file_uploader")
     assert "Hanya koordinator" in texts(at)
+
+
+def test_a_file_that_is_no_registry_is_refused_in_the_page_language(db_path):
+    add_coordinator(db_path, "rina", ["*"])
+    at = app("page_scripts/registry.py")
+    _sign_in(at, "rina", PASSWORD)
+    at.get("file_uploader")[0].set_value(("pemain.csv", b"foo,bar\n1,2\n", "text/csv")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "daftar pemain memerlukan kolom player" in texts(at), texts(at)
+
+
+def test_a_conflicting_registry_is_refused_in_the_page_language(db_path):
+    add_coordinator(db_path, "rina", ["*"])
+    at = app("page_scripts/registry.py")
+    _sign_in(at, "rina", PASSWORD)
+    body = b"player,group\nAna,KG A\nAna,KG B\n"
+    at.get("file_uploader")[0].set_value(("pemain.csv", body, "text/csv")).run()
+    at.button(key="reg_check").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = texts(at).replace("\\", "")  # markdown's escapes
+    assert "pemain.csv:2 dan pemain.csv:3 menempatkan Ana di 2 grup (KG A dan KG B)" in said, said
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM registry").fetchall()[0][0] == 0

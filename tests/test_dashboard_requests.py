@@ -192,6 +192,26 @@ def test_the_admin_page_adds_a_user_and_sets_a_role(league):
         assert auth.user_events(con, "juri dua") == {EV}
 
 
+def test_the_admin_page_refuses_a_user_in_the_page_language(league):
+    """A refused user is said in the page's language (the engine's message id), and
+    nothing is stored."""
+    add_coordinator(league, "boss", [], role="admin")
+    at = signed_in("boss", "page_scripts/admin.py")
+    at.text_input(key="adm_name").input("Juri Tiga")
+    at.selectbox(key="adm_role").set_value("jury")
+    at.text_input(key="adm_password").input("another long password")
+    at.button[[b.label for b in at.button].index("Simpan")].click()
+    run(at)
+    assert "beri juri paling sedikit satu acara" in texts(at), texts(at)
+    at.text_input(key="adm_events").input(EV)
+    at.text_input(key="adm_password").input("pendek")
+    at.button[[b.label for b in at.button].index("Simpan")].click()
+    run(at)
+    assert "kata sandi paling sedikit 8 karakter" in texts(at), texts(at)
+    with connect(league, read_only=True) as con:
+        assert auth.user_role(con, "juri tiga") is None
+
+
 def test_the_sign_in_form_keeps_the_name_after_a_wrong_password(league):
     at = run(AppTest.from_file(str(APP), default_timeout=TIMEOUT))
     at.switch_page("page_scripts/upload.py")

@@ -361,6 +361,121 @@ def test_files_refused_whole_speak_indonesian(monkeypatch, tmp_path, db_path):
     assert len(found) >= 16
 
 
+def test_refused_events_rosters_round_orders_and_users_speak_indonesian(con, tmp_path):
+    """What the organiser and admin pages may refuse: an event, a roster, a round order,
+    a user; each a :class:`messages.Refused` whose English is what the CLI prints."""
+    from pipeline import events, players, rounds, users
+
+    plan = ingest(con, [BASE])
+    assert plan.count("new") >= 1
+    event = plan.outcomes[0].event
+
+    def provoke(call) -> str:
+        with pytest.raises(messages.Refused) as info:
+            call()
+        exc = info.value
+        return said(exc.message_id, exc.params, str(exc))
+
+    roster = write(tmp_path, "peserta.csv", ["player,group", "Ana,", "Budi,", "ana,"])
+    players.import_registry(
+        con,
+        read_registry(write(tmp_path, "reg.csv", ["player,group,aliases", "Cici Amir,KG1,Cici A"])),
+    )
+    same = pl.DataFrame(
+        {
+            "player": ["Cici Amir", "Cici A"],
+            "group": [None, None],
+            "_file": ["p.csv"] * 2,
+            "_line": [2, 3],
+        },
+        schema_overrides={"group": pl.Utf8},
+    )
+    found = [
+        provoke(lambda: events.save(con, "  ", "unhas")),
+        provoke(lambda: events.save(con, "e9", "unhas", level="desa")),
+        provoke(lambda: events.save(con, event, "pepet")),
+        provoke(lambda: events.read_roster(roster)),
+        provoke(lambda: events.set_roster(con, "e9", same, source="p.csv")),
+        provoke(lambda: events.set_roster(con, event, same, source="p.csv")),
+        provoke(lambda: rounds.set_order(con, event, ["R1", " "])),
+        provoke(lambda: rounds.set_order(con, event, ["R1", "r1"])),
+        provoke(lambda: auth.add_user(con, "  ", PW, ["x"])),
+        provoke(lambda: auth.add_user(con, "x" * 65, PW, ["x"])),
+        provoke(lambda: auth.add_user(con, "rina", "short", ["x"])),
+        provoke(lambda: auth.check_scope("boss", [], [])),
+        provoke(lambda: auth.check_scope("coordinator", [], [])),
+        provoke(lambda: auth.check_scope("jury", [], [])),
+        provoke(lambda: auth.check_scope("jury", ["x"], ["KG1"])),
+        provoke(lambda: auth.check_scope("admin", ["x"], [])),
+        provoke(lambda: auth.set_role(con, "nobody", "jury", ["x"], [])),
+        provoke(lambda: auth.set_password(con, "nobody", PW)),
+    ]
+    assert found[3].startswith("peserta.csv, baris 4, kolom player: ana")
+    assert found[7] == "babak 'r1' tercantum dua kali"
+    assert str(users.UserRefused("user.short_password", {"min": 8})) == (
+        "the password must be at least 8 characters"
+    )
+
+
+def test_registry_conflicts_speak_indonesian(con, tmp_path):
+    """Every way a registry import is refused whole, each conflict its own message naming
+    the file's rows (lists joined "A, B and C" / "A, B dan C")."""
+    from pipeline import registry
+    from pipeline.players import RegistryConflict
+
+    ingest(con, [BASE])
+    one_hand = [LINES[0], LINES[1].replace("unhas-2024-e1", "msg-e2", 1)]
+    ingest(con, [write(tmp_path, "e2.csv", one_hand)])
+    import_registry(
+        con,
+        read_registry(
+            write(tmp_path, "known.csv", ["player,group,aliases", "Fajar,KG A,Fa;Fj", "Gita,KG A,"])
+        ),
+    )
+    rows = [
+        "player,group,aliases,birth_date",
+        "Ana,KG A,,",
+        "Ana,KG B,,",
+        "Budi,KG A,Bu,",
+        "Beni,KG A,Bu,",
+        "Cici,KG A,Dedi,",
+        "Dedi,KG A,,",
+        "Hadi,KG A,Fa,",
+        "Indra,KG A,Gita,",
+        "Fj,KG A,,",
+        "Bayu Rahman,KG A,Bayu Rauf,",
+        "Wahyu Nugroho,KG A,Yusuf Lubis,",
+        "Eko,KG A,,31/31/1990",
+    ]
+
+    def refused_with(lines: list[str]) -> RegistryConflict:
+        with pytest.raises(RegistryConflict) as info:
+            registry.plan_import(con, read_registry(write(tmp_path, "reg.csv", lines)))
+        exc = info.value
+        said(exc.message_id, exc.params, str(exc))
+        assert exc.reasons == exc.lines("en") and len(exc.lines("id")) == len(exc.reasons)
+        return exc
+
+    exc = refused_with(rows)
+    seen = {c["id"].removeprefix("registry_conflict.") for c in exc.params["conflicts"]}
+    assert seen == {
+        "groups",
+        "alias_twice",
+        "player_and_alias",
+        "alias_taken",
+        "alias_is_player",
+        "player_is_alias",
+        "seat_twice",
+        "seat_twice.more",
+        "two_tables",
+        "date",
+    }, seen
+    assert "reg.csv:2 dan reg.csv:3 menempatkan Ana di 2 grup (KG A dan KG B)" in exc.render("id")
+    assert "reg.csv:2 and reg.csv:3 put Ana in 2 groups (KG A and KG B)" in str(exc)
+    many = refused_with(["player,birth_date", *(f"P{i},kemarin" for i in range(25))])
+    assert many.reasons[-1] == "… and 5 more conflicts like these."
+
+
 def test_refused_sign_ins_speak_indonesian(con):
     auth.add_user(con, "rina", PW, ["unhas-2024"])
     ident = auth.sign_in(

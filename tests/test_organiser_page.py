@@ -39,10 +39,10 @@ def texts(at: AppTest) -> str:
     return "\n".join(map(str, parts))
 
 
-def signed_in(db_path, rights: list[str]) -> AppTest:
+def signed_in(db_path, rights: list[str], lang: str = "en") -> AppTest:
     add_coordinator(db_path, "rina", rights)
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-    at.session_state["lang"] = "en"
+    at.session_state["lang"] = lang
     ok(at.run())
     ok(at.switch_page(PAGE).run())
     at.text_input(key="signin_name").input("rina")
@@ -213,3 +213,29 @@ def test_a_coordinator_of_single_events_is_not_offered_a_deletion(db_path):
         con.execute(EVENTS + "('mine', 'unhas', 'x', now(), 'unhas', 'My cup')")
     at = signed_in(db_path, ["mine"])
     assert "org_delete" not in [b.key for b in at.button]
+
+
+def test_a_refused_roster_or_round_order_is_said_in_the_page_language(db_path):
+    """The engine's refusals (a roster listing a player twice, a round order naming a
+    round twice) reach an Indonesian page in Indonesian, naming the file and line; nothing
+    is stored."""
+    with connect(db_path) as con:
+        con.execute(EVENTS + "('piala', 'unhas', 'x', now(), 'unhas', 'Piala')")
+    at = signed_in(db_path, ["*"], lang="id")
+    at.selectbox(key="org_event").select("piala")
+    ok(at.run())
+    roster = "pemain,grup\nAna,\nBudi,\nana,\n"
+    at.get("file_uploader")[0].set_value([("peserta.csv", roster.encode(), "text/csv")])
+    ok(at.run())
+    click(at, t("org.roster.save", "id"))
+    assert (
+        "peserta.csv, baris 4, kolom player: ana sudah tercantum di baris 2; "
+        "cantumkan setiap peserta sekali saja"
+    ) in texts(at), texts(at)
+    at.text_input(key="org_rounds_piala").input("R1, R2, r2 , R2")
+    ok(at.run())
+    click(at, t("org.rounds.save", "id"))
+    assert "babak 'R2' tercantum dua kali" in texts(at), texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM entrants").fetchall()[0][0] == 0
+        assert con.execute("SELECT count(*) FROM event_rounds").fetchall()[0][0] == 0

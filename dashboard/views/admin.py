@@ -10,8 +10,8 @@ import polars as pl
 import streamlit as st
 
 from dashboard import access, data, ui
-from dashboard.i18n import t
-from pipeline import auth
+from dashboard.i18n import language, t
+from pipeline import auth, messages
 from pipeline.store.db import DatabaseBusy
 
 _DONE = "_admin_done"
@@ -70,6 +70,9 @@ def _act(fn, said: str) -> None:
     """Run a user change on a write connection; a refusal is one sentence."""
     try:
         data.write(fn)
+    except messages.Refused as exc:
+        st.error(t("adm.bad", message=exc.render(language())))
+        return
     except (ValueError, LookupError) as exc:
         st.error(t("adm.bad", message=str(exc.args[0] if exc.args else exc)))
         return

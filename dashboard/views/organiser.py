@@ -155,15 +155,11 @@ def _write(ident: auth.Identity, event: str | None, fn: Any) -> Any:
 
 
 def _refusal(exc: Exception) -> str:
-    """A refusal's sentence in the reader's language where it has a message id."""
-    if isinstance(exc, events.DeleteRefused):
-        return exc.render(language())
-    if isinstance(exc, draws.DrawRefused):
-        return messages.render(f"draw_{exc.code}", exc.params, language())
-    if isinstance(exc, auth.NotAllowed):
-        return exc.render(language())
+    """A refusal's sentence in the reader's language."""
     if isinstance(exc, FileRejected):
-        return f"{exc.file}: {messages.render(exc.message_id, exc.params, language())}"
+        return f"{exc.file}: {exc.render(language())}"
+    if isinstance(exc, messages.Refused):
+        return exc.render(language())
     return str(exc)
 
 
@@ -172,10 +168,7 @@ def _act(
 ) -> None:
     try:
         _write(ident, event, fn)
-    except (events.EventRefused, draws.DrawRefused, FileRejected, ValueError) as exc:
-        st.error(_refusal(exc))
-        return
-    except auth.NotAllowed as exc:
+    except (messages.Refused, FileRejected, ValueError) as exc:
         st.error(_refusal(exc))
         return
     except DatabaseBusy:
@@ -312,7 +305,7 @@ def _draw(info: events.EventInfo, ident: auth.Identity) -> None:
 
     try:
         drawn = _write(ident, info.event, run)
-    except (draws.DrawRefused, auth.NotAllowed) as exc:
+    except messages.Refused as exc:
         st.error(_refusal(exc))
         return
     except DatabaseBusy:

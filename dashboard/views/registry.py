@@ -52,12 +52,18 @@ def render() -> None:
         try:
             st.session_state[_PLAN] = (up.name, league, data.write(plan_import, reg, league))
         except RegistryConflict as exc:
-            st.error(t("reg.refused") + "\n\n" + "\n".join(f"- {ui.md(r)}" for r in exc.reasons))
+            _conflicts(exc)
             return
     held = st.session_state.get(_PLAN)
     if not held or held[:2] != (up.name, league):
         return
     _show(held[2], reg, league, ident.name)
+
+
+def _conflicts(exc: RegistryConflict) -> None:
+    """The import refused whole: each conflict, naming the file's rows, in the page's language."""
+    lines = exc.lines(language())
+    st.error(t("reg.refused") + "\n\n" + "\n".join(f"- {ui.md(r)}" for r in lines))
 
 
 def _read(name: str, body: bytes) -> pl.DataFrame | None:
@@ -67,7 +73,7 @@ def _read(name: str, body: bytes) -> pl.DataFrame | None:
         try:
             return read_registry(path)
         except FileRejected as exc:
-            st.error(t("reg.unreadable", why=ui.md(exc.message)))
+            st.error(t("reg.unreadable", why=ui.md(exc.render(language()))))
             return None
 
 
@@ -98,7 +104,7 @@ def _show(plan: ImportPlan, reg: pl.DataFrame, league: str, by: str) -> None:
             st.warning(t("reg.changed"))
             return
         except RegistryConflict as exc:
-            st.error(t("reg.refused") + "\n\n" + "\n".join(f"- {ui.md(r)}" for r in exc.reasons))
+            _conflicts(exc)
             return
         st.session_state.pop(_PLAN, None)
         st.session_state[_DONE] = t("reg.done", league=league, **counts)
