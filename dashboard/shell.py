@@ -145,25 +145,26 @@ def sidebar() -> None:
 
 
 def _waiting(name: str) -> None:
-    """A link to the change requests when some wait: for the jury, those they may decide;
-    for a coordinator, their own (read on each run: a request does not move the data
-    stamp the cached reads follow)."""
+    """Links to the change requests when some wait: for the jury, those they may decide;
+    for a coordinator, their own, and the jury's decisions on them they have not seen
+    (read on each run: a request does not move the data stamp the cached reads follow)."""
     from pipeline import change_requests
 
     try:
-        decide, mine = data.uncached(change_requests.waiting, name)
+        now = data.uncached(change_requests.waiting, name)
     except DatabaseBusy:
         return
-    said = (
-        t("side.waiting.decide", n=decide)
-        if decide
-        else t("side.waiting.mine", n=mine)
-        if mine
-        else None
-    )
-    if said:
+    said = [
+        t("side.waiting.decide", n=now.decide)
+        if now.decide
+        else t("side.waiting.mine", n=now.mine)
+        if now.mine
+        else None,
+        t("side.waiting.decided", n=now.decided) if now.decided else None,
+    ]
+    for label in filter(None, said):
         st.page_link(
-            HERE / "page_scripts" / "requests.py", label=said, icon=":material/fact_check:"
+            HERE / "page_scripts" / "requests.py", label=label, icon=":material/fact_check:"
         )
 
 

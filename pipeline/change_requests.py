@@ -25,7 +25,7 @@ whose events are all the user's (their own requests too); an admin sees every on
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import polars as pl
@@ -56,6 +56,8 @@ from pipeline.store.db import frame
 PENDING, APPROVED, REJECTED, STALE = "pending", "approved", "rejected", "stale"
 #: taken back by the coordinator who asked, before the jury decided (:func:`cancel`)
 CANCELLED = "cancelled"
+#: what the jury decided (or found stale): news for the coordinator who asked
+DECIDED = (APPROVED, REJECTED, STALE)
 #: What a request asks for: a correction (an upload) or a withdrawal (one loaded match).
 CORRECTION, WITHDRAWAL = "correction", "withdrawal"
 
@@ -78,6 +80,12 @@ class Request:
     decision_reason: str | None
     matches: pl.DataFrame  # event, round, table, base_version, applied_version
     kind: str = CORRECTION
+    seen_at: datetime | None = None  # when the coordinator who asked saw the decision
+
+    @property
+    def unseen(self) -> bool:
+        """Decided by the jury, and not yet seen by the coordinator who asked."""
+        return self.status in DECIDED and self.seen_at is None
 
     @property
     def events(self) -> list[str]:
@@ -244,11 +252,11 @@ LIST = (
     "SELECT r.request_id, r.status, coalesce(r.kind, 'correction') AS kind, string_agg(DISTINCT m.event, ', ') AS events, "
     "string_agg(m.event || ' ' || m.round || ' ' || m.\"table\", '; ') AS matches, "
     "r.requested_by, r.requested_at, r.reason, r.decided_by, r.decided_at, r.decision_reason, "
-    "max(a.content_type) AS attachment "
+    "r.seen_at, max(a.content_type) AS attachment "
     "FROM change_requests r JOIN change_request_matches m USING (request_id) "
     "LEFT JOIN change_request_attachments a USING (request_id) "
     "GROUP BY r.request_id, r.status, r.kind, r.requested_by, r.requested_at, r.reason, r.decided_by, "
-    "r.decided_at, r.decision_reason ORDER BY r.request_id DESC"
+    "r.decided_at, r.decision_reason, r.seen_at ORDER BY r.request_id DESC"
 )
 
 
@@ -275,23 +283,47 @@ def visible(con: duckdb.DuckDBPyConnection, name: str, status: str | None = None
     return df.filter(pl.Series(keep, dtype=pl.Boolean)) if df.height else df
 
 
-def waiting(con: duckdb.DuckDBPyConnection, name: str) -> tuple[int, int]:
+class Waiting(NamedTuple):
+    """What waits for one user, for the sidebar."""
+
+    decide: int  # pending requests they may decide
+    mine: int  # their own requests still pending
+    decided: int  # their own requests the jury decided since they last looked
+
+
+def waiting(con: duckdb.DuckDBPyConnection, name: str) -> Waiting:
     """How many pending requests ``name`` may decide (a jury member of every event each
-    touches, or an admin), and how many of their own wait for the jury."""
+    touches, or an admin), how many of their own wait for the jury, and how many of their
+    own the jury decided that they have not seen yet (:func:`seen`)."""
     key = auth.normalize_name(name)
     rows = con.execute(
-        "SELECT r.requested_by, list(DISTINCT m.event) FROM change_requests r "
-        "JOIN change_request_matches m USING (request_id) WHERE r.status = 'pending' "
-        "GROUP BY r.request_id, r.requested_by"
+        "SELECT r.requested_by, r.status = 'pending', list(DISTINCT m.event) "
+        "FROM change_requests r JOIN change_request_matches m USING (request_id) "
+        "WHERE r.status = 'pending' OR (r.requested_by = ? AND r.seen_at IS NULL "
+        "AND r.status IN (SELECT unnest(?))) "
+        "GROUP BY r.request_id, r.requested_by, r.status",
+        [key, list(DECIDED)],
     ).fetchall()
     if not rows:  # nearly always: one query, and nothing more to ask
-        return 0, 0
-    mine = sum(1 for by, _ in rows if by == key)
+        return Waiting(0, 0, 0)
+    mine = sum(1 for by, pending, _ in rows if pending and by == key)
+    decided = sum(1 for _, pending, _ in rows if not pending)
     role = auth.user_role(con, key)
     if role not in (auth.JURY, auth.ADMIN):
-        return 0, mine
+        return Waiting(0, mine, decided)
     allowed = auth.user_events(con, key)
-    return sum(1 for _, evs in rows if _decides(role, allowed, evs)), mine
+    decide = sum(1 for _, pending, evs in rows if pending and _decides(role, allowed, evs))
+    return Waiting(decide, mine, decided)
+
+
+def seen(con: duckdb.DuckDBPyConnection, name: str, request_id: int) -> None:
+    """``name`` saw the jury's decision on their request ``request_id`` (the change
+    requests page): it no longer counts as news. Anyone else's look changes nothing."""
+    con.execute(
+        "UPDATE change_requests SET seen_at = ? WHERE request_id = ? AND requested_by = ? "
+        "AND seen_at IS NULL AND status IN (SELECT unnest(?))",
+        [datetime.now(), int(request_id), auth.normalize_name(name), list(DECIDED)],
+    )
 
 
 def _decides(role: str | None, allowed: set[str] | None, events: list[str]) -> bool:
@@ -305,7 +337,7 @@ def get(con: duckdb.DuckDBPyConnection, request_id: int, name: str | None = None
     (the same sentence: who may not see a request does not learn that it exists)."""
     rows = con.execute(
         "SELECT request_id, status, event_choice, ruleset_choice, requested_by, requested_at, "
-        "reason, decided_by, decided_at, decision_reason, coalesce(kind, 'correction') "
+        "reason, decided_by, decided_at, decision_reason, coalesce(kind, 'correction'), seen_at "
         "FROM change_requests WHERE request_id = ?",
         [int(request_id)],
     ).fetchall()
@@ -318,8 +350,8 @@ def get(con: duckdb.DuckDBPyConnection, request_id: int, name: str | None = None
             params=[int(request_id)],
         )
     )
-    *fields, kind = rows[0]
-    req = Request(*fields, matches=matches, kind=kind)  # type: ignore[misc]
+    *fields, kind, seen_at = rows[0]
+    req = Request(*fields, matches=matches, kind=kind, seen_at=seen_at)  # type: ignore[misc]
     if name is not None and not may_see(con, name, req.requested_by, req.events):
         raise RequestRefused("request.unknown", {"id": request_id})
     return req

@@ -537,3 +537,36 @@ def test_a_coordinator_asks_for_a_withdrawn_match_back_without_its_file(league):
         "cora",
         "juri",
     )
+
+
+def test_a_decision_is_news_for_the_coordinator_who_asked_until_they_see_it(store, league):
+    """Rejected, approved or found stale by the jury, a request counts as news for the
+    coordinator who sent it until they see it; a look by anyone else, a pending or a
+    cancelled request, is no news. On both stores."""
+    cora, juri = ident(league, "cora"), ident(league, "juri")
+    rejected = cr.create(league, cora, [corrected()], reason="typo")
+    assert cr.waiting(league, "cora") == (0, 1, 0) and cr.waiting(league, "juri") == (1, 0, 0)
+    cr.reject(league, juri, rejected, "the paper says 11")
+    assert cr.waiting(league, "cora") == (0, 0, 1) and cr.waiting(league, "juri") == (0, 0, 0)
+    stale = cr.create(league, cora, [corrected()], reason="typo again")
+    ingest(league, [corrected(HAND1, "Taufik Pallawa;D;out;15;12;9;10;;")], reason="other")
+    with pytest.raises(cr.RequestRefused):
+        cr.approve(league, juri, stale, "ok")
+    approved = cr.create(league, cora, [corrected(HAND1, FIXED)], reason="third time")
+    cr.approve(league, juri, approved, "matches the paper")
+    cancelled = cr.create(league, cora, [corrected(HAND1, HAND1 + "x")], reason="oops")
+    cr.cancel(league, cora, cancelled)
+    assert cr.waiting(league, "cora") == (0, 0, 3)
+    for rid in (rejected, stale, approved, cancelled):
+        cr.seen(league, "juri", rid)
+    assert cr.waiting(league, "cora").decided == 3
+    cr.seen(league, "cora", rejected)
+    first = cr.get(league, rejected).seen_at
+    assert first is not None and cr.get(league, rejected).unseen is False
+    cr.seen(league, "cora", rejected)  # a second look keeps the first
+    assert cr.get(league, rejected).seen_at == first
+    assert cr.get(league, stale).unseen and not cr.get(league, cancelled).unseen
+    for rid in (stale, approved, cancelled):
+        cr.seen(league, "cora", rid)
+    assert cr.waiting(league, "cora") == (0, 0, 0)
+    assert cr.get(league, cancelled).seen_at is None, "their own cancel is not a decision"

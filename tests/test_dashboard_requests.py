@@ -385,7 +385,42 @@ def test_the_sidebar_says_how_many_requests_wait(league):
         cr.reject(con, auth.sign_in(con, "juri", PASSWORD).identity, rid, "kertas bilang 11")
     assert links(signed_in("juri")) == ["Menunggu keputusan: 1"]
     with connect(league, read_only=True) as con:
-        assert cr.waiting(con, "juri") == (1, 0) and cr.waiting(con, "cora") == (0, 1)
+        assert cr.waiting(con, "juri") == (1, 0, 0) and cr.waiting(con, "cora") == (0, 1, 1)
+    # the coordinator is told of the decision until they have it on screen
+    cora = signed_in("cora")
+    assert links(cora) == ["Permintaan Anda di juri: 1", "Keputusan juri yang baru untuk Anda: 1"]
+    cora.switch_page("page_scripts/requests.py")
+    run(cora)
+    # the decision opens first; seeing it takes the mark and the sidebar's line away
+    assert cora.selectbox(key="rq_pick").value == rid
+    assert "ditolak" in texts(cora) and "kertas bilang 11" in texts(cora)
+    assert links(cora) == ["Permintaan Anda di juri: 1"]
+    assert not any(o.startswith("● baru") for o in cora.selectbox(key="rq_pick").options)
+    with connect(league, read_only=True) as con:
+        assert cr.waiting(con, "cora") == (0, 1, 0)
+        assert cr.get(con, rid).seen_at is not None
+
+
+def test_only_the_coordinator_who_asked_marks_a_decision_seen(league):
+    with connect(league) as con:
+        cora = auth.sign_in(con, "cora", PASSWORD, limiter=auth.RateLimiter()).identity
+        jury = auth.sign_in(con, "juri", PASSWORD, limiter=auth.RateLimiter()).identity
+        rid = cr.create(con, cora, [corrected()], reason="salah tulis")
+        assert cr.waiting(con, "cora").decided == 0, "pending is not news"
+        cr.approve(con, jury, rid, "cocok dengan kertas")
+        cr.seen(con, "juri", rid)  # the jury's look is not the coordinator's
+        assert cr.waiting(con, "cora") == (0, 0, 1)
+    # the page marks it only for the coordinator who asked
+    at = signed_in("juri", "page_scripts/requests.py")
+    assert at.selectbox(key="rq_pick").value == rid
+    assert "● baru" not in str(at.selectbox(key="rq_pick").options)
+    with connect(league) as con:
+        assert cr.waiting(con, "cora").decided == 1
+        cr.seen(con, "Cora ", rid)  # names compare as sign-in compares them
+        assert cr.waiting(con, "cora").decided == 0
+        mine = cr.create(con, cora, [(SRC.name, SRC.read_bytes())], reason="lagi")
+        cr.cancel(con, cora, mine)
+        assert cr.waiting(con, "cora") == (0, 0, 0), "a request they took back is no news"
 
 
 def test_a_coordinator_asks_on_the_page_for_a_withdrawn_match_back(league):

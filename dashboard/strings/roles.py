@@ -37,6 +37,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "#{id} · {status} · {kind} · {events} · oleh {by}",
         "en": "#{id} · {status} · {kind} · {events} · by {by}",
     },
+    "rq.label.new": {"id": "● baru · {label}", "en": "● new · {label}"},
     "rq.kind.correction": {"id": "koreksi", "en": "correction"},
     "rq.kind.withdrawal": {"id": "penarikan", "en": "withdrawal"},
     "rq.withdrawal": {

@@ -41,18 +41,17 @@ def render() -> None:
     if listed.height == 0:
         st.info(t("rq.none"))
         return
-    listed = listed.sort(pl.col("status") != cr.PENDING, -pl.col("request_id"))
-    labels = {
-        r["request_id"]: t(
-            "rq.label",
-            id=r["request_id"],
-            status=t(f"rq.status.{r['status']}"),
-            kind=t(f"rq.kind.{r['kind']}"),
-            events=r["events"],
-            by=r["requested_by"],
-        )
-        for r in listed.iter_rows(named=True)
-    }
+    # the jury's decisions on their own requests they have not seen come first, then
+    # what waits, then the rest, newest first
+    news = (
+        pl.col("status").is_in(cr.DECIDED)
+        & pl.col("seen_at").is_null()
+        & (pl.col("requested_by") == ident.name)
+    )
+    listed = listed.with_columns(news.alias("news")).sort(
+        ~pl.col("news"), pl.col("status") != cr.PENDING, -pl.col("request_id")
+    )
+    labels = {r["request_id"]: _label(r) for r in listed.iter_rows(named=True)}
     if _SELECT in st.session_state:
         # a request just decided or cancelled, set again before its picker is drawn: the
         # browser then shows its label with the new status (a label that changes under
@@ -61,6 +60,29 @@ def render() -> None:
     rid = st.selectbox(t("rq.pick"), list(labels), format_func=lambda i: labels[i], key="rq_pick")
     if rid is not None:
         _one(ident, int(rid))
+
+
+def _label(r: dict) -> str:
+    label = t(
+        "rq.label",
+        id=r["request_id"],
+        status=t(f"rq.status.{r['status']}"),
+        kind=t(f"rq.kind.{r['kind']}"),
+        events=r["events"],
+        by=r["requested_by"],
+    )
+    return t("rq.label.new", label=label) if r["news"] else label
+
+
+def _seen(ident: auth.Identity, rid: int) -> None:
+    """The coordinator who asked has the jury's decision on screen: it is no longer news
+    (the sidebar's count and the picker's mark go with the rerun)."""
+    try:
+        data.write(lambda con: cr.seen(con, ident.name, rid))
+    except DatabaseBusy:
+        return  # still news; the next look marks it
+    st.session_state[_SELECT] = rid  # the picker's label changes under the same value
+    st.rerun()
 
 
 def _one(ident: auth.Identity, rid: int) -> None:
@@ -101,6 +123,8 @@ def _one(ident: auth.Identity, rid: int) -> None:
                 reason=ui.md(req.decision_reason or ""),
             )
         )
+        if req.unseen and ident.name == req.requested_by:
+            _seen(ident, rid)
     ui.table(
         req.matches,
         key=f"rq_matches_{rid}",
