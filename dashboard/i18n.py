@@ -25,10 +25,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # short: the sidebar cuts a longer link
     "side.waiting.decide": {"id": "Menunggu keputusan: {n}", "en": "Awaiting your decision: {n}"},
     "side.waiting.mine": {"id": "Permintaan Anda di juri: {n}", "en": "Yours with the jury: {n}"},
-    "side.waiting.decided": {
-        "id": "Keputusan juri yang baru untuk Anda: {n}",
-        "en": "New jury decisions on yours: {n}",
-    },
+    "side.waiting.decided": {"id": "Keputusan juri baru: {n}", "en": "New jury decisions: {n}"},
     "side.sign_out": {"id": "Keluar", "en": "Sign out"},
     "side.public": {
         "id": "Hasil terbuka untuk umum. Koordinator masuk di halaman Unggah hasil.",

@@ -358,7 +358,7 @@ def test_the_coordinator_cancels_their_own_request_on_the_page(league):
     run(cora)
     text = texts(cora)
     assert f"Permintaan {rid} dibatalkan." in text
-    assert "dibatalkan oleh **cora** pada" in text
+    assert "Status: **dibatalkan** oleh **cora** pada" in text
     assert "rq_cancel" not in [b.key for b in cora.button]
     assert points(league) == before
     with connect(league, read_only=True) as con:
@@ -388,7 +388,7 @@ def test_the_sidebar_says_how_many_requests_wait(league):
         assert cr.waiting(con, "juri") == (1, 0, 0) and cr.waiting(con, "cora") == (0, 1, 1)
     # the coordinator is told of the decision until they have it on screen
     cora = signed_in("cora")
-    assert links(cora) == ["Permintaan Anda di juri: 1", "Keputusan juri yang baru untuk Anda: 1"]
+    assert links(cora) == ["Permintaan Anda di juri: 1", "Keputusan juri baru: 1"]
     cora.switch_page("page_scripts/requests.py")
     run(cora)
     # the decision opens first; seeing it takes the mark and the sidebar's line away

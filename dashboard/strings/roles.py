@@ -64,12 +64,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Asked by **{by}** at {at}: {reason}",
     },
     "rq.decided": {
-        "id": "{status} oleh **{by}** pada {at}: {reason}",
-        "en": "{status} by **{by}** at {at}: {reason}",
+        "id": "Status: **{status}** oleh **{by}** pada {at}: {reason}",
+        "en": "Status: **{status}** by **{by}** at {at}: {reason}",
     },
     "rq.decided.bare": {
-        "id": "{status} oleh **{by}** pada {at}",
-        "en": "{status} by **{by}** at {at}",
+        "id": "Status: **{status}** oleh **{by}** pada {at}",
+        "en": "Status: **{status}** by **{by}** at {at}",
     },
     "rq.col.base": {"id": "Diminta atas versi", "en": "Asked against version"},
     "rq.col.applied": {"id": "Diterapkan sebagai versi", "en": "Applied as version"},
