@@ -349,6 +349,8 @@ def delete(con: duckdb.DuckDBPyConnection, event: str, *, reason: str, by: str) 
             "match_entry",
             "match_versions",
             "event_rounds",
+            "draw_seats",  # cancelled draws only: a current one refuses the deletion
+            "draws_t",
             "events",
         ):
             con.execute(f"DELETE FROM {table} WHERE event = ?", [event])
@@ -381,7 +383,7 @@ def _nothing_holds(con: duckdb.DuckDBPyConnection, event: str) -> None:
     held = [
         (what, int(con.execute(sql, [event]).fetchall()[0][0]))
         for what, sql in (
-            ("draw", "SELECT count(*) FROM draws_t WHERE event = ?"),
+            ("draw", "SELECT count(*) FROM draws_t WHERE event = ? AND current"),
             ("roster", "SELECT count(*) FROM entrants WHERE event = ?"),
             ("entry", "SELECT count(*) FROM match_entry WHERE event = ? AND closed_at IS NULL"),
             (

@@ -39,7 +39,8 @@ def insert_draw(
     ).fetchall()[0][0]
     con.execute("UPDATE draws_t SET current = false WHERE event = ? AND round = ?", [event, round])
     con.execute(
-        "INSERT INTO draws_t VALUES (?, ?, ?, ?, ?, 'test', NULL, true)",
+        "INSERT INTO draws_t (event, round, draw_no, seed, drawn_at, drawn_by, reason, current) "
+        "VALUES (?, ?, ?, ?, ?, 'test', NULL, true)",
         [event, round, n, seed, datetime.now()],
     )
     regular = book.flat.get("regular_hands")

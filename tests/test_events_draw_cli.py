@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from pipeline.cli import cli
 from pipeline.draws import seating
+from pipeline.standings import bracket, stats
 from pipeline.store.db import connect
 from tests.rules_helpers import biasa_match, load
 
@@ -391,3 +392,59 @@ def test_a_partial_upload_of_a_drawn_round_is_no_problem(db_path, tmp_path):
         p = load(con, tmp_path, play(start_of(con, "ev", "R1", "2"), table="2"))
     assert p.count("new") == 1
     assert not p.problems.filter(pl.col("code").str.starts_with("draw_")).height
+
+
+def test_a_draw_made_by_mistake_is_cancelled_and_kept_in_the_history(store, tmp_path):
+    """A round drawn in the wrong event (or under a mistyped label) is cancelled with a
+    reason while nothing of it is loaded: its seating leaves `seatings` and the round
+    leaves the event's rounds; the draw stays in `draws`, no longer current. Drawn again,
+    it needs no reason. A round in use (a table loaded) keeps its draw. On both stores."""
+    setup_event(tmp_path)
+    refused(run("draw", "--event", "ev", "--round", "R1", "--cancel"), "needs a reason")
+    refused(
+        run("draw", "--event", "ev", "--round", "R9", "--cancel", "--reason", "x"),
+        "round R9 of event ev has no current draw",
+    )
+    refused(
+        run("draw", "--event", "nope", "--round", "R1", "--cancel", "--reason", "x"), "no event"
+    )
+    with connect(store, read_only=True) as con:
+        before = stats.data_stamp(con)
+    r = run("draw", "--event", "ev", "--round", "R1", "--cancel", "--reason", "wrong event")
+    assert r.exit_code == 0, r.output
+    with connect(store, read_only=True) as con:
+        assert stats.data_stamp(con) != before, "open screens drop the seating at once"
+    assert "draw 1 cancelled" in " ".join(r.output.split())
+    with connect(store, read_only=True) as con:
+        assert con.sql("SELECT count(*) FROM seatings").fetchall() == [(0,)]
+        assert con.sql("SELECT count(*) FROM rounds WHERE event = 'ev'").fetchall() == [(0,)]
+        assert bracket.round_order_of(con, "ev") == [], "nor on the road to the final"
+        assert con.sql("SELECT seed, current FROM draws").fetchall() == [(3, False)]
+        assert con.sql(
+            "SELECT cancelled_by IS NOT NULL, cancel_reason FROM draws_t"
+        ).fetchall() == [(True, "wrong event")]
+    refused(
+        run("draw", "--event", "ev", "--round", "R1", "--cancel", "--reason", "again"),
+        "no current draw",
+    )
+    r = run("draw", "--event", "ev", "--round", "R1", "--seed", 5)  # not a redraw: no reason
+    assert r.exit_code == 0, r.output
+    with connect(store) as con:
+        assert con.sql("SELECT count(*) FROM seatings").fetchall() == [(80,)]
+        load(con, tmp_path, play(start_of(con, "ev", "R1", "1")))
+    r = run("draw", "--event", "ev", "--round", "R1", "--cancel", "--reason", "late")
+    refused(r, "round R1 already has a table loaded or open for hand entry")
+    with connect(store, read_only=True) as con:
+        assert con.sql("SELECT seed FROM draws WHERE current").fetchall() == [(5,)]
+
+
+def test_an_event_whose_only_draw_was_cancelled_can_be_deleted(db_path, tmp_path):
+    setup_event(tmp_path)
+    assert run("draw", "--event", "ev", "--round", "R1", "--cancel", "--reason", "x").exit_code == 0
+    with connect(db_path) as con:
+        con.execute("DELETE FROM entrants")  # the roster would hold it, as it should
+    r = run("event", "delete", "ev", "--reason", "made by mistake")
+    assert r.exit_code == 0, r.output
+    with connect(db_path, read_only=True) as con:
+        assert con.sql("SELECT count(*) FROM draws_t").fetchall() == [(0,)]
+        assert con.sql("SELECT count(*) FROM draw_seats").fetchall() == [(0,)]

@@ -748,6 +748,10 @@ RARE = {
     "request.withdrawal_waiting": {"event": "e1", "round": "R1", "table": "2", "id": "7"},
     "request.not_yours": {"id": "7", "by": "rina"},
     "request.reinstatement_needs_reason": {},
+    # cancelling a draw: provoked for real in tests/test_events_draw_cli.py
+    "draw_cancel_reason": {"round": "R1"},
+    "draw_not_drawn": {"round": "R9", "event": "ev"},
+    "draw_cancel_in_use": {"round": "R1"},
     "attachment.type": {"file": "photo.png"},
     "attachment.size": {"file": "photo.png", "size": "11000000", "limit": "10485760"},
 }

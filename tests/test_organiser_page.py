@@ -239,3 +239,35 @@ def test_a_refused_roster_or_round_order_is_said_in_the_page_language(db_path):
     with connect(db_path, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM entrants").fetchall()[0][0] == 0
         assert con.execute("SELECT count(*) FROM event_rounds").fetchall()[0][0] == 0
+
+
+def test_a_draw_made_by_mistake_is_cancelled_on_the_page(db_path):
+    """The organiser cancels a round drawn in the wrong event (a reason and a tick): its
+    seating goes, the history keeps it with who cancelled it and why."""
+    from pipeline import draws
+    from tests.draw_fixture import create_event
+
+    with connect(db_path) as con:
+        create_event(con, "piala", "unhas", title="Piala")
+        con.executemany(
+            "INSERT INTO entrants (event, player_key, player, source, added_at) "
+            "VALUES ('piala', ?, ?, 'roster.csv', now())",
+            [[p.lower(), p] for p in EIGHT],
+        )
+        draws.draw_round(con, "piala", "R1", seed=5)
+    at = signed_in(db_path, ["*"])
+    at.selectbox(key="org_event").select("piala")
+    ok(at.run())
+    assert "Round R1 · seed 5" in texts(at)
+    assert at.button(key="org_cancel").disabled, "a reason and a tick first"
+    at.text_input(key="org_cancel_reason_piala_R1").input("wrong event picked")
+    at.checkbox(key="org_cancel_sure_piala_R1").check()
+    ok(at.run())
+    ok(at.button(key="org_cancel").click().run())
+    said = texts(at)
+    assert "The draw of round R1 is cancelled." in said and "No round is drawn yet." in said
+    history = next(df for df in frames(at) if "Cancelled" in df.columns)
+    assert history["Cancelled"].to_list()[0].endswith(" · rina: wrong event picked")
+    assert history["Current"].isna().all(), "no draw of the round is current"
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM seatings").fetchall()[0][0] == 0

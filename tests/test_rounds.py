@@ -25,7 +25,7 @@ def sql_order(labels: list[str], own: list[str] = ()) -> list[str]:
     con = duckdb.connect(":memory:")
     con.execute("CREATE TABLE table_standings_t (event VARCHAR, round VARCHAR)")
     con.execute("CREATE TABLE event_rounds (event VARCHAR, round VARCHAR, position INTEGER)")
-    con.execute("CREATE TABLE draws_t (event VARCHAR, round VARCHAR)")
+    con.execute("CREATE TABLE draws_t (event VARCHAR, round VARCHAR, current BOOLEAN)")
     con.executemany("INSERT INTO table_standings_t VALUES ('ev', ?)", [[r] for r in labels])
     for i, r in enumerate(own, 1):
         con.execute("INSERT INTO event_rounds VALUES ('ev', ?, ?)", [r, i])

@@ -81,6 +81,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Round {round} · seed {seed} · drawn {at}",
     },
     "org.history": {"id": "Riwayat undian", "en": "Draw history"},
+    "org.cancel": {
+        "id": "Batalkan undian babak {round} yang dibuat karena salah",
+        "en": "Cancel the draw of round {round} made by mistake",
+    },
+    "org.cancel.why": {
+        "id": "Untuk undian di acara yang salah atau dengan nama babak yang salah ketik, selama "
+        "belum ada meja babak itu yang dimuat atau diinput. Tempat duduknya hilang dari layar; "
+        "undiannya tetap tercatat di riwayat. Untuk mengganti susunan meja, undi ulang saja.",
+        "en": "For a draw in the wrong event or under a mistyped round, while no table of "
+        "that round is loaded or being entered. Its seating leaves the screens; the draw "
+        "stays in the history. To change the seating instead, draw the round again.",
+    },
+    "org.cancel.reason": {"id": "Alasan pembatalan", "en": "Reason for cancelling"},
+    "org.cancel.sure": {
+        "id": "Ya, batalkan undian babak {round}",
+        "en": "Yes, cancel the draw of round {round}",
+    },
+    "org.cancel.button": {"id": "Batalkan undian", "en": "Cancel the draw"},
+    "org.cancel.done": {
+        "id": "Undian babak {round} dibatalkan.",
+        "en": "The draw of round {round} is cancelled.",
+    },
     "org.sheets.pdf": {"id": "PDF untuk dicetak", "en": "PDF to print"},
     "org.sheets.pdf.help": {
         "id": "Satu halaman per meja: nama pemain di setiap kursi per kocokan, kotak hasil, dan tanda tangan wasit serta pemain.",
@@ -106,6 +128,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.col.drawn_at": {"id": "Waktu", "en": "When"},
     "org.col.reason": {"id": "Alasan", "en": "Reason"},
     "org.col.current": {"id": "Berlaku", "en": "Current"},
+    "org.col.cancelled": {"id": "Dibatalkan", "en": "Cancelled"},
     "org.col.tables_drawn": {"id": "Meja diundi", "en": "Tables drawn"},
     "org.col.tables_loaded": {"id": "Meja dimuat", "en": "Loaded"},
     "org.col.tables_complete": {"id": "Selesai", "en": "Complete"},

@@ -76,7 +76,7 @@ def render() -> None:
     _roster(info, ident)
     _status(info)
     _draw(info, ident)
-    _current(info)
+    _current(info, ident)
     if new_ok:  # who may create an event may delete one made by mistake
         _delete(info, ident)
 
@@ -316,37 +316,72 @@ def _draw(info: events.EventInfo, ident: auth.Identity) -> None:
     st.rerun()
 
 
-def _current(info: events.EventInfo) -> None:
+def _current(info: events.EventInfo, ident: auth.Identity) -> None:
     st.subheader(t("org.current"), anchor=False)
     hist: pl.DataFrame = data.uncached(draws.history, info.event)
-    if hist.height == 0:
+    drawn_rounds = list(dict.fromkeys(hist.filter(pl.col("current")).get_column("round")))
+    if not drawn_rounds:
         st.info(t("org.current.none"))
-        return
-    drawn_rounds = list(dict.fromkeys(hist.get_column("round").to_list()))
-    if st.session_state.get("org_show_round") not in drawn_rounds:
-        st.session_state["org_show_round"] = drawn_rounds[0]
-    label = st.selectbox(t("org.col.round"), drawn_rounds, key="org_show_round")
-    now = hist.filter((pl.col("round") == label) & pl.col("current")).row(0, named=True)
-    st.caption(
-        t(
-            "org.current.seed",
-            round=label,
-            seed=now["seed"],
-            at=now["drawn_at"].strftime("%Y-%m-%d %H:%M"),
+    else:
+        if st.session_state.get("org_show_round") not in drawn_rounds:
+            st.session_state["org_show_round"] = drawn_rounds[0]
+        label = st.selectbox(t("org.col.round"), drawn_rounds, key="org_show_round")
+        now = hist.filter((pl.col("round") == label) & pl.col("current")).row(0, named=True)
+        st.caption(
+            t(
+                "org.current.seed",
+                round=label,
+                seed=now["seed"],
+                at=now["drawn_at"].strftime("%Y-%m-%d %H:%M"),
+            )
         )
-    )
-    seats, drawn = data.uncached(_drawn, info.event, label)
-    _sheets(drawn)
-    ui.table(seats, key="org_seats", static=True, labels=_labels(seats))
+        seats, drawn = data.uncached(_drawn, info.event, label)
+        _sheets(drawn)
+        ui.table(seats, key="org_seats", static=True, labels=_labels(seats))
+        _cancel(info, ident, label)
+    if hist.height == 0:
+        return
     with st.expander(t("org.history")):
+        cancelled = pl.concat_str(
+            pl.col("cancelled_at").dt.strftime("%Y-%m-%d %H:%M"),
+            pl.lit(" · "),
+            pl.col("cancelled_by").fill_null("-"),
+            pl.lit(": "),
+            pl.col("cancel_reason").fill_null(""),
+        )
         shown = hist.select(
             "round",
             "seed",
             pl.col("drawn_at").dt.strftime("%Y-%m-%d %H:%M"),
             pl.col("reason").fill_null(""),
             pl.when(pl.col("current")).then(pl.lit("✓")).otherwise(pl.lit("")).alias("current"),
+            cancelled.fill_null("").alias("cancelled"),
         )
         ui.table(shown, key="org_history", static=True, labels=_labels(shown))
+
+
+def _cancel(info: events.EventInfo, ident: auth.Identity, label: str) -> None:
+    """Cancel a round's draw made by mistake (the wrong event picked, a mistyped round):
+    refused by the engine, in one sentence, once anything of the round is loaded."""
+    with st.expander(t("org.cancel", round=label)):
+        st.caption(t("org.cancel.why"))
+        key = f"{info.event}_{label}"
+        reason = st.text_input(
+            t("org.cancel.reason"), key=f"org_cancel_reason_{key}", max_chars=500
+        ).strip()
+        sure = st.checkbox(t("org.cancel.sure", round=label), key=f"org_cancel_sure_{key}")
+        if st.button(
+            t("org.cancel.button"),
+            key="org_cancel",
+            disabled=not (reason and sure),
+            width="stretch",
+        ):
+            _act(
+                ident,
+                info.event,
+                lambda con: draws.cancel(con, info.event, label, reason=reason, by=ident.name),
+                t("org.cancel.done", round=label),
+            )
 
 
 def _delete(info: events.EventInfo, ident: auth.Identity) -> None:

@@ -180,14 +180,38 @@ def event_show(event_id, fmt, db) -> None:
 @click.option("--event", "event_id", required=True, help="Event id.")
 @click.option("--round", "round_", required=True, help="The round to draw.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: a random one).")
-@click.option("--reason", help="Why the round is drawn again (needed for a redraw).")
+@click.option(
+    "--reason", help="Why the round is drawn again (needed for a redraw), or why it is cancelled."
+)
+@click.option(
+    "--cancel",
+    is_flag=True,
+    help="Cancel the round's current draw (made by mistake; nothing of the round loaded yet). Needs --reason.",
+)
 @db_option
-def draw(event_id, round_, seed, reason, db) -> None:
+def draw(event_id, round_, seed, reason, cancel, db) -> None:
     """Seat a round as the rulebook decides (docs/rules-unhas.md, docs/rules-pepet.md): tables, chairs by lot, the swap schedule; stored
     with its seed. Exit 1 with a sentence when the round cannot be drawn yet."""
     from pipeline import draws
     from pipeline.store.db import connect
 
+    if cancel:
+        from pipeline.ingest.outcome import default_user
+
+        if seed is not None:
+            raise click.UsageError("--cancel takes no --seed")
+        try:
+            with connect(db) as con:
+                no = draws.cancel(con, event_id, round_, reason=reason or "", by=default_user())
+        except draws.DrawRefused as exc:
+            _refuse(str(exc))
+            return
+        out.print(
+            f"{event_id} {round_.strip()}: draw {no} cancelled; the round has no seating until it is drawn again",
+            markup=False,
+            highlight=False,
+        )
+        return
     try:
         with connect(db) as con:
             d = draws.draw_round(con, event_id, round_, seed=seed, reason=reason)

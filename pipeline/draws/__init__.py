@@ -5,6 +5,7 @@ algorithms; :mod:`pipeline.draws.service` reads the event, draws and stores."""
 from pipeline.draws.service import (
     Draw,
     DrawRefused,
+    cancel,
     current,
     draw_round,
     drawn_rounds,
@@ -16,6 +17,7 @@ from pipeline.draws.service import (
 __all__ = [
     "Draw",
     "DrawRefused",
+    "cancel",
     "current",
     "draw_round",
     "drawn_rounds",

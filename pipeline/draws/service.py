@@ -95,11 +95,12 @@ def draw_round(
     if loaded[0]:
         raise DrawRefused("has_results", {"round": label})
     before = con.execute(
-        "SELECT coalesce(max(draw_no), 0) FROM draws_t WHERE event = ? AND round = ?",
+        "SELECT coalesce(max(draw_no), 0), count(*) FILTER (WHERE current) FROM draws_t "
+        "WHERE event = ? AND round = ?",
         [event, label],
     ).fetchall()[0]
     draw_no = int(before[0]) + 1
-    if draw_no > 1 and not (reason or "").strip():
+    if before[1] and not (reason or "").strip():  # a cancelled draw is not redrawn
         raise DrawRefused("needs_reason", {"round": label})
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -279,6 +280,48 @@ def _store(
         raise
 
 
+def cancel(
+    con: duckdb.DuckDBPyConnection, event: str, label: str, *, reason: str, by: str | None = None
+) -> int:
+    """Cancel the current draw of ``label`` (made for the wrong event, or under a mistyped
+    round): it stays in the history, no longer current, with who, when and why, and the
+    round has no seating until it is drawn again. Returns the cancelled draw's number.
+
+    Refused (:class:`DrawRefused`) without a reason, for a round with no current draw, and
+    once anything of the round is loaded or open for hand entry (its seating is in use)."""
+    label = label.strip()
+    if not con.execute("SELECT 1 FROM events WHERE event = ?", [event]).fetchall():
+        raise DrawRefused("no_event", {"event": event})
+    if not reason.strip():
+        raise DrawRefused("cancel_reason", {"round": label})
+    con.execute("BEGIN TRANSACTION")
+    try:
+        drawn = con.execute(
+            "SELECT draw_no FROM draws_t WHERE event = ? AND round = ? AND current",
+            [event, label],
+        ).fetchall()
+        if not drawn:
+            raise DrawRefused("not_drawn", {"round": label, "event": event})
+        used = con.execute(
+            "SELECT (SELECT count(*) FROM match_versions WHERE event = ? AND round = ? "
+            "AND current AND kind <> 'withdrawn') + (SELECT count(*) FROM match_entry "
+            "WHERE event = ? AND round = ? AND closed_at IS NULL)",
+            [event, label, event, label],
+        ).fetchall()[0][0]
+        if used:
+            raise DrawRefused("cancel_in_use", {"round": label})
+        con.execute(
+            "UPDATE draws_t SET current = false, cancelled_at = ?, cancelled_by = ?, "
+            "cancel_reason = ? WHERE event = ? AND round = ? AND current",
+            [datetime.now(), by, reason.strip(), event, label],
+        )
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return int(drawn[0][0])
+
+
 # --- reading draws ---------------------------------------------------------------------------
 
 
@@ -334,10 +377,11 @@ def waiting(con: duckdb.DuckDBPyConnection, event: str, label: str) -> pl.DataFr
 
 def history(con: duckdb.DuckDBPyConnection, event: str, label: str | None = None) -> pl.DataFrame:
     """Every draw of the event (or of one round): ``round, draw_no, seed, drawn_at,
-    drawn_by, reason, current``, newest first."""
+    drawn_by, reason, current, cancelled_at, cancelled_by, cancel_reason``, newest first."""
     every = frame(
         con.sql(
-            "SELECT round, draw_no, seed, drawn_at, drawn_by, reason, current FROM draws_t "
+            "SELECT round, draw_no, seed, drawn_at, drawn_by, reason, current, cancelled_at, "
+            "cancelled_by, cancel_reason FROM draws_t "
             "WHERE event = ? ORDER BY drawn_at DESC, draw_no DESC",
             params=[event],
         )

@@ -31,7 +31,8 @@ def round_order_of(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
     drawn but not played yet (the organiser's order where set, else the default rule)."""
     played = queries.rounds(con, event)
     drawn = con.execute(
-        "SELECT d.round, o.position FROM (SELECT DISTINCT round FROM draws_t WHERE event = ?) d "
+        "SELECT d.round, o.position FROM (SELECT DISTINCT round FROM draws_t WHERE event = ? "
+        "AND current) d "
         "LEFT JOIN event_rounds o ON o.event = ? AND o.round = d.round",
         [event, event],
     ).fetchall()

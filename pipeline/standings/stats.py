@@ -43,7 +43,7 @@ def data_stamp(con: duckdb.DuckDBPyConnection) -> tuple[Any, ...]:
             "SELECT (SELECT coalesce(max(ingest_id), 0) FROM ingests), "
             "(SELECT count(*) FROM ingests WHERE finished_at IS NOT NULL), "
             "(SELECT coalesce(string_agg(event || ':' || params_hash || ':' || coalesce(title, ''), ',' ORDER BY event), '') FROM events), "
-            "(SELECT count(*) FROM draws_t), "
+            "(SELECT count(*) + count(cancelled_at) FROM draws_t), "
             "(SELECT count(*) FROM registry), (SELECT max(imported_at) FROM registry), "
             "(SELECT count(*) FROM aliases)"
         ).fetchall()[0]

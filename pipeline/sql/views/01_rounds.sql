@@ -16,7 +16,7 @@ with labels as (
     from (
         select event, round from table_standings_t
         union
-        select event, round from draws_t
+        select event, round from draws_t where current
         union
         select event, round from event_rounds
     ) as every_round
