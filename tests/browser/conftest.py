@@ -43,6 +43,13 @@ def new_page(browser):
         ctx.close()
 
 
+@pytest.fixture(autouse=True)
+def _server_logs():
+    """The failure report below reads the logs of the servers this test started."""
+    RUNNING.clear()
+    yield
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A failed browser test keeps what each of its pages showed: a screenshot in

@@ -97,8 +97,10 @@ class Server:
     log: Path
 
 
-#: The logs of the servers :func:`dashboard` is running now: a failed browser test's report
-#: carries the traceback any of them wrote (tests/browser/conftest.py).
+#: The logs of the servers :func:`dashboard` started during the current test (running or
+#: stopped already: a failure inside ``with dashboard(...)`` stops its server before the
+#: report is made): a failed browser test's report carries the traceback any of them wrote
+#: (tests/browser/conftest.py, which empties the list before each test).
 RUNNING: list[Path] = []
 
 
@@ -154,8 +156,6 @@ def dashboard(
         RUNNING.append(log)
         yield Server(url=url, proc=proc, log=log)
     finally:
-        if log in RUNNING:
-            RUNNING.remove(log)
         proc.terminate()
         try:
             proc.wait(timeout=10)
