@@ -18,6 +18,8 @@ from dashboard.batches import AUTO
 from dashboard.i18n import t
 from pipeline import rulesets, settings
 
+_AUTO_SHOWN = "_lb_auto_label"  # the "Newest (R3)" label the browser shows
+
 BIG_KEY = "big"
 RANK_LABEL = {"rank": "#"}
 
@@ -129,6 +131,13 @@ def _controls(d: dict[str, Any]) -> None:
     if ui.bound_value("round") not in options:
         st.session_state["round"] = AUTO
     auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
+    if st.session_state.get(_AUTO_SHOWN, auto_label) != auto_label and (
+        st.session_state.get("round") == AUTO
+    ):
+        # a newer round (or the other language) changed the label under the same value:
+        # the browser redraws a picker's label only when the page sets its value again
+        st.session_state["round"] = AUTO
+    st.session_state[_AUTO_SHOWN] = auto_label
     # side by side on a phone too (st.columns would stack them)
     box = st.container(horizontal=True, wrap=False, key="lb_controls")
     ui.event_picker(box, d, "event", t("lb.event"))

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from tests.browser.support import (
@@ -70,3 +71,47 @@ def test_a_save_shows_on_every_open_leaderboard(store, tmp_path, new_page):
         for screen in (cup, league):
             assert screen.evaluate("window.__kept === true"), "the screen was reloaded"
             assert screen.get_by_text("Meja 1", exact=True).count() >= 1
+
+
+def test_the_newest_round_label_follows_a_draw_and_its_cancellation(tmp_path, new_page):
+    """An open leaderboard following the newest round names it: a round drawn from the
+    command line changes "Newest (–)" to "Newest (R1)" on the open screen, and its
+    cancellation changes it back (the browser redraws the label only when the page sets
+    the picker's value again)."""
+    from playwright.sync_api import expect
+
+    from pipeline import events
+    from pipeline.store.db import connect
+    from tests.draw_fixture import create_event
+
+    db = tmp_path / "d.duckdb"
+    with connect(db) as con:
+        create_event(con, "piala", "unhas", title="Piala")
+        rows = pl.DataFrame(
+            {"player": [f"P{i}" for i in range(8)], "group": [None] * 8},
+            schema={"player": pl.String, "group": pl.String},
+        ).with_columns(pl.lit("roster.csv").alias("_file"), pl.int_range(2, 10).alias("_line"))
+        events.set_roster(con, "piala", rows, source="roster.csv")
+    domino = Path(sys.executable).parent / "domino"
+
+    def run(*args: str) -> None:
+        done = subprocess.run(
+            [str(domino), *args, "--db", str(db)], cwd=ROOT, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+
+    with dashboard(db, tmp_path, refresh=LONG_REFRESH) as srv:
+        page = new_page()
+        page.goto(f"{srv.url}/?event=piala")
+        page.get_by_text("Belum ada meja di babak ini.").wait_for()
+        wait_idle(page)
+        picker = page.get_by_role("combobox", name="Babak / sesi")
+        expect(picker).to_have_value("Terbaru (–)")
+        run("draw", "--event", "piala", "--round", "R1", "--seed", "3")
+        page.get_by_role("heading", name="Tempat duduk babak R1").wait_for(
+            timeout=SHOWN_WITHIN * 1000
+        )
+        expect(picker).to_have_value("Terbaru (R1)")
+        run("draw", "--event", "piala", "--round", "R1", "--cancel", "--reason", "wrong event")
+        page.get_by_text("Belum ada meja di babak ini.").wait_for(timeout=SHOWN_WITHIN * 1000)
+        expect(picker).to_have_value("Terbaru (–)")
