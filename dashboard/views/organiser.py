@@ -349,13 +349,14 @@ def _current(info: events.EventInfo, ident: auth.Identity) -> None:
             pl.lit(": "),
             pl.col("cancel_reason").fill_null(""),
         )
+        # what the draw is now first: on a phone the table scrolls sideways
         shown = hist.select(
             "round",
             "seed",
-            pl.col("drawn_at").dt.strftime("%Y-%m-%d %H:%M"),
-            pl.col("reason").fill_null(""),
             pl.when(pl.col("current")).then(pl.lit("✓")).otherwise(pl.lit("")).alias("current"),
             cancelled.fill_null("").alias("cancelled"),
+            pl.col("drawn_at").dt.strftime("%Y-%m-%d %H:%M"),
+            pl.col("reason").fill_null(""),
         )
         ui.table(shown, key="org_history", static=True, labels=_labels(shown))
 
