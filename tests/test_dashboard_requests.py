@@ -387,6 +387,8 @@ def test_the_sidebar_says_how_many_requests_wait(league):
     with connect(league, read_only=True) as con:
         assert cr.waiting(con, "juri") == (1, 0, 0) and cr.waiting(con, "cora") == (0, 1, 1)
     # the coordinator is told of the decision until they have it on screen
+    with connect(league) as con:
+        con.execute("UPDATE events SET title = 'Liga Uji' WHERE event = ?", [EV])
     cora = signed_in("cora")
     assert links(cora) == ["Permintaan Anda di juri: 1", "Keputusan juri baru: 1"]
     cora.switch_page("page_scripts/requests.py")
@@ -394,6 +396,8 @@ def test_the_sidebar_says_how_many_requests_wait(league):
     # the decision opens first; seeing it takes the mark and the sidebar's line away
     assert cora.selectbox(key="rq_pick").value == rid
     assert "ditolak" in texts(cora) and "kertas bilang 11" in texts(cora)
+    (matches,) = [f for f in frames(cora) if "Babak" in f.columns]
+    assert list(matches["Acara"]) == ["Liga Uji"], "the event as every screen names it"
     assert links(cora) == ["Permintaan Anda di juri: 1"]
     assert not any(o.startswith("● baru") for o in cora.selectbox(key="rq_pick").options)
     with connect(league, read_only=True) as con:

@@ -126,7 +126,7 @@ def _one(ident: auth.Identity, rid: int) -> None:
         if req.unseen and ident.name == req.requested_by:
             _seen(ident, rid)
     ui.table(
-        req.matches,
+        req.matches.with_columns(data.titled()),  # the event as every screen names it
         key=f"rq_matches_{rid}",
         static=True,
         labels={"base_version": t("rq.col.base"), "applied_version": t("rq.col.applied")},
