@@ -143,7 +143,9 @@ def refuse(exc: StoreError) -> NoReturn:
         raise exc
     import streamlit as st
 
-    st.error(str(exc))
+    from dashboard.i18n import language
+
+    st.error(exc.render(language()))
     st.stop()
     raise exc  # pragma: no cover - st.stop() does not return
 

@@ -15,6 +15,7 @@ import os
 import string
 import zipfile
 from io import BytesIO
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -476,6 +477,39 @@ def test_registry_conflicts_speak_indonesian(con, tmp_path):
     assert many.reasons[-1] == "… and 5 more conflicts like these."
 
 
+def test_a_database_file_that_cannot_be_used_speaks_indonesian(tmp_path):
+    """The store's refusals (a file that is no DuckDB database, a mistyped URL …), as the
+    dashboard shows them instead of its pages."""
+    from pipeline.store.db import StoreError, check_target, connect
+
+    folder = tmp_path / "folder.duckdb"
+    folder.mkdir()
+    lite = tmp_path / "liga.duckdb"
+    lite.write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)
+    junk = tmp_path / "junk.duckdb"
+    junk.write_bytes(b"\x00" * 8 + b"NOPE" + b"\x00" * 100)
+    plain = tmp_path / "plain.txt"
+    plain.write_text("a file where a folder should be")
+    found = []
+
+    def opened(path: Path) -> None:
+        with connect(path):
+            pass
+
+    for call in (
+        lambda: check_target(Path("postgresql:/db.example/liga")),
+        lambda: opened(folder),
+        lambda: opened(lite),
+        lambda: opened(junk),
+        lambda: opened(plain / "sub" / "d.duckdb"),
+    ):
+        with pytest.raises(StoreError) as info:
+            call()
+        exc = info.value
+        found.append(said(exc.message_id, exc.params, str(exc)))
+    assert "adalah berkas SQLite, bukan basis data DuckDB" in found[2]
+
+
 def test_refused_sign_ins_speak_indonesian(con):
     auth.add_user(con, "rina", PW, ["unhas-2024"])
     ident = auth.sign_in(
@@ -752,6 +786,15 @@ RARE = {
     "draw_cancel_reason": {"round": "R1"},
     "draw_not_drawn": {"round": "R9", "event": "ev"},
     "draw_cancel_in_use": {"round": "R1"},
+    # the store's refusals this machine cannot provoke as root (permissions) or that need
+    # a damaged file (tests/test_backup.py damages one for real)
+    "store.unreadable": {"db": "/x/d.duckdb", "why": "Permission denied"},
+    "store.read_only": {"db": "/x/d.duckdb"},
+    "store.read_only.denied": {"db": "/x/d.duckdb"},
+    "store.read_only_folder.create": {"folder": "/x", "why": "Permission denied"},
+    "store.damaged": {"db": "/x/d.duckdb", "why": "checksum mismatch"},
+    "store.damaged.copy": {"db": "/x/d.duckdb", "why": "checksum", "copy": "/b/d-1.duckdb"},
+    "store.cannot_open": {"db": "/x/d.duckdb", "why": "IO Error"},
     "attachment.type": {"file": "photo.png"},
     "attachment.size": {"file": "photo.png", "size": "11000000", "limit": "10485760"},
 }

@@ -382,7 +382,8 @@ def test_the_dashboard_shows_the_sentence_instead_of_an_error_page(tmp_path, mon
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert any(
-        "is a SQLite file, not a DuckDB database" in e.value and str(db) in e.value
+        # in the page's language (Indonesian unless asked otherwise)
+        "adalah berkas SQLite, bukan basis data DuckDB" in e.value and str(db) in e.value
         for e in at.error
     )
 

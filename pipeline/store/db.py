@@ -26,7 +26,7 @@ from typing import Any, cast
 
 import duckdb
 
-from pipeline import settings
+from pipeline import messages, settings
 
 _MIGRATIONS = resources.files("pipeline.store") / "migrations"
 _VIEWS = resources.files("pipeline.sql") / "views"
@@ -36,19 +36,23 @@ class DatabaseBusy(Exception):
     """Another process held the database for longer than the lock timeout."""
 
 
-class StoreError(Exception):
-    """The database file cannot be used as it is; the message is one sentence naming the
-    file and what to do (exit 2 in the CLI). Nothing was changed.
+class StoreError(messages.Refused):
+    """The database file cannot be used as it is: one sentence naming the file and what to
+    do (exit 2 in the CLI; the page's language on the dashboard). Nothing was changed.
 
     ``code`` says which case (``not_duckdb``, ``sqlite``, ``read_only``,
     ``read_only_folder``, ``unreadable``, ``damaged``, ``cannot_open``, ``bad_url``) and ``file``
-    which file, for tests and translations to key on.
+    which file, for tests to key on; the message id is ``store.<code>`` (``.<variant>``
+    where one case has several sentences).
     """
 
-    def __init__(self, message: str, code: str, file: Path) -> None:
-        super().__init__(message)
+    def __init__(
+        self, code: str, file: Path, params: dict[str, Any] | None = None, variant: str = ""
+    ) -> None:
         self.code = code
         self.file = file
+        mid = f"store.{code}" + (f".{variant}" if variant else "")
+        super().__init__(mid, {"db": str(file), **(params or {})})
 
 
 #: The first bytes of a SQLite file. DuckDB would try to load (download) its SQLite
@@ -63,12 +67,7 @@ def check_target(db: Path) -> None:
     ``postgres:host``): taken as a file's path, a writer would make a folder named
     ``postgresql:`` and a database in it, and every reader would find an empty league."""
     if re.match(r"postgres(ql)?:", str(db), re.IGNORECASE):
-        raise StoreError(
-            f"{db} is not a PostgreSQL URL; write postgresql://USER@HOST:PORT/DATABASE "
-            "in --db or DOMINO_DB",
-            "bad_url",
-            db,
-        )
+        raise StoreError("bad_url", db)
 
 
 def check_file(db: Path, *, write: bool) -> None:
@@ -80,51 +79,25 @@ def check_file(db: Path, *, write: bool) -> None:
     check_target(db)
     if db.exists():
         if db.is_dir():
-            raise StoreError(
-                f"{db} is a folder, not a database file; give the path of a .duckdb file with --db or DOMINO_DB",
-                "not_duckdb",
-                db,
-            )
+            raise StoreError("not_duckdb", db, variant="folder")
         try:
             with open(db, "rb") as f:
                 head = f.read(16)
         except OSError as exc:
-            raise StoreError(
-                f"the database {db} cannot be read ({exc.strerror or exc}); check its permissions",
-                "unreadable",
-                db,
-            ) from exc
+            raise StoreError("unreadable", db, {"why": str(exc.strerror or exc)}) from exc
         if head.startswith(SQLITE_MAGIC):
-            raise StoreError(
-                f"{db} is a SQLite file, not a DuckDB database; point --db or DOMINO_DB at the results database (a .duckdb file)",
-                "sqlite",
-                db,
-            )
+            raise StoreError("sqlite", db)
         # Shorter than a header: a writer leaves it to DuckDB, as another writer may be
         # creating the file this instant (DuckDB then waits for its lock; a file that
         # stays short is refused by DuckDB, and that error becomes a StoreError too).
         if (len(head) >= 12 or not write) and head[8:12] != DUCKDB_MAGIC:
-            raise StoreError(
-                f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, "
-                "or move this file aside",
-                "not_duckdb",
-                db,
-            )
+            raise StoreError("not_duckdb", db)
         if write and not os.access(db, os.W_OK):
-            raise StoreError(
-                f"the database {db} is read-only; make it writable (chmod u+w) or copy it to a folder you can write to",
-                "read_only",
-                db,
-            )
+            raise StoreError("read_only", db)
     if write:
         folder = db.parent if db.parent.exists() else _existing_parent(db)
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise StoreError(
-                f"the folder {folder} of the database {db.name} is read-only; "
-                "make it writable or choose a database in a folder you can write to",
-                "read_only_folder",
-                db,
-            )
+            raise StoreError("read_only_folder", db, {"folder": str(folder), "name": db.name})
 
 
 def _existing_parent(db: Path) -> Path:
@@ -139,37 +112,18 @@ def _open_error(db: Path, exc: Exception) -> StoreError:
     text = str(exc)
     low = text.lower()
     if "permission denied" in low or "read-only file system" in low:
-        return StoreError(
-            f"the database {db} cannot be written (permission denied); make it and its folder writable, or use another file",
-            "read_only",
-            db,
-        )
+        return StoreError("read_only", db, variant="denied")
     if "not a valid duckdb database" in low:
-        return StoreError(
-            f"{db} is not a DuckDB database; point --db or DOMINO_DB at the results database, or move this file aside",
-            "not_duckdb",
-            db,
-        )
+        return StoreError("not_duckdb", db)
     first = text.strip().splitlines()[0][:200] if text.strip() else type(exc).__name__
     if damaged(exc):
         from pipeline.store.backup import newest_copy
 
         copy = newest_copy(db)
-        then = (
-            f"restore its newest copy with `domino restore {copy} --db {db}`"
-            if copy
-            else "restore a backup with `domino restore`"
-        )
-        return StoreError(
-            f"the database {db} is damaged ({first}); {then}, then load the result sheets of later matches again",
-            "damaged",
-            db,
-        )
-    return StoreError(
-        f"the database {db} cannot be opened ({first}); check the file, or move it aside and restore a backup",
-        "cannot_open",
-        db,
-    )
+        if copy:
+            return StoreError("damaged", db, {"why": first, "copy": str(copy)}, variant="copy")
+        return StoreError("damaged", db, {"why": first})
+    return StoreError("cannot_open", db, {"why": first})
 
 
 #: How DuckDB says that a database file or its write-ahead log does not read back as it
@@ -310,9 +264,10 @@ def open_connection(
             db.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(
-                f"the folder {db.parent} for the database cannot be created ({exc.strerror or exc}); choose another place",
                 "read_only_folder",
                 db,
+                {"folder": str(db.parent), "why": str(exc.strerror or exc)},
+                variant="create",
             ) from exc
     deadline = time.monotonic() + wait
     delay = 0.02
