@@ -259,6 +259,22 @@ def set_roster(
     return rows.height
 
 
+def clear_roster(con: duckdb.DuckDBPyConnection, event: str) -> int:
+    """Remove every entrant of ``event`` (a roster set on the wrong event, before the event
+    made by mistake is deleted); returns how many there were. Refused while a round of it
+    has a current draw: its seating came from this roster (cancel the draw first)."""
+    if get(con, event) is None:
+        raise EventRefused("roster.no_event", {"event": event})
+    drawn = con.execute(
+        "SELECT min(round) FROM draws_t WHERE event = ? AND current", [event]
+    ).fetchall()[0][0]
+    if drawn is not None:
+        raise EventRefused("roster.drawn", {"event": event, "round": drawn})
+    n = int(con.execute("SELECT count(*) FROM entrants WHERE event = ?", [event]).fetchall()[0][0])
+    con.execute("DELETE FROM entrants WHERE event = ?", [event])
+    return n
+
+
 def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """``player_key, player, group`` of ``event``'s entrants, by name."""
     return frame(

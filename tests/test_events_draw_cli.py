@@ -439,10 +439,15 @@ def test_a_draw_made_by_mistake_is_cancelled_and_kept_in_the_history(store, tmp_
 
 
 def test_an_event_whose_only_draw_was_cancelled_can_be_deleted(db_path, tmp_path):
+    """Roster, draw and all: cancel the draw, empty the roster, delete the event."""
     setup_event(tmp_path)
+    refused(run("event", "roster", "ev", "--clear"), "round R1 of event ev is drawn", "--cancel")
     assert run("draw", "--event", "ev", "--round", "R1", "--cancel", "--reason", "x").exit_code == 0
-    with connect(db_path) as con:
-        con.execute("DELETE FROM entrants")  # the roster would hold it, as it should
+    refused(run("event", "delete", "ev", "--reason", "made by mistake"), "has a roster")
+    r = run("event", "roster", "ev", "--clear")
+    assert r.exit_code == 0 and "8 entrant(s) removed" in r.output, r.output
+    assert run("event", "roster", "ev").exit_code == 2, "a FILE or --clear"
+    assert run("event", "roster", "ev", roster(tmp_path, EIGHT), "--clear").exit_code == 2
     r = run("event", "delete", "ev", "--reason", "made by mistake")
     assert r.exit_code == 0, r.output
     with connect(db_path, read_only=True) as con:

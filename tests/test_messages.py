@@ -783,6 +783,7 @@ RARE = {
     "request.not_yours": {"id": "7", "by": "rina"},
     "request.reinstatement_needs_reason": {},
     # cancelling a draw: provoked for real in tests/test_events_draw_cli.py
+    "roster.drawn": {"event": "ev", "round": "R1"},
     "draw_cancel_reason": {"round": "R1"},
     "draw_not_drawn": {"round": "R9", "event": "ev"},
     "draw_cancel_in_use": {"round": "R1"},

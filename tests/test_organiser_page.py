@@ -271,3 +271,16 @@ def test_a_draw_made_by_mistake_is_cancelled_on_the_page(db_path):
     assert history["Current"].isna().all(), "no draw of the round is current"
     with connect(db_path, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM seatings").fetchall()[0][0] == 0
+    # the roster set on the wrong event goes too, and then the event itself
+    at.checkbox(key="org_roster_sure_piala").check()
+    ok(at.run())
+    ok(at.button(key="org_roster_clear").click().run())
+    assert "8 entrant(s) removed." in texts(at)
+    at.text_input(key="org_delete_reason_piala").input("made by mistake")
+    at.checkbox(key="org_delete_sure_piala").check()
+    ok(at.run())
+    ok(at.button(key="org_delete").click().run())
+    assert "Event piala deleted." in texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 0
+        assert con.execute("SELECT count(*) FROM draws_t").fetchall()[0][0] == 0

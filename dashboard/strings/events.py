@@ -53,6 +53,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A file with a player column (and group where there is one)",
     },
     "org.roster.save": {"id": "Pakai daftar ini", "en": "Use this roster"},
+    "org.roster.clear.sure": {
+        "id": "Daftar ini dibuat di acara yang salah: kosongkan",
+        "en": "This roster was set on the wrong event: empty it",
+    },
+    "org.roster.clear": {"id": "Kosongkan daftar peserta", "en": "Empty the roster"},
+    "org.roster.cleared": {"id": "{n} peserta dihapus.", "en": "{n} entrant(s) removed."},
     "org.roster.saved": {"id": "{n} peserta disimpan.", "en": "{n} entrant(s) saved."},
     "org.roster.count": {"id": "{n} peserta", "en": "{n} entrant(s)"},
     "org.draw": {"id": "Undian meja", "en": "Draw"},

@@ -258,6 +258,16 @@ def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
         st.caption(t("org.roster.count", n=current.height))
         if current.height:
             ui.table(current.select("player", "group"), key="org_roster_table", height=240)
+            sure = st.checkbox(t("org.roster.clear.sure"), key=f"org_roster_sure_{info.event}")
+            if st.button(
+                t("org.roster.clear"), key="org_roster_clear", disabled=not sure, width="stretch"
+            ):
+                _act(
+                    ident,
+                    info.event,
+                    lambda con: events.clear_roster(con, info.event),
+                    t("org.roster.cleared", n=current.height),
+                )
         upload = ui.file_uploader(
             t("org.roster.file"), UPLOAD_KINDS, ui.upload_mb(), key=f"org_roster_{info.event}"
         )

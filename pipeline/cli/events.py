@@ -66,9 +66,14 @@ def event_create(event_id, ruleset, title, when, venue, level, db) -> None:
 
 @event.command("roster")
 @click.argument("event_id", metavar="EVENT")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False), required=False)
+@click.option(
+    "--clear",
+    is_flag=True,
+    help="Remove every entrant instead (a roster set on the wrong event; no round of it may have a current draw).",
+)
 @db_option
-def event_roster(event_id, file, db) -> None:
+def event_roster(event_id, file, clear, db) -> None:
     """Set the event's entrants from FILE (CSV/XLSX/ODS: player, optional group); it replaces
     the entrants set before. Names are matched to the registry as a load matches them.
     An entrant the ruleset's eligibility does not admit on the event's date (age,
@@ -78,6 +83,17 @@ def event_roster(event_id, file, db) -> None:
     from pipeline.problems import FileRejected
     from pipeline.store.db import connect
 
+    if clear == bool(file):
+        raise click.UsageError("give either a roster FILE or --clear")
+    if clear:
+        try:
+            with connect(db) as con:
+                gone = events.clear_roster(con, event_id)
+        except events.EventRefused as exc:
+            _refuse(str(exc))
+            return
+        out.print(f"{event_id}: {gone} entrant(s) removed", markup=False, highlight=False)
+        return
     try:
         rows = events.read_roster(file)
         with connect(db) as con:
