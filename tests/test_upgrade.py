@@ -42,3 +42,27 @@ def test_serve_brings_an_older_file_up_to_date_and_rates_its_results(tmp_path):
 def test_a_missing_file_is_left_alone(tmp_path):
     assert db.upgrade(tmp_path / "none.duckdb") == "current"
     assert not (tmp_path / "none.duckdb").exists()
+
+
+def test_a_reading_command_brings_an_older_file_up_to_date_first(tmp_path):
+    """`domino requests list` on a file from before migrations 017 and 018 read a column
+    the file did not have yet and stopped on an internal error; a reading command now
+    brings the file up to date first, as `domino serve` does."""
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+
+    path = tmp_path / "league.duckdb"
+    with connect(path):
+        pass
+    con = duckdb.connect(str(path))
+    con.execute("ALTER TABLE change_requests DROP COLUMN seen_at")
+    for column in ("cancelled_at", "cancelled_by", "cancel_reason"):
+        con.execute(f"ALTER TABLE draws_t DROP COLUMN {column}")
+    con.execute("DELETE FROM schema_migrations WHERE version IN (17, 18)")
+    con.close()
+
+    r = CliRunner().invoke(cli, ["requests", "list", "--db", str(path), "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    assert "seen_at" in r.output.splitlines()[0]
+    assert db.upgrade(path) == "current"

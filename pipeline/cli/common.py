@@ -84,11 +84,17 @@ def reader(db: Any) -> Any:
     path does not pass for a league with nothing in it (standard output stays the
     command's CSV or JSON)."""
     from pipeline import settings
-    from pipeline.store.db import connect
+    from pipeline.store.db import connect, upgrade
 
-    note = missing_database(settings.db_target(db))
+    target = settings.db_target(db)
+    note = missing_database(target)
     if note:
         err.print(f"note: {note}", markup=False, highlight=False)
+    elif not isinstance(target, str):
+        # a file made by an older version gets its new tables and views first (as
+        # `domino serve` does), so a command reading them does not stop on the old schema;
+        # busy or read-only: it is read as it is
+        upgrade(target)
     return connect(db, read_only=True)
 
 
