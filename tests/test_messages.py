@@ -792,6 +792,7 @@ RARE = {
     "store.unreadable": {"db": "/x/d.duckdb", "why": "Permission denied"},
     "store.read_only": {"db": "/x/d.duckdb"},
     "store.read_only.denied": {"db": "/x/d.duckdb"},
+    "store.read_only.outdated": {"db": "/x/d.duckdb"},  # tests/test_upgrade.py provokes it
     "store.read_only_folder.create": {"folder": "/x", "why": "Permission denied"},
     "store.damaged": {"db": "/x/d.duckdb", "why": "checksum mismatch"},
     "store.damaged.copy": {"db": "/x/d.duckdb", "why": "checksum", "copy": "/b/d-1.duckdb"},

@@ -66,3 +66,30 @@ def test_a_reading_command_brings_an_older_file_up_to_date_first(tmp_path):
     assert r.exit_code == 0, r.output
     assert "seen_at" in r.output.splitlines()[0]
     assert db.upgrade(path) == "current"
+
+
+def test_a_read_only_older_file_is_refused_in_a_sentence(tmp_path, monkeypatch):
+    """Read as it is, a read-only file from an older version would stop a command on a
+    column it lacks: it is refused with a sentence saying what to do (exit 2). A read-only
+    file that is up to date reads as ever. (Root may write any file, so the test makes
+    the store see the file as read-only.)"""
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+
+    path = tmp_path / "league.duckdb"
+    with connect(path):
+        pass
+    real = db.os.access
+    monkeypatch.setattr(
+        db.os, "access", lambda p, mode: False if mode == db.os.W_OK else real(p, mode)
+    )
+    assert db.upgrade(path) == "current"
+    con = duckdb.connect(str(path))
+    con.execute("DELETE FROM schema_migrations WHERE version = 18")
+    con.close()
+    r = CliRunner().invoke(cli, ["requests", "list", "--db", str(path)])
+    assert r.exit_code == 2, r.output
+    said = " ".join(r.output.split())
+    assert f"the database {path} was made by an older version and is read-only" in said, said
+    assert "Traceback" not in said

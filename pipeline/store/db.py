@@ -167,8 +167,10 @@ def _private_files() -> Iterator[None]:
 def upgrade(path: Path) -> str:
     """Bring an existing, writable database file up to this version's migrations and views
     (``domino serve`` does it before the pages, which only read). Returns ``"done"``,
-    ``"current"`` (nothing to do, or a file that is missing or read-only) or ``"busy"``."""
-    if not path.exists() or not os.access(path, os.W_OK):
+    ``"current"`` (nothing to do, or a file that is missing) or ``"busy"``; a read-only
+    file that is behind is refused (:class:`StoreError`): read as it is, it would stop a
+    page or a command on a table or column it lacks."""
+    if not path.exists():
         return "current"
     with connect(path, read_only=True) as con:
         try:
@@ -178,6 +180,9 @@ def upgrade(path: Path) -> str:
             done, have = set(), []
     if done >= {v for v, _n, _s in _migrations()} and have == [(views_hash(),)]:
         return "current"
+    if not os.access(path, os.W_OK):
+        # read as it is, a page or a command would stop on a table or column it lacks
+        raise StoreError("read_only", path, variant="outdated")
     try:
         with connect(path, timeout=5):
             return "done"
