@@ -265,11 +265,11 @@ def clear_roster(con: duckdb.DuckDBPyConnection, event: str) -> int:
     has a current draw: its seating came from this roster (cancel the draw first)."""
     if get(con, event) is None:
         raise EventRefused("roster.no_event", {"event": event})
-    drawn = con.execute(
-        "SELECT min(round) FROM draws_t WHERE event = ? AND current", [event]
-    ).fetchall()[0][0]
-    if drawn is not None:
-        raise EventRefused("roster.drawn", {"event": event, "round": drawn})
+    from pipeline.draws import drawn_rounds
+
+    drawn = drawn_rounds(con, event)
+    if drawn:
+        raise EventRefused("roster.drawn", {"event": event, "round": min(drawn)})
     n = int(con.execute("SELECT count(*) FROM entrants WHERE event = ?", [event]).fetchall()[0][0])
     con.execute("DELETE FROM entrants WHERE event = ?", [event])
     return n

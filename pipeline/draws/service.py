@@ -87,12 +87,7 @@ def draw_round(
     book = rulesets.load(str(found[0][0]))
     rules = _rules(book)
     label = label.strip()
-    loaded = con.execute(
-        "SELECT count(*) FROM match_versions WHERE event = ? AND round = ? AND current "
-        "AND kind <> 'withdrawn'",
-        [event, label],
-    ).fetchall()[0]
-    if loaded[0]:
+    if _loaded(con, event, label):
         raise DrawRefused("has_results", {"round": label})
     before = con.execute(
         "SELECT coalesce(max(draw_no), 0), count(*) FILTER (WHERE current) FROM draws_t "
@@ -280,6 +275,17 @@ def _store(
         raise
 
 
+def _loaded(con: duckdb.DuckDBPyConnection, event: str, label: str) -> int:
+    """How many matches of the round count (loaded and not withdrawn)."""
+    return int(
+        con.execute(
+            "SELECT count(*) FROM match_versions WHERE event = ? AND round = ? AND current "
+            "AND kind <> 'withdrawn'",
+            [event, label],
+        ).fetchall()[0][0]
+    )
+
+
 def cancel(
     con: duckdb.DuckDBPyConnection, event: str, label: str, *, reason: str, by: str | None = None
 ) -> int:
@@ -302,13 +308,11 @@ def cancel(
         ).fetchall()
         if not drawn:
             raise DrawRefused("not_drawn", {"round": label, "event": event})
-        used = con.execute(
-            "SELECT (SELECT count(*) FROM match_versions WHERE event = ? AND round = ? "
-            "AND current AND kind <> 'withdrawn') + (SELECT count(*) FROM match_entry "
-            "WHERE event = ? AND round = ? AND closed_at IS NULL)",
-            [event, label, event, label],
+        entering = con.execute(
+            "SELECT count(*) FROM match_entry WHERE event = ? AND round = ? AND closed_at IS NULL",
+            [event, label],
         ).fetchall()[0][0]
-        if used:
+        if entering or _loaded(con, event, label):
             raise DrawRefused("cancel_in_use", {"round": label})
         con.execute(
             "UPDATE draws_t SET current = false, cancelled_at = ?, cancelled_by = ?, "
