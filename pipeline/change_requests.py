@@ -272,8 +272,15 @@ def may_see(
 
 
 def visible(con: duckdb.DuckDBPyConnection, name: str, status: str | None = None) -> pl.DataFrame:
-    """The requests ``name`` may see, newest first (``status`` keeps only those)."""
-    df = frame(con.sql(LIST))
+    """The requests ``name`` may see, newest first (``status`` keeps only those), with
+    ``news``: a decision on their own request they have not seen (:attr:`Request.unseen`)."""
+    df = frame(con.sql(LIST)).with_columns(
+        (
+            pl.col("status").is_in(list(DECIDED))
+            & pl.col("seen_at").is_null()
+            & (pl.col("requested_by") == auth.normalize_name(name))
+        ).alias("news")
+    )
     if status:
         df = df.filter(pl.col("status") == status)
     keep = [

@@ -43,14 +43,7 @@ def render() -> None:
         return
     # the jury's decisions on their own requests they have not seen come first, then
     # what waits, then the rest, newest first
-    news = (
-        pl.col("status").is_in(cr.DECIDED)
-        & pl.col("seen_at").is_null()
-        & (pl.col("requested_by") == ident.name)
-    )
-    listed = listed.with_columns(news.alias("news")).sort(
-        ~pl.col("news"), pl.col("status") != cr.PENDING, -pl.col("request_id")
-    )
+    listed = listed.sort(~pl.col("news"), pl.col("status") != cr.PENDING, -pl.col("request_id"))
     labels = {r["request_id"]: _label(r) for r in listed.iter_rows(named=True)}
     if _SELECT in st.session_state:
         # a request just decided or cancelled, set again before its picker is drawn: the
