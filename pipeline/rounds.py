@@ -117,7 +117,8 @@ def set_order(
     A label that is a loaded round of the event spelled differently (``r1`` for ``R1``)
     is stored as the loaded spelling. Returns ``order`` (as stored) and ``not_loaded``
     (listed rounds the event has no results for yet). Raises :class:`OrderRefused` (a
-    ``ValueError``) for an empty label or one listed twice and :class:`pipeline.standings.queries.NotFound` for an unknown event.
+    ``ValueError``) for an empty label or one listed twice and
+    :class:`pipeline.standings.queries.NotFound` for an unknown event.
     """
     from pipeline.standings.queries import NotFound
 

@@ -93,7 +93,7 @@ def reader(db: Any) -> Any:
     elif not isinstance(target, str):
         # a file made by an older version gets its new tables and views first (as
         # `domino serve` does), so a command reading them does not stop on the old schema;
-        # busy or read-only: it is read as it is
+        # busy: read as it is; read-only and behind: refused in a sentence (StoreError)
         upgrade(target)
     return connect(db, read_only=True)
 

@@ -51,7 +51,7 @@ class StoreError(messages.Refused):
     ) -> None:
         self.code = code
         self.file = file
-        mid = f"store.{code}" + (f".{variant}" if variant else "")
+        mid = messages.message_id(f"store.{code}", variant or None)
         super().__init__(mid, {"db": str(file), **(params or {})})
 
 
