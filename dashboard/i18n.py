@@ -31,6 +31,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Hasil terbuka untuk umum. Koordinator masuk di halaman Unggah hasil.",
         "en": "Results are public. Coordinators sign in on the Upload results page.",
     },
+    "app.unexpected": {
+        "id": "Halaman ini berhenti karena kesalahan yang tidak dikenal ({what}). Setiap simpanan menulis satu pertandingan utuh atau tidak sama sekali, jadi tidak ada hasil yang setengah tersimpan. Muat ulang halaman; jika terulang, laporkan kepada pengelola server: rinciannya ada di log server.",
+        "en": "This page stopped on an error it does not know ({what}). Every save writes a match whole or not at all, so no result is half saved. Reload the page; if it happens again, tell whoever runs the server: the details are in the server's log.",
+    },
     "busy": {
         "id": "↻ memperbarui… (basis data sedang dipakai untuk memuat hasil; data terakhir ditampilkan)",
         "en": "↻ updating… (the database is busy loading results; showing the last data)",

@@ -133,9 +133,9 @@ def mark(name: str) -> None:
 def follow(name: str) -> None:
     """Place once per page, after the live part: every ``live_seconds`` it compares the
     change count with the one :func:`mark` kept and reruns the page when they differ."""
-    import streamlit as st
+    from dashboard import failures
 
-    st.fragment(_check, run_every=live_seconds())(name)
+    failures.fragment(_check, run_every=live_seconds())(name)
 
 
 def _check(name: str) -> None:

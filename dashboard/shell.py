@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import access, data, ui
+from dashboard import access, data, failures, ui
 from dashboard.i18n import LANG_KEY, LANGUAGES, default_language, t
 from pipeline.store.db import DatabaseBusy
 
@@ -175,5 +175,7 @@ def main() -> None:
     )
     access.current()  # a lasting sign-in resumes before the pages are listed
     nav = st.navigation(pages(access.role()))
-    sidebar()
-    nav.run()
+    with failures.guarded("the sidebar"):
+        sidebar()
+    with failures.guarded(f"the page {nav.url_path or 'leaderboard'!r}"):
+        nav.run()

@@ -44,6 +44,14 @@ class PanicException(BaseException):
 
 
 @pytest.fixture(autouse=True)
+def _bugs_go_through(monkeypatch):
+    """An error nobody expected goes through to the test instead of becoming the sentence
+    users see (the command line's and the dashboard's ``DOMINO_DEBUG``): a page test's
+    ``at.exception`` then catches a crash. Tests of the sentence remove it."""
+    monkeypatch.setenv("DOMINO_DEBUG", "1")
+
+
+@pytest.fixture(autouse=True)
 def _no_watcher_outlives_its_test():
     """A page opened in a test (Streamlit's AppTest runs it in this process) starts the
     dashboard's watcher of that test's database (dashboard/live.py): a thread polling it

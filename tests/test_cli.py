@@ -279,6 +279,7 @@ def test_an_error_nobody_expected_is_one_line_and_exit_70(db_path, monkeypatch, 
         raise error(text)
 
     monkeypatch.setattr(service, "load", broken)
+    monkeypatch.delenv("DOMINO_DEBUG")
     got = run("ingest", BASE)
     assert got.exit_code == 70
     said = got.stderr.strip()

@@ -1,6 +1,7 @@
 """The dashboard's pages through streamlit.testing.v1.AppTest: they render on the sample
 events and on an empty database, show what the issue asks, and keep the access rules."""
 
+import logging
 import re
 import shutil
 from datetime import date
@@ -332,6 +333,76 @@ def test_busy_with_nothing_read_yet_says_so(loaded, monkeypatch):
     monkeypatch.setattr(data, "attach", lambda *a, **k: (_ for _ in ()).throw(DatabaseBusy("busy")))
     at = app()
     assert "Basis data sedang dipakai" in texts(at)
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def server_log():
+    """What the dashboard writes to the server's log about unexpected errors."""
+    handler = _Records()
+    log = logging.getLogger("dashboard.failures")  # Streamlit's loggers do not propagate
+    log.addHandler(handler)
+    yield handler.records
+    log.removeHandler(handler)
+
+
+def _broken(*_a, **_k):
+    raise ZeroDivisionError("a bug")
+
+
+def test_a_bug_in_a_live_part_is_one_sentence_and_the_rest_of_the_page_stays(
+    loaded, monkeypatch, server_log
+):
+    """The leaderboard's live part (a fragment, which also reruns on its own) fails: the
+    reader gets one sentence in the page's language naming the error, not Streamlit's box;
+    the page's title and the sidebar stay, and the traceback goes to the server's log."""
+    from dashboard.views import leaderboard
+
+    monkeypatch.delenv("DOMINO_DEBUG")
+    monkeypatch.setattr(leaderboard, "_load", _broken)
+    at = app(event=UNHAS)
+    said = [e.value for e in at.error]
+    assert len(said) == 1 and said[0].startswith("Halaman ini berhenti karena kesalahan yang")
+    assert "(ZeroDivisionError)" in said[0] and "log server" in said[0]
+    assert "Traceback" not in texts(at) and "a bug" not in texts(at)
+    assert at.title[0].value == "Klasemen langsung"
+    assert at.sidebar.get("button_group") or at.sidebar.get("segmented_control")
+    assert [r.exc_info[0] for r in server_log] == [ZeroDivisionError]
+    assert "_live_body" in server_log[0].getMessage()
+
+
+def test_a_bug_on_a_page_is_one_sentence_in_its_language(loaded, monkeypatch, server_log):
+    from dashboard.views import player
+
+    monkeypatch.delenv("DOMINO_DEBUG")
+    at = app(lang="en")
+    monkeypatch.setattr(player, "render", _broken)
+    at.switch_page("page_scripts/player.py").run()
+    assert not at.exception
+    said = [e.value for e in at.error]
+    assert len(said) == 1 and said[0].startswith("This page stopped on an error it does not know")
+    assert "(ZeroDivisionError)" in said[0]
+    assert "'player'" in server_log[0].getMessage()
+
+
+def test_with_domino_debug_a_bug_goes_through_to_streamlit(loaded, monkeypatch):
+    """The page tests run with DOMINO_DEBUG set (tests/conftest.py): a crash fails them."""
+    from dashboard.views import leaderboard
+
+    monkeypatch.setattr(leaderboard, "_load", _broken)
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["event"] = UNHAS
+    at.run()
+    assert [e.message for e in at.exception] == ["a bug"]
+    assert not at.error
 
 
 # --- player and statistics ------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboard import data, live, ui
+from dashboard import data, failures, live, ui
 from dashboard.i18n import column, t
 from dashboard.views.leaderboard import (
     _controls,
@@ -34,7 +34,7 @@ def show() -> None:
     enough to change slides on time."""
     _bigscreen_css()
     tick, _ = _big_tick()
-    st.fragment(_big_body, run_every=tick)()
+    failures.fragment(_big_body, run_every=tick)()
     live.follow("bigscreen")  # a save shows at once, not at the next slide
 
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 import polars as pl
 import streamlit as st
 
-from dashboard import batches, data, i18n, live, ui
+from dashboard import batches, data, failures, i18n, live, ui
 from dashboard.batches import AUTO
 from dashboard.i18n import t
 from pipeline import rulesets, settings
@@ -43,7 +43,7 @@ def render() -> None:
         _phone_css()
         ui.cards_css()
         _zone_css()
-        st.fragment(_live_body)()
+        failures.fragment(_live_body)()
         live.follow("leaderboard")
 
 

@@ -1,0 +1,48 @@
+"""An error no part of the dashboard expected (a bug), said as one sentence.
+
+Streamlit's own box would show only the exception's class, in English, and leave the
+rest of the screen blank. :func:`guarded` says in the page's language that the page
+stopped, that no result is half saved and where the details are (the traceback goes to
+the server's log). It wraps each page's run and each fragment, which reruns on its own.
+With ``DOMINO_DEBUG`` set the error goes through to Streamlit, as it does on the command
+line; the page tests set it, so a crash fails them.
+"""
+
+import functools
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import streamlit as st
+from streamlit.logger import get_logger
+
+from dashboard.i18n import t
+from pipeline.panics import is_failure
+
+_LOG = get_logger(__name__)
+
+
+@contextmanager
+def guarded(where: str) -> Iterator[None]:
+    """Run the block; an unexpected error in it becomes the one sentence and a log entry
+    naming ``where`` (a page's address, a fragment's function). Streamlit's rerun and
+    stop (not ``Exception``) and Ctrl-C pass through."""
+    try:
+        yield
+    except BaseException as exc:
+        if not is_failure(exc) or os.environ.get("DOMINO_DEBUG"):
+            raise
+        _LOG.error("%s stopped on an unexpected error", where, exc_info=exc)
+        st.error(t("app.unexpected", what=type(exc).__name__), icon="⚠️")
+
+
+def fragment(body: Callable[..., Any], *, run_every: float | None = None) -> Callable[..., Any]:
+    """``st.fragment(body, run_every=...)`` whose every run is :func:`guarded`."""
+
+    @functools.wraps(body)
+    def run(*args: Any, **kwargs: Any) -> None:
+        with guarded(body.__qualname__):
+            body(*args, **kwargs)
+
+    return st.fragment(run, run_every=run_every)
