@@ -1,6 +1,7 @@
 """The dashboard's pages through streamlit.testing.v1.AppTest: they render on the sample
 events and on an empty database, show what the issue asks, and keep the access rules."""
 
+import ast
 import logging
 import re
 import shutil
@@ -28,6 +29,7 @@ from tests.browser.support import (
     sample_file,
 )
 from tests.chart_marks import charts_of
+from tests.conftest import ROOT
 
 PAGES = [
     "page_scripts/leaderboard.py",
@@ -1116,3 +1118,19 @@ def test_each_sign_in_form_says_who_may_use_its_page(loaded, script, who):
     assert "Coordinator sign-in" in shown and who in shown
     if script != "upload.py":
         assert "Uploading and correcting results" not in shown
+
+
+def test_every_fragment_of_the_dashboard_is_guarded():
+    """A fragment reruns on its own, outside the page's guard: each is made with
+    ``failures.fragment`` (an ``st.dialog``, also a fragment, would need the same)."""
+    raw = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sorted((ROOT / "dashboard").rglob("*.py"))
+        if path.name != "failures.py"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute)
+        and node.attr in ("fragment", "dialog")
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "st"
+    ]
+    assert raw == []
