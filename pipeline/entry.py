@@ -213,6 +213,21 @@ def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) ->
     )
 
 
+def open_entries(con: duckdb.DuckDBPyConnection, event: str, round: str | None = None) -> int:
+    """How many tables of ``event`` (of its ``round``) are open for hand entry. A table
+    the jury withdrew takes no hands: its entry, which nobody can save or close any more,
+    holds nothing (a draw to cancel, an event to delete)."""
+    return int(
+        con.execute(
+            "SELECT count(*) FROM match_entry e WHERE e.closed_at IS NULL AND e.event = ? "
+            "AND (CAST(? AS VARCHAR) IS NULL OR e.round = ?) AND NOT EXISTS ("
+            "SELECT 1 FROM match_versions v WHERE v.current AND v.kind = 'withdrawn' "
+            'AND v.event = e.event AND v.round = e.round AND v."table" = e."table")',
+            [event, round, round],
+        ).fetchall()[0][0]
+    )
+
+
 # --- saving a hand ----------------------------------------------------------------------------
 
 

@@ -396,20 +396,21 @@ def _nothing_holds(con: duckdb.DuckDBPyConnection, event: str) -> None:
             "event_delete.counts",
             {"event": event, "matches": int(counted[0]), "round": rnd, "table": table},
         )
-    held = [
-        (what, int(con.execute(sql, [event]).fetchall()[0][0]))
-        for what, sql in (
-            ("draw", "SELECT count(*) FROM draws_t WHERE event = ? AND current"),
-            ("roster", "SELECT count(*) FROM entrants WHERE event = ?"),
-            ("entry", "SELECT count(*) FROM match_entry WHERE event = ? AND closed_at IS NULL"),
-            (
-                "request",
-                "SELECT count(*) FROM change_requests r JOIN change_request_matches m "
-                "USING (request_id) WHERE r.status = 'pending' AND m.event = ?",
-            ),
-        )
-    ]
-    found = [what for what, n in held if n]
+    from pipeline.entry import open_entries  # it loads the ingest service
+
+    def count(sql: str) -> int:
+        return int(con.execute(sql, [event]).fetchall()[0][0])
+
+    held = {
+        "draw": count("SELECT count(*) FROM draws_t WHERE event = ? AND current"),
+        "roster": count("SELECT count(*) FROM entrants WHERE event = ?"),
+        "entry": open_entries(con, event),
+        "request": count(
+            "SELECT count(*) FROM change_requests r JOIN change_request_matches m "
+            "USING (request_id) WHERE r.status = 'pending' AND m.event = ?"
+        ),
+    }
+    found = [what for what, n in held.items() if n]
     if found:
         raise DeleteRefused("event_delete.prepared", {"event": event, "what": found})
     users = [

@@ -2,6 +2,8 @@
 "Additions for running competitions"), the ``seatings`` view, and a load checked against
 its round's draw."""
 
+from datetime import datetime
+
 import duckdb
 import polars as pl
 import pytest
@@ -453,3 +455,37 @@ def test_an_event_whose_only_draw_was_cancelled_can_be_deleted(db_path, tmp_path
     with connect(db_path, read_only=True) as con:
         assert con.sql("SELECT count(*) FROM draws_t").fetchall() == [(0,)]
         assert con.sql("SELECT count(*) FROM draw_seats").fetchall() == [(0,)]
+
+
+def test_a_withdrawn_table_still_open_for_hand_entry_holds_no_draw_or_event(store, tmp_path):
+    """A table entered at the phone and then withdrawn by the jury takes no hands: its
+    entry can be neither saved nor closed. It no longer keeps the round's draw from being
+    cancelled, nor the event from being deleted, as an entry of a table in play does."""
+    setup_event(tmp_path)
+    with connect(store) as con:
+        load(con, tmp_path, play(start_of(con, "ev", "R1", "1")))
+        con.execute(  # as the hand-entry page opens the table on its first saved hand
+            'INSERT INTO match_entry (event, round, "table", opened_by, opened_at) '
+            "VALUES ('ev', 'R1', '1', 'wasit', ?)",
+            [datetime.now()],
+        )
+    r = run("withdraw", "--event", "ev", "--round", "R1", "--table", "1", "--reason", "x")
+    assert r.exit_code == 0, r.output
+    with connect(store) as con:
+        con.execute(  # and a table of the round still in play
+            'INSERT INTO match_entry (event, round, "table", opened_by, opened_at) '
+            "VALUES ('ev', 'R1', '2', 'wasit', ?)",
+            [datetime.now()],
+        )
+    r = run("draw", "--event", "ev", "--round", "R1", "--cancel", "--reason", "wrong event")
+    refused(r, "round R1 already has a table loaded or open for hand entry")
+    refused(run("event", "delete", "ev", "--reason", "x"), "a table open for hand entry")
+    with connect(store) as con:
+        con.execute("DELETE FROM match_entry WHERE \"table\" = '2'")
+    r = run("draw", "--event", "ev", "--round", "R1", "--cancel", "--reason", "wrong event")
+    assert r.exit_code == 0, r.output
+    assert run("event", "roster", "ev", "--clear").exit_code == 0
+    r = run("event", "delete", "ev", "--reason", "made by mistake")
+    assert r.exit_code == 0, r.output
+    with connect(store, read_only=True) as con:
+        assert con.sql("SELECT count(*) FROM match_entry").fetchall() == [(0,)]

@@ -308,11 +308,9 @@ def cancel(
         ).fetchall()
         if not drawn:
             raise DrawRefused("not_drawn", {"round": label, "event": event})
-        entering = con.execute(
-            "SELECT count(*) FROM match_entry WHERE event = ? AND round = ? AND closed_at IS NULL",
-            [event, label],
-        ).fetchall()[0][0]
-        if entering or _loaded(con, event, label):
+        from pipeline.entry import open_entries  # it imports the draws
+
+        if open_entries(con, event, label) or _loaded(con, event, label):
             raise DrawRefused("cancel_in_use", {"round": label})
         con.execute(
             "UPDATE draws_t SET current = false, cancelled_at = ?, cancelled_by = ?, "
