@@ -106,6 +106,24 @@ def test_a_level_the_ruleset_does_not_have_is_a_wrong_call(db_path):
     assert "ruleset unhas has no round standings (it has table, event)" in r.output
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--round", "R1"], "--round R1 chooses rows of --level table or round, not of the event"),
+        (["--level", "group", "--table", "2"], "--table 2 chooses rows of --level table, not"),
+        (["--level", "round", "--round", "R1", "--table", "2"], "cover every table of the round"),
+    ],
+    ids=["round-at-event", "table-at-group", "table-at-round"],
+)
+def test_a_round_or_table_the_level_would_ignore_is_a_wrong_call(db_path, args, said):
+    """`domino standings --event E --round R1` printed the whole event's standings under
+    a round the reader asked for: the option was ignored at the event level."""
+    run("ingest", BASE)
+    r = run("standings", "--event", "unhas-2024-e1", *args)
+    assert r.exit_code == 2 and said in " ".join(r.output.split()), r.output
+    assert "add --level table" in r.output
+
+
 def test_unknown_event_is_reported(db_path):
     run("ingest", BASE)
     r = CliRunner().invoke(cli, ["standings", "--event", "nope"])

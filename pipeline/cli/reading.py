@@ -9,6 +9,11 @@ from pipeline.cli.common import db_option, err, format_option, match_options, re
 
 #: ``pipeline.standings.queries.LEVELS``, written out so that --help need not import it
 LEVELS = ("table", "round", "event", "group")
+_COVER = {
+    "round": "every table of the round",
+    "event": "the whole event",
+    "group": "the whole event",
+}
 
 
 @click.command()
@@ -20,6 +25,17 @@ LEVELS = ("table", "round", "event", "group")
 @db_option
 def standings(event, level, round_, table, fmt, db) -> None:
     """Standings of an event at table, round, event or group level."""
+    for option, value, levels in (
+        ("--round", round_, ("table", "round")),
+        ("--table", table, ("table",)),
+    ):
+        if value is not None and level not in levels:
+            # it would be ignored: the reader would take the whole event's standings for the
+            # round's or the table's
+            raise click.UsageError(
+                f"{option} {value} chooses rows of --level {' or '.join(levels)}, not of the "
+                f"{level} standings (which cover {_COVER[level]}); add --level table"
+            )
     from pipeline.cli.output import emit
     from pipeline.rulesets import stale_events
     from pipeline.standings import queries
