@@ -290,6 +290,11 @@ def visible(con: duckdb.DuckDBPyConnection, name: str, status: str | None = None
     return df.filter(pl.Series(keep, dtype=pl.Boolean)) if df.height else df
 
 
+#: the jury decided a request of the user (parameters: their name, :data:`DECIDED`) and
+#: they have not seen it: :attr:`Request.unseen` in SQL (``change_requests`` columns)
+_UNSEEN = "requested_by = ? AND seen_at IS NULL AND status IN (SELECT unnest(?))"
+
+
 class Waiting(NamedTuple):
     """What waits for one user, for the sidebar."""
 
@@ -306,8 +311,7 @@ def waiting(con: duckdb.DuckDBPyConnection, name: str) -> Waiting:
     rows = con.execute(
         "SELECT r.requested_by, r.status = 'pending', list(DISTINCT m.event) "
         "FROM change_requests r JOIN change_request_matches m USING (request_id) "
-        "WHERE r.status = 'pending' OR (r.requested_by = ? AND r.seen_at IS NULL "
-        "AND r.status IN (SELECT unnest(?))) "
+        f"WHERE r.status = 'pending' OR ({_UNSEEN}) "
         "GROUP BY r.request_id, r.requested_by, r.status",
         [key, list(DECIDED)],
     ).fetchall()
@@ -327,8 +331,7 @@ def seen(con: duckdb.DuckDBPyConnection, name: str, request_id: int) -> None:
     """``name`` saw the jury's decision on their request ``request_id`` (the change
     requests page): it no longer counts as news. Anyone else's look changes nothing."""
     con.execute(
-        "UPDATE change_requests SET seen_at = ? WHERE request_id = ? AND requested_by = ? "
-        "AND seen_at IS NULL AND status IN (SELECT unnest(?))",
+        f"UPDATE change_requests SET seen_at = ? WHERE request_id = ? AND {_UNSEEN}",
         [datetime.now(), int(request_id), auth.normalize_name(name), list(DECIDED)],
     )
 
