@@ -17,7 +17,9 @@ from typing import Any
 import streamlit as st
 from streamlit.logger import get_logger
 
+from dashboard import i18n
 from dashboard.i18n import t
+from pipeline.messages import Refused
 from pipeline.panics import is_failure
 
 _LOG = get_logger(__name__)
@@ -26,10 +28,13 @@ _LOG = get_logger(__name__)
 @contextmanager
 def guarded(where: str) -> Iterator[None]:
     """Run the block; an unexpected error in it becomes the one sentence and a log entry
-    naming ``where`` (a page's address, a fragment's function). Streamlit's rerun and
-    stop (not ``Exception``) and Ctrl-C pass through."""
+    naming ``where`` (a page's address, a fragment's function). A refusal no page caught
+    (:class:`pipeline.messages.Refused`: a setting of the wrong kind) is its own sentence.
+    Streamlit's rerun and stop (not ``Exception``) and Ctrl-C pass through."""
     try:
         yield
+    except Refused as exc:  # a refusal no page expected (a setting of the wrong kind)
+        st.error(exc.render(i18n.language()), icon="⚠️")
     except BaseException as exc:
         if not is_failure(exc) or os.environ.get("DOMINO_DEBUG"):
             raise

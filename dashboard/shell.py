@@ -6,6 +6,7 @@ import streamlit as st
 
 from dashboard import access, data, failures, ui
 from dashboard.i18n import LANG_KEY, LANGUAGES, default_language, t
+from pipeline import settings
 from pipeline.store.db import DatabaseBusy
 
 HERE = Path(__file__).resolve().parent
@@ -173,9 +174,11 @@ def main() -> None:
     st.set_page_config(
         page_title=t("app.title"), page_icon=ICON, layout="wide", initial_sidebar_state="auto"
     )
-    access.current()  # a lasting sign-in resumes before the pages are listed
-    nav = st.navigation(pages(access.role()))
-    with failures.guarded("the sidebar"):
-        sidebar()
-    with failures.guarded(f"the page {nav.url_path or 'leaderboard'!r}"):
-        nav.run()
+    with failures.guarded("the app"):
+        settings.check()  # a setting of the wrong kind: its one sentence in place of the pages
+        access.current()  # a lasting sign-in resumes before the pages are listed
+        nav = st.navigation(pages(access.role()))
+        with failures.guarded("the sidebar"):
+            sidebar()
+        with failures.guarded(f"the page {nav.url_path or 'leaderboard'!r}"):
+            nav.run()

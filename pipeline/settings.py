@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.messages import Refused
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # What a setting holds: its default's type, which an environment override keeps.
@@ -134,19 +136,54 @@ SETTINGS: tuple[Setting, ...] = (
 _BY_NAME = {s.name: s for s in SETTINGS}
 
 
+_YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+class SettingError(Refused, ValueError):
+    """An environment value a setting cannot take: the sentence names the variable, the
+    value, what it must be and the default."""
+
+    def __init__(self, setting: Setting, raw: str, kind: str) -> None:
+        super().__init__(
+            f"setting.{kind}",
+            {
+                "var": f"DOMINO_{setting.name.upper()}",
+                "value": raw,
+                "default": str(setting.default),
+            },
+        )
+
+
 def get(name: str) -> Value:
-    """Return a setting's value: ``DOMINO_<NAME>`` from the environment, else the default."""
+    """Return a setting's value: ``DOMINO_<NAME>`` from the environment, else the default.
+    A value of the wrong kind (a word for a number, a negative count) is refused with
+    :class:`SettingError`."""
     setting = _BY_NAME[name]
     raw = os.environ.get(f"DOMINO_{name.upper()}")
-    if raw is None or raw == "":
+    if raw is None or raw.strip() == "":
         return setting.default
+    if isinstance(setting.default, str):
+        return raw
+    text = raw.strip().lower()
     if isinstance(setting.default, bool):
-        return raw.lower() in ("1", "true", "yes")
-    if isinstance(setting.default, int):
-        return int(raw)
-    if isinstance(setting.default, float):
-        return float(raw)
-    return raw
+        if text not in _YES + _NO:
+            raise SettingError(setting, raw, "flag")
+        return text in _YES
+    kind = "whole" if isinstance(setting.default, int) else "number"
+    try:
+        value: int | float = int(text) if kind == "whole" else float(text)
+    except ValueError:
+        raise SettingError(setting, raw, kind) from None
+    if not value >= 0:  # a negative count or time, or NaN
+        raise SettingError(setting, raw, kind)
+    return value
+
+
+def check() -> None:
+    """Read every setting once: a value it cannot take is refused now (:class:`SettingError`),
+    not when a page first asks for it."""
+    for setting in SETTINGS:
+        get(setting.name)
 
 
 def db_path(explicit: str | os.PathLike[str] | None = None) -> Path:

@@ -124,6 +124,19 @@ def test_a_round_or_table_the_level_would_ignore_is_a_wrong_call(db_path, args, 
     assert "add --level table" in r.output
 
 
+def test_a_setting_of_the_wrong_kind_is_one_sentence_and_exit_2(db_path, monkeypatch):
+    """Before: "internal error ... ValueError: could not convert string to float"."""
+    run("ingest", BASE)
+    monkeypatch.setenv("DOMINO_LOCK_TIMEOUT", "30 detik")
+    monkeypatch.delenv("DOMINO_DEBUG")
+    r = run("standings", "--event", "unhas-2024-e1")
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (
+        'setting: DOMINO_LOCK_TIMEOUT is set to "30 detik", which is not a number of 0 or '
+        "more; set it to one (its default is 30.0) or unset it"
+    )
+
+
 def test_unknown_event_is_reported(db_path):
     run("ingest", BASE)
     r = CliRunner().invoke(cli, ["standings", "--event", "nope"])

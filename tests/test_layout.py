@@ -111,6 +111,22 @@ def test_domino_serve_on_a_missing_file_says_the_pages_start_empty(monkeypatch, 
     assert not typo.exists()  # serving reads; the first upload creates the file
 
 
+def test_domino_serve_with_a_setting_of_the_wrong_kind_says_which_before_starting(
+    monkeypatch, tmp_path
+):
+    """Before, the server started and each visitor's page stopped on "could not convert
+    string to float" when it first read the setting."""
+    started = []
+    monkeypatch.setattr(os, "execv", lambda exe, argv: started.append(argv))
+    monkeypatch.setenv("DOMINO_LIVE_SECONDS", "dua")
+    r = CliRunner().invoke(cli, ["serve", "--port", "8771", "--db", str(tmp_path / "d.duckdb")])
+    assert r.exit_code == 2 and not started
+    assert 'setting: DOMINO_LIVE_SECONDS is set to "dua", which is not a number' in " ".join(
+        r.output.split()
+    )
+    assert "Traceback" not in r.output
+
+
 def test_python_m_dashboard_takes_a_postgresql_url_as_it_is(monkeypatch):
     from streamlit.web.cli import main as streamlit_main
 

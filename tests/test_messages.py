@@ -418,6 +418,48 @@ def test_refused_events_rosters_round_orders_and_users_speak_indonesian(con, tmp
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "mid"),
+    [
+        ("live_seconds", "satu", "setting.number"),
+        ("live_seconds", "-1", "setting.number"),
+        ("live_seconds", "nan", "setting.number"),
+        ("max_rows", "2,5", "setting.whole"),
+        ("max_rows", "1.5", "setting.whole"),
+        ("flag", "ya", "setting.flag"),
+    ],
+)
+def test_a_setting_of_the_wrong_kind_is_refused_naming_it(monkeypatch, name, value, mid):
+    """`DOMINO_LIVE_SECONDS=satu` stopped the pages it reached on "could not convert
+    string to float"; a yes/no setting took any word for no."""
+    from pipeline import settings
+
+    if name == "flag":  # no yes/no setting exists yet: one for the test
+        flag = settings.Setting("flag", default=False, help="A yes/no setting.")
+        monkeypatch.setitem(settings._BY_NAME, "flag", flag)
+    monkeypatch.setenv(f"DOMINO_{name.upper()}", value)
+    with pytest.raises(settings.SettingError) as info:
+        settings.get(name)
+    exc = info.value
+    assert exc.message_id == mid
+    indonesian = said(exc.message_id, exc.params, str(exc))
+    assert f"DOMINO_{name.upper()}" in str(exc) and f'"{value}"' in indonesian
+
+
+def test_a_setting_takes_what_its_kind_allows(monkeypatch):
+    from pipeline import settings
+
+    for value, want in (("2.5", 2.5), (" 3 ", 3.0), ("0", 0.0), ("", 1.0)):
+        monkeypatch.setenv("DOMINO_LIVE_SECONDS", value)
+        assert settings.get("live_seconds") == want
+    monkeypatch.setitem(
+        settings._BY_NAME, "flag", settings.Setting("flag", default=False, help="x")
+    )
+    for value, want in (("Yes", True), ("1", True), ("off", False), ("FALSE", False)):
+        monkeypatch.setenv("DOMINO_FLAG", value)
+        assert settings.get("flag") is want
+
+
 def test_registry_conflicts_speak_indonesian(con, tmp_path):
     """Every way a registry import is refused whole, each conflict its own message naming
     the file's rows (lists joined "A, B and C" / "A, B dan C")."""

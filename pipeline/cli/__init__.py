@@ -77,6 +77,8 @@ def _refusal(exc: Exception) -> tuple[str, int] | None:
         return f"[red]Error:[/] {escape(str(exc))}", 1
     if raised("pipeline.standings.queries", "NotFound"):
         return f"[red]not found:[/] {exc}", 1
+    if raised("pipeline.settings", "SettingError"):  # a DOMINO_<NAME> of the wrong kind
+        return f"[red]setting:[/] {escape(str(exc))}", 2
     if raised("pipeline.rulesets", "BadRuleset", "UnknownRuleset"):
         return f"[red]ruleset:[/] {escape(str(exc))}", 2
     return None

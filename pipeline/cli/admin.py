@@ -231,6 +231,7 @@ def demo(no_serve, port, host, db) -> None:
 @db_option
 def serve(port, host, db) -> None:
     """Start the dashboard on the same database."""
+    settings.check()  # a setting of the wrong kind: said now, not on the first page
     where = settings.db_target(db)
     if isinstance(where, str):  # PostgreSQL: reachable and migrated, or say so now
         from pipeline.store.db import connect
