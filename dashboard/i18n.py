@@ -527,8 +527,10 @@ LANG_KEY = "lang"  # the sidebar widget's key: the language lives in each sessio
 
 
 def default_language() -> str:
-    lang = str(settings.get("language"))
-    return lang if lang in LANGUAGES else "id"
+    try:
+        return str(settings.get("language"))  # one of LANGUAGES: the setting takes no other
+    except settings.SettingError:  # the app says so in place of its pages (dashboard/shell.py)
+        return "id"
 
 
 def language() -> str:

@@ -23,6 +23,7 @@ class Setting:
     name: str
     default: Value
     help: str
+    choices: tuple[str, ...] = ()  # a text setting that takes only these
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -130,7 +131,12 @@ SETTINGS: tuple[Setting, ...] = (
         "Players a player picker lists, those who played most; typing part of a name finds any other (0: all).",
     ),
     Setting("form_matches", 10, "Tables shown as a player's recent form on their page."),
-    Setting("language", "id", "Default dashboard language: id (Indonesian) or en (English)."),
+    Setting(
+        "language",
+        "id",
+        "Default dashboard language: id (Indonesian) or en (English).",
+        choices=("id", "en"),
+    ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}
@@ -150,6 +156,7 @@ class SettingError(Refused, ValueError):
                 "var": f"DOMINO_{setting.name.upper()}",
                 "value": raw,
                 "default": str(setting.default),
+                "choices": list(setting.choices),
             },
         )
 
@@ -163,7 +170,9 @@ def get(name: str) -> Value:
     if raw is None or raw.strip() == "":
         return setting.default
     if isinstance(setting.default, str):
-        return raw
+        if setting.choices and raw.strip() not in setting.choices:
+            raise SettingError(setting, raw, "choice")
+        return raw.strip() if setting.choices else raw
     text = raw.strip().lower()
     if isinstance(setting.default, bool):
         if text not in _YES + _NO:

@@ -395,19 +395,35 @@ def test_a_bug_on_a_page_is_one_sentence_in_its_language(loaded, monkeypatch, se
     assert "'player'" in server_log[0].getMessage()
 
 
-def test_a_setting_of_the_wrong_kind_is_its_sentence_on_the_page(loaded, monkeypatch):
+@pytest.mark.parametrize(
+    ("var", "value", "said"),
+    [
+        (
+            "DOMINO_LIVE_SECONDS",
+            "satu",
+            'DOMINO_LIVE_SECONDS berisi "satu", bukan angka 0 atau lebih; isi dengan angka '
+            "(bawaannya 1.0) atau hapus pengaturannya",
+        ),
+        (
+            "DOMINO_LANGUAGE",
+            "fr",
+            'DOMINO_LANGUAGE berisi "fr", bukan salah satu dari id atau en; isi dengan '
+            "salah satunya (bawaannya id) atau hapus pengaturannya",
+        ),
+    ],
+)
+def test_a_setting_of_the_wrong_kind_is_its_sentence_on_the_page(
+    loaded, monkeypatch, var, value, said
+):
     """A server started without `domino serve`'s check (python -m dashboard, or a setting
-    changed under it): the leaderboard names the setting instead of stopping."""
-    monkeypatch.setenv("DOMINO_LIVE_SECONDS", "satu")
+    changed under it): the page names the setting instead of stopping. A language
+    setting the dashboard does not have was taken as Indonesian without a word."""
+    monkeypatch.setenv(var, value)
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.session_state["event"] = UNHAS
     at.run()
     assert not at.exception
-    said = [e.value for e in at.error]
-    assert said == [
-        'DOMINO_LIVE_SECONDS berisi "satu", bukan angka 0 atau lebih; isi dengan angka '
-        "(bawaannya 1.0) atau hapus pengaturannya"
-    ]
+    assert [e.value for e in at.error] == [said]
 
 
 def test_with_domino_debug_a_bug_goes_through_to_streamlit(loaded, monkeypatch):

@@ -427,6 +427,7 @@ def test_refused_events_rosters_round_orders_and_users_speak_indonesian(con, tmp
         ("max_rows", "2,5", "setting.whole"),
         ("max_rows", "1.5", "setting.whole"),
         ("flag", "ya", "setting.flag"),
+        ("language", "fr", "setting.choice"),
     ],
 )
 def test_a_setting_of_the_wrong_kind_is_refused_naming_it(monkeypatch, name, value, mid):
