@@ -74,6 +74,7 @@ class MatchState:
     standings: pl.DataFrame  # table_standings rows of the match
     status: str  # new | open | closed | withdrawn
     withdrawn: tuple[str, str] | None = None  # who withdrew it and why, when it is
+    version: int = 0  # the current version read (0: none yet)
 
     def withdrawn_refusal(self) -> "EntryRefused | None":
         """Why no hand is taken (who withdrew the match and why), when it is withdrawn."""
@@ -200,6 +201,11 @@ def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) ->
     ).fetchall()
     if gone:
         status = "withdrawn"
+    version = con.execute(
+        "SELECT coalesce(max(version), 0) FROM match_versions "
+        'WHERE current AND event = ? AND round = ? AND "table" = ?',
+        [event, round, table],
+    ).fetchall()[0][0]
     return MatchState(
         event=event,
         round=round,
@@ -210,6 +216,7 @@ def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) ->
         standings=standings,
         status=status,
         withdrawn=(str(gone[0][0]), str(gone[0][1])) if gone else None,
+        version=int(version),
     )
 
 
@@ -295,12 +302,21 @@ def save_hand(
     *,
     identity: object,
     reason: str | None = None,
+    seen: int | None = None,
 ) -> Saved:
     """Add or replace one hand of a match and load the whole match through the ingest
-    service. A closed match is changed only with a ``reason`` (a correction)."""
+    service. A closed match is changed only with a ``reason`` (a correction).
+
+    ``seen`` is the version the referee's page showed (:attr:`MatchState.version`): when
+    another device saved the table since, nothing is written (``entry_moved``), so a hand
+    entered on an older page never replaces one saved after it. The rows are built on
+    the version read here, and the load refuses them if the match moves on before they
+    are committed (another dashboard on a shared PostgreSQL store)."""
     st = state(con, event, round, table)
     if (refused := st.withdrawn_refusal()) is not None:
         raise refused
+    if seen is not None and seen != st.version:
+        raise EntryRefused("entry_moved", {"table": table, "round": round})
     if st.status == "closed" and not reason:
         raise EntryRefused("entry_closed", {"table": table, "round": round})
     if hand.hand < 1 or hand.hand > st.next_hand:
@@ -315,12 +331,16 @@ def save_hand(
         if r["hand"] != hand.hand
     ]
     rows = sorted([*old, hand_row(st, hand, seats)], key=lambda r: int(r["hand"]))
-    plan = service.load(
-        con,
-        [(file_name(event, round, table), sheet(rows))],
-        reason=reason or None,
-        identity=identity,
-    )
+    try:
+        plan = service.load(
+            con,
+            [(file_name(event, round, table), sheet(rows))],
+            reason=reason or None,
+            identity=identity,
+            base={(event, round, table): st.version},
+        )
+    except service.PlanChanged:
+        raise EntryRefused("entry_moved", {"table": table, "round": round}) from None
     saved = Saved(plan=plan, problems=_by_hand(plan.problems, [int(r["hand"]) for r in rows]))
     if saved.ok and st.status == "new":
         who = auth.identity_ok(identity)

@@ -1,6 +1,7 @@
 """Hand entry at the table (pipeline/entry.py): every hand through the one ingest service."""
 
 import csv
+import dataclasses
 
 import polars as pl
 import pytest
@@ -285,3 +286,59 @@ def test_a_withdrawn_match_open_for_entry_takes_no_more_hands(con, drawn, refere
         entry.close(con, EVENT, ROUND, TABLE, identity=referee)
     assert exc.value.message_id == "entry_withdrawn"
     assert kinds(con) == ["new", "update", "update", "update", "update", "withdrawn"]
+
+
+def _hand_rows(con) -> list[tuple]:
+    return con.execute(
+        "SELECT h.hand, h.ending, h.ended_by FROM hands h JOIN match_versions v "
+        'USING (event, round, "table", version) WHERE v.current AND h.event = ? '
+        'AND h.round = ? AND h."table" = ? ORDER BY h.hand',
+        [EVENT, ROUND, TABLE],
+    ).fetchall()
+
+
+def test_a_hand_entered_on_a_page_older_than_the_table_writes_nothing(store, con, drawn, referee):
+    """Two devices at one table: the referee's phone shows hands 1-2; meanwhile the
+    coordinator's tablet saves hand 3. The phone's "hand 3" (the page's next hand) would
+    have replaced the tablet's without a word; it is refused and the tablet's stays."""
+    hands = base_hands()
+    for h in hands[:2]:
+        assert save(con, referee, h).ok
+    phone = entry.state(con, EVENT, ROUND, TABLE)
+    assert phone.version == 2 and phone.next_hand == 3
+    assert save(con, referee, hands[2]).ok  # the tablet
+    kept = _hand_rows(con)
+    other = dataclasses.replace(hands[1], hand=3)  # what the phone entered as hand 3
+    with pytest.raises(entry.EntryRefused) as info:
+        entry.save_hand(
+            con, EVENT, ROUND, TABLE, other, phone.seats(3), identity=referee, seen=phone.version
+        )
+    assert info.value.message_id == "entry_moved"
+    assert "another device saved table 1 of round R1 since this page read it" in str(info.value)
+    assert _hand_rows(con) == kept and len(kept) == 3
+    again = entry.state(con, EVENT, ROUND, TABLE)  # the page read again: the fix goes in
+    saved = entry.save_hand(
+        con, EVENT, ROUND, TABLE, other, again.seats(3), identity=referee, seen=again.version
+    )
+    assert saved.ok, saved.sentences()
+    assert _hand_rows(con)[2][1:] == ("biasa", "D") != kept[2][1:]
+
+
+def test_rows_built_on_a_version_that_moved_on_before_the_commit_write_nothing(
+    store, con, drawn, referee, monkeypatch
+):
+    """The race the page cannot see (two dashboards on one PostgreSQL store): the save
+    reads the table at hand 2, another server commits hand 3, then this save's rows
+    (hands 1-2 and its own) reach the load. Written, they would drop hand 3."""
+    hands = base_hands()
+    for h in hands[:2]:
+        assert save(con, referee, h).ok
+    before = entry.state(con, EVENT, ROUND, TABLE)
+    assert save(con, referee, hands[2]).ok  # the other server
+    kept = _hand_rows(con)
+    monkeypatch.setattr(entry, "state", lambda *a: before)  # read before that commit
+    fix = dataclasses.replace(hands[3], hand=2)
+    with pytest.raises(entry.EntryRefused) as info:
+        entry.save_hand(con, EVENT, ROUND, TABLE, fix, before.seats(2), identity=referee)
+    assert info.value.message_id == "entry_moved"
+    assert _hand_rows(con) == kept and len(kept) == 3

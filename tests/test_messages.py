@@ -787,6 +787,7 @@ RARE = {
     "match.entry_edit": {"what": [{"id": "hands.changes", "params": {"hands": "2"}}]},
     "entry_closed": {"table": "1", "round": "R1"},
     "entry_hand_gap": {"hand": 4, "next": 2},
+    "entry_moved": {"table": "1", "round": "R1"},
     "entry_ending": {"ending": "gaple", "endings": "apollo, ceki"},
     "entry_no_hands": {"table": "1"},
     "entry_tiebreak_owed": {"table": "1"},

@@ -372,6 +372,7 @@ def _save(m: MatchState, hand: Hand, seats: dict[str, str], reason: str) -> None
             seats,
             identity=st.session_state.get(access.IDENTITY_KEY),
             reason=reason or None,
+            seen=m.version,
         ),
         refused=(EntryRefused, auth.NotAllowed),
         busy="en.busy",

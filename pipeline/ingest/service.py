@@ -138,6 +138,18 @@ def signature(p: Plan) -> tuple[Any, ...]:
     return tuple(sorted((o.event, o.round, o.table, o.status, o.version or 0) for o in p.outcomes))
 
 
+def moved_on(p: Plan, base: dict[tuple[str, str, str], int]) -> bool:
+    """Whether a match of ``base`` (match -> version, 0 for none) is no longer at that
+    version in ``p``: a new match or an update is planned as the version after the one it
+    replaces, an unchanged match as the one it matches; a rejected one writes nothing."""
+    written = {"new": 1, "update": 1, "correction": 1, "unchanged": 0}
+    for o in p.outcomes:
+        at = base.get((o.event, o.round, o.table))
+        if at is not None and o.status in written and (o.version or 0) - written[o.status] != at:
+            return True
+    return False
+
+
 def plan_events(p: Plan) -> set[str]:
     """Every event an upload touches: matches, new events, rows, and rows with problems."""
     evs = {o.event for o in p.outcomes} | set(p.new_events)
@@ -159,6 +171,7 @@ def load(
     by: str | None = None,
     identity: object = None,
     expected: tuple[Any, ...] | None = None,
+    base: dict[tuple[str, str, str], int] | None = None,
     batch_rows: int | None = None,
     progress: Progress | None = None,
 ) -> Plan:
@@ -168,6 +181,9 @@ def load(
     database and an upload touching any event that is not theirs is refused whole
     (:class:`pipeline.auth.NotAllowed`); with ``expected`` (the previewed
     :func:`signature`) a plan that differs raises :class:`PlanChanged` and writes nothing.
+    ``base`` (match -> the version its rows were built on, 0 for none: hand entry) does
+    the same when one of those matches has moved on since, so rows built on an older
+    version never replace hands saved after it.
     Checks across files (one player at two tables of a round) hold within a batch and
     against everything already loaded, so a clash across batches keeps the later match out.
     ``progress``, when given, is called after each batch with the files and rows read so
@@ -180,7 +196,7 @@ def load(
     rescore_stale(con)
     limit = batch_rows or int(settings.get("batch_rows"))
     files_limit: int | None = int(settings.get("batch_files"))
-    if expected is not None:
+    if expected is not None or base is not None:
         limit, files_limit = sys.maxsize, None  # a previewed upload is confirmed whole
     plans: list[Plan] = []
     done_files = done_rows = 0
@@ -203,6 +219,7 @@ def load(
                 by=by,
                 identity=identity,
                 expected=expected,
+                base=base,
                 plans=plans,
             )
             if progress is not None:
@@ -228,6 +245,7 @@ def _load_batch(
     identity: object,
     expected: tuple[Any, ...] | None,
     plans: list[Plan],
+    base: dict[tuple[str, str, str], int] | None = None,
 ) -> Rating:
     """Plan and commit one batch (see :func:`load`) while ``rating``, the last batch's
     rating update, runs; returns this batch's."""
@@ -252,6 +270,8 @@ def _load_batch(
                 )
             if expected is not None and signature(p) != expected:
                 raise PlanChanged("the plan changed since the preview")
+            if base is not None and moved_on(p, base):
+                raise PlanChanged("a match moved on since its rows were read")
             if expected is not None and not p.writes:
                 plans.append(p)
                 return rating
@@ -271,12 +291,13 @@ def _load_batch(
                 # is loaded now (a correction becomes the next version; rows under the
                 # losing ruleset are refused as ruleset_changed)
                 stale = type(exc).__name__ in ("MatchesChanged", "EventsChanged")
-                gives_up = attempt == RACE_RETRIES or expected is not None
+                confirmed = expected is not None or base is not None  # no plan again
+                gives_up = attempt == RACE_RETRIES or confirmed
                 if stale and gives_up and started is not None:
                     end_refused(con, started)  # refused whole, not interrupted
                 if not stale or attempt == RACE_RETRIES:
                     raise
-                if expected is not None:
+                if confirmed:
                     raise PlanChanged("the plan changed since the preview") from exc
         finally:
             discard_kept(con, p)  # kept hand points: written by the commit, or given up
