@@ -171,6 +171,36 @@ def test_history_and_log(db_path, tmp_path):
     assert len(log[0]["sha256"]) == 64
 
 
+def test_log_limit_takes_the_newest_entries_and_zero_takes_all(db_path, tmp_path):
+    for n in range(3):
+        f = tmp_path / f"meja{n}.csv"
+        f.write_text(BASE.read_text().replace("unhas-2024-e1", f"ev{n}"))
+        assert run("ingest", f).exit_code == 0
+    files = [e["file"] for e in json.loads(run("log", "--format", "json").output)]
+    assert files == ["meja2.csv", "meja1.csv", "meja0.csv"]
+    assert [e["file"] for e in json.loads(run("log", "--limit", 2, "--format", "json").output)] == (
+        files[:2]
+    )
+    assert len(json.loads(run("log", "--limit", 0, "--format", "json").output)) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["log", "--limit", "-1"], "-1 is not in the range x>=0"),
+        (["serve", "--port", "99999"], "99999 is not in the range 1<=x<=65535"),
+        (["demo", "--no-serve", "--port", "0"], "0 is not in the range 1<=x<=65535"),
+        (["generate", "--ruleset", "unhas", "--hands", "0"], "0 is not in the range x>=1"),
+    ],
+    ids=["log-limit", "serve-port", "demo-port", "generate-hands"],
+)
+def test_a_number_out_of_range_is_a_wrong_call(db_path, args, said):
+    """Before: `domino log --limit -1` and `domino serve --port 99999` stopped on an
+    internal error (exit 70); `domino generate --hands 0` wrote a default event."""
+    r = run(*args)
+    assert r.exit_code == 2 and said in r.output, r.output
+
+
 def test_ingest_json_report_and_dry_run(db_path):
     r = run("ingest", DATA / "errors" / "unknown_ending.csv", "--dry-run", "--format", "json")
     rep = json.loads(r.output)

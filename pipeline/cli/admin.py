@@ -170,7 +170,7 @@ def restore(source, yes, db) -> None:
 @click.option(
     "--hands",
     "n_hands",
-    type=int,
+    type=click.IntRange(min=1),
     help="Generate about this many hands (a corpus); default one realistic event.",
 )
 @click.option(

@@ -119,4 +119,4 @@ def serve_options(f):
         show_default=True,
         help="Address to serve on; 0.0.0.0 is every network interface, 127.0.0.1 this machine only.",
     )(f)
-    return click.option("--port", default=8501, show_default=True)(f)
+    return click.option("--port", type=click.IntRange(1, 65535), default=8501, show_default=True)(f)

@@ -84,7 +84,13 @@ def history(event, round_, table, fmt, db) -> None:
 
 
 @click.command("log")
-@click.option("--limit", default=50, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    default=50,
+    show_default=True,
+    help="Show the newest this many entries (one per file loaded); 0: all of them.",
+)
 @format_option
 @db_option
 def log_cmd(limit, fmt, db) -> None:
