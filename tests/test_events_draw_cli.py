@@ -204,6 +204,16 @@ def test_draw_refusals_before_anything_is_there(db_path, tmp_path):
     refused(run("draw", "--event", "ev", "--round", "R1"), "no entrants", "event roster")
 
 
+@pytest.mark.parametrize("label", ["", "   "])
+def test_a_round_without_a_label_is_not_drawn(store, tmp_path, label):
+    """`domino draw --round ''` drew and stored a round named "", shown in every round
+    picker and in `domino event show` as a round without a name."""
+    setup_event(tmp_path)
+    refused(run("draw", "--event", "ev", "--round", label), "needs a label", "e.g. R1")
+    with connect(store, read_only=True) as con:
+        assert con.sql("SELECT DISTINCT round FROM draws").fetchall() == [("R1",)]
+
+
 def test_a_redraw_needs_a_reason_and_keeps_the_history(db_path, tmp_path):
     setup_event(tmp_path)
     refused(run("draw", "--event", "ev", "--round", "R1", "--seed", 4), "redraw needs a reason")

@@ -773,6 +773,7 @@ RARE = {
     "missing_column.roster": {},
     "header_only.roster": {},
     "draw_no_event": {"event": "ev"},
+    "draw_no_round": {"event": "ev"},
     "draw_has_results": {"round": "R1"},
     "draw_needs_reason": {"round": "R1"},
     "draw_no_roster": {"event": "ev"},

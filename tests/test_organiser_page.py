@@ -97,6 +97,8 @@ def test_create_an_event_upload_a_roster_and_draw(db_path, tmp_path):
     click(at, "Use this roster")
     assert "8 entrant(s) saved." in texts(at)
 
+    click(at, "Draw this round")  # no round named: said, not a button that does nothing
+    assert "a round of event piala-2026 needs a label to be drawn" in texts(at)
     field(at, "Round to draw").input("R1")
     field(at, "Seed (leave empty for a random one)").input("5")
     click(at, "Draw this round")

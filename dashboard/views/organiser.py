@@ -301,7 +301,7 @@ def _draw(info: events.EventInfo, ident: auth.Identity) -> None:
         seed_text = st.text_input(t("org.draw.seed"), key="org_draw_seed", max_chars=19).strip()
         reason = st.text_input(t("org.draw.reason"), key="org_draw_reason", max_chars=200)
         go = st.form_submit_button(t("org.draw.button"), type="primary", width="stretch")
-    if not go or not label:
+    if not go:  # a round without a label is refused below, in a sentence
         return
     if seed_text and not seed_text.isdigit():
         st.error(t("org.draw.bad_seed"))

@@ -87,6 +87,8 @@ def draw_round(
     book = rulesets.load(str(found[0][0]))
     rules = _rules(book)
     label = label.strip()
+    if not label:  # it would be drawn as a round without a name, in every round picker
+        raise DrawRefused("no_round", {"event": event})
     if _loaded(con, event, label):
         raise DrawRefused("has_results", {"round": label})
     before = con.execute(
