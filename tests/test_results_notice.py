@@ -144,7 +144,9 @@ def test_a_league_session_shows_its_stars_and_the_league_after_it(store, con, tm
 
 def test_nothing_to_print_is_one_sentence(con, tmp_path):
     load(con, tmp_path, R1)
-    with pytest.raises(NoResults, match=r"round 'R2' of event 'mini-cup' has no results yet"):
+    with pytest.raises(
+        NoResults, match=r"round 'R2' of event 'mini-cup' is neither drawn nor played"
+    ):
         round_results(con, EV, "R2")
     with pytest.raises(NoResults, match=r"there is no event 'nope'"):
         round_results(con, "nope", "R1")
@@ -172,8 +174,8 @@ def test_cli_writes_the_notice_and_refuses_a_round_without_results(db_path, tmp_
     assert (out / "mini-cup_R1_hasil.pdf").read_bytes().startswith(b"%PDF")
     res = runner.invoke(cli, ["results", "--event", EV, "--round", "R2", "--out", str(out)])
     assert res.exit_code == 1
-    assert "round 'R2' of event 'mini-cup' has no results yet (rounds with results: R1)" in (
-        res.output
+    assert "round 'R2' of event 'mini-cup' is neither drawn nor played yet (its rounds: R1)" in (
+        " ".join(res.output.split())
     )
     assert "Traceback" not in res.output
     blocked = tmp_path / "file"

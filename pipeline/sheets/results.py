@@ -79,9 +79,9 @@ def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Ro
     played = queries.rounds(con, event)
     if round_ not in played:
         shown = ", ".join(played) if played else "none yet"
-        raise NoResults(
-            f"round {round_!r} of event {event!r} has no results yet (rounds with results: "
-            f"{shown}); load its sheets first with domino ingest"
+        raise NoResults(  # its rounds: drawn or with results (the `rounds` view)
+            f"round {round_!r} of event {event!r} is neither drawn nor played yet (its "
+            f"rounds: {shown}); draw it with domino draw, or load its sheets with domino ingest"
         )
     book = rulesets.load(info.ruleset)
     final = bracket.final_round(con, event)
