@@ -137,6 +137,17 @@ def test_a_setting_of_the_wrong_kind_is_one_sentence_and_exit_2(db_path, monkeyp
     )
 
 
+def test_hands_of_a_round_or_table_that_does_not_exist_say_so(db_path):
+    """As `domino standings` does; before, `domino hands --round R7` printed no rows and
+    exited 0, as for a round without hands."""
+    run("ingest", BASE)
+    r = run("hands", "--event", "unhas-2024-e1", "--round", "R7")
+    assert r.exit_code == 1
+    assert "event unhas-2024-e1 has no round 'R7'; its rounds are R1" in r.output
+    r = run("hands", "--event", "unhas-2024-e1", "--round", "R1", "--table", "9")
+    assert r.exit_code == 1 and "table" in r.output and "'9'" in r.output, r.output
+
+
 def test_unknown_event_is_reported(db_path):
     run("ingest", BASE)
     r = CliRunner().invoke(cli, ["standings", "--event", "nope"])

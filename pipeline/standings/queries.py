@@ -319,6 +319,8 @@ def hand_points(
             params=params,
         )
     )
+    if df.height == 0 and (round is not None or table is not None):
+        _known_match(con, event, round, table)  # a mistyped round or table is said
     return (
         _natural_sort(df, ["round", "table"], ["hand", "chair"], con=con, event=event)
         if df.height
