@@ -145,7 +145,7 @@ def refuse(exc: StoreError) -> NoReturn:
 
     from dashboard.i18n import language
 
-    st.error(exc.render(language()))
+    st.error(exc.sentence(language()))
     st.stop()
     raise exc  # pragma: no cover - st.stop() does not return
 

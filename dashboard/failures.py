@@ -34,7 +34,7 @@ def guarded(where: str) -> Iterator[None]:
     try:
         yield
     except Refused as exc:  # a refusal no page expected (a setting of the wrong kind)
-        st.error(exc.render(i18n.language()), icon="⚠️")
+        st.error(exc.sentence(i18n.language()), icon="⚠️")
     except BaseException as exc:
         if not is_failure(exc) or os.environ.get("DOMINO_DEBUG"):
             raise

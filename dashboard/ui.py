@@ -16,6 +16,7 @@ from dashboard import i18n
 from dashboard.data import Result
 from dashboard.i18n import t
 from pipeline import settings
+from pipeline.messages import Refused
 from pipeline.standings import exports
 from pipeline.standings.bracket import played_tiebreak  # noqa: F401  (the cards ask it)
 
@@ -532,7 +533,9 @@ def attempt(
     try:
         return True, act()
     except refused as exc:
-        st.error(exc.render(i18n.language()))  # type: ignore[attr-defined]
+        lang = i18n.language()
+        said = exc.sentence(lang) if isinstance(exc, Refused) else exc.render(lang)  # type: ignore[attr-defined]
+        st.error(said)
     except store.DatabaseBusy:
         st.warning(t(busy))
     return False, None

@@ -659,4 +659,4 @@ def test_the_dashboard_says_the_database_is_damaged(damaged_db, monkeypatch):
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any(f"basis data {db} rusak" in e.value for e in at.error), at.error
+    assert any(f"Basis data {db} rusak" in e.value for e in at.error), at.error

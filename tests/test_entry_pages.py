@@ -118,7 +118,7 @@ def test_a_withdrawn_table_says_who_withdrew_it_and_takes_no_hand(drawn):
     with connect(drawn) as con:
         withdraw(con, EV, RND, TBL, reason="wrong table", by="juri")
     run(at)
-    assert "table 1 of round R1 was withdrawn by juri (wrong table)" in texts(at)
+    assert "Table 1 of round R1 was withdrawn by juri (wrong table)" in texts(at)
     assert not [b for b in at.button if (b.key or "").startswith("en_save_")]
     assert not [w for w in at.segmented_control if (w.key or "").startswith("en_ending_")]
 

@@ -150,6 +150,20 @@ def test_numbers_are_grouped_as_each_language_writes_them():
         assert f"{n:,}".replace(",", ".") in column.item()
 
 
+def test_a_refusal_shown_on_its_own_begins_with_a_capital_unless_it_begins_with_a_value():
+    """A page's error box shows the sentence alone; the catalogues write it to follow
+    "Error: " (the CLI) or a file name, in lower case."""
+    alone = messages.Refused("event.no_id")
+    assert alone.render("id").startswith("acara perlu") and alone.sentence("id").startswith(
+        "Acara perlu"
+    )
+    assert alone.sentence() == "An event needs an id: give one, e.g. unhas-2026"
+    params = {"file": "peserta.csv", "line": 4, "player": "ana", "first": 2}
+    named = messages.Refused("roster.twice", params)  # begins with the file, as it is named
+    assert named.sentence("id") == named.render("id")
+    assert named.sentence().startswith("peserta.csv, line 4")
+
+
 def test_a_message_inside_a_message_is_rendered_in_the_same_language():
     what = [
         messages.ref("hands.changes", {"hands": "4"}),

@@ -98,7 +98,7 @@ def test_create_an_event_upload_a_roster_and_draw(db_path, tmp_path):
     assert "8 entrant(s) saved." in texts(at)
 
     click(at, "Draw this round")  # no round named: said, not a button that does nothing
-    assert "a round of event piala-2026 needs a label to be drawn" in texts(at)
+    assert "A round of event piala-2026 needs a label to be drawn" in texts(at)
     field(at, "Round to draw").input("R1")
     field(at, "Seed (leave empty for a random one)").input("5")
     click(at, "Draw this round")
@@ -205,7 +205,7 @@ def test_an_event_made_by_mistake_is_deleted_and_one_with_a_roster_is_not(db_pat
             ("rina", "salah ketik")
         ]
     delete("piala-dies", "x")
-    assert "event piala-dies has a roster: only an event with nothing prepared" in texts(at)
+    assert "Event piala-dies has a roster: only an event with nothing prepared" in texts(at)
     with connect(db_path, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 1
 
@@ -237,7 +237,7 @@ def test_a_refused_roster_or_round_order_is_said_in_the_page_language(db_path):
     at.text_input(key="org_rounds_piala").input("R1, R2, r2 , R2")
     ok(at.run())
     click(at, t("org.rounds.save", "id"))
-    assert "babak 'R2' tercantum dua kali" in texts(at), texts(at)
+    assert "Babak 'R2' tercantum dua kali" in texts(at), texts(at)
     with connect(db_path, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM entrants").fetchall()[0][0] == 0
         assert con.execute("SELECT count(*) FROM event_rounds").fetchall()[0][0] == 0

@@ -171,7 +171,7 @@ def _pick_or_type(label: str, options: list[str], key: str) -> str:
 
 def _match(m: MatchState) -> None:
     if (gone := m.withdrawn_refusal()) is not None:  # the jury took it out: say who and why
-        st.warning(gone.render(language()))
+        st.warning(gone.sentence(language()))
         return
     status = t(f"en.status.{m.status}")
     st.caption(t("en.summary", status=status, done=m.hands.height))
@@ -434,7 +434,7 @@ def _close_button(m: MatchState) -> None:
                 identity=st.session_state.get(access.IDENTITY_KEY),
             )
         except (EntryRefused, auth.NotAllowed) as exc:
-            st.error(exc.render(language()))
+            st.error(exc.sentence(language()))
             return
         except DatabaseBusy:
             st.warning(t("en.busy"))

@@ -159,7 +159,7 @@ def _refusal(exc: Exception) -> str:
     if isinstance(exc, FileRejected):
         return f"{exc.file}: {exc.render(language())}"
     if isinstance(exc, messages.Refused):
-        return exc.render(language())
+        return exc.sentence(language())
     return str(exc)
 
 

@@ -144,6 +144,17 @@ class Refused(Exception):
     def render(self, lang: str = "en") -> str:
         return render(self.message_id, self.params, lang)
 
+    def sentence(self, lang: str = "en") -> str:
+        """:meth:`render` shown on its own (a page's error box): see :func:`on_its_own`."""
+        return on_its_own(self.render(lang), self.message_id, lang)
+
+
+def on_its_own(text: str, mid: str, lang: str = "en") -> str:
+    """``text``, a sentence of ``mid``, shown on its own: its first letter upper-case. The
+    catalogues write each in lower case to follow "Error: " or a file name; one that
+    begins with a value (a file, a name: ``{file} is ...``) is left as the value is."""
+    return text[:1].upper() + text[1:] if catalogue(lang).get(mid, "")[:1].islower() else text
+
 
 def ref(mid: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
     """A message inside another message's parameter (a list of these is joined)."""
