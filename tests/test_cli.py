@@ -182,7 +182,7 @@ def test_history_and_log(db_path, tmp_path):
     assert len(log[0]["sha256"]) == 64
 
 
-def test_log_limit_takes_the_newest_entries_and_zero_takes_all(db_path, tmp_path):
+def test_log_limit_takes_the_newest_entries_and_zero_takes_all(store, tmp_path):
     for n in range(3):
         f = tmp_path / f"meja{n}.csv"
         f.write_text(BASE.read_text().replace("unhas-2024-e1", f"ev{n}"))

@@ -360,8 +360,8 @@ def ingest_log(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame
             "SELECT ingest_id, file, sha256, rows, matches_loaded, matches_unchanged, matches_rejected, "
             "loaded_by, started_at, finished_at, reason, "
             "CASE WHEN finished_at IS NULL THEN 'interrupted' ELSE status END AS status "
-            "FROM ingests ORDER BY ingest_id DESC, file" + (" LIMIT ?" if limit else ""),
-            params=[limit] if limit else None,
+            "FROM ingests ORDER BY ingest_id DESC, file LIMIT ?",
+            params=[limit or None],  # LIMIT NULL: every entry
         )
     )
 
