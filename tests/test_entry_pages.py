@@ -109,6 +109,74 @@ def test_a_referee_enters_a_hand_and_the_table_moves(drawn):
     assert "Hand 2 saved (version 2)." in shown and "Hand 1 saved" not in shown
 
 
+def _fill(at: AppTest, ending: str, who: str, hi: int, lo: int) -> AppTest:
+    [w for w in at.segmented_control if w.key.startswith("en_ending_")][0].set_value(ending)
+    run(at)
+    [w for w in at.segmented_control if w.key.startswith("en_who_")][0].set_value(who)
+    [w for w in at.segmented_control if w.key.startswith("en_hi_")][0].set_value(hi)
+    [w for w in at.segmented_control if w.key.startswith("en_lo_")][0].set_value(lo)
+    return run(at)
+
+
+def _press_save(at: AppTest) -> AppTest:
+    [b for b in at.button if b.key and b.key.startswith("en_save_")][0].click()
+    return run(at)
+
+
+def _other_device_saves(db: Path, hand: int, who: str) -> None:
+    from pipeline import entry
+
+    with connect(db) as con:
+        ident = auth.sign_in(con, "wasit", PASSWORD).identity
+        now = entry.state(con, EV, RND, TBL)
+        h = entry.Hand(hand=hand, ending="biasa", ended_by=who, last_tile="1-2")
+        assert entry.save_hand(con, EV, RND, TBL, h, now.seats(hand), identity=ident).ok
+
+
+def _stored(db: Path) -> list[tuple]:
+    with connect(db, read_only=True) as con:
+        return con.execute(
+            'SELECT h.hand, h.ended_by FROM hands h JOIN match_versions v USING (event, round, "table", version) '
+            "WHERE v.current ORDER BY h.hand"
+        ).fetchall()
+
+
+def test_a_save_pressed_after_another_device_saved_the_table_says_so(drawn):
+    """The phone fills hand 2 while a tablet saves hand 2 of the same table. The press
+    found the page moved on to hand 3 and did nothing, under "Hand 1 saved": the referee
+    took their hand 2 for saved. Now the page says another device saved the table and
+    nothing of theirs was; a second press, after looking, saves."""
+    at = pick_table(signed_in(drawn, [EV]))
+    enter(at, "biasa", "a", 1, 2)
+    _fill(at, "biasa", "b", 1, 2)  # the phone's hand 2, not saved yet
+    _other_device_saves(drawn, 2, "c")
+    _press_save(at)
+    shown = texts(at)
+    assert "Another device saved table 1 of round R1 since this page read it" in shown
+    assert "Hand 1 saved" not in shown and "Hand 2 saved" not in shown
+    assert _stored(drawn) == [(1, "A"), (2, "C")]  # the tablet's hand 2 stands
+    # the page now shows the table as stored: hand 3 next, and a press saves again
+    _fill(at, "biasa", "b", 1, 2)
+    _press_save(at)
+    assert "Hand 3 saved (version 3)." in texts(at)
+    assert _stored(drawn) == [(1, "A"), (2, "C"), (3, "B")]
+
+
+def test_a_fix_of_another_hand_elsewhere_is_said_and_the_form_kept_for_a_second_press(drawn):
+    """The tablet changed hand 1 while the phone filled hand 2: the phone's press is
+    held once (the table moved on), with its entries kept; pressed again, it saves."""
+    at = pick_table(signed_in(drawn, [EV]))
+    enter(at, "biasa", "a", 1, 2)
+    _fill(at, "biasa", "b", 1, 2)
+    _other_device_saves(drawn, 1, "d")  # a fix of hand 1 from the tablet
+    _press_save(at)
+    assert "Another device saved table 1 of round R1" in texts(at)
+    assert _stored(drawn) == [(1, "D")]
+    _press_save(at)
+    assert "Hand 2 saved (version 3)." in texts(at)
+    assert _stored(drawn) == [(1, "D"), (2, "B")]
+
+
 def test_a_withdrawn_table_says_who_withdrew_it_and_takes_no_hand(drawn):
     from pipeline.ingest.withdraw import withdraw
 

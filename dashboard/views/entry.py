@@ -24,6 +24,8 @@ from pipeline.store.db import DatabaseBusy
 
 _FORM = "_entry_form"  # a counter: a new value gives the hand form fresh widgets
 _DONE = "_entry_done"
+_SHOWN = "_entry_shown"  # the match (event, round, table, version) the last run showed
+_MOVED = "_entry_moved"  # this run: a save pressed on a match stored since in a newer version
 _AUTO = "_entry_round_for"  # the events whose round this page has preselected once
 _OTHER = "…"
 ENDS = list(range(7))
@@ -70,12 +72,36 @@ def render() -> None:
         return
     if d["match"] is None or (d["match"].round, d["match"].table) != (round_, table):
         st.rerun()  # the choices changed while this run read the database
+    m: MatchState = d["match"]
+    if _moved(m):  # another device saved the table after this page showed it
+        st.session_state.pop(_DONE, None)
+        refused = EntryRefused("entry_moved", {"table": m.table, "round": m.round})
+        st.warning(refused.sentence(language()))
     # what the last save or close said stays until the next one: a rerun of the page (a
     # cookie written, the language switched) must not take "hand 9 saved" off the screen
     done = st.session_state.get(_DONE)
     if done and done[0] == (event, round_, table):
         st.success(done[1])
-    _match(d["match"])
+    _match(m)
+    st.session_state[_SHOWN] = (m.event, m.round, m.table, m.version)
+
+
+def _moved(m: MatchState) -> bool:
+    """Whether this run is a press of *Save hand N* on a form shown for a version of the
+    match older than the stored one: another device saved the table in between. The form
+    then belongs to a match that is no more (its next hand may be the one the other device
+    saved); nothing is saved, and the reader is told, instead of the press doing nothing
+    under the last "hand saved"."""
+    pressed = bool(st.session_state.get(f"en_save_{st.session_state.get(_FORM, 0)}"))
+    shown = st.session_state.get(_SHOWN)
+    moved = (
+        pressed
+        and shown is not None
+        and shown[:3] == (m.event, m.round, m.table)
+        and shown[3] != m.version
+    )
+    st.session_state[_MOVED] = moved
+    return moved
 
 
 def _chosen(key: str) -> str:
@@ -281,7 +307,7 @@ def _hand_form(m: MatchState, hand_no: int, seats: dict[str, str]) -> None:
             width="stretch",
             disabled=not ending or (m.status == "closed" and not reason),
         )
-    if clicked and ending:
+    if clicked and ending and not st.session_state.get(_MOVED):
         hand = Hand(
             hand=hand_no,
             ending=str(ending),
