@@ -192,20 +192,16 @@ def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) ->
         status = "open" if flag[0][0] else "closed"
     else:
         status = "closed" if hands.height else "new"
-    # withdrawn by the jury (pipeline/ingest/withdraw.py): no hands are taken any more; it
-    # comes back only as the jury brings it back
-    gone = con.execute(
-        "SELECT coalesce(loaded_by, ''), coalesce(reason, '') FROM match_versions "
-        "WHERE current AND kind = 'withdrawn' AND event = ? AND round = ? AND \"table\" = ?",
+    # the current version (0: none yet); withdrawn by the jury (pipeline/ingest/withdraw.py):
+    # no hands are taken any more, it comes back only as the jury brings it back
+    current = con.execute(
+        "SELECT version, kind = 'withdrawn', coalesce(loaded_by, ''), coalesce(reason, '') "
+        'FROM match_versions WHERE current AND event = ? AND round = ? AND "table" = ?',
         [event, round, table],
     ).fetchall()
-    if gone:
+    version, withdrawn, by, why = current[0] if current else (0, False, "", "")
+    if withdrawn:
         status = "withdrawn"
-    version = con.execute(
-        "SELECT coalesce(max(version), 0) FROM match_versions "
-        'WHERE current AND event = ? AND round = ? AND "table" = ?',
-        [event, round, table],
-    ).fetchall()[0][0]
     return MatchState(
         event=event,
         round=round,
@@ -215,7 +211,7 @@ def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) ->
         hands=hands,
         standings=standings,
         status=status,
-        withdrawn=(str(gone[0][0]), str(gone[0][1])) if gone else None,
+        withdrawn=(str(by), str(why)) if withdrawn else None,
         version=int(version),
     )
 
