@@ -25,7 +25,6 @@ from pipeline.store.db import DatabaseBusy
 _FORM = "_entry_form"  # a counter: a new value gives the hand form fresh widgets
 _DONE = "_entry_done"
 _SHOWN = "_entry_shown"  # the match (event, round, table, version) the last run showed
-_MOVED = "_entry_moved"  # this run: a save pressed on a match stored since in a newer version
 _AUTO = "_entry_round_for"  # the events whose round this page has preselected once
 _OTHER = "…"
 ENDS = list(range(7))
@@ -73,7 +72,8 @@ def render() -> None:
     if d["match"] is None or (d["match"].round, d["match"].table) != (round_, table):
         st.rerun()  # the choices changed while this run read the database
     m: MatchState = d["match"]
-    if _moved(m):  # another device saved the table after this page showed it
+    moved = _moved(m)
+    if moved:  # another device saved the table after this page showed it
         st.session_state.pop(_DONE, None)
         refused = EntryRefused("entry_moved", {"table": m.table, "round": m.round})
         st.warning(refused.sentence(language()))
@@ -82,7 +82,7 @@ def render() -> None:
     done = st.session_state.get(_DONE)
     if done and done[0] == (event, round_, table):
         st.success(done[1])
-    _match(m)
+    _match(m, moved=moved)
     st.session_state[_SHOWN] = (m.event, m.round, m.table, m.version)
 
 
@@ -94,14 +94,12 @@ def _moved(m: MatchState) -> bool:
     under the last "hand saved"."""
     pressed = bool(st.session_state.get(f"en_save_{st.session_state.get(_FORM, 0)}"))
     shown = st.session_state.get(_SHOWN)
-    moved = (
+    return (
         pressed
         and shown is not None
         and shown[:3] == (m.event, m.round, m.table)
         and shown[3] != m.version
     )
-    st.session_state[_MOVED] = moved
-    return moved
 
 
 def _chosen(key: str) -> str:
@@ -195,7 +193,7 @@ def _pick_or_type(label: str, options: list[str], key: str) -> str:
 # --- one match --------------------------------------------------------------------------------
 
 
-def _match(m: MatchState) -> None:
+def _match(m: MatchState, *, moved: bool) -> None:
     if (gone := m.withdrawn_refusal()) is not None:  # the jury took it out: say who and why
         st.warning(gone.sentence(language()))
         return
@@ -211,7 +209,7 @@ def _match(m: MatchState) -> None:
     _show_seats(m, seats)
     if m.needs_tiebreak and m.complete and hand_no > (m.regular_hands or 0):
         st.info(t("en.tiebreak"))
-    _hand_form(m, hand_no, seats)
+    _hand_form(m, hand_no, seats, moved=moved)
     if m.can_close:
         _close_button(m)
 
@@ -261,7 +259,7 @@ def _pick_hand(m: MatchState) -> int:
     return int(picked or options[-1])
 
 
-def _hand_form(m: MatchState, hand_no: int, seats: dict[str, str]) -> None:
+def _hand_form(m: MatchState, hand_no: int, seats: dict[str, str], *, moved: bool) -> None:
     book = m.book
     editing = hand_no <= m.hands.height
     old = m.hands.row(hand_no - 1, named=True) if editing else {}
@@ -307,7 +305,7 @@ def _hand_form(m: MatchState, hand_no: int, seats: dict[str, str]) -> None:
             width="stretch",
             disabled=not ending or (m.status == "closed" and not reason),
         )
-    if clicked and ending and not st.session_state.get(_MOVED):
+    if clicked and ending and not moved:  # a press on a form the match has moved past
         hand = Hand(
             hand=hand_no,
             ending=str(ending),
