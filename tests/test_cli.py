@@ -148,6 +148,19 @@ def test_hands_of_a_round_or_table_that_does_not_exist_say_so(db_path):
     assert r.exit_code == 1 and "table" in r.output and "'9'" in r.output, r.output
 
 
+def test_history_of_an_event_round_or_table_that_does_not_exist_says_so(db_path):
+    """Before: `domino history --event nope` said "no versions for nope" and exited 0, where
+    `standings` and `hands` say not found."""
+    run("ingest", BASE)
+    r = run("history", "--event", "nope")
+    assert r.exit_code == 1 and "no event 'nope' is loaded" in r.output, r.output
+    r = run("history", "--event", "unhas-2024-e1", "--round", "R7")
+    assert r.exit_code == 1
+    assert "event unhas-2024-e1 has no round 'R7'; its rounds are R1" in r.output
+    r = run("history", "--event", "unhas-2024-e1", "--round", "R1", "--table", "9")
+    assert r.exit_code == 1 and "'9'" in r.output, r.output
+
+
 def test_unknown_event_is_reported(db_path):
     run("ingest", BASE)
     r = CliRunner().invoke(cli, ["standings", "--event", "nope"])

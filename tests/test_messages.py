@@ -549,12 +549,13 @@ def test_a_database_file_that_cannot_be_used_speaks_indonesian(tmp_path):
     plain.write_text("a file where a folder should be")
     found = []
 
-    def opened(path: Path) -> None:
+    def opened(path: Path | str) -> None:
         with connect(path):
             pass
 
     for call in (
         lambda: check_target(Path("postgresql:/db.example/liga")),
+        lambda: opened("postgresql://db.example/liga?sslmod=require"),
         lambda: opened(folder),
         lambda: opened(lite),
         lambda: opened(junk),
@@ -564,7 +565,7 @@ def test_a_database_file_that_cannot_be_used_speaks_indonesian(tmp_path):
             call()
         exc = info.value
         found.append(said(exc.message_id, exc.params, str(exc)))
-    assert "adalah berkas SQLite, bukan basis data DuckDB" in found[2]
+    assert "adalah berkas SQLite, bukan basis data DuckDB" in found[3]
 
 
 def test_refused_sign_ins_speak_indonesian(con):

@@ -417,6 +417,57 @@ def test_a_mistyped_postgresql_url_is_refused_not_taken_for_a_file(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        (
+            "postgresql://domino:s3cret@db.example:5433/liga",
+            "postgresql://domino@db.example:5433/liga",
+        ),
+        # before: "postgresql://@nohost:1/db", an empty user's "@"
+        ("postgresql://nohost:1/db", "postgresql://nohost:1/db"),
+        ("postgres://db.example/liga", "postgresql://db.example:5432/liga"),
+        ("postgresql:///liga?host=/run/pg", "postgresql:///liga?host=/run/pg"),
+        ("postgresql://u:s3cret@h/liga?password=s3cret", "postgresql://u@h:5432/liga"),
+        # one libpq cannot parse: still without the password (an "@" in it too)
+        ("postgresql://u:p@s3cret@h:1/liga?foo=s3cret", "postgresql://u@h:1/liga"),
+    ],
+)
+def test_a_postgresql_url_is_shown_without_its_password(url, shown):
+    from pipeline.store.postgres import redact
+
+    assert redact(url) == shown
+
+
+def test_a_postgresql_url_libpq_cannot_read_is_one_sentence(tmp_path, monkeypatch):
+    """Before: "internal error ... (ProgrammingError: invalid URI query parameter)" (exit 70)
+    from the CLI, and the same on every page of the dashboard."""
+    from click.testing import CliRunner
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard import data
+    from pipeline.cli import cli
+    from tests.browser.support import APP
+
+    url = "postgresql://domino:s3cret@127.0.0.1:1/liga?sslmod=require"
+    monkeypatch.delenv("DOMINO_DEBUG")
+    r = CliRunner().invoke(cli, ["standings", "--event", "x", "--db", url])
+    assert r.exit_code == 2, r.output
+    assert " ".join(r.output.split()) == (
+        "Error: postgresql://domino@127.0.0.1:1/liga is not a PostgreSQL URL that can be read "
+        '(invalid URI query parameter: "sslmod"); write postgresql://USER@HOST:PORT/DATABASE '
+        "in --db or DOMINO_DB"
+    )
+    monkeypatch.setenv("DOMINO_DEBUG", "1")
+    monkeypatch.setenv("DOMINO_DB", url)
+    data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(e.value for e in at.error)
+    assert "bukan URL PostgreSQL yang bisa dibaca" in said and "s3cret" not in said, said
+
+
 def test_a_big_frame_is_inserted_exactly_as_polars_holds_it(tmp_path):
     """A frame over SMALL_RESULT rows goes to DuckDB in polars' own string layout (Arrow
     string views): short and long text, nulls, other scripts and every other column type

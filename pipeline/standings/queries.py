@@ -346,6 +346,10 @@ def history(
             params=params,
         )
     )
+    if df.height == 0:
+        ruleset_of(con, event)  # an unknown event is said, as by the standings
+        if round is not None or table is not None:
+            _known_match(con, event, round, table)  # so is a mistyped round or table
     return (
         _natural_sort(df, ["round", "table"], ["version"], con=con, event=event)
         if df.height

@@ -47,7 +47,11 @@ class StoreError(messages.Refused):
     """
 
     def __init__(
-        self, code: str, file: Path, params: dict[str, Any] | None = None, variant: str = ""
+        self,
+        code: str,
+        file: Path | str,
+        params: dict[str, Any] | None = None,
+        variant: str = "",
     ) -> None:
         self.code = code
         self.file = file

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -48,10 +49,28 @@ def is_url(target: object) -> bool:
 
 
 def redact(url: str) -> str:
-    """The URL without a password, for messages."""
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    host = info.get("host", "")
-    return f"postgresql://{info.get('user', '')}@{host}:{info.get('port', '5432')}/{info.get('dbname', '')}"
+    """The URL without a password (or anything else after the database's name), for
+    messages; a URL that does not parse loses what stands between ``:`` and ``@``."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.Error:
+        return re.sub(r"^(\w+://[^:/@]*):[^/]*@", r"\1@", url.split("?", 1)[0])
+    user = f"{info['user']}@" if info.get("user") else ""
+    host = str(info.get("host", ""))
+    at = f"{host}:{info.get('port', '5432')}" if host and not host.startswith("/") else ""
+    socket = f"?host={host}" if host.startswith("/") else ""
+    return f"postgresql://{user}{at}/{info.get('dbname', '')}{socket}"
+
+
+def check_url(url: str) -> None:
+    """Refuse, before any connection or pool is made, a URL libpq cannot parse (an
+    unknown ``?option``, a port that is no number): one sentence, not an internal error."""
+    try:
+        psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.Error as exc:
+        from pipeline.store.db import StoreError
+
+        raise StoreError("bad_url", redact(url), {"why": _first_line(exc)}, "invalid") from exc
 
 
 def copy_frame(
@@ -191,6 +210,7 @@ def _first_line(exc: Exception) -> str:
 
 def open_connection(url: str, *, read_only: bool = False, timeout: float = 10.0) -> PgConnection:
     """A new connection; a writer (and the first reader of the process) migrates."""
+    check_url(url)
     con = PgConnection(_raw(url, timeout), url)
     if not read_only or url not in _migrated:
         try:
@@ -244,6 +264,7 @@ def pool(url: str) -> ConnectionPool[Any]:
 @contextlib.contextmanager
 def read(url: str, *, timeout: float = 10.0) -> Iterator[PgConnection]:
     """A pooled connection for one batch of reads (the dashboard)."""
+    check_url(url)
     try:
         cm = pool(url).connection(timeout=timeout)
         raw = cm.__enter__()
