@@ -73,6 +73,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lb.round": {"id": "Babak / sesi", "en": "Round / session"},
     "lb.round.auto": {"id": "Terbaru ({round})", "en": "Newest ({round})"},
+    "lb.round.unknown": {
+        "id": "{event} tidak punya babak “{round}” (babaknya: {rounds}); yang ditampilkan: {shown}.",
+        "en": "{event} has no round “{round}” (its rounds: {rounds}); showing {shown}.",
+    },
     "lb.bigscreen": {"id": "Layar besar", "en": "Big screen"},
     "lb.bigscreen.help": {
         "id": "Huruf besar, meja bergantian otomatis — untuk proyektor di tempat acara.",

@@ -225,6 +225,35 @@ def test_leaderboard_shows_every_table_of_the_newest_round(loaded):
     assert "Zona lolos: 2 teratas" in text
 
 
+def test_a_round_the_event_does_not_have_is_said_while_the_newest_stands_in(loaded):
+    """Before: ``?round=R9`` (a mistyped or old link) showed the newest round without a
+    word, as if it were the one asked for."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params["event"] = UNHAS
+    at.query_params["round"] = "R9"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    with connect(loaded, read_only=True) as con:
+        rounds = queries.rounds(con, UNHAS)
+    said = [w.value for w in at.warning]
+    assert said == [
+        f"{ui.md(data.title(UNHAS))} tidak punya babak “R9” (babaknya: {', '.join(rounds)}); "
+        f"yang ditampilkan: Terbaru ({rounds[-1]})."
+    ], said
+    at.run()  # the live part reruns: the note stays while the newest stands in
+    assert len(at.warning) == 1
+    at.selectbox(key="round").set_value(rounds[0]).run()
+    assert not at.exception and not at.warning
+    # a round picked in one event and gone in the next is let go without a note
+    at.selectbox(key="round").set_value(rounds[-1]).run()
+    at.selectbox(key="event").set_value(PEPET).run()
+    assert rounds[-1] not in at.selectbox(key="round").options
+    assert not at.exception and not at.warning
+    # a round the event has: no note
+    fresh = app(event=UNHAS, round=rounds[0])
+    assert not fresh.warning
+
+
 def test_leaderboard_marks_qualification_and_tiebreaks(loaded):
     at = app(event=UNHAS, round="R2")
     with connect(loaded, read_only=True) as con:
