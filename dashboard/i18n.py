@@ -73,6 +73,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lb.round": {"id": "Babak / sesi", "en": "Round / session"},
     "lb.round.auto": {"id": "Terbaru ({round})", "en": "Newest ({round})"},
+    "ui.not_there": {
+        "id": "{label} “{value}” tidak ada (pilihannya: {options}); yang ditampilkan: {shown}.",
+        "en": "{label} “{value}” is not there (the choices: {options}); showing {shown}.",
+    },
     "lb.round.unknown": {
         "id": "{event} tidak punya babak “{round}” (babaknya: {rounds}); yang ditampilkan: {shown}.",
         "en": "{event} has no round “{round}” (its rounds: {rounds}); showing {shown}.",

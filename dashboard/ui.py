@@ -188,6 +188,48 @@ def bound_value(key: str, default: Any = None) -> Any:
     return default
 
 
+def settle(key: str, options: Sequence[Any], default: Any, context: object = None) -> str | None:
+    """Make the picker ``key`` (bound to the address) hold one of ``options`` before it is
+    drawn: a value it holds that is none of them becomes ``default``. Returns the value a
+    link asked for that is not there (``?round=R9``), while ``default`` stands in for it,
+    for the page to say so; a value picked on the page and gone after another choice
+    (``context``: a round picked in another event) is let go without a word. The value
+    stays returned over reruns until another is picked or ``context`` changes."""
+    mark = f"_{key}_not_there"
+    asked = bound_value(key)
+    if asked not in options:
+        if asked not in (None, "") and key not in st.session_state:
+            st.session_state[mark] = (str(asked), context)
+        st.session_state[key] = default
+    held = st.session_state.get(mark)
+    if held and (held[1] != context or st.session_state.get(key) != default):
+        del st.session_state[mark]
+        return None
+    return held[0] if held else None
+
+
+def not_there_note(label: str, asked: str | None, options: Sequence[str], shown: str) -> None:
+    """Say that the link's ``asked`` is not among the ``options`` of the picker ``label``
+    and that ``shown`` stands in for it (:func:`settle`); a long list is cut short."""
+    if asked is None:
+        return
+    named = [md(o) for o in options[:NOT_THERE_LISTED]]
+    if len(options) > NOT_THERE_LISTED:
+        named.append("…")
+    st.warning(
+        t(
+            "ui.not_there",
+            label=md(label),
+            value=md(asked),
+            options=", ".join(named) or "–",
+            shown=md(shown),
+        )
+    )
+
+
+NOT_THERE_LISTED = 12  # the choices a "not there" note names
+
+
 TAB_KEY = "tab"  # the address's parameter of a page's open tab (``?tab=Label``)
 
 

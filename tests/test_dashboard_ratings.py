@@ -183,6 +183,42 @@ def test_crosstable_page_shows_every_player_once(loaded):
     assert len(after) == 12  # the players of the first session
 
 
+def test_a_links_ladder_level_or_group_that_is_not_there_is_said(loaded):
+    """Before: ``?kg=KG-9`` (a group that is no group) showed every group's players without
+    a word, as if they were that group's; a ladder not there showed another ladder."""
+    at = open_page("page_scripts/ratings.py", ladder="catur", kg="KG-9")
+    groups = at.selectbox(key="kg").options[1:]
+    ladders = at.selectbox(key="ladder").options
+    said = [w.value for w in at.warning]
+    assert said == [
+        f"Aturan “catur” tidak ada (pilihannya: {', '.join(ladders)}); yang ditampilkan: "
+        f"{ladders[0]}.",
+        f"Kelompok “KG\\-9” tidak ada (pilihannya: {', '.join(ui.md(g) for g in groups)}); "
+        "yang ditampilkan: Semua.",
+    ], said
+    with connect(loaded, read_only=True) as con:
+        n = con.execute("SELECT count(*) FROM ratings WHERE ruleset = ?", [ladders[0]]).fetchall()
+    assert len(at.dataframe[0].value) == n[0][0]
+    at.run()  # another run (a widget elsewhere): the notes stay while the stand-ins do
+    assert len(at.warning) == 2
+    at.selectbox(key="kg").set_value(groups[0]).run()
+    assert [w.value for w in at.warning] == said[:1]
+    # a link that names what is there: no note
+    assert not open_page("page_scripts/ratings.py", ladder="pepet", kg=groups[0]).warning
+
+
+def test_a_links_round_the_crosstable_does_not_have_is_said(loaded):
+    at = open_page("page_scripts/crosstable.py", lang="en", event=PEPET, after="S9")
+    rounds = at.selectbox(key="after").options
+    assert [w.value for w in at.warning] == [
+        f"Standings after round “S9” is not there (the choices: {', '.join(rounds)}); "
+        f"showing {rounds[-1]}."
+    ]
+    assert at.selectbox(key="after").value == rounds[-1]
+    at.selectbox(key="after").set_value(rounds[0]).run()
+    assert not at.warning
+
+
 @pytest.mark.parametrize(
     "page", ["page_scripts/ratings.py", "page_scripts/crosstable.py", "page_scripts/player.py"]
 )

@@ -50,9 +50,9 @@ def show(long: pl.DataFrame, event: str) -> None:
         event=event,
     )
     ui.downloads(ui.public_columns(wide), f"{event}_crosstable", t("ct.what"), key="ct_dl")
-    if ui.bound_value(AFTER_KEY) not in rounds:
-        st.session_state[AFTER_KEY] = rounds[-1]
+    gone = ui.settle(AFTER_KEY, rounds, rounds[-1], event)
     after = st.selectbox(t("ct.after"), rounds, key=AFTER_KEY, bind="query-params")
+    ui.not_there_note(t("ct.after"), gone, rounds, rounds[-1])
     step = (
         long.filter(pl.col("round") == after)
         .select("event_rank", "player", "total", "player_key")

@@ -19,7 +19,6 @@ from dashboard.i18n import t
 from pipeline import rulesets, settings
 
 _AUTO_SHOWN = "_lb_auto_label"  # the "Newest (R3)" label the browser shows
-_UNKNOWN_ROUND = "_lb_unknown_round"  # (round asked for, event) while the newest stands in
 
 BIG_KEY = "big"
 RANK_LABEL = {"rank": "#"}
@@ -129,13 +128,7 @@ def _live_body() -> None:
 
 def _controls(d: dict[str, Any]) -> None:
     options = [AUTO, *d["rounds"]]
-    asked = ui.bound_value("round")
-    if asked not in options:
-        if asked and "round" not in st.session_state:
-            # a link's round the event does not have (one picked in another event before
-            # switching is let go without a word)
-            st.session_state[_UNKNOWN_ROUND] = (str(asked), d["event"])
-        st.session_state["round"] = AUTO
+    not_there = ui.settle("round", options, AUTO, d["event"])
     auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
     if st.session_state.get(_AUTO_SHOWN, auto_label) != auto_label and (
         st.session_state.get("round") == AUTO
@@ -155,28 +148,17 @@ def _controls(d: dict[str, Any]) -> None:
         bind="query-params",
     )
     ui.search_note(d["event"], "event")
-    _unknown_round_note(d)
-
-
-def _unknown_round_note(d: dict[str, Any]) -> None:
-    """Say that the round asked for is not in the event, while the newest is shown in
-    its place (the live part reruns: the note stays until another round or event is
-    picked)."""
-    unknown = st.session_state.get(_UNKNOWN_ROUND)
-    if not unknown:
-        return
-    if unknown[1] != d["event"] or st.session_state.get("round") != AUTO:
-        del st.session_state[_UNKNOWN_ROUND]
-        return
-    st.warning(
-        t(
-            "lb.round.unknown",
-            round=ui.md(unknown[0]),
-            event=ui.md(data.title(d["event"])),
-            rounds=", ".join(ui.md(r) for r in d["rounds"]) or "–",
-            shown=t("lb.round.auto", round=ui.md(d["rounds"][-1]) if d["rounds"] else "–"),
+    if not_there is not None:
+        # the live part reruns: the note stays until another round or event is picked
+        st.warning(
+            t(
+                "lb.round.unknown",
+                round=ui.md(not_there),
+                event=ui.md(data.title(d["event"])),
+                rounds=", ".join(ui.md(r) for r in d["rounds"]) or "–",
+                shown=t("lb.round.auto", round=ui.md(d["rounds"][-1]) if d["rounds"] else "–"),
+            )
         )
-    )
 
 
 def advancement(rule: dict[str, Any]) -> str:

@@ -39,16 +39,29 @@ def render() -> None:
     if not f["ladders"]:
         st.info(t("rt.none"))
         return
-    if ui.bound_value(RULESET_KEY) not in f["ladders"]:
-        st.session_state[RULESET_KEY] = f["ladders"][0]
+    ladders, any_level, any_group = f["ladders"], [ANY, *f["levels"]], [ANY, *f["groups"]]
+    gone = [
+        ui.settle(RULESET_KEY, ladders, ladders[0]),
+        ui.settle(LEVEL_KEY, any_level, ANY),
+        ui.settle(GROUP_KEY, any_group, ANY),
+    ]
     with st.container(horizontal=True, wrap=True):
-        ladder = st.selectbox(t("rt.ruleset"), f["ladders"], key=RULESET_KEY, bind="query-params")
-        level = _choice(t("rt.level"), f["levels"], LEVEL_KEY)
-        group = _choice(t("rt.group"), f["groups"], GROUP_KEY)
+        ladder = st.selectbox(t("rt.ruleset"), ladders, key=RULESET_KEY, bind="query-params")
+        level = _choice(t("rt.level"), any_level, LEVEL_KEY)
+        group = _choice(t("rt.group"), any_group, GROUP_KEY)
         # wide enough for its placeholder (a start and an end date) on a phone
         period = st.date_input(
             t("rt.period"), value=[], key=PERIOD_KEY, format="YYYY-MM-DD", width=PERIOD_WIDTH
         )
+    # a link's ladder, level or group that is not there: said, not quietly widened
+    for label, asked, options, shown in zip(
+        ("rt.ruleset", "rt.level", "rt.group"),
+        gone,
+        (ladders, f["levels"], f["groups"]),
+        (ladders[0], t("rt.any"), t("rt.any")),
+        strict=True,
+    ):
+        ui.not_there_note(t(label), asked, options, shown)
     since, until = _period(period)
     board = data.read(profile_batches.rating_board, ladder, level, since, until, group)
     if ui.stale_note(board):
@@ -57,11 +70,9 @@ def render() -> None:
 
 
 def _choice(label: str, options: list[str], key: str) -> str | None:
-    if ui.bound_value(key, ANY) not in [ANY, *options]:
-        st.session_state[key] = ANY
     value = st.selectbox(
         label,
-        [ANY, *options],
+        options,
         key=key,
         format_func=lambda v: v or t("rt.any"),
         bind="query-params",
