@@ -161,6 +161,18 @@ def test_history_of_an_event_round_or_table_that_does_not_exist_says_so(db_path)
     assert r.exit_code == 1 and "'9'" in r.output, r.output
 
 
+def test_rescore_of_an_event_not_loaded_says_so_and_rescores_nothing(db_path):
+    """Before: `domino rescore --event nope` said "rescored 0 hand rows" and exited 0, as
+    for an event without hands; with a known event beside it, the typo went unseen."""
+    run("ingest", BASE)
+    r = run("rescore", "--event", "unhas-2024-e1", "--event", "unhas-2024-e9")
+    assert r.exit_code == 1
+    assert "no event 'unhas-2024-e9' is loaded; nothing was rescored" in r.output
+    assert "rescored" not in r.stdout
+    r = run("rescore", "--event", "unhas-2024-e1")
+    assert r.exit_code == 0 and r.stdout.startswith("rescored 20 hand rows"), r.output
+
+
 def test_unknown_event_is_reported(db_path):
     run("ingest", BASE)
     r = CliRunner().invoke(cli, ["standings", "--event", "nope"])
