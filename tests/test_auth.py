@@ -77,7 +77,7 @@ def test_tokens_are_random_and_long():
 def test_cli_users_add_with_a_token_then_list(db_path):
     r = CliRunner().invoke(cli, ["users", "add", "Pak Basri", "--event", "unhas-2024", "--token"])
     assert r.exit_code == 0, r.output
-    token = r.output.strip().split()[-1]
+    token = r.stdout.strip().split()[-1]  # stderr notes that unhas-2024 is not loaded yet
     assert len(token) >= 40
     r = CliRunner().invoke(cli, ["users", "list", "--format", "csv"])
     assert "pak basri" in r.output and "unhas-2024" in r.output and token not in r.output
@@ -85,6 +85,32 @@ def test_cli_users_add_with_a_token_then_list(db_path):
 
     with connect(db_path) as con:
         assert auth.sign_in(con, "Pak Basri", token, limiter=auth.RateLimiter(clock=Clock())).ok
+
+
+def test_a_right_to_an_event_or_group_not_there_yet_is_kept_and_said(db_path, tmp_path):
+    """An event may be created by the coordinator's first upload, so the right is kept;
+    before, a mistyped event or group granted nothing without a word."""
+    from tests.conftest import DATA
+
+    base = DATA / "errors" / "base_unhas.csv"
+    assert CliRunner().invoke(cli, ["ingest", str(base)]).exit_code == 0
+    r = CliRunner().invoke(
+        cli,
+        ["users", "add", "rina", "--event", "unhas-2024-e1", "--event", "unhas-2024-el"]
+        + ["--group", "KG Somba Opu", "--password", "kata sandi panjang"],
+    )
+    assert r.exit_code == 0, r.output
+    assert r.stdout.strip() == (
+        "coordinator 'rina' may write to: unhas-2024-e1, unhas-2024-el, group KG Somba Opu"
+    )
+    notes = r.stderr.splitlines()
+    assert [n.split(" yet ")[0] for n in notes] == [
+        "note: no event 'unhas-2024-el' is loaded",
+        "note: no player of the registry is in group 'KG Somba Opu'",
+    ], notes
+    r = CliRunner().invoke(cli, ["users", "role", "rina", "--role", "jury", "--event", "*"])
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    assert r.stdout.strip() == "jury 'rina' sits on the jury of: every event"
 
 
 # --- sign-in and rate limiting -------------------------------------------------------------------

@@ -8,7 +8,15 @@ from pathlib import Path
 import click
 
 from pipeline import settings
-from pipeline.cli.common import RULESET, db_option, format_option, out, reader, serve_options
+from pipeline.cli.common import (
+    RULESET,
+    db_option,
+    err,
+    format_option,
+    out,
+    reader,
+    serve_options,
+)
 
 # the engine is imported inside each command (``domino --help`` does not load it)
 
@@ -65,17 +73,49 @@ def users_add(name, role, events, groups, password, token, db) -> None:
     try:
         with connect(db) as con:
             auth.add_user(con, name, password, list(events), role=role, groups=list(groups))
+            notes = _not_there(con, events, groups)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     out.print(_said(name, role, events, groups), markup=False, highlight=False)
     if token:
         out.print(f"token (shown once): {password}")
+    _note(notes)
+
+
+def _not_there(con, events, groups) -> list[str]:
+    """What a user was given that is not there yet: an event not loaded, a group no
+    player of the registry is in. Kept (an event may be created by the user's first
+    upload), but said, for a typo would otherwise grant nothing without a word."""
+    known = {r[0] for r in con.execute("SELECT event FROM events").fetchall()}
+    named = {r[0] for r in con.execute('SELECT DISTINCT "group" FROM players').fetchall()}
+    notes = [
+        f"no event {e!r} is loaded yet (domino event list names them): the right holds "
+        "once a load or domino event create makes it"
+        for e in dict.fromkeys(events)
+        if e != "*" and e not in known
+    ]
+    notes += [
+        f"no player of the registry is in group {g!r} yet (domino players list shows the "
+        "groups): the right covers that group's players once the registry has them"
+        for g in dict.fromkeys(groups)
+        if g not in named
+    ]
+    return notes
+
+
+def _note(notes: list[str]) -> None:
+    from rich.markup import escape
+
+    for text in notes:
+        err.print(f"[yellow]note:[/] {escape(text)}")
 
 
 def _said(name: str, role: str, events, groups) -> str:
     if role == "admin":
         return f"admin {name!r} may write to every event and manage users"
-    where = ", ".join([*events, *(f"group {g}" for g in groups)])
+    where = ", ".join(
+        [*("every event" if e == "*" else e for e in events), *(f"group {g}" for g in groups)]
+    )
     verb = "sits on the jury of" if role == "jury" else "may write to"
     return f"{role} {name!r} {verb}: {where}"
 
@@ -93,11 +133,13 @@ def users_role(name, role, events, groups, db) -> None:
     try:
         with connect(db) as con:
             auth.set_role(con, name, role, list(events), list(groups))
+            notes = _not_there(con, events, groups)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     except LookupError as exc:
         raise click.ClickException(str(exc.args[0])) from exc
     out.print(_said(name, role, events, groups), markup=False, highlight=False)
+    _note(notes)
 
 
 @users.command("remove")
