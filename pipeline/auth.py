@@ -52,6 +52,7 @@ from pipeline.users import (
     may_write,
     new_token,
     normalize_name,
+    not_there,
     remove_user,
     set_password,
     set_role,

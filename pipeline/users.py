@@ -96,6 +96,20 @@ def check_scope(role: str, events: list[str], groups: list[str]) -> None:
         raise UserRefused("user.admin_scope")
 
 
+def not_there(
+    con: duckdb.DuckDBPyConnection, events: Iterable[str], groups: Iterable[str]
+) -> tuple[list[str], list[str]]:
+    """The events of a user's scope not loaded yet and the groups no player of the registry
+    is in. Such a right is kept (a coordinator's first upload may create the event), but
+    the CLI and the admin page name them: a typo would otherwise grant nothing unseen."""
+    known = {r[0] for r in con.execute("SELECT event FROM events").fetchall()}
+    named = {r[0] for r in con.execute('SELECT DISTINCT "group" FROM players').fetchall()}
+    return (
+        [e for e in _clean(events) if e != ALL_EVENTS and e not in known],
+        [g for g in _clean(groups) if g not in named],
+    )
+
+
 def add_user(
     con: duckdb.DuckDBPyConnection,
     name: str,

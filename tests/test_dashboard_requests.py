@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard import data, shell
+from dashboard import data, shell, ui
 from pipeline import auth, sessions
 from pipeline import change_requests as cr
 from pipeline.ingest import ingest
@@ -190,6 +190,29 @@ def test_the_admin_page_adds_a_user_and_sets_a_role(league):
     with connect(league, read_only=True) as con:
         assert auth.user_role(con, "juri dua") == "jury"
         assert auth.user_events(con, "juri dua") == {EV}
+    assert not at.warning  # the event is loaded: nothing to say
+
+
+def test_the_admin_page_names_an_event_or_group_not_there_yet(league):
+    """Kept (the event may come with the coordinator's first upload), and said: a typo
+    granted nothing without a word."""
+    add_coordinator(league, "boss", [], role="admin")
+    at = signed_in("boss", "page_scripts/admin.py")
+    at.text_input(key="adm_name").input("Koor Baru")
+    at.text_input(key="adm_events").input(f"{EV}, {EV}x")
+    at.text_input(key="adm_groups").input("KG Tamalanre")
+    at.text_input(key="adm_password").input("another long password")
+    at.button[[b.label for b in at.button].index("Simpan")].click()
+    run(at)
+    assert "Tersimpan: koor baru" in texts(at)
+    assert [w.value.split(":")[0] for w in at.warning] == [
+        f"Acara “{ui.md(EV + 'x')}” belum dimuat",
+        "Belum ada pemain registri di kelompok “KG Tamalanre”",
+    ], [w.value for w in at.warning]
+    with connect(league, read_only=True) as con:
+        assert auth.user_events(con, "koor baru") == {EV, EV + "x"}
+    run(at)  # said once, after the save
+    assert not at.warning
 
 
 def test_the_admin_page_refuses_a_user_in_the_page_language(league):

@@ -121,4 +121,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "adm.remove": {"id": "Hapus pengguna", "en": "Remove user"},
     "adm.removed": {"id": "Dihapus: {name}.", "en": "Removed: {name}."},
     "adm.bad": {"id": "Tidak dapat: {message}", "en": "Not possible: {message}"},
+    "adm.no_event": {
+        "id": "Acara “{event}” belum dimuat: haknya berlaku setelah unggahan atau Penyelenggara membuatnya. Periksa ejaannya.",
+        "en": "Event “{event}” is not loaded yet: the right holds once an upload or the Organiser page creates it. Check its spelling.",
+    },
+    "adm.no_group": {
+        "id": "Belum ada pemain registri di kelompok “{group}”: haknya mencakup pemain kelompok itu setelah registri memuatnya. Periksa ejaannya.",
+        "en": "No player of the registry is in group “{group}” yet: the right covers its players once the registry has them. Check its spelling.",
+    },
 }

@@ -15,6 +15,7 @@ from pipeline import auth, messages
 from pipeline.store.db import DatabaseBusy
 
 _DONE = "_admin_done"
+_NOT_THERE = "_admin_not_there"  # (events, groups) of the last save that are not there yet
 _LIST = (
     "SELECT u.name, coalesce(u.role, 'coordinator') AS role, "
     "(SELECT string_agg(e.event, ', ' ORDER BY e.event) FROM user_events e WHERE e.name = u.name) AS events, "
@@ -46,6 +47,11 @@ def render() -> None:
     done = st.session_state.pop(_DONE, None)
     if done:
         st.success(done)
+    gone_events, gone_groups = st.session_state.pop(_NOT_THERE, ([], []))
+    for e in gone_events:
+        st.warning(t("adm.no_event", event=ui.md(e)))
+    for g in gone_groups:
+        st.warning(t("adm.no_group", group=ui.md(g)))
     ui.table(
         users.with_columns(
             pl.col("role").replace({r: t(f"role.{r}") for r in auth.ROLES}),
@@ -66,10 +72,16 @@ def render() -> None:
         _change_form(users)
 
 
-def _act(fn, said: str) -> None:
-    """Run a user change on a write connection; a refusal is one sentence."""
+def _act(fn, said: str, scope: tuple[list[str], list[str]] = ([], [])) -> None:
+    """Run a user change on a write connection; a refusal is one sentence. ``scope``
+    (events, groups given): those not there yet are named after the save."""
+
+    def change(con):
+        fn(con)
+        return auth.not_there(con, *scope)
+
     try:
-        data.write(fn)
+        gone = data.write(change)
     except messages.Refused as exc:
         st.error(t("adm.bad", message=exc.render(language())))
         return
@@ -80,6 +92,7 @@ def _act(fn, said: str) -> None:
         st.warning(t("up.busy"))
         return
     st.session_state[_DONE] = said
+    st.session_state[_NOT_THERE] = gone
     st.rerun()
 
 
@@ -101,6 +114,7 @@ def _add_form() -> None:
                 con, name, password, _split(events), role=role, groups=_split(groups)
             ),
             t("adm.saved", name=auth.normalize_name(name)),
+            (_split(events), _split(groups)),
         )
 
 
@@ -128,6 +142,7 @@ def _change_form(users: pl.DataFrame) -> None:
         _act(
             lambda con: auth.set_role(con, who, role, _split(events), _split(groups)),
             t("adm.saved", name=who),
+            (_split(events), _split(groups)),
         )
     elif reset:
         _act(lambda con: auth.set_password(con, who, password), t("adm.saved", name=who))

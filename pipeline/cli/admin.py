@@ -83,24 +83,19 @@ def users_add(name, role, events, groups, password, token, db) -> None:
 
 
 def _not_there(con, events, groups) -> list[str]:
-    """What a user was given that is not there yet: an event not loaded, a group no
-    player of the registry is in. Kept (an event may be created by the user's first
-    upload), but said, for a typo would otherwise grant nothing without a word."""
-    known = {r[0] for r in con.execute("SELECT event FROM events").fetchall()}
-    named = {r[0] for r in con.execute('SELECT DISTINCT "group" FROM players').fetchall()}
-    notes = [
+    """The notes on a right to what is not there yet (:func:`pipeline.users.not_there`)."""
+    from pipeline.users import not_there
+
+    gone_events, gone_groups = not_there(con, events, groups)
+    return [
         f"no event {e!r} is loaded yet (domino event list names them): the right holds "
         "once a load or domino event create makes it"
-        for e in dict.fromkeys(events)
-        if e != "*" and e not in known
-    ]
-    notes += [
+        for e in gone_events
+    ] + [
         f"no player of the registry is in group {g!r} yet (domino players list shows the "
         "groups): the right covers that group's players once the registry has them"
-        for g in dict.fromkeys(groups)
-        if g not in named
+        for g in gone_groups
     ]
-    return notes
 
 
 def _note(notes: list[str]) -> None:
