@@ -100,6 +100,7 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     body.columns = [n or f"column_{i}" for i, n in enumerate(names)]
     if "player" not in body.columns:
         raise FileRejected(label, "missing_column", variant="registry", column="player")
+    _refuse_unnamed_values(body, [i for i, n in enumerate(names) if not n], label, header_line)
     for c in OPTIONAL:
         if c not in body.columns:
             body = body.with_columns(pl.lit(None, dtype=pl.String).alias(c))
@@ -124,6 +125,31 @@ def read_registry(path: str | Path) -> pl.DataFrame:
         raise FileRejected(label, "header_only", variant="registry")
     _refuse_long_cells(out, label)
     return out
+
+
+def _refuse_unnamed_values(
+    body: pl.DataFrame, unnamed: list[int], label: str, header_line: int
+) -> None:
+    """A value in a column without a header refuses the file, naming its line and column:
+    most often a name with an unquoted comma (``Smith, John`` read as ``Smith``), which
+    would otherwise enter the roster or the registry cut short without a word."""
+    for i in unnamed:
+        c = body.columns[i]
+        filled = body.with_row_index("_at").filter(
+            pl.col(c).cast(pl.String).str.strip_chars().str.len_chars() > 0
+        )
+        if filled.height:
+            raise FileRejected(
+                label,
+                "unnamed_value",
+                {
+                    "line": header_line + 1 + int(filled["_at"][0]),
+                    "column": i + 1,
+                    "value": str(filled[c][0]).strip(),
+                },
+                variant="registry",
+                column=str(i + 1),
+            )
 
 
 def _refuse_long_cells(rows: pl.DataFrame, label: str) -> None:

@@ -618,6 +618,40 @@ def test_a_registry_or_roster_cell_pasted_full_of_text_is_refused_naming_it(tmp_
         assert info.value.message.startswith("line 3: this cell holds 5,000 characters")
 
 
+def test_a_registry_or_roster_value_under_no_header_is_refused_naming_it(tmp_path, db_path):
+    """Before: ``Smith, John`` unquoted in a one-column roster entered the event as
+    "Smith" (the rest, in a column without a header, was dropped without a word)."""
+    csv_file = tmp_path / "peserta.csv"
+    csv_file.write_text("pemain\nAndi\nSmith, John\nCici\nDedi\n", encoding="utf-8")
+    xlsx_file = tmp_path / "peserta.xlsx"
+    book = xlsxwriter.Workbook(str(xlsx_file))
+    sheet = book.add_worksheet()
+    for r, row in enumerate(
+        [["pemain", "kelompok"], ["Andi", "KG 1"], ["Budi", "KG 2", None, "catatan"]]
+    ):
+        for c, value in enumerate(row):
+            if value is not None:
+                sheet.write(r, c, value)
+    book.close()
+    for path, line, column, value in ((csv_file, 3, 2, "John"), (xlsx_file, 3, 4, "catatan")):
+        for read in (read_registry, read_roster):
+            with pytest.raises(FileRejected) as info:
+                read(path)
+            assert (info.value.file, info.value.column) == (path.name, str(column))
+            assert info.value.message.startswith(
+                f"line {line}, column {column}: {value} stands in a column without a header"
+            ), info.value.message
+    # through the command line: exit 1, and the whole roster stays out
+    assert CliRunner().invoke(cli, ["event", "create", "ev", "--ruleset", "unhas"]).exit_code == 0
+    r = CliRunner().invoke(cli, ["event", "roster", "ev", str(csv_file)])
+    assert r.exit_code == 1 and "peserta.csv: line 3, column 2: John" in r.output, r.output
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM entrants").fetchall() == [(0,)]
+    # an empty column without a header, or one holding only spaces, is no problem
+    csv_file.write_text("pemain,,kelompok\nAndi, ,KG 1\nBudi,,\n", encoding="utf-8")
+    assert read_roster(csv_file)["player"].to_list() == ["Andi", "Budi"]
+
+
 @pytest.mark.parametrize("kind", ["xlsx", "ods"])
 def test_the_sheet_scan_finds_the_same_cut_in_small_pieces(monkeypatch, kind):
     """The XML is read a few MB at a time, cut where a row starts: in pieces of 300 bytes
