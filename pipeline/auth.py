@@ -79,6 +79,7 @@ __all__ = [
     "may_write",
     "new_token",
     "normalize_name",
+    "not_there",
     "remove_user",
     "set_password",
     "set_role",
