@@ -355,6 +355,64 @@ def test_the_pdf_has_a_page_per_table(con, tmp_path, monkeypatch):
     assert printable.latin1("Turnamen — 0–69") == "Turnamen - 0-69"
 
 
+def _fonts_or_skip(*names: str) -> None:
+    for name in names:
+        if not any(
+            folder.is_dir() and next(folder.rglob(name), None) for folder in printable.FONT_DIRS
+        ):
+            pytest.skip(f"needs {name} (fonts-liberation, fonts-dejavu-core)")
+
+
+def test_a_name_no_font_can_write_is_said_on_the_page_and_by_the_cli(
+    db_path, tmp_path, monkeypatch
+):
+    """Before: 王小明 was printed as ??? on the sheets without a word; a font found on
+    the machine for such letters (fonts-noto-cjk …) is now used for them, and what none
+    can write is said on the page and on stderr."""
+    from pypdf import PdfReader
+
+    _fonts_or_skip("LiberationSans-Regular.ttf", "DejaVuSans.ttf")
+    with connect(db_path) as con:
+        _drawn(con, "pepet")
+        seat_round(
+            con,
+            "ev-1",
+            "S2",
+            {"1": {"A": "محمد علي", "B": "王小明", "C": "Zoë", "D": "Ana"}},
+            per_hand=None,
+        )
+    # Liberation Sans has neither Arabic nor Chinese letters; DejaVu Sans has Arabic
+    monkeypatch.setattr(
+        printable, "FONTS", (("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"),)
+    )
+    monkeypatch.setattr(printable, "FALLBACK_FONTS", (("DejaVuSans.ttf", 0),))
+    r = CliRunner().invoke(
+        cli, ["sheets", "--event", "ev-1", "--round", "S2", "--out", str(tmp_path / "s2")]
+    )
+    assert r.exit_code == 0, r.output
+    assert " ".join(r.stderr.split()) == (
+        "note: the PDFs write 王小明 with letters no font on this machine has (as ?); the .xlsx "
+        "and .csv sheets hold them as they are; install a font that has them (fonts-noto-cjk "
+        "for Chinese, Japanese, Korean) and write them again"
+    )
+    page = PdfReader(tmp_path / "s2" / "ev-1_S2.pdf").pages[0].extract_text()
+    assert "???" in page and "王" not in page
+    assert "?: huruf yang tidak ada di fon PDF ini" in page
+    assert "دمحم" in page  # the fallback's Arabic letters (extracted right to left)
+    # a page whose names every font here can write says nothing of fonts
+    r = CliRunner().invoke(
+        cli, ["sheets", "--event", "ev-1", "--round", "S1", "--out", str(tmp_path / "s1")]
+    )
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    assert (
+        "huruf yang tidak ada"
+        not in PdfReader(tmp_path / "s1" / "ev-1_S1.pdf").pages[0].extract_text()
+    )
+    # without the fallback, the Arabic name is said too
+    monkeypatch.setattr(printable, "FALLBACK_FONTS", ())
+    assert printable.unwritable(["Zoë", "محمد علي", "王小明", None]) == ["محمد علي", "王小明"]
+
+
 def test_cli_writes_the_files_and_refuses_a_round_without_a_draw(db_path, tmp_path):
     with connect(db_path) as con:
         _drawn(con, "unhas")

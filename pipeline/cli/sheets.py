@@ -54,16 +54,40 @@ def _refused(out_dir: str, refusal: type[Exception]) -> Iterator[None]:
 def sheets(event, round_, out_dir, db) -> None:
     """Write a pre-filled .xlsx and .csv hand log for every table of the round's draw, one
     printable .pdf for the round (a page per table) and its seating list (.pdf, by name)."""
-    from pipeline.sheets import NoDraw, write_sheets
+    from pipeline.sheets import NoDraw, drawn_round, write_sheets
 
     with _refused(out_dir, NoDraw), reader(db) as con:
         paths = write_sheets(con, event, round_, out_dir)
+        drawn = drawn_round(con, event, round_)
     tables = sum(1 for p in paths if p.suffix == ".xlsx")
     out.print(
         f"wrote {tables} table sheet(s) (.xlsx and .csv), {paths[-2].name} (a page per "
         f"table) and {paths[-1].name} (who sits where) to {out_dir}",
         highlight=False,
         markup=False,
+    )
+    _lost_letters(drawn.texts, "the .xlsx and .csv sheets")
+
+
+def _lost_letters(texts: list[str | None], whole: str) -> None:
+    """A note naming what the PDFs wrote with letters lost (no font here has them)."""
+    from rich.markup import escape
+
+    from pipeline.sheets.printable import find_font, unwritable
+
+    lost = unwritable(texts)
+    if not lost:
+        return
+    shown = ", ".join(lost[:5]) + (f" and {len(lost) - 5} more" if len(lost) > 5 else "")
+    remedy = (
+        "install a font that has them (fonts-noto-cjk for Chinese, Japanese, Korean)"
+        if find_font() is not None
+        else "install a Unicode font (fonts-dejavu-core)"
+    )
+    err.print(
+        f"[yellow]note:[/] the PDFs write {escape(shown)} with letters no font on this "
+        f"machine has (as ?); {whole} hold them as they are; {remedy} and write them again",
+        highlight=False,
     )
 
 
@@ -87,3 +111,4 @@ def results(event, round_, out_dir, db) -> None:
     opened = ", ".join(data.open_tables)
     note = f" (provisional: table {opened} not finished)" if opened else ""
     out.print(f"wrote {path.name} to {out_dir}{note}", highlight=False, markup=False)
+    _lost_letters(data.texts, "the dashboard and `domino standings`")

@@ -12,7 +12,9 @@ are written without their accents (``Ñ`` as ``N``) and the page says so.
 """
 
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from fpdf import FPDF
 
@@ -27,9 +29,30 @@ FONTS = (
     ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"),
     ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"),
 )
+#: Fonts for letters the main font lacks (Chinese, Japanese and Korean names above all),
+#: each ``(file, index in a font collection)``: every one found is used, in this order.
+FALLBACK_FONTS = (
+    ("NotoSansCJK-Regular.ttc", 2),  # fonts-noto-cjk; the collection's third face is SC
+    ("NotoSansCJKsc-Regular.otf", 0),
+    ("wqy-microhei.ttc", 0),  # fonts-wqy-microhei
+    ("DroidSansFallbackFull.ttf", 0),  # fonts-droid-fallback
+    ("DejaVuSans.ttf", 0),  # when the main font is another one
+)
 SPARE_ROWS = 2  # tie-break hands, written in by hand
 GRID_H = 126.0  # mm of the page the grid may take, header row included
 ROW_H = 9.0  # at most; more hands get lower rows
+
+
+def find_fallbacks() -> list[tuple[Path, int]]:
+    """The :data:`FALLBACK_FONTS` on this machine."""
+    found = []
+    for name, index in FALLBACK_FONTS:
+        for folder in FONT_DIRS:
+            path = next(folder.rglob(name), None) if folder.is_dir() else None
+            if path:
+                found.append((path, index))
+                break
+    return found
 
 
 def find_font() -> tuple[Path, Path] | None:
@@ -46,6 +69,11 @@ def find_font() -> tuple[Path, Path] | None:
 
 #: Said on a page written without a Unicode font.
 NO_FONT = "Nama ditulis tanpa huruf khusus (no Unicode font on this machine)."
+#: Said on a page where the Unicode font lacks some letters of a name (written as ``?``).
+LOST_LETTERS = (
+    "?: huruf yang tidak ada di fon PDF ini; nama lengkap ada di lembar .xlsx/.csv "
+    "(a letter this PDF's font lacks; the full name is in the .xlsx/.csv sheet)."
+)
 #: Punctuation outside Latin-1 that the page itself uses, as the core fonts can write it.
 _PUNCTUATION = {
     "—": "-",
@@ -85,6 +113,8 @@ class Page(FPDF):
         self.unicode = font is not None
         self.row_h = ROW_H
         self.covered: set[int] = set()
+        #: texts written with a letter the font lacks (each once, in the order written)
+        self.lost: list[str] = []
         if font is not None:
             self.add_font("Sheet", "", str(font[0]))
             self.add_font("Sheet", "B", str(font[1]))
@@ -92,6 +122,18 @@ class Page(FPDF):
             # letters both faces can write; any other is written as in Latin-1
             faces = [self.fonts["sheet"], self.fonts["sheetB"]]
             self.covered = set.intersection(*(set(getattr(f, "cmap", {})) for f in faces))
+            # a letter neither face has is written in the first fallback that has it
+            # (in its regular face also in bold)
+            names = []
+            for i, (path, index) in enumerate(find_fallbacks()):
+                if path.resolve() in (font[0].resolve(), font[1].resolve()):
+                    continue
+                name = f"fallback{i}"
+                self.add_font(name, "", str(path), collection_font_number=index)
+                names.append(name)
+                self.covered |= set(getattr(self.fonts[name], "cmap", {}))
+            if names:
+                self.set_fallback_fonts(names, exact_match=False)
         else:
             self.family_name = "Helvetica"
 
@@ -100,10 +142,39 @@ class Page(FPDF):
         name in DejaVu Sans) loses its accent or becomes ``?``, as without the font,
         instead of an empty box."""
         if not self.unicode:
-            return latin1(text)
+            written = latin1(text)
+            if written != text and any(ord(ch) > 255 and ch not in _PUNCTUATION for ch in text):
+                self._lost(text)
+            return written
         if all(ord(ch) in self.covered for ch in text):
             return text
+        self._lost(text)
         return "".join(ch if ord(ch) in self.covered else latin1(ch) for ch in text)
+
+    def output(self, *args: Any, **kwargs: Any) -> Any:
+        """The document; every font file it opened is closed after (fpdf2 closes only
+        those the document used, leaving an unused fallback's file open)."""
+        try:
+            return super().output(*args, **kwargs)
+        finally:
+            self.close_fonts()
+
+    def close_fonts(self) -> None:
+        for font in self.fonts.values():
+            close = getattr(font, "close", None)
+            if close is not None:
+                close()
+
+    def _lost(self, text: str) -> None:
+        if text not in self.lost:
+            self.lost.append(text)
+
+    def font_note(self, since: int = 0) -> str | None:
+        """The note a page needs on its font: none found (names without their accents),
+        or letters lost from a text written after the ``since``-th lost one."""
+        if not self.unicode:
+            return NO_FONT
+        return LOST_LETTERS if len(self.lost) > since else None
 
     def style(self, size: float, *, bold: bool = False) -> None:
         self.set_font(self.family_name, "B" if bold else "", size)
@@ -122,6 +193,20 @@ class Page(FPDF):
         while text and self.get_string_width(text) > w - 1.5:
             text = text[:-1]
         self.cell(w, self.row_h, text, border=1, align=align)
+
+
+def unwritable(texts: Iterable[str | None]) -> list[str]:
+    """The texts of ``texts`` the PDFs write with a letter lost (``?``, or without its
+    accent): a letter no font found on this machine has, such as a Chinese name in DejaVu
+    Sans. Each once, in order."""
+    page = Page(find_font())
+    try:
+        for text in texts:
+            if text:
+                page.text_of(text)
+    finally:
+        page.close_fonts()
+    return page.lost
 
 
 def round_pdf(drawn: DrawnRound) -> bytes:
@@ -154,6 +239,7 @@ def _columns(drawn: DrawnRound) -> list[tuple[str, str, float]]:
 
 def _page(pdf: Page, drawn: DrawnRound, table: str) -> None:
     rows = drawn.table_rows(table)
+    lost_before = len(pdf.lost)
     pdf.style(16, bold=True)
     pdf.cell(0, 8, pdf.text_of(drawn.title), new_x="LMARGIN", new_y="NEXT")
     info = dict(info_lines(drawn, table))
@@ -186,10 +272,10 @@ def _page(pdf: Page, drawn: DrawnRound, table: str) -> None:
         for c, _, w in cols:
             pdf.box(w, f"{last + extra}*" if c == "hand" else "")
         pdf.ln(pdf.row_h)
-    _footer(pdf, drawn, rows.row(0, named=True) if rows.height else {})
+    _footer(pdf, drawn, rows.row(0, named=True) if rows.height else {}, lost_before)
 
 
-def _footer(pdf: Page, drawn: DrawnRound, first: dict[str, object]) -> None:
+def _footer(pdf: Page, drawn: DrawnRound, first: dict[str, object], lost_before: int) -> None:
     pdf.style(7.5)
     endings = ", ".join(layout.ending_choices(drawn.ruleset))
     # rows past a match's regular hands are tie-break hands; a session simply goes on
@@ -202,8 +288,9 @@ def _footer(pdf: Page, drawn: DrawnRound, first: dict[str, object]) -> None:
         f"Akhir / ending: {endings}.  Oleh: huruf kursi A–D.  "
         f"Biji: 0–{layout.max_pips(drawn.ruleset)}.  * {spare}.",
     ]
-    if not pdf.unicode:
-        notes.append(NO_FONT)
+    font_note = pdf.font_note(lost_before)
+    if font_note:
+        notes.append(font_note)
     for note in notes:
         pdf.cell(0, 5, pdf.text_of(note), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(6)

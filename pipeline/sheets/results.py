@@ -23,7 +23,7 @@ import polars as pl
 
 from pipeline import events, rulesets
 from pipeline.sheets import layout
-from pipeline.sheets.printable import NO_FONT, Page, find_font
+from pipeline.sheets.printable import Page, find_font
 from pipeline.standings import bracket, queries
 
 #: What a result means, by the road's ``outcome`` (Indonesian / English).
@@ -61,6 +61,20 @@ class RoundResults:
     tables: pl.DataFrame
     league: pl.DataFrame | None
     groups: pl.DataFrame | None = None
+
+    @property
+    def texts(self) -> list[str | None]:
+        """What the notice writes that a user typed: the event's title and venue, the
+        players and the groups (for :func:`pipeline.sheets.printable.unwritable`)."""
+        names = [
+            frame.get_column(c).cast(pl.String)
+            for frame in (self.tables, self.league, self.groups)
+            if frame is not None
+            for c in ("player", "group")
+            if c in frame.columns
+        ]
+        seen = pl.concat(names).drop_nulls().unique(maintain_order=True).to_list() if names else []
+        return [self.info.shown, self.info.venue, *seen]
 
     @property
     def open_tables(self) -> list[str]:
@@ -140,8 +154,9 @@ def results_pdf(res: RoundResults, *, printed: datetime | None = None) -> bytes:
         _small(pdf, "TB: poin kocokan penentu / tie-break hand points (break a tie on points).")
     if res.league is not None and res.league.height:
         _league(pdf, res, word)
-    if not pdf.unicode:
-        _small(pdf, NO_FONT)
+    font_note = pdf.font_note()
+    if font_note:
+        _small(pdf, font_note)
     return bytes(pdf.output())
 
 

@@ -50,6 +50,15 @@ class DrawnRound:
     def table_rows(self, table: str) -> pl.DataFrame:
         return self.rows.filter(pl.col("table") == table)
 
+    @property
+    def texts(self) -> list[str | None]:
+        """What the printed pages write that a user typed: the title, the venue, every
+        player seated (for :func:`pipeline.sheets.printable.unwritable`)."""
+        seated = pl.concat(
+            [self.rows.get_column(c) for c in self.rows.columns if c.startswith("player_")]
+        )
+        return [self.title, self.venue, *seated.drop_nulls().unique(maintain_order=True).to_list()]
+
 
 def hands_per_sheet(book: rulesets.Ruleset) -> int:
     """Rows a table's sheet pre-fills: ``[sheet] hands``, else the regular hands of a match."""

@@ -10,7 +10,7 @@ files (:func:`pipeline.sheets.round_files`), beside the page-per-table record.
 import polars as pl
 
 from pipeline.sheets import layout
-from pipeline.sheets.printable import NO_FONT, Page, find_font
+from pipeline.sheets.printable import Page, find_font
 from pipeline.sheets.rows import DrawnRound
 
 ROW_H = 6.5  # mm per name
@@ -75,9 +75,10 @@ def seating_pdf(drawn: DrawnRound) -> bytes:
             _continued(pdf, drawn, word)
     pdf.set_xy(10, end + 4)
     _tables(pdf, drawn, first, word, bottom)
-    if not pdf.unicode:
+    font_note = pdf.font_note()
+    if font_note:
         pdf.style(8)
-        pdf.cell(0, 5, pdf.text_of(NO_FONT))
+        pdf.cell(0, 5, pdf.text_of(font_note))
     return bytes(pdf.output())
 
 
