@@ -41,6 +41,14 @@ OPTIONAL = ("group", "city", "aliases", "member_since", "birth_date", "citizensh
 DATES = ("member_since", "birth_date")
 
 
+def is_player_list(header: list[str]) -> bool:
+    """Whether a file's header is a roster's or a registry's (a column ``player`` under
+    any of its names): a hand log's reader names it, so that such a file given to it is
+    told where it belongs rather than which hand-log column it lacks."""
+    keys = [header_key(h or "") for h in header]
+    return "player" in {_ALIASES.get(k, k) for k in keys if k}
+
+
 def date_text(expr: pl.Expr) -> pl.Expr:
     """A registry date as ``YYYY-MM-DD`` text: written so, as a spreadsheet's date cell
     reads (``2020-01-01 00:00:00``), or day first as Indonesia writes dates

@@ -155,6 +155,31 @@ def test_missing_column_names_the_column():
     assert "ending" in info.value.message
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["pemain;kelompok\nAna;KG A\nBudi;KG B\n", "Nama,KG,telepon\nAna,KG A,0811\n", "player\nAna\n"],
+)
+def test_a_roster_or_registry_given_as_a_hand_log_says_where_it_belongs(con, tmp_path, text):
+    """Before: "the column round is missing (a hand log needs round, table, ...)", which
+    sent the organiser looking for a column instead of the right command or page."""
+    with pytest.raises(FileRejected) as info:
+        read_bytes(text.encode(), "peserta.csv")
+    assert (info.value.code, info.value.column) == ("player_list", "player")
+    assert info.value.message.startswith("this is a list of players (a roster or a registry)")
+    assert "domino event roster" in info.value.message
+    roster = tmp_path / "peserta.csv"
+    roster.write_text(text, encoding="utf-8")
+    p = ingest(con, [roster, READ / "good.csv"])
+    assert p.exit_code == 1
+    assert p.problems.filter(pl.col("file") == "peserta.csv")["code"].to_list() == ["player_list"]
+    assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] > 0  # the hand log loads
+    # a hand log that lacks a column, and has one named like a registry's, is still told
+    # which column it lacks
+    with pytest.raises(FileRejected) as info:
+        read_bytes(b"babak,meja,pemain,kursi_a\nR1,1,Ana,Ana\n", "meja1.csv")
+    assert info.value.code == "missing_column"
+
+
 def test_file_names_lose_their_folders():
     assert display_name("../../etc/passwd.csv") == "passwd.csv"
     assert display_name("C:\\Users\\wasit\\meja1.csv") == "meja1.csv"

@@ -99,6 +99,10 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     body.columns = names
     missing = [c for c in REQUIRED if c not in names]
     if missing:
+        from pipeline.players import is_player_list  # it reads files through this package
+
+        if not set(names) & set(REQUIRED) and is_player_list(header):
+            raise FileRejected(label, "player_list", column="player")
         raise FileRejected(
             label,
             "missing_column",
