@@ -414,10 +414,18 @@ def test_league_set_scopes_the_registry(db_path, tmp_path):
     with connect(db_path) as c:
         load(c, tmp_path, ONE_HAND, name="a.csv")
         registry(c, tmp_path, "player,group\nZed,KG Z\n", league="other")
-    assert run("league", "set", "other", "ev", "--db", str(db_path)).exit_code == 0
+    res = run("league", "set", "other", "ev", "--db", str(db_path))
+    assert res.exit_code == 0 and res.stderr == "", res.output
     # ev is now checked against league other's registry: a new match with Ana is refused
     log = tmp_path / "b.csv"
     log.write_text(csv_text([{**ONE_HAND[0], "table": "2"}]), "utf-8")
     res = run("ingest", str(log), "--db", str(db_path))
     assert res.exit_code == 1 and "Ana is not in the player registry" in res.output
     assert run("league", "set", "other", "nope", "--db", str(db_path)).exit_code == 1
+    # a league without a registry (a typo, "otehr") checks against none: kept, and said
+    res = run("league", "set", "otehr", "ev", "--db", str(db_path))
+    assert res.exit_code == 0 and res.stdout == "1 event(s) in league otehr\n"
+    assert " ".join(res.stderr.split()) == (
+        "note: league otehr has no registry yet, so its events are checked against none "
+        "(every name is accepted); import one with domino players import FILE --league otehr"
+    )

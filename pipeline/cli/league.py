@@ -78,7 +78,18 @@ def league_set(name, events, db) -> None:
         except Refused as exc:
             err.print(f"[red]✗[/] {escape(str(exc))}", highlight=False)
             sys.exit(1)
+        registered = con.execute(
+            "SELECT count(*) FROM league_players WHERE league = ?", [name]
+        ).fetchall()[0][0]
     out.print(f"{len(events)} event(s) in league {escape(name)}", highlight=False)
+    if not registered:
+        # a mistyped league checks its events against no registry at all, without a word
+        err.print(
+            f"[yellow]note:[/] league {escape(name)} has no registry yet, so its events are "
+            "checked against none (every name is accepted); import one with domino players "
+            f"import FILE --league {escape(name)}",
+            highlight=False,
+        )
 
 
 @league.command("history")
