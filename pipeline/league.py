@@ -242,6 +242,8 @@ class Advanced:
     qualifiers: pl.DataFrame  # from_event, player_key, player, group, rank
     ties: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    already: int = 0  # qualifiers who were entrants of the target before
+    entrants: int = 0  # the target's entrants after, those from before included
 
 
 def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
@@ -341,6 +343,12 @@ def advance(
     )
     con.execute("BEGIN TRANSACTION")
     try:
+        before = {
+            r[0]
+            for r in con.execute(
+                "SELECT player_key FROM entrants WHERE event = ?", [target]
+            ).fetchall()
+        }
         insert_frame(
             con,
             "entrants",
@@ -359,8 +367,10 @@ def advance(
     except BaseException:
         con.execute("ROLLBACK")
         raise
-    warnings = eligibility(con, target, new.get_column("player_key").to_list())
-    return Advanced(target, chosen, ties, warnings)
+    keys = new.get_column("player_key").to_list()
+    warnings = eligibility(con, target, keys)
+    already = sum(1 for k in keys if k in before)
+    return Advanced(target, chosen, ties, warnings, already, len(before | set(keys)))
 
 
 def advancements(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:

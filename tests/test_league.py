@@ -374,6 +374,7 @@ def test_advance_command_says_ties_and_refuses_in_one_sentence(db_path, tmp_path
     assert res.exit_code == 0, res.output
     assert "tie at the cut: kg1: 3 players for 2 places, tied at rank 1" in res.stdout
     assert "3 players advance to kota (top 2 of kg1)" in res.stdout
+    assert "now has" not in res.stdout  # a first advance says nothing more
     res = run("advance", "--from", "kg2", "--to", "kota", "--top", "2", "--db", db)
     assert (res.exit_code, res.stderr.strip()) == (
         1,
@@ -383,6 +384,29 @@ def test_advance_command_says_ties_and_refuses_in_one_sentence(db_path, tmp_path
     assert res.exit_code == 1 and "event nasional does not exist" in res.stderr
     with connect(db_path, read_only=True) as c:
         assert c.execute("SELECT count(*) FROM advancements").fetchall() == [(1,)]
+    # a second advance adds, and says what the roster holds
+    res = run("advance", "--from", "kg1", "--to", "kota", "--top", "1", "--db", db)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[-1] == (
+        "kota now has 3 entrant(s); 3 of the qualifiers were entered already"
+    )
+
+
+def test_a_second_advance_with_a_smaller_top_says_the_first_ones_players_stay(db_path, tmp_path):
+    """Before: "1 players advance to kota (top 1 of kg1)" with the roster still holding the
+    first advance's four, as if the cut had been made again."""
+    with connect(db_path) as c:
+        load(c, tmp_path, session("kg1"), name="kg1.csv")
+        create_events(c, {"kota": "pepet"}, "default", "test")
+        first = advance(c, ["kg1"], "kota", 4)
+        assert (first.already, first.entrants) == (0, first.qualifiers.height)
+    res = run("advance", "--from", "kg1", "--to", "kota", "--top", "1", "--db", str(db_path))
+    assert res.exit_code == 0, res.output
+    n = first.entrants
+    assert res.stdout.splitlines()[-1] == (
+        f"kota now has {n} entrant(s); 3 of the qualifiers were entered already; its entrants "
+        "from before stay (domino event roster kota --clear starts its roster again)"
+    )
 
 
 def test_eligibility_warning_on_load_names_the_player_and_loads(db_path, tmp_path):

@@ -54,6 +54,18 @@ def advance(sources, target, top, per_group, by, db) -> None:
         f"{done.qualifiers.height} players advance to {escape(target)} (top {top}{scope} of {escape(', '.join(sources))})",
         highlight=False,
     )
+    qualified = done.qualifiers.get_column("player_key").n_unique()
+    if done.already or done.entrants > qualified:
+        # an advance adds: a second one with a smaller top leaves the first one's players
+        said = f"{escape(target)} now has {done.entrants} entrant(s)"
+        if done.already:
+            said += f"; {done.already} of the qualifiers were entered already"
+        if done.entrants > qualified:
+            said += (
+                "; its entrants from before stay (domino event roster "
+                f"{escape(target)} --clear starts its roster again)"
+            )
+        out.print(said, highlight=False)
 
 
 @click.group()
