@@ -335,15 +335,15 @@ def test_the_example_rows_load(con, tmp_path, ruleset):
     assert [o.hands for o in plan.outcomes] == [2]
 
 
-def test_the_pdf_has_a_page_per_table(con, tmp_path, monkeypatch):
+def _drawn_with_a_second_session(con, names: tuple[str, str, str, str]) -> None:
+    """The pepet event of :func:`_drawn`, and a session S2 of one table seating ``names``
+    in chairs A-D."""
     _drawn(con, "pepet")
-    seat_round(
-        con,
-        "ev-1",
-        "S2",
-        {"1": {"A": "Şükrü", "B": "Nguyễn Văn An", "C": "Zoë", "D": "Ana"}},
-        per_hand=None,
-    )
+    seat_round(con, "ev-1", "S2", {"1": dict(zip("ABCD", names, strict=True))}, per_hand=None)
+
+
+def test_the_pdf_has_a_page_per_table(con, tmp_path, monkeypatch):
+    _drawn_with_a_second_session(con, ("Şükrü", "Nguyễn Văn An", "Zoë", "Ana"))
     pdf = write_sheets(con, "ev-1", "S1", tmp_path / "s1")[-2].read_bytes()
     assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") == 3
     # without a Unicode font the core font writes the names without their accents
@@ -373,14 +373,7 @@ def test_a_name_no_font_can_write_is_said_on_the_page_and_by_the_cli(
 
     _fonts_or_skip("LiberationSans-Regular.ttf", "DejaVuSans.ttf")
     with connect(db_path) as con:
-        _drawn(con, "pepet")
-        seat_round(
-            con,
-            "ev-1",
-            "S2",
-            {"1": {"A": "محمد علي", "B": "王小明", "C": "Zoë", "D": "Ana"}},
-            per_hand=None,
-        )
+        _drawn_with_a_second_session(con, ("محمد علي", "王小明", "Zoë", "Ana"))
     # Liberation Sans has neither Arabic nor Chinese letters; DejaVu Sans has Arabic
     monkeypatch.setattr(
         printable, "FONTS", (("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"),)
