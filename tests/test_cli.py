@@ -66,6 +66,32 @@ def test_ingest_of_a_folder_loads_its_hand_logs_and_leaves_lock_files_out(db_pat
     assert "the folder" in r.output and "holds no hand-log file (.csv, .tsv" in r.output
 
 
+def test_one_sheet_given_twice_loads_once_and_two_versions_name_each_other(db_path, tmp_path):
+    """Before: ``meja1.csv`` beside its download ``meja1 (1).csv`` (or one file named twice)
+    kept every match of it out, each hand said to be "more than once in this table"."""
+    text = BASE.read_text(encoding="utf-8")
+    (tmp_path / "meja.csv").write_text(text, encoding="utf-8")
+    (tmp_path / "meja (1).csv").write_text(text, encoding="utf-8")
+    r = run("ingest", tmp_path / "meja.csv", tmp_path / "meja (1).csv", tmp_path / "meja.csv")
+    assert r.exit_code == 1  # two files were not read (their contents were, once)
+    said = " ".join(r.output.split())
+    assert "loaded 2 match(es) (2 new, 0 updated, 0 corrected), 0 unchanged, 0 rejected" in said
+    assert "meja (1).csv: the same file as meja.csv, which this load reads: it is read once" in said
+    assert "meja.csv: named twice in this load: it is read once" in said
+    assert "more than once" not in said
+    # two different versions of one table: the later file's rows name the earlier one
+    other = tmp_path / "meja-koreksi.csv"
+    other.write_text(text.replace(",ceki,", ",biasa,", 1), encoding="utf-8")
+    r = run("ingest", tmp_path / "meja.csv", other, "--dry-run")
+    said = " ".join(r.output.split())
+    assert r.exit_code == 1 and "2 rejected" in said
+    assert (
+        "meja-koreksi.csv:2 kocokan (hand): hand 1 of this table is also in meja.csv (line 2): "
+        "keep each hand in one file (two versions of one sheet?)"
+    ) in said
+    assert "error meja.csv:" not in r.output  # the first file's rows are not named
+
+
 def test_unreadable_file_exit_1(db_path):
     r = run("ingest", DATA / "read" / "empty.csv")
     assert r.exit_code == 1

@@ -733,6 +733,10 @@ RARE = {
     # tests/test_spreadsheets.py provokes it for real
     "unnamed_value.registry": {"line": 3, "column": 2, "value": "John"},
     "player_list": {},  # tests/test_read.py provokes it for real
+    # tests/test_cli.py provokes these for real
+    "same_file": {"first": "meja1.csv"},
+    "same_file.named_twice": {},
+    "hand_twice.other_file": {"hand": 3, "first": "meja1.csv", "line": 4},
     "too_many_columns.row": {"line": 3, "columns": 2011, "limit": 500},
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
     "empty.no_sheets": {},

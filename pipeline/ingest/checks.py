@@ -282,13 +282,27 @@ def match_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
         (pl.col("_n") != pl.col("_u")) | (pl.col("_lo") != 1) | (pl.col("_hi") != pl.col("_n"))
     ).select(MATCH)
     played = played_all.join(suspect, on=MATCH, how="semi")
-    dup = played.filter(pl.len().over([*MATCH, "hand"]) > 1)
+    # A hand twice in one file is said at each of its rows; a hand also in another file
+    # of the load (two versions of one sheet) at the rows of the later file, naming the
+    # first one, and not at the first file's own rows.
+    hand = [*MATCH, "hand"]
+    dup = played.filter(pl.len().over(hand) > 1).with_columns(
+        pl.len().over([*hand, "_file"]).alias("_in_file"),
+        pl.col("_file").first().over(hand).alias("_first_file"),
+        pl.col("_line").first().over(hand).alias("_first_line"),
+    )
+    dup = dup.filter((pl.col("_in_file") > 1) | (pl.col("_file") != pl.col("_first_file")))
     found.append(
         problems.from_rows(
             dup,
             column="hand",
             code="hand_twice",
-            params={"hand": pl.col("hand")},
+            params={
+                "hand": pl.col("hand"),
+                "first": pl.col("_first_file"),
+                "line": pl.col("_first_line"),
+            },
+            variant=pl.when(pl.col("_in_file") == 1).then(pl.lit("other_file")),
         )
     )
     # a hand written twice is seen at its first row: the line a gap names is the same

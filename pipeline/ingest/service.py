@@ -82,14 +82,35 @@ def read_one(
     ]
 
 
+def _once(
+    read: tuple[list[Sheet], list[dict[str, object]]], seen: dict[str, str]
+) -> tuple[list[Sheet], list[dict[str, object]]]:
+    """A source read, unless the same bytes were read already in this load (a file named
+    twice, a sheet downloaded twice as ``meja1 (1).csv``): then one refusal saying so,
+    instead of every hand of it reported as written twice."""
+    sheets, files = read
+    if not sheets:
+        return read
+    name, digest = sheets[0].source, sheets[0].sha256
+    if digest not in seen:
+        seen[digest] = name
+        return read
+    first = seen[digest]
+    refusal = FileRejected(
+        name, "same_file", {"first": first}, variant="named_twice" if first == name else None
+    )
+    return [], [{"file": name, "sha256": digest, "rows": 0, "error": refusal}]
+
+
 def read_all(
     sources: Iterable[Source], *, held: Path | None = None
 ) -> tuple[list[Sheet], list[dict[str, object]]]:
-    """Read every source (see :func:`read_one`)."""
+    """Read every source (see :func:`read_one`), each distinct content once."""
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
+    seen: dict[str, str] = {}
     for source in sources:
-        s, f = read_one(source, held=held)
+        s, f = _once(read_one(source, held=held), seen)
         sheets += s
         files += f
     return sheets, files
@@ -116,8 +137,9 @@ def batches(
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
     rows = n = 0
+    seen: dict[str, str] = {}
     for source in sources:
-        s, f = read_one(source, held=held)
+        s, f = _once(read_one(source, held=held), seen)
         more = sum(x.rows for x in s)
         if n and rows + more > limit:  # (a batch at the file cap has already gone)
             yield sheets, files, n
