@@ -8,7 +8,9 @@ the coordinator keeps (pepet rule 20).
 
 Names may hold letters outside Latin-1, which the PDF core fonts lack: a Unicode TrueType
 font found on the machine (DejaVu Sans, Liberation Sans …) is embedded; without one, names
-are written without their accents (``Ñ`` as ``N``) and the page says so.
+are written without their accents (``Ñ`` as ``N``) and the page says so. A letter that font
+lacks (a Chinese name) comes from a fallback font found there (:data:`FALLBACK_FONTS`);
+one no font has is written ``?``, and the page says so too (:meth:`Page.font_note`).
 """
 
 import unicodedata
