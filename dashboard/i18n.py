@@ -16,6 +16,10 @@ LANGUAGES = {"id": "Bahasa Indonesia", "en": "English"}
 STRINGS: dict[str, dict[str, str]] = {
     # --- shell ---------------------------------------------------------------------------
     "app.title": {"id": "Hasil Domino", "en": "Domino results"},
+    "app.not_found": {
+        "id": "Alamat “/{page}” tidak menunjuk halaman mana pun; yang ditampilkan: {shown}. Halaman lain ada di menu samping ({pages}).",
+        "en": "The address “/{page}” names no page; showing {shown}. The other pages are in the side menu ({pages}).",
+    },
     "nav.leaderboard": {"id": "Klasemen langsung", "en": "Live leaderboard"},
     "nav.player": {"id": "Pemain", "en": "Player"},
     "nav.stats": {"id": "Statistik acara", "en": "Event statistics"},

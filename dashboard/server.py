@@ -18,6 +18,8 @@ own, with or without ``server.baseUrlPath``.
 
 import hashlib
 import json
+import re
+import urllib.parse
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -50,12 +52,24 @@ def index_html(static_index: str, pages: list[str]) -> str:
     return static_index[:at] + script + static_index[at:]
 
 
+#: the query parameter that carries an address that names no page to the root page
+NOT_FOUND_KEY = "not_found"
+#: one path segment that could be a page's name (Streamlit's own routes have a dot, an
+#: underscore first, or more than one segment)
+_PAGE_LIKE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+#: single-segment routes of Streamlit's own that are not pages
+_STREAMLIT_ROUTES = frozenset({"oauth2callback", "healthz", "static", "media", "component", "app"})
+
+
 class PageAddress:
     """ASGI middleware: a ``GET`` or ``HEAD`` of a page's address (``/<url_path>`` under
     ``base``, by default Streamlit's ``server.baseUrlPath``) is answered with
     :func:`index_html` and Streamlit's headers for it: never cached without asking, an
-    ``ETag`` so that a returning browser gets a 304. Everything else, the root page
-    included, goes on to Streamlit as it came."""
+    ``ETag`` so that a returning browser gets a 304. An address that looks like a page's
+    but names none (a mistyped or old link, ``/statistik``) is sent to the root page with
+    ``?not_found=statistik`` (its other parameters kept), which says so in the page's
+    language, instead of Streamlit's English "Page not found". Everything else, the root
+    page included, goes on to Streamlit as it came."""
 
     def __init__(
         self, app: ASGIApp, pages: list[str], index: Path, base: str | None = None
@@ -66,17 +80,32 @@ class PageAddress:
             base = str(config.get_option("server.baseUrlPath") or "")
         self.app = app
         prefix = "/" + base.strip("/") if base.strip("/") else ""
+        self.prefix = prefix
+        self.pages = set(pages)
         self.paths = {f"{prefix}/{p}" for p in pages}
         self.body = index_html(index.read_text(encoding="utf-8"), pages).encode()
         self.etag = '"' + hashlib.sha256(self.body).hexdigest()[:32] + '"'
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or scope["method"] not in ("GET", "HEAD")
-            or scope["path"] not in self.paths
-        ):
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
+            return
+        if scope["path"] not in self.paths:
+            missing = self.missing_page(scope["path"])
+            if missing is None:
+                await self.app(scope, receive, send)
+                return
+            query = urllib.parse.urlencode({NOT_FOUND_KEY: missing})
+            rest = (scope.get("query_string") or b"").decode("latin-1")
+            where = f"{self.prefix}/?{query}" + (f"&{rest}" if rest else "")
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 302,
+                    "headers": [(b"location", where.encode("latin-1")), (b"content-length", b"0")],
+                }
+            )
+            await send({"type": "http.response.body", "body": b""})
             return
         headers = dict(scope.get("headers") or [])
         fresh = headers.get(b"if-none-match", b"").decode("latin-1") == self.etag
@@ -90,6 +119,20 @@ class PageAddress:
             out.append((b"content-length", str(len(self.body)).encode()))
         await send({"type": "http.response.start", "status": 304 if fresh else 200, "headers": out})
         await send({"type": "http.response.body", "body": body})
+
+    def missing_page(self, path: str) -> str | None:
+        """The name in ``path`` when it is one segment under the base that could be a page's
+        but is none of them (nor one of Streamlit's own routes); else None."""
+        if not path.startswith(self.prefix + "/"):
+            return None
+        name = path[len(self.prefix) + 1 :]
+        if (
+            not _PAGE_LIKE.fullmatch(name)
+            or name in self.pages
+            or name.lower() in _STREAMLIT_ROUTES
+        ):
+            return None
+        return name
 
 
 def middleware() -> list[Any]:

@@ -169,6 +169,26 @@ def _waiting(name: str) -> None:
         )
 
 
+def _not_found_note() -> None:
+    """Say, once, that the address the visitor came by named no page (the server sent it
+    here: :class:`dashboard.server.PageAddress`), and which pages there are."""
+    from dashboard.server import NOT_FOUND_KEY
+
+    asked = st.query_params.get(NOT_FOUND_KEY)
+    if asked is None:
+        return
+    del st.query_params[NOT_FOUND_KEY]
+    listed_pages = [p for p in pages(access.role()) if p.visibility == "visible"]
+    st.warning(
+        t(
+            "app.not_found",
+            page=ui.md(asked),
+            shown=t("nav.leaderboard"),
+            pages=", ".join(f"/{p.url_path}" for p in listed_pages if p.url_path),
+        )
+    )
+
+
 def main() -> None:
     _start_language()
     st.set_page_config(
@@ -180,5 +200,6 @@ def main() -> None:
         nav = st.navigation(pages(access.role()))
         with failures.guarded("the sidebar"):
             sidebar()
+        _not_found_note()
         with failures.guarded(f"the page {nav.url_path or 'leaderboard'!r}"):
             nav.run()

@@ -79,7 +79,11 @@ def test_a_returning_browser_gets_not_modified_and_a_head_no_body(tmp_path):
     [
         ("/", "GET"),  # the root page connects at once as it is
         ("/player/", "GET"),  # Streamlit redirects it
-        ("/players", "GET"),
+        ("/players/x", "GET"),
+        ("/oauth2callback", "GET"),
+        ("/favicon.png", "GET"),
+        ("/_stcore", "GET"),
+        ("/players", "POST"),
         ("/player/_stcore/health", "GET"),
         ("/static/js/index.js", "GET"),
         ("/_stcore/stream", "GET"),
@@ -88,6 +92,61 @@ def test_a_returning_browser_gets_not_modified_and_a_head_no_body(tmp_path):
 )
 def test_everything_else_goes_to_streamlit(tmp_path, path, method):
     assert call(middleware(tmp_path), path, method) == "passed"
+
+
+def test_an_address_that_names_no_page_goes_to_the_root_which_says_so(tmp_path):
+    """Before: Streamlit's English "Page not found" over the leaderboard, for a mistyped
+    or old link on an Indonesian screen."""
+    mw = middleware(tmp_path)
+    status, headers, body = call(mw, "/statistik")
+    assert (status, headers[b"location"], body) == (302, b"/?not_found=statistik", b"")
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    step = mw(
+        {
+            "type": "http",
+            "method": "GET",
+            "path": "/Pemain",
+            "headers": [],
+            "query_string": b"player=Ana+B",
+        },
+        receive,
+        send,
+    )
+    with pytest.raises(StopIteration):
+        step.send(None)
+    assert dict(sent[0]["headers"])[b"location"] == b"/?not_found=Pemain&player=Ana+B"
+    under = middleware(tmp_path, base="/domino/")
+    assert call(under, "/domino/statistik")[1][b"location"] == b"/domino/?not_found=statistik"
+    assert call(under, "/statistik") == "passed"  # not under the base: not ours
+
+
+def test_the_root_says_once_that_the_address_named_no_page(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard import data
+    from tests.browser.support import APP
+
+    monkeypatch.setenv("DOMINO_DB", str(tmp_path / "none.duckdb"))
+    data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["not_found"] = "statistik"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (note,) = [w.value for w in at.warning]
+    assert note.startswith(
+        "Alamat “/statistik” tidak menunjuk halaman mana pun; yang ditampilkan: Klasemen langsung."
+    )
+    assert "/stats" in note and "/admin" not in note  # the pages this visitor has listed
+    assert "not_found" not in at.query_params
+    at.run()
+    assert not at.warning
 
 
 def test_under_a_base_path_only_its_pages_are_answered(tmp_path):
