@@ -819,6 +819,7 @@ RARE = {
     "match.withdrawn": {"version": 1, "hands": 10, "reason": "mistyped event"},
     "withdraw.no_reason": {},
     "withdraw.no_match": {"event": "e1", "round": "R1", "table": "9"},
+    "withdraw.no_match.no_event": {"event": "e9", "round": "R1", "table": "9"},
     "withdraw.already": {"event": "e1", "round": "R1", "table": "2", "version": 2},
     "withdraw.not_jury": {"name": "rina"},
     "withdraw.not_withdrawn": {"event": "e1", "round": "R1", "table": "2"},

@@ -141,6 +141,9 @@ def test_what_cannot_be_withdrawn_is_refused_and_nothing_changes(con, typo):
         withdraw(con, TYPO, "R1", "2", reason="  ")
     with pytest.raises(WithdrawRefused, match=r"no match at round R1, table 9 to withdraw"):
         withdraw(con, TYPO, "R1", "9", reason="wrong")
+    # an event not loaded at all is said as such (it was "has no match at round R1")
+    with pytest.raises(WithdrawRefused, match=r"^no event nope is loaded, so there is no match"):
+        withdraw(con, "nope", "R1", "2", reason="wrong")
     assert con.execute(versions).fetchall() == before
     withdraw(con, TYPO, "R1", "2", reason="wrong")
     with pytest.raises(WithdrawRefused, match="already withdrawn \\(version 2\\)"):
