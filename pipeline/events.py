@@ -5,6 +5,7 @@ A load of an event created here plays under the event's ruleset (the loader read
 ``events`` table first, pipeline/ingest/resolve.py); its writer leaves the row as it is.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from importlib import resources
@@ -39,6 +40,21 @@ class EventInfo:
     def shown(self) -> str:
         """How the event is named on screens: its title, else its id."""
         return self.title or self.event
+
+
+def unknown(con: duckdb.DuckDBPyConnection, names: Iterable[str]) -> list[str]:
+    """Those of ``names`` that no event is called, each once, in the order given (a typo
+    in a command's ``--event``, a user's scope, a league's events)."""
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return []
+    known = {
+        r[0]
+        for r in con.execute(
+            "SELECT event FROM events WHERE event IN (SELECT unnest(?))", [wanted]
+        ).fetchall()
+    }
+    return [e for e in wanted if e not in known]
 
 
 def get(con: duckdb.DuckDBPyConnection, event: str) -> EventInfo | None:

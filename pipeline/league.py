@@ -17,6 +17,7 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, rulesets
+from pipeline.events import unknown as events_unknown
 from pipeline.ingest.columns import CHAIRS
 from pipeline.store.db import frame, insert_frame, register
 
@@ -42,7 +43,7 @@ def _say(mid: str, lang: str = "en", **params: object) -> str:
 
 def set_league(con: duckdb.DuckDBPyConnection, events: list[str], league: str) -> None:
     """Put ``events`` (which must exist) in ``league``: they are checked against its registry."""
-    missing = [e for e in events if not _exists(con, e)]
+    missing = events_unknown(con, events)
     if missing:
         raise Refused("advance.unknown_event", event=missing[0])
     con.execute("UPDATE events SET league = ? WHERE event IN (SELECT unnest(?))", [league, events])
@@ -53,21 +54,14 @@ def create_events(
 ) -> None:
     """Create the rows of ``events`` (event → ruleset) not there yet, in ``league``."""
     now = datetime.now()
-    for event, rs in events.items():
-        if _exists(con, event):
-            continue
+    for event in events_unknown(con, events):
+        rs = events[event]
         book = rulesets.load(rs)
         con.execute(
             "INSERT INTO events (event, ruleset, params_hash, created_at, created_by, models, league) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [event, rs, book.hash, now, by, book.models, league],
         )
-
-
-def _exists(con: duckdb.DuckDBPyConnection, event: str) -> bool:
-    return bool(
-        con.execute("SELECT count(*) FROM events WHERE event = ?", [event]).fetchall()[0][0]
-    )
 
 
 def _event_info(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str, str, date]:

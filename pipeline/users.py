@@ -102,11 +102,22 @@ def not_there(
     """The events of a user's scope not loaded yet and the groups no player of the registry
     is in. Such a right is kept (a coordinator's first upload may create the event), but
     the CLI and the admin page name them: a typo would otherwise grant nothing unseen."""
-    known = {r[0] for r in con.execute("SELECT event FROM events").fetchall()}
-    named = {r[0] for r in con.execute('SELECT DISTINCT "group" FROM players').fetchall()}
+    from pipeline.events import unknown  # it reads registries: not needed to sign in
+
+    wanted = _clean(groups)
+    named = (
+        {
+            r[0]
+            for r in con.execute(
+                'SELECT DISTINCT "group" FROM players WHERE "group" IN (SELECT unnest(?))', [wanted]
+            ).fetchall()
+        }
+        if wanted
+        else set()
+    )
     return (
-        [e for e in _clean(events) if e != ALL_EVENTS and e not in known],
-        [g for g in _clean(groups) if g not in named],
+        unknown(con, [e for e in _clean(events) if e != ALL_EVENTS]),
+        [g for g in wanted if g not in named],
     )
 
 

@@ -212,13 +212,13 @@ def withdraw(event, round_, table, reason, undo, by, fmt, db) -> None:
 @db_option
 def rescore(events, db) -> None:
     """Re-apply the ruleset files and the registry to every loaded hand."""
-    from pipeline.scoring.rescore import event_sizes
+    from pipeline.events import unknown as unknown_events
     from pipeline.scoring.rescore import rescore as do
     from pipeline.standings.queries import NotFound
     from pipeline.store.db import connect
 
     with connect(db) as con:
-        unknown = sorted(set(events) - set(event_sizes(con)["event"].to_list()))
+        unknown = unknown_events(con, events)
         if unknown:
             # it said "rescored 0 hand rows", as for an event without hands
             raise NotFound(

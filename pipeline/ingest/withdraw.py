@@ -97,10 +97,11 @@ def to_withdraw(
     shown: dict[str, object] = {"event": event, "round": round_, "table": table}
     found = loaded_version(con, [event, round_, table])
     if not found:
-        known = con.execute("SELECT count(*) FROM events WHERE event = ?", [event]).fetchall()
+        from pipeline.events import unknown  # it reads registries: loaded when refusing
+
         # an event not loaded at all (a typo) is said as such, not as a match it lacks
         raise WithdrawRefused(
-            "withdraw.no_match" if known[0][0] else "withdraw.no_match.no_event", shown
+            "withdraw.no_match.no_event" if unknown(con, [event]) else "withdraw.no_match", shown
         )
     version, kind, hands = int(found[0]), found[1], int(found[2])
     if expected_version is not None and version != expected_version:
