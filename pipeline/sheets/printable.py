@@ -13,6 +13,7 @@ lacks (a Chinese name) comes from a fallback font found there (:data:`FALLBACK_F
 one no font has is written ``?``, and the page says so too (:meth:`Page.font_note`).
 """
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
@@ -45,27 +46,35 @@ GRID_H = 126.0  # mm of the page the grid may take, header row included
 ROW_H = 9.0  # at most; more hands get lower rows
 
 
+@functools.cache
+def _font_files(folder: Path) -> dict[str, Path]:
+    """Every file under ``folder`` by name, the first one walked of each name: one walk
+    of the folder per process, however many fonts and pages look in it (a font installed
+    while a server runs is found after its restart)."""
+    found: dict[str, Path] = {}
+    if folder.is_dir():
+        for path in folder.rglob("*"):
+            found.setdefault(path.name, path)
+    return found
+
+
 def find_fallbacks() -> list[tuple[Path, int]]:
     """The :data:`FALLBACK_FONTS` on this machine."""
     found = []
     for name, index in FALLBACK_FONTS:
-        for folder in FONT_DIRS:
-            path = next(folder.rglob(name), None) if folder.is_dir() else None
-            if path:
-                found.append((path, index))
-                break
+        path = next((f[name] for f in map(_font_files, FONT_DIRS) if name in f), None)
+        if path:
+            found.append((path, index))
     return found
 
 
 def find_font() -> tuple[Path, Path] | None:
+    """The first of :data:`FONTS` whose regular and bold faces are in one folder."""
     for regular, bold in FONTS:
         for folder in FONT_DIRS:
-            if not folder.is_dir():
-                continue
-            r = next(folder.rglob(regular), None)
-            b = next(folder.rglob(bold), None)
-            if r and b:
-                return r, b
+            files = _font_files(folder)
+            if regular in files and bold in files:
+                return files[regular], files[bold]
     return None
 
 
