@@ -263,8 +263,8 @@ def pool(url: str) -> ConnectionPool[Any]:
 
 @contextlib.contextmanager
 def read(url: str, *, timeout: float = 10.0) -> Iterator[PgConnection]:
-    """A pooled connection for one batch of reads (the dashboard)."""
-    check_url(url)
+    """A pooled connection for one batch of reads (the dashboard). The URL is checked
+    once, when the pool is made (:func:`pool` opens it first)."""
     try:
         cm = pool(url).connection(timeout=timeout)
         raw = cm.__enter__()
