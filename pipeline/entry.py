@@ -85,6 +85,10 @@ class MatchState:
             "entry_withdrawn", {"table": self.table, "round": self.round, "by": by, "reason": why}
         )
 
+    def moved_refusal(self) -> "EntryRefused":
+        """Another device saved the table since the page showed it: nothing was written."""
+        return EntryRefused("entry_moved", {"table": self.table, "round": self.round})
+
     @property
     def book(self) -> rulesets.Ruleset:
         return rulesets.load(self.ruleset)
@@ -312,7 +316,7 @@ def save_hand(
     if (refused := st.withdrawn_refusal()) is not None:
         raise refused
     if seen is not None and seen != st.version:
-        raise EntryRefused("entry_moved", {"table": table, "round": round})
+        raise st.moved_refusal()
     if st.status == "closed" and not reason:
         raise EntryRefused("entry_closed", {"table": table, "round": round})
     if hand.hand < 1 or hand.hand > st.next_hand:
@@ -336,7 +340,7 @@ def save_hand(
             base={(event, round, table): st.version},
         )
     except service.PlanChanged:
-        raise EntryRefused("entry_moved", {"table": table, "round": round}) from None
+        raise st.moved_refusal() from None
     saved = Saved(plan=plan, problems=_by_hand(plan.problems, [int(r["hand"]) for r in rows]))
     if saved.ok and st.status == "new":
         who = auth.identity_ok(identity)

@@ -75,8 +75,7 @@ def render() -> None:
     moved = _moved(m)
     if moved:  # another device saved the table after this page showed it
         st.session_state.pop(_DONE, None)
-        refused = EntryRefused("entry_moved", {"table": m.table, "round": m.round})
-        st.warning(refused.sentence(language()))
+        st.warning(m.moved_refusal().sentence(language()))
     # what the last save or close said stays until the next one: a rerun of the page (a
     # cookie written, the language switched) must not take "hand 9 saved" off the screen
     done = st.session_state.get(_DONE)
