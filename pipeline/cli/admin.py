@@ -11,8 +11,8 @@ from pipeline import settings
 from pipeline.cli.common import (
     RULESET,
     db_option,
-    err,
     format_option,
+    note,
     out,
     reader,
     serve_options,
@@ -79,7 +79,8 @@ def users_add(name, role, events, groups, password, token, db) -> None:
     out.print(_said(name, role, events, groups), markup=False, highlight=False)
     if token:
         out.print(f"token (shown once): {password}")
-    _note(notes)
+    for text in notes:
+        note(text)
 
 
 def _not_there(con, events, groups) -> list[str]:
@@ -96,13 +97,6 @@ def _not_there(con, events, groups) -> list[str]:
         "groups): the right covers that group's players once the registry has them"
         for g in gone_groups
     ]
-
-
-def _note(notes: list[str]) -> None:
-    from rich.markup import escape
-
-    for text in notes:
-        err.print(f"[yellow]note:[/] {escape(text)}")
 
 
 def _said(name: str, role: str, events, groups) -> str:
@@ -134,7 +128,8 @@ def users_role(name, role, events, groups, db) -> None:
     except LookupError as exc:
         raise click.ClickException(str(exc.args[0])) from exc
     out.print(_said(name, role, events, groups), markup=False, highlight=False)
-    _note(notes)
+    for text in notes:
+        note(text)
 
 
 @users.command("remove")

@@ -78,6 +78,15 @@ def missing_database(where: Any) -> str | None:
     )
 
 
+def note(text: str) -> None:
+    """A note on stderr (``note: …``): something the command did as asked but that the
+    user may not have meant (a typo's event, a font missing); standard output stays the
+    command's result."""
+    from rich.markup import escape
+
+    err.print(f"[yellow]note:[/] {escape(text)}", highlight=False)
+
+
 def reader(db: Any) -> Any:
     """A read-only connection to the store ``--db`` names. A file that does not exist
     reads as an empty league; the command says so on stderr first, so that a mistyped
@@ -87,9 +96,9 @@ def reader(db: Any) -> Any:
     from pipeline.store.db import connect, upgrade
 
     target = settings.db_target(db)
-    note = missing_database(target)
-    if note:
-        err.print(f"note: {note}", markup=False, highlight=False)
+    missing = missing_database(target)
+    if missing:
+        note(missing)
     elif not isinstance(target, str):
         # a file made by an older version gets its new tables and views first (as
         # `domino serve` does), so a command reading them does not stop on the old schema;

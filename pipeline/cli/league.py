@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from pipeline.cli.common import db_option, err, out, reader
+from pipeline.cli.common import db_option, err, note, out, reader
 
 
 @click.command()
@@ -96,11 +96,9 @@ def league_set(name, events, db) -> None:
     out.print(f"{len(events)} event(s) in league {escape(name)}", highlight=False)
     if not registered:
         # a mistyped league checks its events against no registry at all, without a word
-        err.print(
-            f"[yellow]note:[/] league {escape(name)} has no registry yet, so its events are "
-            "checked against none (every name is accepted); import one with domino players "
-            f"import FILE --league {escape(name)}",
-            highlight=False,
+        note(
+            f"league {name} has no registry yet, so its events are checked against none "
+            f"(every name is accepted); import one with domino players import FILE --league {name}"
         )
 
 

@@ -5,7 +5,7 @@ The engine is imported inside each command (``domino --help`` does not load it).
 
 import click
 
-from pipeline.cli.common import db_option, err, format_option, match_options, reader
+from pipeline.cli.common import db_option, err, format_option, match_options, note, reader
 
 #: ``pipeline.standings.queries.LEVELS``, written out so that --help need not import it
 LEVELS = ("table", "round", "event", "group")
@@ -47,9 +47,7 @@ def standings(event, level, round_, table, fmt, db) -> None:
             raise click.UsageError(str(exc)) from exc
         stale = bool(stale_events(con, event))
     if stale:
-        err.print(
-            f"[yellow]note:[/] the ruleset file changed since {event} was scored; run `domino rescore`"
-        )
+        note(f"the ruleset file changed since {event} was scored; run `domino rescore`")
     emit(rows, fmt, title=f"{event} — {level} standings")
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pipeline.cli.common import db_option, err, out, reader
+from pipeline.cli.common import db_option, err, note, out, reader
 
 
 def _round_options(round_help: str, out_help: str) -> Callable[[Any], Any]:
@@ -71,8 +71,6 @@ def sheets(event, round_, out_dir, db) -> None:
 
 def _lost_letters(texts: list[str | None], whole: str) -> None:
     """A note naming what the PDFs wrote with letters lost (no font here has them)."""
-    from rich.markup import escape
-
     from pipeline.sheets.printable import find_font, unwritable
 
     lost = unwritable(texts)
@@ -84,10 +82,9 @@ def _lost_letters(texts: list[str | None], whole: str) -> None:
         if find_font() is not None
         else "install a Unicode font (fonts-dejavu-core)"
     )
-    err.print(
-        f"[yellow]note:[/] the PDFs write {escape(shown)} with letters no font on this "
-        f"machine has (as ?); {whole} hold them as they are; {remedy} and write them again",
-        highlight=False,
+    note(
+        f"the PDFs write {shown} with letters no font on this machine has (as ?); {whole} "
+        f"hold them as they are; {remedy} and write them again"
     )
 
 
