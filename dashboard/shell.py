@@ -169,16 +169,16 @@ def _waiting(name: str) -> None:
         )
 
 
-def _not_found_note() -> None:
+def _not_found_note(navigation: list) -> None:
     """Say, once, that the address the visitor came by named no page (the server sent it
-    here: :class:`dashboard.server.PageAddress`), and which pages there are."""
+    here: :class:`dashboard.server.PageAddress`), and which of ``navigation`` are listed."""
     from dashboard.server import NOT_FOUND_KEY
 
     asked = st.query_params.get(NOT_FOUND_KEY)
     if asked is None:
         return
     del st.query_params[NOT_FOUND_KEY]
-    listed_pages = [p for p in pages(access.role()) if p.visibility == "visible"]
+    listed_pages = [p for p in navigation if p.visibility == "visible"]
     st.warning(
         t(
             "app.not_found",
@@ -197,9 +197,10 @@ def main() -> None:
     with failures.guarded("the app"):
         settings.check()  # a setting of the wrong kind: its one sentence in place of the pages
         access.current()  # a lasting sign-in resumes before the pages are listed
-        nav = st.navigation(pages(access.role()))
+        navigation = pages(access.role())
+        nav = st.navigation(navigation)
         with failures.guarded("the sidebar"):
             sidebar()
-        _not_found_note()
+        _not_found_note(navigation)
         with failures.guarded(f"the page {nav.url_path or 'leaderboard'!r}"):
             nav.run()
