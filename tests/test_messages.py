@@ -791,6 +791,7 @@ RARE = {
     # a pre-filled sheet sent before it was filled in: provoked for real in tests/test_sheets.py
     "header_only.unplayed": {"rows": "10"},
     "sheet_skipped.unplayed": {"rows": "10"},
+    "sheet_skipped.twin": {"rows": "10", "twin": "ev_R1_meja1.xlsx"},
     # events, rosters and draws: provoked for real in tests/test_events_draw_cli.py
     "missing_column.roster": {},
     "header_only.roster": {},

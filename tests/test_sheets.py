@@ -288,6 +288,53 @@ def test_a_sheet_uploaded_before_it_is_filled_in_says_so(con, tmp_path, lang):
     ]
 
 
+def test_the_untouched_twin_of_a_filled_sheet_is_skipped_in_a_folder_load(db_path, tmp_path):
+    """The referees fill the ``.xlsx`` (or the ``.csv``) that ``domino sheets`` wrote and the
+    coordinator loads the whole folder: the untouched twin of a table read in the same load
+    is a warning naming it, not a refusal failing the load; a sheet with no twin read is
+    still refused, also when the twin comes in a later batch."""
+    from pipeline.ingest import service
+    from pipeline.ingest.read import in_folder
+
+    out = tmp_path / "sheets"
+    with connect(db_path) as con:
+        _drawn(con, "unhas")
+        write_sheets(con, "ev-1", "R1", out)
+    played = record(_play("unhas", "R1", UNHAS_TABLES, 5), "unhas", "ev-1", random.Random(9))
+    xlsx1, csv2 = out / "ev-1_R1_meja1.xlsx", out / "ev-1_R1_meja2.csv"
+    _fill(xlsx1, played, xlsx1)  # table 1: the .xlsx filled in, saved over itself
+    runner = CliRunner()
+    # table 2 not filled in anywhere: both of its files are refused, table 1 loads
+    r = runner.invoke(cli, ["ingest", str(out), "--db", str(db_path), "--dry-run"])
+    assert r.exit_code == 1, r.output
+    assert (
+        "ev-1_R1_meja1.csv: skipped: none of its 10 hands has a result yet (a pre-filled "
+        "sheet); ev-1_R1_meja1.xlsx, of the same name, was read with it"
+        in " ".join(r.output.split())
+    ), r.output
+    assert r.output.count("none of the file's 10 hands has a result yet") == 2, r.output
+    # table 2's .csv filled in (as a spreadsheet saves it): its untouched .xlsx is skipped
+    _fill(out / "ev-1_R1_meja2.xlsx", played, tmp_path / "t2.xlsx")
+    wb = openpyxl.load_workbook(tmp_path / "t2.xlsx")
+    with csv2.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f, delimiter=";").writerows(wb["hands"].iter_rows(values_only=True))
+    with connect(db_path) as con:
+        plan = service.load(con, in_folder(out), batch_rows=1)  # a batch per file
+        assert plan.exit_code == 0
+        assert [(o.table, o.status) for o in plan.outcomes] == [("1", "new"), ("2", "new")]
+        assert sorted(plan.problems.select("file", "severity", "message_id").rows()) == [
+            ("ev-1_R1_meja1.csv", "warning", "sheet_skipped.twin"),
+            ("ev-1_R1_meja2.xlsx", "warning", "sheet_skipped.twin"),
+        ]
+        (said,) = plan.problems.filter(pl.col("file") == "ev-1_R1_meja2.xlsx").to_dicts()
+        assert said["message"].endswith("ev-1_R1_meja2.csv, of the same name, was read with it")
+        logged = con.execute(
+            "SELECT file, status FROM ingests WHERE file LIKE 'ev-1_R1_meja%' ORDER BY file"
+        ).fetchall()
+        assert logged == [(f"ev-1_R1_meja{t}.{x}", "done") for t in (1, 2) for x in ("csv", "xlsx")]
+        assert con.execute('SELECT count(DISTINCT "table") FROM hands').fetchall() == [(2,)]
+
+
 def test_a_hand_left_blank_between_played_hands_is_a_gap(con, tmp_path):
     _drawn(con, "unhas")
     write_sheets(con, "ev-1", "R1", tmp_path)

@@ -72,6 +72,7 @@ def plan(
         e.frame() for f in files if isinstance(e := f.get("error"), problems.FileRejected)
     ]
     found += [s.notes for s in sheets if s.notes.height]  # sheets of a workbook skipped or refused
+    found += [n for f in files if isinstance(n := f.get("notes"), pl.DataFrame)]  # files skipped
     if not sheets:
         return _empty_plan(files, found, reason, by)
     frame = pl.concat([s.frame for s in sheets], how="vertical_relaxed")

@@ -13,13 +13,13 @@ import hashlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import duckdb
 import polars as pl
 
-from pipeline import auth, problems, settings
+from pipeline import auth, messages, problems, settings
 from pipeline.collector import fewer_collections
 from pipeline.ingest.ahead import read_ahead
 from pipeline.ingest.match import MATCH
@@ -102,15 +102,82 @@ def _once(
     return [], [{"file": name, "sha256": digest, "rows": 0, "error": refusal}]
 
 
+Read = tuple[list[Sheet], list[dict[str, object]]]
+
+
+def _twin_key(source: Source) -> tuple[str, str]:
+    """Sources with the same key are one table's files in two formats: ``domino sheets``
+    writes ``…_meja1.xlsx`` and ``…_meja1.csv`` side by side."""
+    if isinstance(source, tuple):
+        return "", PurePath(display_name(source[0])).stem.casefold()
+    path = Path(source)
+    return str(path.parent), path.stem.casefold()
+
+
+def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
+    """Every source read once (:func:`read_one`, :func:`_once`), in order, as it is pulled.
+
+    A pre-filled sheet with no result yet whose twin of the same name is read as a hand
+    log in this load (the untouched ``.csv`` beside the ``.xlsx`` a referee filled in, or
+    the other way round) holds nothing to load: it is skipped with a warning naming the
+    twin instead of refused. One read before its twin waits for it, and is refused as
+    before, after every other source, when no twin is read."""
+    seen: dict[str, str] = {}
+    read_twin: dict[tuple[str, str], str] = {}  # key -> the first of its files read
+    waiting: dict[tuple[str, str], list[Read]] = {}
+    for source in sources:
+        key = _twin_key(source)
+        read = _once(read_one(source, held=held), seen)
+        if not _unplayed(read):
+            yield read
+            if read[0]:
+                read_twin.setdefault(key, read[0][0].source)
+                for w in waiting.pop(key, []):
+                    yield _skipped(w, read_twin[key])
+        elif key in read_twin:
+            yield _skipped(read, read_twin[key])
+        else:
+            waiting.setdefault(key, []).append(read)
+    for reads in waiting.values():
+        yield from reads
+
+
+def _unplayed(read: Read) -> bool:
+    return any(
+        isinstance(e := f.get("error"), FileRejected) and e.message_id == "header_only.unplayed"
+        for f in read[1]
+    )
+
+
+def _skipped(read: Read, twin: str) -> Read:
+    """An unplayed pre-filled sheet whose twin was read: a warning, not a refusal."""
+    (entry,) = read[1]  # a file refused whole is one entry
+    refusal = entry["error"]
+    assert isinstance(refusal, FileRejected)
+    params = {**refusal.params, "twin": twin}
+    mid = messages.message_id("sheet_skipped", "twin")
+    note = problems.frame(
+        [
+            {
+                "file": refusal.file,
+                "code": "sheet_skipped",
+                "severity": problems.WARNING,
+                "message": messages.render(mid, params),
+                "message_id": mid,
+                "params": messages.to_json(params),
+            }
+        ]
+    )
+    return [], [{**entry, "error": None, "notes": note}]
+
+
 def read_all(
     sources: Iterable[Source], *, held: Path | None = None
 ) -> tuple[list[Sheet], list[dict[str, object]]]:
-    """Read every source (see :func:`read_one`), each distinct content once."""
+    """Read every source (see :func:`_each_read`), each distinct content once."""
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
-    seen: dict[str, str] = {}
-    for source in sources:
-        s, f = _once(read_one(source, held=held), seen)
+    for s, f in _each_read(sources, held):
         sheets += s
         files += f
     return sheets, files
@@ -137,9 +204,7 @@ def batches(
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
     rows = n = 0
-    seen: dict[str, str] = {}
-    for source in sources:
-        s, f = _once(read_one(source, held=held), seen)
+    for s, f in _each_read(sources, held):
         more = sum(x.rows for x in s)
         if n and rows + more > limit:  # (a batch at the file cap has already gone)
             yield sheets, files, n
