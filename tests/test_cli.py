@@ -79,6 +79,18 @@ def test_one_sheet_given_twice_loads_once_and_two_versions_name_each_other(db_pa
     assert "meja (1).csv: the same file as meja.csv, which this load reads: it is read once" in said
     assert "meja.csv: named twice in this load: it is read once" in said
     assert "more than once" not in said
+    # the same hands saved again as another file (`;`-separated, with a BOM): read once
+    saved = tmp_path / "meja-salinan.csv"
+    with saved.open("w", newline="", encoding="utf-8-sig") as f:
+        csv.writer(f, delimiter=";").writerows(csv.reader(io.StringIO(text)))
+    r = run("ingest", tmp_path / "meja.csv", saved, "--dry-run")
+    said = " ".join(r.output.split())
+    assert r.exit_code == 1 and "0 new, 0 updated, 0 corrected), 2 unchanged, 0 rejected" in said
+    assert (
+        "meja-salinan.csv: the same hands, cell for cell, as meja.csv, which this load reads: "
+        "they are read once"
+    ) in said, said
+    assert "also in" not in said
     # two different versions of one table: the later file's rows name the earlier one
     other = tmp_path / "meja-koreksi.csv"
     other.write_text(text.replace(",ceki,", ",biasa,", 1), encoding="utf-8")

@@ -792,6 +792,7 @@ RARE = {
     "header_only.unplayed": {"rows": "10"},
     "sheet_skipped.unplayed": {"rows": "10"},
     "sheet_skipped.twin": {"rows": "10", "twin": "ev_R1_meja1.xlsx"},
+    "same_file.same_hands": {"first": "ev_R1_meja1.csv"},
     # events, rosters and draws: provoked for real in tests/test_events_draw_cli.py
     "missing_column.roster": {},
     "header_only.roster": {},

@@ -333,6 +333,27 @@ def test_the_untouched_twin_of_a_filled_sheet_is_skipped_in_a_folder_load(db_pat
         ).fetchall()
         assert logged == [(f"ev-1_R1_meja{t}.{x}", "done") for t in (1, 2) for x in ("csv", "xlsx")]
         assert con.execute('SELECT count(DISTINCT "table") FROM hands').fetchall() == [(2,)]
+        # both of table 2's files filled in with the same hands: read once, nothing kept out
+        shutil.copy(tmp_path / "t2.xlsx", out / "ev-1_R1_meja2.xlsx")
+        plan = service.load(con, in_folder(out), batch_rows=1)
+        assert [(o.table, o.status) for o in plan.outcomes] == [
+            ("1", "unchanged"),
+            ("2", "unchanged"),
+        ]
+        assert sorted(plan.problems.select("file", "severity", "message_id").rows()) == [
+            ("ev-1_R1_meja1.csv", "warning", "sheet_skipped.twin"),
+            ("ev-1_R1_meja2.xlsx", "error", "same_file.same_hands"),
+        ]
+        # a workbook whose hand sheet repeats the .csv: what it says of its other sheets stays
+        wb = openpyxl.load_workbook(tmp_path / "t2.xlsx")
+        wb["hands"].title = "meja2"
+        wb.save(tmp_path / "buku.xlsx")
+        plan = service.load(con, [csv2, tmp_path / "buku.xlsx"])
+        assert sorted(plan.problems.select("file", "message_id").rows()) == [
+            ("buku.xlsx [contoh]", "sheet_skipped.no_columns"),
+            ("buku.xlsx [info]", "sheet_skipped.no_columns"),
+            ("buku.xlsx [meja2]", "same_file.same_hands"),
+        ]
 
 
 def test_a_hand_left_blank_between_played_hands_is_a_gap(con, tmp_path):

@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -82,27 +82,56 @@ def read_one(
     ]
 
 
-def _once(
-    read: tuple[list[Sheet], list[dict[str, object]]], seen: dict[str, str]
-) -> tuple[list[Sheet], list[dict[str, object]]]:
-    """A source read, unless the same bytes were read already in this load (a file named
-    twice, a sheet downloaded twice as ``meja1 (1).csv``): then one refusal saying so,
-    instead of every hand of it reported as written twice."""
+#: What reading one source gives: its sheets read, and an entry per sheet or refusal.
+Read = tuple[list[Sheet], list[dict[str, object]]]
+
+
+def _once(read: Read, seen: dict[str, str]) -> Read:
+    """A source read, unless it repeats what this load reads already: the same bytes (a
+    file named twice, a sheet downloaded twice as ``meja1 (1).csv``) are one refusal
+    saying so, and a sheet with the same hands, cell for cell, as one read before (one
+    sheet saved as ``.xlsx`` and as ``.csv``, or opened and saved again) is refused as
+    such, instead of every hand of it reported as written twice and its match kept out.
+    ``seen`` maps each file's digest and each sheet's hands' digest to the first name."""
     sheets, files = read
     if not sheets:
         return read
     name, digest = sheets[0].source, sheets[0].sha256
-    if digest not in seen:
-        seen[digest] = name
-        return read
-    first = seen[digest]
-    refusal = FileRejected(
-        name, "same_file", {"first": first}, variant="named_twice" if first == name else None
+    if digest in seen:
+        first = seen[digest]
+        refusal = FileRejected(
+            name, "same_file", {"first": first}, variant="named_twice" if first == name else None
+        )
+        return [], [{"file": name, "sha256": digest, "rows": 0, "error": refusal}]
+    seen[digest] = name
+    kept: list[Sheet] = []
+    entries: list[dict[str, object]] = []
+    for sheet, entry in zip(sheets, files, strict=True):  # an entry per sheet, in order
+        hands = _hands_digest(sheet)
+        if hands not in seen:
+            seen[hands] = sheet.file
+            kept.append(sheet)
+            entries.append(entry)
+            continue
+        first = seen[hands]
+        refusal = FileRejected(sheet.file, "same_file", {"first": first}, variant="same_hands")
+        entries.append({**entry, "rows": 0, "error": refusal})
+    notes = sheets[0].notes  # the file's own notes (sheets skipped) ride on its first sheet
+    if notes.height and not (kept and kept[0] is sheets[0]):
+        if kept:
+            kept[0] = replace(kept[0], notes=notes)
+        else:
+            entries[0]["notes"] = notes
+    return kept, entries
+
+
+def _hands_digest(sheet: Sheet) -> str:
+    """The digest of a sheet's hands: every cell of every row, not where they stand."""
+    cells = sheet.frame.select(
+        pl.exclude("_file", "_line", "_issue"), pl.col("_issue").struct.json_encode()
     )
-    return [], [{"file": name, "sha256": digest, "rows": 0, "error": refusal}]
-
-
-Read = tuple[list[Sheet], list[dict[str, object]]]
+    rows = cells.hash_rows().to_numpy().tobytes()
+    return "hands:" + hashlib.sha256(rows).hexdigest()
 
 
 def _twin_key(source: Source) -> tuple[str, str]:
