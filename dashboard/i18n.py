@@ -176,8 +176,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "up.template.button": {"id": "{ruleset} · {fmt}", "en": "{ruleset} · {fmt}"},
     "up.files": {
-        "id": "Berkas log kocokan (boleh beberapa)",
-        "en": "Hand-log files (one or more)",
+        "id": "Berkas log kocokan (boleh beberapa, atau satu .zip berisi berkas-berkas itu)",
+        "en": "Hand-log files (one or more, or a .zip of them)",
     },
     "up.files.limit": {
         "id": "Seret berkas ke kotak di bawah atau tekan Pilih berkas · {kinds}, paling besar {mb} MB per berkas.",

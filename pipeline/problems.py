@@ -91,6 +91,25 @@ def frame(rows: list[dict[str, object]]) -> pl.DataFrame:
     return pl.DataFrame([{k: r.get(k) for k in SCHEMA} for r in rows], schema=SCHEMA)
 
 
+def file_warning(
+    file: str, code: str, params: dict[str, Any], *, variant: str | None = None
+) -> pl.DataFrame:
+    """One warning about a file as a whole (it is skipped, or part of it is not read)."""
+    mid = messages.message_id(code, variant)
+    return frame(
+        [
+            {
+                "file": file,
+                "code": code,
+                "severity": WARNING,
+                "message": messages.render(mid, params),
+                "message_id": mid,
+                "params": messages.to_json(params),
+            }
+        ]
+    )
+
+
 def from_rows(
     rows: pl.DataFrame,
     *,

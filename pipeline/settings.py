@@ -43,9 +43,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "max_xlsx_expanded_bytes",
         200 * 1024 * 1024,
-        "Most bytes an .xlsx file may expand to when unzipped (guards against zip bombs).",
+        "Most bytes an .xlsx file, or a .zip of hand logs, may expand to when unzipped (guards against zip bombs).",
     ),
     Setting("max_xlsx_ratio", 200, "Highest compression ratio allowed for one .xlsx member."),
+    Setting("max_archive_files", 2_000, "Most files one .zip of hand logs may hold."),
     Setting(
         "max_sheet_cells",
         20_000_000,

@@ -793,6 +793,15 @@ RARE = {
     "sheet_skipped.unplayed": {"rows": "10"},
     "sheet_skipped.twin": {"rows": "10", "twin": "ev_R1_meja1.xlsx"},
     "same_file.same_hands": {"first": "ev_R1_meja1.csv"},
+    # a .zip of hand logs: provoked for real in tests/test_archive.py
+    "archive.empty": {"kinds": ".csv, .tsv, .xlsx, .xlsm, .ods"},
+    "archive.skipped": {"files": "R1.pdf", "kinds": ".csv, .tsv, .xlsx, .xlsm, .ods"},
+    "archive.encrypted": {},
+    "archive.compression": {},
+    "archive.damaged": {},
+    "archive.too_large": {"limit": 209715200},
+    "archive.nested": {},
+    "archive.too_many": {"count": 150000, "limit": 2000},
     # events, rosters and draws: provoked for real in tests/test_events_draw_cli.py
     "missing_column.roster": {},
     "header_only.roster": {},

@@ -32,6 +32,8 @@ from pipeline.problems import FileRejected
 #: Excel's "Text (Tab delimited)" and "Unicode Text" save as .txt (the reader goes by the
 #: bytes, not the name); ``xlsm``: a workbook with macros (their values are read)
 UPLOAD_KINDS = ("csv", "txt", "tsv", "xlsx", "xlsm", "ods")
+#: The files the upload page takes: a hand log, or a ``.zip`` of hand logs
+HAND_LOG_UPLOAD_KINDS = (*UPLOAD_KINDS, "zip")
 
 #: The files a folder given to ``domino ingest`` contributes
 HAND_LOG_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
@@ -100,7 +102,12 @@ def _one(sheets: list[Sheet]) -> Sheet:
 
 def read_bytes_sheets(data: bytes, name: str) -> list[Sheet]:
     """Every hand log in ``data`` (an upload); ``name`` labels it in messages."""
-    label = display_name(name)
+    return read_labelled(data, display_name(name))
+
+
+def read_labelled(data: bytes, label: str) -> list[Sheet]:
+    """Every hand log in ``data``, named ``label`` as it is (a file of an archive is
+    ``round.zip/meja1.csv``)."""
     limit = int(settings.get("max_file_bytes"))
     if len(data) > limit:
         raise FileRejected(label, "too_large", {"size": len(data), "limit": limit})

@@ -19,9 +19,11 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import auth, messages, problems, settings
+from pipeline import auth, problems, settings
 from pipeline.collector import fewer_collections
+from pipeline.ingest import archive
 from pipeline.ingest.ahead import read_ahead
+from pipeline.ingest.archive import Read, TwinKey
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
@@ -82,10 +84,6 @@ def read_one(
     ]
 
 
-#: What reading one source gives: its sheets read, and an entry per sheet or refusal.
-Read = tuple[list[Sheet], list[dict[str, object]]]
-
-
 def _once(read: Read, seen: dict[str, str]) -> Read:
     """A source read, unless it repeats what this load reads already: the same bytes (a
     file named twice, a sheet downloaded twice as ``meja1 (1).csv``) are one refusal
@@ -134,7 +132,7 @@ def _hands_digest(sheet: Sheet) -> str:
     return "hands:" + hashlib.sha256(rows).hexdigest()
 
 
-def _twin_key(source: Source) -> tuple[str, str]:
+def _twin_key(source: Source) -> TwinKey:
     """Sources with the same key are one table's files in two formats: ``domino sheets``
     writes ``…_meja1.xlsx`` and ``…_meja1.csv`` side by side."""
     if isinstance(source, tuple):
@@ -143,8 +141,30 @@ def _twin_key(source: Source) -> tuple[str, str]:
     return str(path.parent), path.stem.casefold()
 
 
+def _each_file(source: Source, held: Path | None) -> Iterator[tuple[TwinKey, Read]]:
+    """The source read (:func:`read_one`) with its twin key; a ``.zip`` of hand logs is
+    each of its files (:mod:`pipeline.ingest.archive`)."""
+    read = read_one(source, held=held)
+    files = read[1]
+    if not (len(files) == 1 and archive.is_archive(files[0].get("error"))):
+        yield _twin_key(source), read
+        return
+    label = str(files[0]["file"])
+    try:
+        data = source[1] if isinstance(source, tuple) else Path(source).read_bytes()
+        yield from archive.expand(data, label)
+    except FileRejected as exc:
+        yield _twin_key(source), ([], [{"file": label, "sha256": None, "rows": 0, "error": exc}])
+    except OSError as exc:
+        refusal = FileRejected(label, "unreadable", {"why": exc.strerror})
+        yield (
+            _twin_key(source),
+            ([], [{"file": label, "sha256": None, "rows": 0, "error": refusal}]),
+        )
+
+
 def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
-    """Every source read once (:func:`read_one`, :func:`_once`), in order, as it is pulled.
+    """Every file read once (:func:`_each_file`, :func:`_once`), in order, as it is pulled.
 
     A pre-filled sheet with no result yet whose twin of the same name is read as a hand
     log in this load (the untouched ``.csv`` beside the ``.xlsx`` a referee filled in, or
@@ -152,21 +172,21 @@ def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
     twin instead of refused. One read before its twin waits for it, and is refused as
     before, after every other source, when no twin is read."""
     seen: dict[str, str] = {}
-    read_twin: dict[tuple[str, str], str] = {}  # key -> the first of its files read
-    waiting: dict[tuple[str, str], list[Read]] = {}
+    read_twin: dict[TwinKey, str] = {}  # key -> the first of its files read
+    waiting: dict[TwinKey, list[Read]] = {}
     for source in sources:
-        key = _twin_key(source)
-        read = _once(read_one(source, held=held), seen)
-        if not _unplayed(read):
-            yield read
-            if read[0]:
-                read_twin.setdefault(key, read[0][0].source)
-                for w in waiting.pop(key, []):
-                    yield _skipped(w, read_twin[key])
-        elif key in read_twin:
-            yield _skipped(read, read_twin[key])
-        else:
-            waiting.setdefault(key, []).append(read)
+        for key, got in _each_file(source, held):
+            read = _once(got, seen)
+            if not _unplayed(read):
+                yield read
+                if read[0]:
+                    read_twin.setdefault(key, read[0][0].source)
+                    for w in waiting.pop(key, []):
+                        yield _skipped(w, read_twin[key])
+            elif key in read_twin:
+                yield _skipped(read, read_twin[key])
+            else:
+                waiting.setdefault(key, []).append(read)
     for reads in waiting.values():
         yield from reads
 
@@ -184,19 +204,7 @@ def _skipped(read: Read, twin: str) -> Read:
     refusal = entry["error"]
     assert isinstance(refusal, FileRejected)
     params = {**refusal.params, "twin": twin}
-    mid = messages.message_id("sheet_skipped", "twin")
-    note = problems.frame(
-        [
-            {
-                "file": refusal.file,
-                "code": "sheet_skipped",
-                "severity": problems.WARNING,
-                "message": messages.render(mid, params),
-                "message_id": mid,
-                "params": messages.to_json(params),
-            }
-        ]
-    )
+    note = problems.file_warning(refusal.file, "sheet_skipped", params, variant="twin")
     return [], [{**entry, "error": None, "notes": note}]
 
 

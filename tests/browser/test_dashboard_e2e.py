@@ -324,7 +324,7 @@ def test_a_workbook_saved_by_libreoffice_as_ods_and_excel_text_upload_and_save(t
     with dashboard(db, tmp_path, refresh=REFRESH) as srv:
         page = new_page()
         sign_in(page, srv.url, "rina")
-        expect()(page.get_by_text("CSV, TXT, TSV, XLSX, XLSM atau ODS").first).to_be_visible()
+        expect()(page.get_by_text("CSV, TXT, TSV, XLSX, XLSM, ODS atau ZIP").first).to_be_visible()
         upload(page, ods, txt)
         confirm_button(page).click()
         page.get_by_text("Tersimpan: 4 pertandingan").wait_for()
