@@ -70,6 +70,15 @@ def test_a_zip_of_hand_logs_loads_each_and_names_what_it_leaves(db_path, tmp_pat
     with connect(db_path) as con:
         plan = service.load(con, [("R1.zip", archive.read_bytes())])
     assert [s for _, s, _ in _outcomes(plan)] == ["unchanged", "unchanged"]
+    # the same archive twice in one load (downloaded twice): read once, one refusal for it
+    data = archive.read_bytes()
+    with connect(db_path) as con:
+        plan = service.load(con, [("R1.zip", data), ("R1 (1).zip", data)])
+    assert [s for _, s, _ in _outcomes(plan)] == ["unchanged", "unchanged"]
+    assert _said(plan) == [
+        ("R1 (1).zip", "error", "same_file"),
+        ("R1.zip", "warning", "archive.skipped"),
+    ]
 
 
 def test_what_an_archive_cannot_give_is_refused_by_name_and_the_rest_loads(con, tmp_path):

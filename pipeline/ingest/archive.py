@@ -22,12 +22,9 @@ from pathlib import PurePosixPath
 import polars as pl
 
 from pipeline import problems, settings
-from pipeline.ingest.read import HAND_LOG_SUFFIXES, read_labelled
-from pipeline.ingest.sheet import Sheet
+from pipeline.ingest.read import HAND_LOG_SUFFIXES, Read, read_entries, read_labelled, refused
 from pipeline.problems import FileRejected
 
-#: One file of an archive read: its sheets, and an entry per sheet or its refusal.
-Read = tuple[list[Sheet], list[dict[str, object]]]
 #: Files of one table in two formats share a key (see ``service._twin_key``)
 TwinKey = tuple[str, str]
 
@@ -40,10 +37,10 @@ def is_archive(refusal: object) -> bool:
     return isinstance(refusal, FileRejected) and refusal.message_id == "not_xlsx.zip"
 
 
-def expand(data: bytes, label: str) -> Iterator[tuple[TwinKey, Read]]:
-    """Every hand log of the archive ``data`` (named ``label``) read, with its twin key;
-    first the archive's own entry (a warning listing the files not read, if any)."""
-    digest = hashlib.sha256(data).hexdigest()
+def expand(data: bytes, label: str, digest: str) -> Iterator[tuple[TwinKey, Read]]:
+    """Every hand log of the archive ``data`` (named ``label``, its bytes' sha256
+    ``digest``) read, with its twin key; first the archive's own entry (a warning listing
+    the files not read, if any)."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = [i for i in zf.infolist() if not i.is_dir()]
@@ -69,7 +66,7 @@ def expand(data: bytes, label: str) -> Iterator[tuple[TwinKey, Read]]:
         raise FileRejected(
             label,
             "archive",
-            {"kinds": ", ".join(HAND_LOG_SUFFIXES), "others": len(others)},
+            {"kinds": ", ".join(HAND_LOG_SUFFIXES)},
             variant="empty",
         )
     entry: dict[str, object] = {"file": label, "sha256": digest, "rows": 0, "error": None}
@@ -85,8 +82,7 @@ def expand(data: bytes, label: str) -> Iterator[tuple[TwinKey, Read]]:
             budget -= len(blob)
             yield key, _read(blob, name)
         except FileRejected as exc:
-            refused: dict[str, object] = {"file": name, "sha256": None, "rows": 0, "error": exc}
-            yield key, ([], [refused])
+            yield key, refused(exc)
             if exc.message_id == "archive.too_large":
                 return  # the rest of the archive is not unpacked
 
@@ -131,11 +127,8 @@ def _read(blob: bytes, name: str) -> Read:
     except FileRejected as exc:
         if is_archive(exc):
             exc = FileRejected(name, "archive", variant="nested")
-        digest = hashlib.sha256(blob).hexdigest()
-        return [], [{"file": exc.file, "sha256": digest, "rows": 0, "error": exc}]
-    return sheets, [
-        {"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets
-    ]
+        return refused(exc, hashlib.sha256(blob).hexdigest())
+    return read_entries(sheets)
 
 
 def _skipped(label: str, others: list[str]) -> pl.DataFrame:

@@ -39,6 +39,24 @@ HAND_LOG_UPLOAD_KINDS = (*UPLOAD_KINDS, "zip")
 HAND_LOG_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
 
 
+#: One source read: its sheets, and an entry per sheet (file, sha256, rows, error) or the
+#: one entry of its refusal; an entry may carry ``notes``, warnings about the file.
+Read = tuple[list[Sheet], list[dict[str, object]]]
+
+
+def read_entries(sheets: list[Sheet]) -> Read:
+    """Sheets read, each with its entry (a workbook with a sheet per table is several
+    sheets, each named "file [sheet]")."""
+    return sheets, [
+        {"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets
+    ]
+
+
+def refused(exc: FileRejected, digest: str | None = None) -> Read:
+    """A file refused whole: no sheet, and the one entry naming why."""
+    return [], [{"file": exc.file, "sha256": digest, "rows": 0, "error": exc}]
+
+
 def in_folder(folder: Path) -> list[Path]:
     """The hand logs of ``folder`` (not of its subfolders), by name. A spreadsheet's own
     lock files (Excel's ``~$meja.xlsx`` beside an open ``meja.xlsx``, LibreOffice's

@@ -23,11 +23,19 @@ from pipeline import auth, problems, settings
 from pipeline.collector import fewer_collections
 from pipeline.ingest import archive
 from pipeline.ingest.ahead import read_ahead
-from pipeline.ingest.archive import Read, TwinKey
+from pipeline.ingest.archive import TwinKey
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
-from pipeline.ingest.read import Sheet, display_name, read_bytes_sheets, read_sheets
+from pipeline.ingest.read import (
+    Read,
+    Sheet,
+    display_name,
+    read_bytes_sheets,
+    read_entries,
+    read_sheets,
+    refused,
+)
 from pipeline.ingest.writer import (
     Rating,
     begin_ingest,
@@ -57,9 +65,7 @@ class PlanChanged(RuntimeError):
     """The database changed between the preview and the confirmation."""
 
 
-def read_one(
-    source: Source, *, held: Path | None = None
-) -> tuple[list[Sheet], list[dict[str, object]]]:
+def read_one(source: Source, *, held: Path | None = None) -> Read:
     """Read one file on disk or one upload; a file that is no hand log is reported, not raised.
 
     ``held`` is the database this process holds, which is never opened here (closing it
@@ -77,11 +83,8 @@ def read_one(
             sheets = read_sheets(source)
     except FileRejected as exc:
         digest = hashlib.sha256(source[1]).hexdigest() if isinstance(source, tuple) else None
-        return [], [{"file": exc.file, "sha256": digest, "rows": 0, "error": exc}]
-    # a workbook with a sheet per table is several sheets, each named "file [sheet]"
-    return sheets, [
-        {"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets
-    ]
+        return refused(exc, digest)
+    return read_entries(sheets)
 
 
 def _once(read: Read, seen: dict[str, str]) -> Read:
@@ -97,10 +100,7 @@ def _once(read: Read, seen: dict[str, str]) -> Read:
     name, digest = sheets[0].source, sheets[0].sha256
     if digest in seen:
         first = seen[digest]
-        refusal = FileRejected(
-            name, "same_file", {"first": first}, variant="named_twice" if first == name else None
-        )
-        return [], [{"file": name, "sha256": digest, "rows": 0, "error": refusal}]
+        return refused(_same_file(name, first, "named_twice" if first == name else None), digest)
     seen[digest] = name
     kept: list[Sheet] = []
     entries: list[dict[str, object]] = []
@@ -112,8 +112,7 @@ def _once(read: Read, seen: dict[str, str]) -> Read:
             entries.append(entry)
             continue
         first = seen[hands]
-        refusal = FileRejected(sheet.file, "same_file", {"first": first}, variant="same_hands")
-        entries.append({**entry, "rows": 0, "error": refusal})
+        entries.append({**entry, "rows": 0, "error": _same_file(sheet.file, first, "same_hands")})
     notes = sheets[0].notes  # the file's own notes (sheets skipped) ride on its first sheet
     if notes.height and not (kept and kept[0] is sheets[0]):
         if kept:
@@ -121,6 +120,11 @@ def _once(read: Read, seen: dict[str, str]) -> Read:
         else:
             entries[0]["notes"] = notes
     return kept, entries
+
+
+def _same_file(name: str, first: str, variant: str | None) -> FileRejected:
+    """``name`` read already in this load as ``first``: read once."""
+    return FileRejected(name, "same_file", {"first": first}, variant=variant)
 
 
 def _hands_digest(sheet: Sheet) -> str:
@@ -141,9 +145,12 @@ def _twin_key(source: Source) -> TwinKey:
     return str(path.parent), path.stem.casefold()
 
 
-def _each_file(source: Source, held: Path | None) -> Iterator[tuple[TwinKey, Read]]:
+def _each_file(
+    source: Source, held: Path | None, seen: dict[str, str]
+) -> Iterator[tuple[TwinKey, Read]]:
     """The source read (:func:`read_one`) with its twin key; a ``.zip`` of hand logs is
-    each of its files (:mod:`pipeline.ingest.archive`)."""
+    each of its files (:mod:`pipeline.ingest.archive`), unless the same archive was read
+    already in this load (``seen``, as in :func:`_once`)."""
     read = read_one(source, held=held)
     files = read[1]
     if not (len(files) == 1 and archive.is_archive(files[0].get("error"))):
@@ -152,15 +159,20 @@ def _each_file(source: Source, held: Path | None) -> Iterator[tuple[TwinKey, Rea
     label = str(files[0]["file"])
     try:
         data = source[1] if isinstance(source, tuple) else Path(source).read_bytes()
-        yield from archive.expand(data, label)
-    except FileRejected as exc:
-        yield _twin_key(source), ([], [{"file": label, "sha256": None, "rows": 0, "error": exc}])
     except OSError as exc:
-        refusal = FileRejected(label, "unreadable", {"why": exc.strerror})
-        yield (
-            _twin_key(source),
-            ([], [{"file": label, "sha256": None, "rows": 0, "error": refusal}]),
-        )
+        yield _twin_key(source), refused(FileRejected(label, "unreadable", {"why": exc.strerror}))
+        return
+    digest = hashlib.sha256(data).hexdigest()
+    if digest in seen:
+        first = seen[digest]
+        again = "named_twice" if first == label else None
+        yield _twin_key(source), refused(_same_file(label, first, again), digest)
+        return
+    seen[digest] = label
+    try:
+        yield from archive.expand(data, label, digest)
+    except FileRejected as exc:
+        yield _twin_key(source), refused(exc, digest)
 
 
 def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
@@ -175,7 +187,7 @@ def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
     read_twin: dict[TwinKey, str] = {}  # key -> the first of its files read
     waiting: dict[TwinKey, list[Read]] = {}
     for source in sources:
-        for key, got in _each_file(source, held):
+        for key, got in _each_file(source, held, seen):
             read = _once(got, seen)
             if not _unplayed(read):
                 yield read
