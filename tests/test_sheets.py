@@ -288,11 +288,11 @@ def test_a_sheet_uploaded_before_it_is_filled_in_says_so(con, tmp_path, lang):
     ]
 
 
-def test_the_untouched_twin_of_a_filled_sheet_is_skipped_in_a_folder_load(db_path, tmp_path):
+def test_an_untouched_sheet_of_a_table_filled_in_elsewhere_is_skipped_in_a_load(db_path, tmp_path):
     """The referees fill the ``.xlsx`` (or the ``.csv``) that ``domino sheets`` wrote and the
-    coordinator loads the whole folder: the untouched twin of a table read in the same load
-    is a warning naming it, not a refusal failing the load; a sheet with no twin read is
-    still refused, also when the twin comes in a later batch."""
+    coordinator loads the whole folder: the untouched sheet of a table another sheet of the
+    load holds is a warning naming that sheet, not a refusal failing the load; one whose
+    table no sheet holds is still refused, also when that sheet comes in a later batch."""
     from pipeline.ingest import service
     from pipeline.ingest.read import in_folder
 
@@ -309,7 +309,7 @@ def test_the_untouched_twin_of_a_filled_sheet_is_skipped_in_a_folder_load(db_pat
     assert r.exit_code == 1, r.output
     assert (
         "ev-1_R1_meja1.csv: skipped: none of its 10 hands has a result yet (a pre-filled "
-        "sheet); ev-1_R1_meja1.xlsx, of the same name, was read with it"
+        "sheet), and its table is read from ev-1_R1_meja1.xlsx in this load"
         in " ".join(r.output.split())
     ), r.output
     assert r.output.count("none of the file's 10 hands has a result yet") == 2, r.output
@@ -327,7 +327,7 @@ def test_the_untouched_twin_of_a_filled_sheet_is_skipped_in_a_folder_load(db_pat
             ("ev-1_R1_meja2.xlsx", "warning", "sheet_skipped.twin"),
         ]
         (said,) = plan.problems.filter(pl.col("file") == "ev-1_R1_meja2.xlsx").to_dicts()
-        assert said["message"].endswith("ev-1_R1_meja2.csv, of the same name, was read with it")
+        assert said["message"].endswith("its table is read from ev-1_R1_meja2.csv in this load")
         logged = con.execute(
             "SELECT file, status FROM ingests WHERE file LIKE 'ev-1_R1_meja%' ORDER BY file"
         ).fetchall()
@@ -354,6 +354,28 @@ def test_the_untouched_twin_of_a_filled_sheet_is_skipped_in_a_folder_load(db_pat
             ("buku.xlsx [info]", "sheet_skipped.no_columns"),
             ("buku.xlsx [meja2]", "same_file.same_hands"),
         ]
+    # a copy exported under another name (Google Sheets: "… - hands.csv") is the filled-in
+    # one: both files as written are skipped, whichever comes first
+    exported = tmp_path / "export" / "ev-1_R1_meja2 - hands.csv"
+    exported.parent.mkdir()
+    shutil.move(csv2, exported)
+    again = tmp_path / "again"
+    with connect(db_path) as con:
+        write_sheets(con, "ev-1", "R1", again)
+        before = [again / f"ev-1_R1_meja2.{x}" for x in ("csv", "xlsx")]
+        for files in ([*before, exported], [exported, *before]):
+            plan = service.load(con, files)
+            assert [(o.table, o.status) for o in plan.outcomes] == [("2", "unchanged")]
+            assert sorted(plan.problems.select("file", "message_id", "message").rows()) == [
+                (
+                    f.name,
+                    "sheet_skipped.twin",
+                    "skipped: none of its 10 hands has a result "
+                    "yet (a pre-filled sheet), and its table is read from ev-1_R1_meja2 - "
+                    "hands.csv in this load",
+                )
+                for f in before
+            ]
 
 
 def test_a_hand_left_blank_between_played_hands_is_a_gap(con, tmp_path):

@@ -25,9 +25,6 @@ from pipeline import problems, settings
 from pipeline.ingest.read import HAND_LOG_SUFFIXES, Read, read_entries, read_labelled, refused
 from pipeline.problems import FileRejected
 
-#: Files of one table in two formats share a key (see ``service._twin_key``)
-TwinKey = tuple[str, str]
-
 #: Left out without a word: what an operating system adds to an archive
 _JUNK = ("__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini")
 
@@ -37,9 +34,9 @@ def is_archive(refusal: object) -> bool:
     return isinstance(refusal, FileRejected) and refusal.message_id == "not_xlsx.zip"
 
 
-def expand(data: bytes, label: str, digest: str) -> Iterator[tuple[TwinKey, Read]]:
+def expand(data: bytes, label: str, digest: str) -> Iterator[Read]:
     """Every hand log of the archive ``data`` (named ``label``, its bytes' sha256
-    ``digest``) read, with its twin key; first the archive's own entry (a warning listing
+    ``digest``) read; first the archive's own entry (a warning listing
     the files not read, if any)."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
@@ -72,17 +69,16 @@ def expand(data: bytes, label: str, digest: str) -> Iterator[tuple[TwinKey, Read
     entry: dict[str, object] = {"file": label, "sha256": digest, "rows": 0, "error": None}
     if others:
         entry["notes"] = _skipped(label, others)
-    yield (label, ""), ([], [entry])
+    yield [], [entry]
     budget = int(settings.get("max_xlsx_expanded_bytes"))
     for info, inner in logs:
         name = f"{label}/{inner}"
-        key = (f"{label}/{PurePosixPath(inner).parent}", PurePosixPath(inner).stem.casefold())
         try:
             blob = _unpack(zf, info, name, budget)
             budget -= len(blob)
-            yield key, _read(blob, name)
+            yield _read(blob, name)
         except FileRejected as exc:
-            yield key, refused(exc)
+            yield refused(exc)
             if exc.message_id == "archive.too_large":
                 return  # the rest of the archive is not unpacked
 

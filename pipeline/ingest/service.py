@@ -13,7 +13,7 @@ import hashlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -23,7 +23,6 @@ from pipeline import auth, problems, settings
 from pipeline.collector import fewer_collections
 from pipeline.ingest import archive
 from pipeline.ingest.ahead import read_ahead
-from pipeline.ingest.archive import TwinKey
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
@@ -36,6 +35,7 @@ from pipeline.ingest.read import (
     read_sheets,
     refused,
 )
+from pipeline.ingest.sheet import TableKey, Unplayed
 from pipeline.ingest.writer import (
     Rating,
     begin_ingest,
@@ -136,87 +136,84 @@ def _hands_digest(sheet: Sheet) -> str:
     return "hands:" + hashlib.sha256(rows).hexdigest()
 
 
-def _twin_key(source: Source) -> TwinKey:
-    """Sources with the same key are one table's files in two formats: ``domino sheets``
-    writes ``…_meja1.xlsx`` and ``…_meja1.csv`` side by side."""
-    if isinstance(source, tuple):
-        return "", PurePath(display_name(source[0])).stem.casefold()
-    path = Path(source)
-    return str(path.parent), path.stem.casefold()
-
-
-def _each_file(
-    source: Source, held: Path | None, seen: dict[str, str]
-) -> Iterator[tuple[TwinKey, Read]]:
-    """The source read (:func:`read_one`) with its twin key; a ``.zip`` of hand logs is
-    each of its files (:mod:`pipeline.ingest.archive`), unless the same archive was read
-    already in this load (``seen``, as in :func:`_once`)."""
+def _each_file(source: Source, held: Path | None, seen: dict[str, str]) -> Iterator[Read]:
+    """The source read (:func:`read_one`); a ``.zip`` of hand logs is each of its files
+    (:mod:`pipeline.ingest.archive`), unless the same archive was read already in this
+    load (``seen``, as in :func:`_once`)."""
     read = read_one(source, held=held)
     files = read[1]
     if not (len(files) == 1 and archive.is_archive(files[0].get("error"))):
-        yield _twin_key(source), read
+        yield read
         return
     label = str(files[0]["file"])
     try:
         data = source[1] if isinstance(source, tuple) else Path(source).read_bytes()
     except OSError as exc:
-        yield _twin_key(source), refused(FileRejected(label, "unreadable", {"why": exc.strerror}))
+        yield refused(FileRejected(label, "unreadable", {"why": exc.strerror}))
         return
     digest = hashlib.sha256(data).hexdigest()
     if digest in seen:
         first = seen[digest]
-        again = "named_twice" if first == label else None
-        yield _twin_key(source), refused(_same_file(label, first, again), digest)
+        yield refused(_same_file(label, first, "named_twice" if first == label else None), digest)
         return
     seen[digest] = label
     try:
         yield from archive.expand(data, label, digest)
     except FileRejected as exc:
-        yield _twin_key(source), refused(exc, digest)
+        yield refused(exc, digest)
 
 
 def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
     """Every file read once (:func:`_each_file`, :func:`_once`), in order, as it is pulled.
 
-    A pre-filled sheet with no result yet whose twin of the same name is read as a hand
-    log in this load (the untouched ``.csv`` beside the ``.xlsx`` a referee filled in, or
-    the other way round) holds nothing to load: it is skipped with a warning naming the
-    twin instead of refused. One read before its twin waits for it, and is refused as
-    before, after every other source, when no twin is read."""
+    A pre-filled sheet with no result yet (:class:`~pipeline.ingest.sheet.Unplayed`) whose
+    tables are each read from another sheet of this load (the untouched ``.csv`` beside
+    the ``.xlsx`` a referee filled in, or the other way round, or the copy a spreadsheet
+    exported under another name) holds nothing to load: it is skipped with a warning
+    naming where its table is read from, instead of refused. One read before those
+    sheets waits for them, and is refused as before, after every other source, when they
+    are not all read."""
     seen: dict[str, str] = {}
-    read_twin: dict[TwinKey, str] = {}  # key -> the first of its files read
-    waiting: dict[TwinKey, list[Read]] = {}
+    read_from: dict[TableKey, str] = {}  # each table written in a sheet read -> that sheet
+    waiting: list[tuple[Read, Unplayed]] = []
     for source in sources:
-        for key, got in _each_file(source, held, seen):
+        for got in _each_file(source, held, seen):
             read = _once(got, seen)
-            if not _unplayed(read):
-                yield read
-                if read[0]:
-                    read_twin.setdefault(key, read[0][0].source)
-                    for w in waiting.pop(key, []):
-                        yield _skipped(w, read_twin[key])
-            elif key in read_twin:
-                yield _skipped(read, read_twin[key])
-            else:
-                waiting.setdefault(key, []).append(read)
-    for reads in waiting.values():
-        yield from reads
+            unplayed = _unplayed(read)
+            if unplayed is not None:
+                if unplayed.tables <= read_from.keys():
+                    yield _skipped(read, unplayed, read_from)
+                else:
+                    waiting.append((read, unplayed))
+                continue
+            yield read
+            for sheet in read[0]:
+                for table in sheet.tables:
+                    read_from.setdefault(table, sheet.file)
+            if waiting and read[0]:
+                still = []
+                for w, u in waiting:
+                    if u.tables <= read_from.keys():
+                        yield _skipped(w, u, read_from)
+                    else:
+                        still.append((w, u))
+                waiting = still
+    for w, _ in waiting:
+        yield w
 
 
-def _unplayed(read: Read) -> bool:
-    return any(
-        isinstance(e := f.get("error"), FileRejected) and e.message_id == "header_only.unplayed"
-        for f in read[1]
-    )
+def _unplayed(read: Read) -> Unplayed | None:
+    """The refusal of a pre-filled sheet with no result yet, if that is what ``read`` is."""
+    errors = [f.get("error") for f in read[1]]
+    return errors[0] if len(errors) == 1 and isinstance(errors[0], Unplayed) else None
 
 
-def _skipped(read: Read, twin: str) -> Read:
-    """An unplayed pre-filled sheet whose twin was read: a warning, not a refusal."""
-    (entry,) = read[1]  # a file refused whole is one entry
-    refusal = entry["error"]
-    assert isinstance(refusal, FileRejected)
-    params = {**refusal.params, "twin": twin}
-    note = problems.file_warning(refusal.file, "sheet_skipped", params, variant="twin")
+def _skipped(read: Read, unplayed: Unplayed, read_from: dict[TableKey, str]) -> Read:
+    """An unplayed pre-filled sheet whose tables were read: a warning, not a refusal."""
+    (entry,) = read[1]
+    first = min(unplayed.tables, key=str)
+    params = {**unplayed.params, "twin": read_from[first]}
+    note = problems.file_warning(unplayed.file, "sheet_skipped", params, variant="twin")
     return [], [{**entry, "error": None, "notes": note}]
 
 

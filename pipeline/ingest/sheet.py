@@ -27,6 +27,21 @@ ISSUE = pl.Struct(
 )
 
 
+#: The cells that name a row's match
+MATCH_CELLS = ("event", "round", "table")
+#: A table as a sheet writes it: event, round and table cells (None where blank)
+TableKey = tuple[str | None, str | None, str | None]
+
+
+def table_keys(cells: pl.DataFrame) -> frozenset[TableKey]:
+    """The (event, round, table) cells of the rows, as written; a missing column is None."""
+    keys = [
+        pl.col(c) if c in cells.columns else pl.lit(None, dtype=pl.String).alias(c)
+        for c in MATCH_CELLS
+    ]
+    return frozenset(cells.select(keys).unique().iter_rows())
+
+
 @dataclass
 class Sheet:
     """A file (or one sheet of a workbook) read as a hand log: canonical text columns,
@@ -51,6 +66,21 @@ class Sheet:
     @property
     def rows(self) -> int:
         return self.frame.height
+
+    @property
+    def tables(self) -> frozenset[TableKey]:
+        """The (event, round, table) of its rows, as written (see :class:`Unplayed`)."""
+        return table_keys(self.frame)
+
+
+class Unplayed(FileRejected):
+    """A pre-filled sheet with no result yet (``header_only.unplayed``), with the tables
+    its rows are for: when the same load reads another sheet of each of them (the one the
+    referee filled in), this one holds nothing to load and is skipped, not refused."""
+
+    def __init__(self, file: str, rows: int, tables: frozenset[TableKey]):
+        super().__init__(file, "header_only", {"rows": rows}, variant="unplayed")
+        self.tables = tables
 
 
 def _short(text: str, limit: int = 80) -> str:
@@ -119,9 +149,9 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
     played = cells.filter(not_blank & ~_not_played(names))
     if played.height == 0:
         # hands numbered and seated but with no result yet: a pre-filled sheet not filled in
-        waiting = cells.filter(not_blank).height
-        if waiting:
-            raise FileRejected(label, "header_only", {"rows": waiting}, variant="unplayed")
+        waiting = cells.filter(not_blank)
+        if waiting.height:
+            raise Unplayed(label, waiting.height, table_keys(waiting))
         raise FileRejected(label, "header_only")
     cells = played
     cells = _mark_rows(cells, names, seen, marks)
