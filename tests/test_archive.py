@@ -170,6 +170,22 @@ def test_an_archive_unpacks_no_further_than_its_limits(con, monkeypatch):
     assert plan.problems["message"][0].startswith("the archive holds 3 files; the limit is 2")
 
 
+def test_a_folder_stands_for_its_archives_too(db_path, tmp_path):
+    folder = tmp_path / "hasil"
+    folder.mkdir()
+    (folder / "R1.zip").write_bytes(_zip({"meja1.csv": _table("1")}))
+    (folder / "meja2.csv").write_bytes(_table("2", EAST))
+    (folder / "catatan.txt").write_text("wasit: Pak Budi")
+    r = CliRunner().invoke(cli, ["ingest", str(folder), "--db", str(db_path)])
+    assert r.exit_code == 0, r.output
+    assert "loaded 2 match(es) (2 new" in r.output and "R1.zip/meja1.csv" in r.output
+    empty = tmp_path / "kosong"
+    empty.mkdir()
+    r = CliRunner().invoke(cli, ["ingest", str(empty), "--db", str(db_path)])
+    assert r.exit_code == 2
+    assert "holds no hand-log file (.csv, .tsv, .xlsx, .xlsm, .ods, .zip)" in r.output
+
+
 def test_a_zip_named_otherwise_or_given_with_its_files_reads_each_table_once(con, tmp_path):
     meja1 = tmp_path / "meja1.csv"
     meja1.write_bytes(_table("1"))

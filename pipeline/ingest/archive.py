@@ -22,7 +22,14 @@ from pathlib import PurePosixPath
 import polars as pl
 
 from pipeline import problems, settings
-from pipeline.ingest.read import HAND_LOG_SUFFIXES, Read, read_entries, read_labelled, refused
+from pipeline.ingest.read import (
+    FOLDER_SUFFIXES,
+    HAND_LOG_SUFFIXES,
+    Read,
+    read_entries,
+    read_labelled,
+    refused,
+)
 from pipeline.problems import FileRejected
 
 #: Left out without a word: what an operating system adds to an archive
@@ -55,7 +62,7 @@ def expand(data: bytes, label: str, digest: str) -> Iterator[Read]:
         path = PurePosixPath(inner)
         if not inner or any(p in _JUNK or p.startswith((".", "~$")) for p in path.parts):
             continue
-        if path.suffix.lower() in HAND_LOG_SUFFIXES or path.suffix.lower() == ".zip":
+        if path.suffix.lower() in FOLDER_SUFFIXES:  # an archive in it: refused as nested
             logs.append((info, inner))
         else:
             others.append(inner)

@@ -37,6 +37,9 @@ HAND_LOG_UPLOAD_KINDS = (*UPLOAD_KINDS, "zip")
 
 #: The files a folder given to ``domino ingest`` contributes
 HAND_LOG_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
+#: What a folder given to ``domino ingest`` stands for: its hand logs and ``.zip`` archives
+#: of them (:mod:`pipeline.ingest.archive`)
+FOLDER_SUFFIXES = (*HAND_LOG_SUFFIXES, ".zip")
 
 
 #: One source read: its sheets, and an entry per sheet (file, sha256, rows, error) or the
@@ -58,14 +61,15 @@ def refused(exc: FileRejected, digest: str | None = None) -> Read:
 
 
 def in_folder(folder: Path) -> list[Path]:
-    """The hand logs of ``folder`` (not of its subfolders), by name. A spreadsheet's own
+    """The hand logs of ``folder`` and its ``.zip`` archives of hand logs (not its
+    subfolders), by name. A spreadsheet's own
     lock files (Excel's ``~$meja.xlsx`` beside an open ``meja.xlsx``, LibreOffice's
     ``.~lock.meja.ods#``) and hidden files are left out: they are not hand logs."""
     return sorted(
         p
         for p in folder.iterdir()
         if p.is_file()
-        and p.suffix.lower() in HAND_LOG_SUFFIXES
+        and p.suffix.lower() in FOLDER_SUFFIXES
         and not p.name.startswith(("~$", "."))
     )
 
