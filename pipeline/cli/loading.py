@@ -26,8 +26,8 @@ from pipeline.cli.common import RULESET, db_option, err, format_option, out, rea
 @format_option
 @db_option
 def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
-    """Load hand-log files (CSV, XLSX or ODS), or every one in a folder. Each match loads
-    whole or not at all."""
+    """Load hand-log files (CSV, XLSX or ODS), a .zip of them, or every one in a folder.
+    Each match loads whole or not at all."""
     from pipeline import ingest as ingest_service
     from pipeline import settings
     from pipeline.cli.output import report
