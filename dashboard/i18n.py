@@ -204,6 +204,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Preview — nothing is saved yet",
     },
     "up.file_rejected": {"id": "✗ {file}: {message}", "en": "✗ {file}: {message}"},
+    "up.file_rejected.more": {
+        "id": "✗ dan {n} berkas lain ditolak utuh: lihat Masalah di bawah.",
+        "en": "✗ and {n} more files refused whole: see Problems below.",
+    },
     "up.rows": {"id": "Baris {file}", "en": "Rows of {file}"},
     "up.rows.some": {
         "id": "Menampilkan {shown} dari {total} baris (baris bermasalah lebih dulu).",

@@ -631,6 +631,34 @@ def _confirm_button(at: AppTest):
     return at.button(key="up_confirm")
 
 
+def test_a_zip_of_sheets_uploads_and_many_refused_files_are_counted(db_path):
+    """A .zip of hand logs previews and saves like its files; a dozen of them refused
+    whole show ten boxes and a count (a zip of 2,000 empty files showed 2,000)."""
+    import io
+    import zipfile
+
+    at = _signed_in(db_path, ["*"])
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.write(sample_file("unhas", "unhas-2024-e1_R1_meja3.csv"), "R1/meja3.csv")
+        for i in range(12):
+            zf.writestr(f"R1/kosong{i:02}.csv", b"")
+    at.get("file_uploader")[0].set_value([("R1.zip", buf.getvalue(), "application/zip")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    boxes = [e.value for e in at.error]
+    assert boxes[:2] == [f"✗ R1.zip/R1/kosong{i:02}.csv: berkas kosong" for i in (0, 1)]
+    assert len(boxes) == 11 and boxes[-1] == (
+        "✗ dan 2 berkas lain ditolak utuh: lihat Masalah di bawah."
+    ), boxes
+    assert "Masalah (12 galat, 0 peringatan)" in texts(at)
+    _confirm_button(at).click().run()
+    assert "Tersimpan: 1 pertandingan" in texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT DISTINCT file FROM hands").fetchall() == [
+            ("R1.zip/R1/meja3.csv",)
+        ]
+
+
 def test_upload_previews_then_saves(db_path):
     build_samples(db_path, only="pepet")
     at = _signed_in(db_path, ["*"])

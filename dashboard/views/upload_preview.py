@@ -26,6 +26,9 @@ MAX_ROWS_SHOWN = 300
 ASKED_BY_THE_PAGE = ("correction_needs_reason",)
 
 
+#: Files refused whole shown one box each (a .zip of 2,000 empty files made 2,000 boxes);
+#: the rest are counted, every one is in the problems table
+REFUSED_SHOWN = 10
 STATIC_PROBLEMS = 25  # up to this many problems (or matches): a plain table, whole sentences
 
 
@@ -33,9 +36,11 @@ def show_preview(pv: Preview) -> None:
     """The preview of an upload: refused files, problems, what happens to each match, the
     points each would get, and for a correction what changes, hand by hand and player by
     player."""
-    for info in pv.files:
-        if isinstance(err := info.get("error"), FileRejected):
-            st.error(t("up.file_rejected", file=err.file, message=err.render(language())))
+    refusals = [e for info in pv.files if isinstance(e := info.get("error"), FileRejected)]
+    for err in refusals[:REFUSED_SHOWN]:
+        st.error(t("up.file_rejected", file=err.file, message=err.render(language())))
+    if len(refusals) > REFUSED_SHOWN:  # each is in the problems below too
+        st.error(t("up.file_rejected.more", n=len(refusals) - REFUSED_SHOWN))
     _problems(pv.plan.problems.filter(~pl.col("code").is_in(ASKED_BY_THE_PAGE)))
     _outcomes(pv)
     _points(pv)
