@@ -97,11 +97,9 @@ def _once(read: Read, seen: dict[str, str]) -> Read:
     sheets, files = read
     if not sheets:
         return read
-    name, digest = sheets[0].source, sheets[0].sha256
-    if digest in seen:
-        first = seen[digest]
-        return refused(_same_file(name, first, "named_twice" if first == name else None), digest)
-    seen[digest] = name
+    again = _read_before(sheets[0].source, sheets[0].sha256, seen)
+    if again is not None:
+        return again
     kept: list[Sheet] = []
     entries: list[dict[str, object]] = []
     for sheet, entry in zip(sheets, files, strict=True):  # an entry per sheet, in order
@@ -120,6 +118,16 @@ def _once(read: Read, seen: dict[str, str]) -> Read:
         else:
             entries[0]["notes"] = notes
     return kept, entries
+
+
+def _read_before(name: str, digest: str, seen: dict[str, str]) -> Read | None:
+    """The refusal of a file whose bytes this load read already (and noted in ``seen``)
+    under ``first``; None, and the file noted, when they are new."""
+    if digest not in seen:
+        seen[digest] = name
+        return None
+    first = seen[digest]
+    return refused(_same_file(name, first, "named_twice" if first == name else None), digest)
 
 
 def _same_file(name: str, first: str, variant: str | None) -> FileRejected:
@@ -152,11 +160,10 @@ def _each_file(source: Source, held: Path | None, seen: dict[str, str]) -> Itera
         yield refused(FileRejected(label, "unreadable", {"why": exc.strerror}))
         return
     digest = hashlib.sha256(data).hexdigest()
-    if digest in seen:
-        first = seen[digest]
-        yield refused(_same_file(label, first, "named_twice" if first == label else None), digest)
+    again = _read_before(label, digest, seen)
+    if again is not None:
+        yield again
         return
-    seen[digest] = label
     try:
         yield from archive.expand(data, label, digest)
     except FileRejected as exc:
@@ -217,9 +224,7 @@ def _skipped(read: Read, unplayed: Unplayed, read_from: dict[TableKey, str]) -> 
     return [], [{**entry, "error": None, "notes": note}]
 
 
-def read_all(
-    sources: Iterable[Source], *, held: Path | None = None
-) -> tuple[list[Sheet], list[dict[str, object]]]:
+def read_all(sources: Iterable[Source], *, held: Path | None = None) -> Read:
     """Read every source (see :func:`_each_read`), each distinct content once."""
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
@@ -237,8 +242,8 @@ def batches(
     held: Path | None = None,
 ) -> Iterator[tuple[list[Sheet], list[dict[str, object]], int]]:
     """Sources read and grouped into batches of about ``limit`` rows and at most
-    ``files_limit`` files (sources), so memory follows the batch and not the whole corpus;
-    each batch comes with the number of sources in it.
+    ``files_limit`` files, so memory follows the batch and not the whole corpus; each
+    batch comes with the number of files in it (a source, or a file of a ``.zip``).
 
     The file cap matters for many small files: a batch's cost grows with the files in it
     (one log entry and one report each), not only with its rows (docs/performance.md).
