@@ -156,6 +156,15 @@ def test_an_archive_unpacks_no_further_than_its_limits(con, monkeypatch):
     plan = service.load(con, [("r.zip", body)])
     assert _outcomes(plan) == [("1", "new", "r.zip/meja1.csv")]
     assert _said(plan) == [("r.zip/bom.csv", "error", "too_large")]
+    # what a refused file unpacked counts too: the second bomb crosses the archive's limit
+    monkeypatch.setenv("DOMINO_MAX_XLSX_EXPANDED_BYTES", str(30 * 1024 * 1024))
+    body = _zip({"bom1.csv": bomb, "bom2.csv": bomb, "meja1.csv": _table("1")})
+    plan = service.load(con, [("q.zip", body)])
+    assert plan.outcomes == []
+    assert _said(plan) == [
+        ("q.zip/bom1.csv", "error", "too_large"),
+        ("q.zip/bom2.csv", "error", "archive.too_large"),
+    ]
     # the whole archive's limit: the file that crosses it and every one after are not read
     size = len(_table("2", EAST))
     monkeypatch.setenv("DOMINO_MAX_XLSX_EXPANDED_BYTES", str(size + size // 2))

@@ -77,17 +77,25 @@ def expand(data: bytes, label: str, digest: str) -> Iterator[Read]:
     if others:
         entry["notes"] = _skipped(label, others)
     yield [], [entry]
-    budget = int(settings.get("max_xlsx_expanded_bytes"))
+    most_bytes = int(settings.get("max_xlsx_expanded_bytes"))
+    limit = int(settings.get("max_file_bytes"))
+    budget = most_bytes  # what is left to unpack, refused files' bytes counted too
     for info, inner in logs:
         name = f"{label}/{inner}"
         try:
-            blob = _unpack(zf, info, name, budget)
-            budget -= len(blob)
-            yield _read(blob, name)
+            blob = _unpack(zf, info, name, min(limit, budget) + 1)
         except FileRejected as exc:
             yield refused(exc)
-            if exc.message_id == "archive.too_large":
-                return  # the rest of the archive is not unpacked
+            continue
+        budget -= len(blob)
+        if budget < 0:
+            yield refused(FileRejected(name, "archive", {"limit": most_bytes}, variant="too_large"))
+            return  # the rest of the archive is not unpacked
+        if len(blob) > limit:
+            size = max(info.file_size, len(blob))
+            yield refused(FileRejected(name, "too_large", {"size": size, "limit": limit}))
+            continue
+        yield _read(blob, name)
 
 
 def _inner(filename: str) -> str:
@@ -99,28 +107,18 @@ def _inner(filename: str) -> str:
     return "/".join(p for p in parts if p not in ("", ".", ".."))[-200:]
 
 
-def _unpack(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, budget: int) -> bytes:
-    """The file's bytes, unpacked no further than its limit (the archive's size claims
-    can lie)."""
+def _unpack(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, most: int) -> bytes:
+    """The file's bytes, no more than ``most`` of them: the archive's size claims can lie,
+    so a file is never unpacked further than its limits."""
     if info.flag_bits & 0x1:
         raise FileRejected(name, "archive", variant="encrypted")
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
         raise FileRejected(name, "archive", variant="compression")
-    limit = int(settings.get("max_file_bytes"))
-    cap = min(limit, budget)
     try:
         with zf.open(info) as f:
-            blob = f.read(cap + 1)
+            return f.read(most)
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
         raise FileRejected(name, "archive", variant="damaged") from exc
-    if len(blob) > limit:
-        raise FileRejected(
-            name, "too_large", {"size": max(info.file_size, len(blob)), "limit": limit}
-        )
-    if len(blob) > budget:
-        big = int(settings.get("max_xlsx_expanded_bytes"))
-        raise FileRejected(name, "archive", {"limit": big}, variant="too_large")
-    return blob
 
 
 def _read(blob: bytes, name: str) -> Read:
