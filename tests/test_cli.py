@@ -83,9 +83,8 @@ def test_one_sheet_given_twice_loads_once_and_two_versions_name_each_other(db_pa
     saved = tmp_path / "meja-salinan.csv"
     with saved.open("w", newline="", encoding="utf-8-sig") as f:
         csv.writer(f, delimiter=";").writerows(csv.reader(io.StringIO(text)))
-    r = run("ingest", tmp_path / "meja.csv", saved, "--dry-run")
-    said = " ".join(r.output.split())
-    assert r.exit_code == 1 and "0 new, 0 updated, 0 corrected), 2 unchanged, 0 rejected" in said
+    code, said = _dry_run(tmp_path / "meja.csv", saved)
+    assert code == 1 and "0 new, 0 updated, 0 corrected), 2 unchanged, 0 rejected" in said
     assert (
         "meja-salinan.csv: the same hands, cell for cell, as meja.csv, which this load reads: "
         "they are read once"
@@ -94,14 +93,19 @@ def test_one_sheet_given_twice_loads_once_and_two_versions_name_each_other(db_pa
     # two different versions of one table: the later file's rows name the earlier one
     other = tmp_path / "meja-koreksi.csv"
     other.write_text(text.replace(",ceki,", ",biasa,", 1), encoding="utf-8")
-    r = run("ingest", tmp_path / "meja.csv", other, "--dry-run")
-    said = " ".join(r.output.split())
-    assert r.exit_code == 1 and "2 rejected" in said
+    code, said = _dry_run(tmp_path / "meja.csv", other)
+    assert code == 1 and "2 rejected" in said
     assert (
         "meja-koreksi.csv:2 kocokan (hand): hand 1 of this table is also in meja.csv (line 2): "
         "keep each hand in one file (two versions of one sheet?)"
     ) in said
-    assert "error meja.csv:" not in r.output  # the first file's rows are not named
+    assert "error meja.csv:" not in said  # the first file's rows are not named
+
+
+def _dry_run(*files: object) -> tuple[int, str]:
+    """``domino ingest --dry-run`` of ``files``: its exit code and its words on one line."""
+    r = run("ingest", *files, "--dry-run")
+    return r.exit_code, " ".join(r.output.split())
 
 
 def test_unreadable_file_exit_1(db_path):
