@@ -36,6 +36,7 @@ ICON = (
 )
 LANG_COOKIE = "domino_lang"
 _LANG_SAVED = "_domino_lang_saved"  # the language the browser's cookie holds
+_LANG_NOT_THERE = "_domino_lang_not_there"  # a ?lang= that is no language here
 
 
 def preload() -> None:
@@ -111,6 +112,18 @@ def _start_language() -> None:
     lang = next((v for v in (asked, saved) if v in LANGUAGES), default_language())
     st.session_state[LANG_KEY] = lang
     st.session_state[_LANG_SAVED] = saved
+    if asked not in (None, "", *LANGUAGES):
+        st.session_state[_LANG_NOT_THERE] = asked  # said once the page is drawn
+
+
+def _language_note() -> None:
+    """Say, once, that the link's ``?lang=`` is no language of the dashboard, and which
+    one the page is in (``?lang=fr`` started in the default without a word)."""
+    asked = st.session_state.pop(_LANG_NOT_THERE, None)
+    if asked is not None:
+        lang = st.session_state[LANG_KEY]
+        codes = [f"{code} ({name})" for code, name in LANGUAGES.items()]
+        ui.not_there_note(t("side.language"), asked, codes, LANGUAGES[lang])
 
 
 def _save_language() -> None:
@@ -202,5 +215,6 @@ def main() -> None:
         with failures.guarded("the sidebar"):
             sidebar()
         _not_found_note(navigation)
+        _language_note()
         with failures.guarded(f"the page {nav.url_path or 'leaderboard'!r}"):
             nav.run()

@@ -225,6 +225,24 @@ def test_leaderboard_shows_every_table_of_the_newest_round(loaded):
     assert "Zona lolos: 2 teratas" in text
 
 
+def test_a_language_the_dashboard_does_not_have_is_said_once(loaded):
+    """Before: ``?lang=fr`` started in the default language without a word."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params["lang"] = "fr"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [w.value for w in at.warning] == [
+        f"Bahasa “fr” tidak ada (pilihannya: {ui.md('id (Bahasa Indonesia)')}, "
+        f"{ui.md('en (English)')}); yang ditampilkan: Bahasa Indonesia."
+    ]
+    at.run()  # said once
+    assert not at.warning
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params["lang"] = "en"
+    at.run()
+    assert not at.warning and "Live leaderboard" in texts(at)
+
+
 def test_a_round_the_event_does_not_have_is_said_while_the_newest_stands_in(loaded):
     """Before: ``?round=R9`` (a mistyped or old link) showed the newest round without a
     word, as if it were the one asked for."""
