@@ -123,8 +123,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "org.sheets.zip": {"id": "Lembar isian (.zip)", "en": "Sheets to fill in (.zip)"},
     "org.sheets.zip.help": {
-        "id": "Untuk setiap meja, lembar XLSX dan CSV berisi nama pemain di setiap kursi per kocokan. Wasit mengisi hasilnya, lalu berkas itu diunggah apa adanya.",
-        "en": "For every table, an XLSX and a CSV sheet with the player in every chair for every hand. The referee fills in the results, and the file is uploaded as it is.",
+        "id": "Untuk setiap meja, lembar XLSX dan CSV berisi nama pemain di setiap kursi per kocokan. Wasit mengisi hasilnya, lalu berkas itu diunggah apa adanya, satu per satu atau semuanya dalam satu .zip (lembar yang belum diisi di samping lembar yang sudah diisi dilewati).",
+        "en": "For every table, an XLSX and a CSV sheet with the player in every chair for every hand. The referee fills in the results, and the file is uploaded as it is, one by one or all in one .zip (a sheet not filled in beside a filled-in one of its table is skipped).",
     },
     "org.col.table": {"id": "Meja", "en": "Table"},
     "org.col.chair": {"id": "Kursi", "en": "Chair"},
