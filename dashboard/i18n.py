@@ -204,6 +204,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Preview — nothing is saved yet",
     },
     "up.file_rejected": {"id": "✗ {file}: {message}", "en": "✗ {file}: {message}"},
+    "up.event.unused": {
+        "id": "Acara “{value}” tidak dipakai untuk baris mana pun: setiap baris berkas ini sudah menyebut acaranya.",
+        "en": "The event “{value}” is used for no row: every row of these files names its event.",
+    },
+    "up.ruleset.unused": {
+        "id": "Aturan “{value}” tidak dipakai untuk baris mana pun: setiap baris berkas ini sudah menyebut aturannya.",
+        "en": "The ruleset “{value}” is used for no row: every row of these files names its ruleset.",
+    },
     "up.file_rejected.more": {
         "id": "✗ dan {n} berkas lain ditolak utuh: lihat Masalah di bawah.",
         "en": "✗ and {n} more files refused whole: see Problems below.",

@@ -108,6 +108,34 @@ def _dry_run(*files: object) -> tuple[int, str]:
     return r.exit_code, " ".join(r.output.split())
 
 
+def test_an_event_or_ruleset_given_for_no_row_is_said(db_path, tmp_path):
+    """Before: ``--event piala-baru`` for files whose every row names its event was
+    ignored without a word (the rows loaded to their own events)."""
+    r = run("ingest", BASE, "--event", "piala-baru", "--ruleset", "pepet", "--dry-run")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [
+        "note: --event piala-baru was used for no row: every row of these files names its event",
+        "note: --ruleset pepet was used for no row: every row of these files names its ruleset",
+    ]
+    # rows without an event (a column left out) take it, and nothing is said
+    rows = list(csv.reader(io.StringIO(BASE.read_text(encoding="utf-8"))))
+    blank = tmp_path / "tanpa-acara.csv"
+    with blank.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(row[1:] for row in rows)  # the first column is the event
+    r = run("ingest", blank, "--event", "piala-baru", "--dry-run")
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    assert "would load piala-baru R1 table 1 v1" in r.output
+    # over batches, a choice one batch used is used
+    from pipeline.ingest import service
+    from pipeline.store.db import connect
+
+    with connect(db_path) as con:
+        both = service.load(con, [BASE, blank], event="piala-baru", batch_rows=1)
+        assert both.unused_choices == {}
+        again = service.load(con, [BASE], event="piala-baru", ruleset="Pepet", batch_rows=1)
+        assert again.unused_choices == {"event": "piala-baru", "ruleset": "pepet"}
+
+
 def test_unreadable_file_exit_1(db_path):
     r = run("ingest", DATA / "read" / "empty.csv")
     assert r.exit_code == 1

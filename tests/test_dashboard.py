@@ -677,6 +677,17 @@ def test_a_zip_of_sheets_uploads_and_many_refused_files_are_counted(db_path):
         ]
 
 
+def test_an_event_typed_for_rows_that_all_name_theirs_is_said(db_path):
+    at = _signed_in(db_path, ["*"])
+    _upload(at, sample_file("unhas", "unhas-2024-e1_R1_meja3.csv"))
+    assert not at.warning
+    at.text_input(key="up_event").input("piala-baru").run()
+    assert [w.value for w in at.warning] == [
+        f"Acara “{ui.md('piala-baru')}” tidak dipakai untuk baris mana pun: setiap baris berkas ini "
+        "sudah menyebut acaranya."
+    ]
+
+
 def test_upload_previews_then_saves(db_path):
     build_samples(db_path, only="pepet")
     at = _signed_in(db_path, ["*"])

@@ -167,6 +167,8 @@ def _preview_and_confirm(
         return
     st.session_state[_PREVIEW_STATE] = (key, pv)
     st.subheader(t("up.preview"))
+    for name, value in pv.plan.unused_choices.items():  # typed for rows that all say
+        st.warning(t(f"up.{name}.unused", value=ui.md(value)))
     show_preview(pv)
     _eligibility_warnings(ineligible, before=True)
     if pv.diffs and access.role() == auth.COORDINATOR:

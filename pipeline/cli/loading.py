@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pipeline.cli.common import RULESET, db_option, err, format_option, out, reader
+from pipeline.cli.common import RULESET, db_option, err, format_option, note, out, reader
 
 
 @click.command()
@@ -60,6 +60,8 @@ def ingest(files, event, ruleset, reason, by, dry_run, fmt, db) -> None:
                 )
                 warnings = _undated(con, p) + _eligibility(con, p)
     report(p, fmt, dry_run=dry_run)
+    for name, value in p.unused_choices.items():  # a choice given for nothing: say so
+        note(f"--{name} {value} was used for no row: every row of these files names its {name}")
     if warnings:
         from rich.markup import escape
 

@@ -58,6 +58,9 @@ class Plan:
     #: every match scored: the commit writes those of the matches in ``versions`` and
     #: drops the tables
     kept_points: list[str] = field(default_factory=list)
+    #: each choice given for rows that do not say (``event``, ``ruleset``) -> its value and
+    #: the rows it filled: one that filled none was ignored, and the load says so
+    filled: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     @property
     def errors(self) -> pl.DataFrame:
@@ -72,6 +75,12 @@ class Plan:
         for name in ("hands", "hand_points", "table_standings", "previous", "names", "versions"):
             setattr(self, name, getattr(self, name).head(0))
         return self
+
+    @property
+    def unused_choices(self) -> dict[str, str]:
+        """The choices given for rows that do not say that no row took (``--event`` for
+        files whose every row names its event), by name."""
+        return {name: value for name, (value, n) in self.filled.items() if n == 0}
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)

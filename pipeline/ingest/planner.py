@@ -76,10 +76,12 @@ def plan(
     if not sheets:
         return _empty_plan(files, found, reason, by)
     frame = pl.concat([s.frame for s in sheets], how="vertical_relaxed")
-    if event:
-        frame = frame.with_columns(pl.col("event").fill_null(event.strip()))
-    if ruleset:
-        frame = frame.with_columns(pl.col("ruleset").fill_null(ruleset.strip().lower()))
+    filled: dict[str, tuple[str, int]] = {}
+    for name, value in (("event", (event or "").strip()), ("ruleset", (ruleset or "").strip())):
+        if value:
+            value = value.lower() if name == "ruleset" else value
+            filled[name] = (value, frame.get_column(name).null_count())
+            frame = frame.with_columns(pl.col(name).fill_null(value))
     typed, cell_problems = normalize(frame)
     typed, cell_problems, junk = _junk_files(typed, cell_problems, files)
     found += junk
@@ -129,6 +131,7 @@ def plan(
         by=by,
         versions=versions,
         kept_points=kept,
+        filled=filled,
     )
 
 

@@ -480,6 +480,11 @@ def merge(plans: list[Plan]) -> Plan:
         reason=first.reason,
         by=first.by,
         ingest_id=plans[-1].ingest_id,
+        filled={
+            name: (value, sum(p.filled[name][1] for p in plans if name in p.filled))
+            for p in plans
+            for name, (value, _) in p.filled.items()
+        },
     )
 
 
