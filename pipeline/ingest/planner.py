@@ -26,7 +26,7 @@ from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import HAND_COLUMNS, MATCH, natural
 from pipeline.ingest.normalize import normalize
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
-from pipeline.ingest.read import Sheet
+from pipeline.ingest.read import Sheet, read_entries
 from pipeline.ingest.resolve import resolve_labels, resolve_players, resolve_rulesets
 from pipeline.ingest.versions import classify
 from pipeline.players import first_spellings
@@ -61,11 +61,7 @@ def plan(
     ``keep_scores`` (the load's own planning, on the connection that commits the plan):
     a big batch's hand points stay on a DuckDB connection for the commit to write
     (:attr:`Plan.kept_points`) instead of being read out into ``Plan.hand_points``."""
-    files = (
-        files
-        if files is not None
-        else [{"file": s.file, "sha256": s.sha256, "rows": s.rows, "error": None} for s in sheets]
-    )
+    files = files if files is not None else read_entries(sheets)[1]
     reason = (reason or "").strip() or None
     by = by or default_user()
     found: list[pl.DataFrame] = [
