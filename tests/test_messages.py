@@ -792,6 +792,7 @@ RARE = {
     "header_only.unplayed": {"rows": "10"},
     "sheet_skipped.unplayed": {"rows": "10"},
     "sheet_skipped.twin": {"rows": "10", "twin": "ev_R1_meja1.xlsx"},
+    "sheet_skipped.loaded": {"rows": "10", "version": 1, "file": "ev_R1_meja1.xlsx"},
     "same_file.same_hands": {"first": "ev_R1_meja1.csv"},
     # a .zip of hand logs: provoked for real in tests/test_archive.py
     "archive.empty": {"kinds": ".csv, .tsv, .xlsx, .xlsm, .ods"},

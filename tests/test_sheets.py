@@ -378,6 +378,36 @@ def test_an_untouched_sheet_of_a_table_filled_in_elsewhere_is_skipped_in_a_load(
             ]
 
 
+def test_an_untouched_sheet_of_a_table_loaded_before_is_skipped(store, tmp_path):
+    """A table entered on the hand-entry page (or loaded from its filled-in sheet) and the
+    folder of untouched sheets loaded later: its sheets are said to be skipped, naming the
+    loaded version; a table not loaded, or withdrawn, keeps its sheets refused."""
+    from pipeline.ingest import service
+    from pipeline.ingest.read import in_folder
+    from pipeline.ingest.withdraw import withdraw
+    from tests.pg import open_store
+
+    played = record(_play("unhas", "R1", UNHAS_TABLES, 5), "unhas", "ev-1", random.Random(9))
+    with open_store(store) as con:
+        _drawn(con, "unhas")
+        write_sheets(con, "ev-1", "R1", tmp_path / "blank")
+        _fill(tmp_path / "blank" / "ev-1_R1_meja1.xlsx", played, tmp_path / "meja1.xlsx")
+        assert service.load(con, [tmp_path / "meja1.xlsx"]).exit_code == 0
+        plan = service.load(con, in_folder(tmp_path / "blank"))
+        assert plan.exit_code == 1 and plan.outcomes == []
+        assert sorted(plan.problems.select("file", "severity", "message_id").rows()) == [
+            ("ev-1_R1_meja1.csv", "warning", "sheet_skipped.loaded"),
+            ("ev-1_R1_meja1.xlsx", "warning", "sheet_skipped.loaded"),
+            ("ev-1_R1_meja2.csv", "error", "header_only.unplayed"),
+            ("ev-1_R1_meja2.xlsx", "error", "header_only.unplayed"),
+        ]
+        said = plan.problems.filter(pl.col("file") == "ev-1_R1_meja1.csv")["message"][0]
+        assert said.endswith("its table is loaded already (version 1, from meja1.xlsx)")
+        withdraw(con, "ev-1", "R1", "1", reason="dimuat ke babak yang salah", by="juri")
+        plan = service.load(con, [tmp_path / "blank" / "ev-1_R1_meja1.csv"])
+        assert plan.problems["message_id"].to_list() == ["header_only.unplayed"]
+
+
 def test_a_hand_left_blank_between_played_hands_is_a_gap(con, tmp_path):
     _drawn(con, "unhas")
     write_sheets(con, "ev-1", "R1", tmp_path)
