@@ -132,6 +132,28 @@ def test_request_then_approval_applies_it_with_both_names(league):
     assert cr.attachment(league, rid).content_type == "image/png"
 
 
+def test_a_request_sent_as_a_zip_is_approved_as_its_files(league):
+    """A coordinator's correction in a .zip (the round's sheets sent back): the request
+    keeps the zip, its review and approval read the files in it."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        name, data = corrected()
+        zf.writestr(name, data)
+        zf.writestr("foto.txt", b"difoto")
+    before = points(league)
+    rid = cr.create(league, ident(league, "cora"), [("S2.zip", buf.getvalue())], reason="A 8")
+    assert points(league) == before
+    (d,) = cr.review(league, cr.get(league, rid, "juri")).diffs
+    assert d["version"] == 1
+    cr.approve(league, ident(league, "juri"), rid, "ok")
+    assert points(league) != before
+    last = queries.history(league, EV).sort("version").row(-1, named=True)
+    assert (last["kind"], last["file"]) == ("correction", f"S2.zip/{SRC.name}")
+
+
 def test_rejection_changes_nothing(league):
     before = points(league)
     rid = cr.create(league, ident(league, "cora"), [corrected()], reason="typo")
