@@ -315,22 +315,31 @@ def test_coordinator_uploads_and_the_leaderboard_changes_within_one_refresh(tmp_
 def test_a_workbook_saved_by_libreoffice_as_ods_and_excel_text_upload_and_save(tmp_path, new_page):
     """LibreOffice Calc saves .ods unless told otherwise, and Excel's "Text (Tab delimited)"
     saves .txt: the page takes both (Streamlit's uploader refuses any extension it was not
-    given), previews every sheet and saves."""
+    given), and a .zip of sheets; it previews every sheet and saves."""
+    import zipfile
+
     db = tmp_path / "d.duckdb"  # a new league: the workbook's event is not loaded yet
     add_coordinator(db, "rina", ["*"])
     ods = DATA / "read" / "meja.ods"
     txt = tmp_path / "hasil.txt"  # Excel's "Unicode Text"
     txt.write_bytes(as_excel_text(DATA / "read" / "good.csv", unicode=True))
+    archive = tmp_path / "R1.zip"  # a sheet of another event, sent in a .zip
+    other = (
+        (DATA / "read" / "good.csv").read_text(encoding="utf-8").replace("read-2024", "zip-2024")
+    )
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("R1/meja1.csv", other)
     with dashboard(db, tmp_path, refresh=REFRESH) as srv:
         page = new_page()
         sign_in(page, srv.url, "rina")
         expect()(page.get_by_text("CSV, TXT, TSV, XLSX, XLSM, ODS atau ZIP").first).to_be_visible()
-        upload(page, ods, txt)
+        upload(page, ods, txt, archive)
         confirm_button(page).click()
-        page.get_by_text("Tersimpan: 4 pertandingan").wait_for()
+        page.get_by_text("Tersimpan: 5 pertandingan").wait_for()
     with connect(db, read_only=True) as con:
         files = con.execute("SELECT DISTINCT file FROM hands").fetchall()
     assert sorted(f for (f,) in files) == [
+        "R1.zip/R1/meja1.csv",
         "hasil.txt",
         "meja.ods [Meja 1]",
         "meja.ods [Meja 2]",
