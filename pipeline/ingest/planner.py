@@ -15,6 +15,7 @@ A match (event, round, table) with an error stays out whole.
 """
 
 import json
+from collections.abc import Iterable
 
 import duckdb
 import polars as pl
@@ -28,7 +29,7 @@ from pipeline.ingest.normalize import normalize
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.read import Sheet, read_entries
 from pipeline.ingest.resolve import resolve_labels, resolve_players, resolve_rulesets
-from pipeline.ingest.sheet import Unplayed
+from pipeline.ingest.sheet import TableKey, Unplayed
 from pipeline.ingest.versions import classify
 from pipeline.players import first_spellings
 from pipeline.problems import ERROR
@@ -65,7 +66,7 @@ def plan(
     files = files if files is not None else read_entries(sheets)[1]
     reason = (reason or "").strip() or None
     by = by or default_user()
-    _skip_loaded_unplayed(con, files, (event or "").strip() or None)
+    _skip_unplayed(con, files, sheets, (event or "").strip() or None)
     found: list[pl.DataFrame] = [
         e.frame() for f in files if isinstance(e := f.get("error"), problems.FileRejected)
     ]
@@ -139,36 +140,58 @@ def plan(
 JUNK_ROWS = 1000
 
 
-def _skip_loaded_unplayed(
-    con: duckdb.DuckDBPyConnection, files: list[dict[str, object]], event: str | None
+def _skip_unplayed(
+    con: duckdb.DuckDBPyConnection,
+    files: list[dict[str, object]],
+    sheets: list[Sheet],
+    event: str | None,
 ) -> None:
-    """A pre-filled sheet with no result yet whose tables are loaded already (entered on
-    the hand-entry page, or loaded from the sheet a referee filled in, in an earlier load)
-    holds nothing to load: skipped with a warning naming the loaded version, not refused.
-    Its tables are as the sheet writes them (``event`` for a blank event cell)."""
+    """A pre-filled sheet with no result yet whose tables are each read from another sheet
+    of this plan (the untouched ``.csv`` beside the ``.xlsx`` a referee filled in, or a
+    copy exported under another name) or loaded already (entered on the hand-entry page,
+    or loaded from its filled-in sheet before, also in an earlier batch of this load)
+    holds nothing to load: it is skipped with a warning naming where its table is, not
+    refused. Tables are as the sheets write them (``event`` for a blank event cell)."""
     waiting = [(f, e) for f in files if isinstance(e := f.get("error"), Unplayed)]
     if not waiting:  # nearly every load
         return
-    asked = {e: [(ev or event, rd, tb) for ev, rd, tb in e.tables] for _, e in waiting}
+
+    def filled(keys: Iterable[TableKey]) -> list[TableKey]:
+        return sorted(((ev or event, rd, tb) for ev, rd, tb in keys), key=str)
+
+    here: dict[TableKey, str] = {}
+    for sheet in sheets:
+        for key in filled(sheet.tables):
+            here.setdefault(key, sheet.file)
+    asked = {e: filled(e.tables) for _, e in waiting}
     events = sorted({ev for keys in asked.values() for ev, _, _ in keys if ev})
-    if not events:
-        return
     marks = ", ".join("?" * len(events))
-    loaded = {
-        (ev, rd, tb): (version, file)
-        for ev, rd, tb, version, file in con.execute(
-            'SELECT event, round, "table", version, file FROM match_versions '
-            f"WHERE current AND kind <> 'withdrawn' AND event IN ({marks})",
-            events,
-        ).fetchall()
-    }
+    loaded = (
+        {
+            (ev, rd, tb): (version, file)
+            for ev, rd, tb, version, file in con.execute(
+                'SELECT event, round, "table", version, file FROM match_versions '
+                f"WHERE current AND kind <> 'withdrawn' AND event IN ({marks})",
+                events,
+            ).fetchall()
+        }
+        if events
+        else {}
+    )
     for f, e in waiting:
-        keys = sorted(asked[e], key=str)
-        if all(k in loaded for k in keys):
+        keys = asked[e]
+        if not all(k in here or k in loaded for k in keys):
+            continue
+        if keys[0] in here:
+            note = problems.file_warning(
+                e.file, "sheet_skipped", {**e.params, "twin": here[keys[0]]}, variant="twin"
+            )
+        else:
             version, file = loaded[keys[0]]
             params = {**e.params, "version": version, "file": file}
-            f["error"] = None
-            f["notes"] = problems.file_warning(e.file, "sheet_skipped", params, variant="loaded")
+            note = problems.file_warning(e.file, "sheet_skipped", params, variant="loaded")
+        f["error"] = None
+        f["notes"] = note
 
 
 def _junk_files(

@@ -35,7 +35,7 @@ from pipeline.ingest.read import (
     read_sheets,
     refused,
 )
-from pipeline.ingest.sheet import TableKey, Unplayed
+from pipeline.ingest.sheet import Unplayed
 from pipeline.ingest.writer import (
     Rating,
     begin_ingest,
@@ -171,57 +171,21 @@ def _each_file(source: Source, held: Path | None, seen: dict[str, str]) -> Itera
 
 
 def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
-    """Every file read once (:func:`_each_file`, :func:`_once`), in order, as it is pulled.
-
-    A pre-filled sheet with no result yet (:class:`~pipeline.ingest.sheet.Unplayed`) whose
-    tables are each read from another sheet of this load (the untouched ``.csv`` beside
-    the ``.xlsx`` a referee filled in, or the other way round, or the copy a spreadsheet
-    exported under another name) holds nothing to load: it is skipped with a warning
-    naming where its table is read from, instead of refused. One read before those
-    sheets waits for them, and is refused as before, after every other source, when they
-    are not all read."""
+    """Every file read once (:func:`_each_file`, :func:`_once`), in order, as it is pulled;
+    a pre-filled sheet with no result yet (:class:`~pipeline.ingest.sheet.Unplayed`) after
+    every other file, so that the plan it comes in sees whether its table is read from
+    another sheet of the load or loaded already (:func:`pipeline.ingest.planner.plan`
+    then skips it, not refuses it)."""
     seen: dict[str, str] = {}
-    read_from: dict[TableKey, str] = {}  # each table written in a sheet read -> that sheet
-    waiting: list[tuple[Read, Unplayed]] = []
+    unplayed: list[Read] = []
     for source in sources:
         for got in _each_file(source, held, seen):
             read = _once(got, seen)
-            unplayed = _unplayed(read)
-            if unplayed is not None:
-                if unplayed.tables <= read_from.keys():
-                    yield _skipped(read, unplayed, read_from)
-                else:
-                    waiting.append((read, unplayed))
-                continue
-            yield read
-            for sheet in read[0]:
-                for table in sheet.tables:
-                    read_from.setdefault(table, sheet.file)
-            if waiting and read[0]:
-                still = []
-                for w, u in waiting:
-                    if u.tables <= read_from.keys():
-                        yield _skipped(w, u, read_from)
-                    else:
-                        still.append((w, u))
-                waiting = still
-    for w, _ in waiting:
-        yield w
-
-
-def _unplayed(read: Read) -> Unplayed | None:
-    """The refusal of a pre-filled sheet with no result yet, if that is what ``read`` is."""
-    errors = [f.get("error") for f in read[1]]
-    return errors[0] if len(errors) == 1 and isinstance(errors[0], Unplayed) else None
-
-
-def _skipped(read: Read, unplayed: Unplayed, read_from: dict[TableKey, str]) -> Read:
-    """An unplayed pre-filled sheet whose tables were read: a warning, not a refusal."""
-    (entry,) = read[1]
-    first = min(unplayed.tables, key=str)
-    params = {**unplayed.params, "twin": read_from[first]}
-    note = problems.file_warning(unplayed.file, "sheet_skipped", params, variant="twin")
-    return [], [{**entry, "error": None, "notes": note}]
+            if any(isinstance(f.get("error"), Unplayed) for f in read[1]):
+                unplayed.append(read)
+            else:
+                yield read
+    yield from unplayed
 
 
 def read_all(sources: Iterable[Source], *, held: Path | None = None) -> Read:
