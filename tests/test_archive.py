@@ -179,6 +179,25 @@ def test_an_archive_unpacks_no_further_than_its_limits(con, monkeypatch):
     assert plan.problems["message"][0].startswith("the archive holds 3 files; the limit is 2")
 
 
+def test_the_json_report_lists_each_file_by_the_same_four_keys(db_path, tmp_path):
+    """Before: a file skipped with a note came out in ``--format json`` with the note as
+    the text of a polars frame."""
+    import json
+
+    archive = tmp_path / "R1.zip"
+    archive.write_bytes(_zip({"meja1.csv": _table("1"), "R1.pdf": b"%PDF", "x.csv": b""}))
+    r = CliRunner().invoke(cli, ["ingest", str(archive), "--db", str(db_path), "--format", "json"])
+    assert r.exit_code == 1, r.output
+    got = json.loads(r.stdout)
+    assert [sorted(f) for f in got["files"]] == [["error", "file", "rows", "sha256"]] * 3
+    assert [(f["file"], f["error"]) for f in got["files"]] == [
+        ("R1.zip", None),
+        ("R1.zip/meja1.csv", None),
+        ("R1.zip/x.csv", "the file is empty"),
+    ]
+    assert [p["message_id"] for p in got["problems"]] == ["archive.skipped", "empty"]
+
+
 def test_a_folder_stands_for_its_archives_too(db_path, tmp_path):
     folder = tmp_path / "hasil"
     folder.mkdir()

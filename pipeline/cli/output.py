@@ -147,6 +147,18 @@ DRY_RUN_MARKS = {
 }
 
 
+def _file_json(f: dict[str, object]) -> dict[str, object]:
+    """A file of a load as ``--format json`` lists it: name, digest, rows and why it was
+    refused (what else is said of it is among the problems)."""
+    error = f.get("error")
+    return {
+        "file": f.get("file"),
+        "sha256": f.get("sha256"),
+        "rows": f.get("rows"),
+        "error": str(getattr(error, "message", error)) if error else None,
+    }
+
+
 def report(p, fmt: str, *, dry_run: bool = False) -> None:
     from pipeline import problems as problems_mod
 
@@ -169,10 +181,7 @@ def report(p, fmt: str, *, dry_run: bool = False) -> None:
                 {
                     "ingest_id": p.ingest_id,
                     "dry_run": dry_run,
-                    "files": [
-                        {k: (str(v.message) if k == "error" and v else v) for k, v in f.items()}
-                        for f in p.files
-                    ],
+                    "files": [_file_json(f) for f in p.files],
                     "matches": rows,
                     "problems": p.problems.to_dicts(),
                 }
