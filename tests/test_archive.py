@@ -189,7 +189,11 @@ def test_the_json_report_lists_each_file_by_the_same_four_keys(db_path, tmp_path
     r = CliRunner().invoke(cli, ["ingest", str(archive), "--db", str(db_path), "--format", "json"])
     assert r.exit_code == 1, r.output
     got = json.loads(r.stdout)
+    assert list(got) == ["ingest_id", "dry_run", "files", "matches", "problems"]  # docs/handlog.md
     assert [sorted(f) for f in got["files"]] == [["error", "file", "rows", "sha256"]] * 3
+    assert list(got["matches"][0]) == [
+        *("file", "event", "round", "table", "status", "version", "hands", "message")
+    ]
     assert [(f["file"], f["error"]) for f in got["files"]] == [
         ("R1.zip", None),
         ("R1.zip/meja1.csv", None),
