@@ -202,6 +202,24 @@ def test_the_json_report_lists_each_file_by_the_same_four_keys(db_path, tmp_path
     assert [p["message_id"] for p in got["problems"]] == ["archive.skipped", "empty"]
 
 
+def test_progress_counts_an_archive_as_the_one_file_given(db_path, tmp_path, monkeypatch):
+    """Away from a terminal a line per file given: a .zip of three tables, loaded a batch
+    per file, counted "loaded 4 of 1 files" before."""
+    monkeypatch.setenv("DOMINO_PROGRESS_FILES", "1")
+    monkeypatch.setenv("DOMINO_BATCH_FILES", "1")
+    archive = tmp_path / "R1.zip"
+    tables = {
+        f"meja{t}.csv": _table(str(t), (f"A{t}", f"B{t}", f"C{t}", f"D{t}")) for t in (1, 2, 3)
+    }
+    archive.write_bytes(_zip(tables))
+    alone = tmp_path / "meja4.csv"
+    alone.write_bytes(_table("4", ("A4", "B4", "C4", "D4")))
+    r = CliRunner().invoke(cli, ["ingest", str(archive), str(alone), "--db", str(db_path)])
+    assert r.exit_code == 0, r.output
+    said = [line for line in r.stderr.splitlines() if line.startswith("loaded")]
+    assert said == ["loaded 1 of 2 files, 30 hands", "loaded 2 of 2 files, 40 hands"], r.stderr
+
+
 def test_a_folder_stands_for_its_archives_too(db_path, tmp_path):
     folder = tmp_path / "hasil"
     folder.mkdir()

@@ -170,12 +170,13 @@ def _each_file(source: Source, held: Path | None, seen: dict[str, str]) -> Itera
         yield refused(exc, digest)
 
 
-def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
-    """Every file read once (:func:`_each_file`, :func:`_once`), in order, as it is pulled;
-    a pre-filled sheet with no result yet (:class:`~pipeline.ingest.sheet.Unplayed`) after
-    every other file, so that the plan it comes in sees whether its table is read from
-    another sheet of the load or loaded already (:func:`pipeline.ingest.planner.plan`
-    then skips it, not refuses it)."""
+def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read | None]:
+    """Every file read once (:func:`_each_file`, :func:`_once`), in order, as it is pulled,
+    and ``None`` after each source's last file (a source done: the progress counts the
+    sources given, a ``.zip`` as one). A pre-filled sheet with no result yet
+    (:class:`~pipeline.ingest.sheet.Unplayed`) comes after every other file, so that the
+    plan it comes in sees whether its table is read from another sheet of the load or
+    loaded already (:func:`pipeline.ingest.planner.plan` then skips it, not refuses it)."""
     seen: dict[str, str] = {}
     unplayed: list[Read] = []
     for source in sources:
@@ -185,6 +186,7 @@ def _each_read(sources: Iterable[Source], held: Path | None) -> Iterator[Read]:
                 unplayed.append(read)
             else:
                 yield read
+        yield None
     yield from unplayed
 
 
@@ -192,9 +194,10 @@ def read_all(sources: Iterable[Source], *, held: Path | None = None) -> Read:
     """Read every source (see :func:`_each_read`), each distinct content once."""
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
-    for s, f in _each_read(sources, held):
-        sheets += s
-        files += f
+    for read in _each_read(sources, held):
+        if read is not None:
+            sheets += read[0]
+            files += read[1]
     return sheets, files
 
 
@@ -206,33 +209,39 @@ def batches(
     held: Path | None = None,
 ) -> Iterator[tuple[list[Sheet], list[dict[str, object]], int]]:
     """Sources read and grouped into batches of about ``limit`` rows and at most
-    ``files_limit`` files, so memory follows the batch and not the whole corpus; each
-    batch comes with the number of files in it (a source, or a file of a ``.zip``).
+    ``files_limit`` files (a file given, or one of a ``.zip``), so memory follows the
+    batch and not the whole corpus; each batch comes with the number of sources read
+    whole since the batch before it (for the progress).
 
     The file cap matters for many small files: a batch's cost grows with the files in it
     (one log entry and one report each), not only with its rows (docs/performance.md).
-    A batch that is full (``limit`` rows or ``files_limit`` files) comes out at once: it
-    is planned while the next file is read, instead of waiting for that file to find out
-    that it does not fit.
+    A batch that is full (``limit`` rows or ``files_limit`` files) comes out as soon as
+    the source it ends with is done: it is planned while the next source is read,
+    instead of waiting for that source to find out that it does not fit.
     """
     cap = files_limit or sys.maxsize
     sheets: list[Sheet] = []
     files: list[dict[str, object]] = []
-    rows = n = 0
-    for s, f in _each_read(sources, held):
-        more = sum(x.rows for x in s)
-        if n and rows + more > limit:  # (a batch at the file cap has already gone)
-            yield sheets, files, n
-            sheets, files, rows, n = [], [], 0, 0
-        sheets += s
-        files += f
+    rows = n = done = 0  # rows and files in this batch; sources done since the last one
+    full = False
+    for read in _each_read(sources, held):
+        if read is None:
+            done += 1
+            if full:
+                yield sheets, files, done
+                sheets, files, rows, n, done, full = [], [], 0, 0, 0, False
+            continue
+        more = sum(x.rows for x in read[0])
+        if n and (full or rows + more > limit):
+            yield sheets, files, done
+            sheets, files, rows, n, done = [], [], 0, 0, 0
+        sheets += read[0]
+        files += read[1]
         rows += more
         n += 1
-        if rows >= limit or n >= cap:
-            yield sheets, files, n
-            sheets, files, rows, n = [], [], 0, 0
+        full = rows >= limit or n >= cap
     if n:
-        yield sheets, files, n
+        yield sheets, files, done
 
 
 def signature(p: Plan) -> tuple[Any, ...]:
