@@ -164,20 +164,7 @@ def _skip_unplayed(
         for key in filled(sheet.tables):
             here.setdefault(key, sheet.file)
     asked = {e: filled(e.tables) for _, e in waiting}
-    events = sorted({ev for keys in asked.values() for ev, _, _ in keys if ev})
-    marks = ", ".join("?" * len(events))
-    loaded = (
-        {
-            (ev, rd, tb): (version, file)
-            for ev, rd, tb, version, file in con.execute(
-                'SELECT event, round, "table", version, file FROM match_versions '
-                f"WHERE current AND kind <> 'withdrawn' AND event IN ({marks})",
-                events,
-            ).fetchall()
-        }
-        if events
-        else {}
-    )
+    loaded = _loaded_tables(con, {ev for keys in asked.values() for ev, _, _ in keys if ev})
     for f, e in waiting:
         keys = asked[e]
         if not all(k in here or k in loaded for k in keys):
@@ -192,6 +179,21 @@ def _skip_unplayed(
             note = problems.file_warning(e.file, "sheet_skipped", params, variant="loaded")
         f["error"] = None
         f["notes"] = note
+
+
+def _loaded_tables(
+    con: duckdb.DuckDBPyConnection, events: set[str]
+) -> dict[TableKey, tuple[int, str]]:
+    """Every match of ``events`` loaded and not withdrawn: its current version and file."""
+    if not events:
+        return {}
+    marks = ", ".join("?" * len(events))
+    rows = con.execute(
+        'SELECT event, round, "table", version, file FROM match_versions '
+        f"WHERE current AND kind <> 'withdrawn' AND event IN ({marks})",
+        sorted(events),
+    ).fetchall()
+    return {(ev, rd, tb): (version, file) for ev, rd, tb, version, file in rows}
 
 
 def _junk_files(
