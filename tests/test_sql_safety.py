@@ -112,6 +112,10 @@ ALLOWED: dict[tuple[str, str], str] = {
         "marks",
     ): "one '?' per group; the groups go in params",
     (
+        "pipeline/ingest/planner.py",
+        "marks",
+    ): "one '?' per event an untouched pre-filled sheet names; the events go in params",
+    (
         "pipeline/ingest/writer.py",
         "t",
     ): "loops over the two fixed table names ('hand_points_t', 'table_standings_t')",
