@@ -156,14 +156,14 @@ def _skip_unplayed(
     if not waiting:  # nearly every load
         return
 
-    def filled(keys: Iterable[TableKey]) -> list[TableKey]:
+    def with_event(keys: Iterable[TableKey]) -> list[TableKey]:
         return sorted(((ev or event, rd, tb) for ev, rd, tb in keys), key=str)
 
     here: dict[TableKey, str] = {}
     for sheet in sheets:
-        for key in filled(sheet.tables):
+        for key in with_event(sheet.tables):
             here.setdefault(key, sheet.file)
-    asked = {e: filled(e.tables) for _, e in waiting}
+    asked = {e: with_event(e.tables) for _, e in waiting}
     loaded = _loaded_tables(con, {ev for keys in asked.values() for ev, _, _ in keys if ev})
     for f, e in waiting:
         keys = asked[e]

@@ -13,6 +13,7 @@ import polars as pl
 
 from pipeline import messages, problems, settings
 from pipeline.ingest.columns import CANONICAL, CHAIRS, REQUIRED, canonical_name
+from pipeline.ingest.match import MATCH
 from pipeline.problems import FileRejected
 
 #: ``_issue`` on a row: something the reader saw that makes the row unsafe to load.
@@ -27,8 +28,6 @@ ISSUE = pl.Struct(
 )
 
 
-#: The cells that name a row's match
-MATCH_CELLS = ("event", "round", "table")
 #: A table as a sheet writes it: event, round and table cells (None where blank)
 TableKey = tuple[str | None, str | None, str | None]
 
@@ -36,8 +35,7 @@ TableKey = tuple[str | None, str | None, str | None]
 def table_keys(cells: pl.DataFrame) -> frozenset[TableKey]:
     """The (event, round, table) cells of the rows, as written; a missing column is None."""
     keys = [
-        pl.col(c) if c in cells.columns else pl.lit(None, dtype=pl.String).alias(c)
-        for c in MATCH_CELLS
+        pl.col(c) if c in cells.columns else pl.lit(None, dtype=pl.String).alias(c) for c in MATCH
     ]
     return frozenset(cells.select(keys).unique().iter_rows())
 
