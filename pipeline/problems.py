@@ -91,23 +91,27 @@ def frame(rows: list[dict[str, object]]) -> pl.DataFrame:
     return pl.DataFrame([{k: r.get(k) for k in SCHEMA} for r in rows], schema=SCHEMA)
 
 
+def warning(
+    file: str, code: str, params: dict[str, Any], *, variant: str | None = None
+) -> dict[str, object]:
+    """One warning about a file as a whole (it is skipped, or part of it is not read), as
+    a row of :data:`SCHEMA`."""
+    mid = messages.message_id(code, variant)
+    return {
+        "file": file,
+        "code": code,
+        "severity": WARNING,
+        "message": messages.render(mid, params),
+        "message_id": mid,
+        "params": messages.to_json(params),
+    }
+
+
 def file_warning(
     file: str, code: str, params: dict[str, Any], *, variant: str | None = None
 ) -> pl.DataFrame:
-    """One warning about a file as a whole (it is skipped, or part of it is not read)."""
-    mid = messages.message_id(code, variant)
-    return frame(
-        [
-            {
-                "file": file,
-                "code": code,
-                "severity": WARNING,
-                "message": messages.render(mid, params),
-                "message_id": mid,
-                "params": messages.to_json(params),
-            }
-        ]
-    )
+    """:func:`warning` as a frame of one problem."""
+    return frame([warning(file, code, params, variant=variant)])
 
 
 def from_rows(

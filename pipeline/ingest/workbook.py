@@ -34,7 +34,7 @@ from pipeline.ingest.sheetxml import (
     _SheetXml,
 )
 from pipeline.panics import is_failure
-from pipeline.problems import WARNING, FileRejected
+from pipeline.problems import FileRejected
 
 #: What an OpenDocument spreadsheet's ``mimetype`` part says
 ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
@@ -341,15 +341,7 @@ def _within_reach(info: _SheetXml, label: str) -> None:
 
 def _note(where: str, variant: str, params: dict[str, object] | None = None) -> dict[str, object]:
     """A sheet of a workbook skipped (a warning naming the file and sheet)."""
-    mid = messages.message_id("sheet_skipped", variant)
-    return {
-        "file": where,
-        "code": "sheet_skipped",
-        "severity": WARNING,
-        "message": messages.render(mid, params),
-        "message_id": mid,
-        "params": messages.to_json(params or {}),
-    }
+    return problems.warning(where, "sheet_skipped", params or {}, variant=variant)
 
 
 def _refused_note(e: FileRejected) -> dict[str, object]:
