@@ -159,7 +159,7 @@ def _each_file(source: Source, held: Path | None, seen: dict[str, str]) -> Itera
     except OSError as exc:
         yield refused(FileRejected(label, "unreadable", {"why": exc.strerror}))
         return
-    digest = hashlib.sha256(data).hexdigest()
+    digest = str(files[0]["sha256"] or hashlib.sha256(data).hexdigest())  # an upload's: known
     again = _read_before(label, digest, seen)
     if again is not None:
         yield again
@@ -453,12 +453,17 @@ def merge(plans: list[Plan]) -> Plan:
         reason=first.reason,
         by=first.by,
         ingest_id=plans[-1].ingest_id,
-        filled={
-            name: (value, sum(p.filled[name][1] for p in plans if name in p.filled))
-            for p in plans
-            for name, (value, _) in p.filled.items()
-        },
+        filled=_filled(plans),
     )
+
+
+def _filled(plans: list[Plan]) -> dict[str, tuple[str, int]]:
+    """Each choice given for rows that do not say, with the rows it filled in all batches."""
+    out: dict[str, tuple[str, int]] = {}
+    for p in plans:
+        for name, (value, n) in p.filled.items():
+            out[name] = (value, out.get(name, (value, 0))[1] + n)
+    return out
 
 
 # --- the preview an uploader confirms ---------------------------------------------------
