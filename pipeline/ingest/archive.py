@@ -25,6 +25,7 @@ from pipeline import problems, settings
 from pipeline.ingest.read import (
     FOLDER_SUFFIXES,
     HAND_LOG_SUFFIXES,
+    NOT_HAND_LOGS,
     Read,
     read_entries,
     read_labelled,
@@ -60,7 +61,7 @@ def expand(data: bytes, label: str, digest: str) -> Iterator[Read]:
     for info in infos:
         inner = _inner(info.filename)
         path = PurePosixPath(inner)
-        if not inner or any(p in _JUNK or p.startswith((".", "~$")) for p in path.parts):
+        if not inner or any(p in _JUNK or p.startswith(NOT_HAND_LOGS) for p in path.parts):
             continue
         if path.suffix.lower() in FOLDER_SUFFIXES:  # an archive in it: refused as nested
             logs.append((info, inner))

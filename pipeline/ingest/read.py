@@ -40,6 +40,10 @@ HAND_LOG_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
 #: What a folder given to ``domino ingest`` stands for: its hand logs and ``.zip`` archives
 #: of them (:mod:`pipeline.ingest.archive`)
 FOLDER_SUFFIXES = (*HAND_LOG_SUFFIXES, ".zip")
+#: Names that are no hand log whatever their suffix: a spreadsheet's lock file (Excel's
+#: ``~$meja.xlsx`` beside an open ``meja.xlsx``, LibreOffice's ``.~lock.meja.ods#``) and
+#: hidden files, in a folder and in an archive alike
+NOT_HAND_LOGS = ("~$", ".")
 
 
 #: One source read: its sheets, and an entry per sheet (file, sha256, rows, error) or the
@@ -70,7 +74,7 @@ def in_folder(folder: Path) -> list[Path]:
         for p in folder.iterdir()
         if p.is_file()
         and p.suffix.lower() in FOLDER_SUFFIXES
-        and not p.name.startswith(("~$", "."))
+        and not p.name.startswith(NOT_HAND_LOGS)
     )
 
 
