@@ -106,6 +106,6 @@ def results(event, round_, out_dir, db) -> None:
         path = folder / f"{file_stem(event, round_, 'hasil')}.pdf"
         path.write_bytes(results_pdf(data))
     opened = ", ".join(data.open_tables)
-    note = f" (provisional: table {opened} not finished)" if opened else ""
-    out.print(f"wrote {path.name} to {out_dir}{note}", highlight=False, markup=False)
+    provisional = f" (provisional: table {opened} not finished)" if opened else ""
+    out.print(f"wrote {path.name} to {out_dir}{provisional}", highlight=False, markup=False)
     _lost_letters(data.texts, "the dashboard and `domino standings`")
