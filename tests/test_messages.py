@@ -662,6 +662,17 @@ def test_workbooks_labels_seating_and_junk_speak_indonesian(con, tmp_path):
     check_plan(
         ingest(con, [write_bytes(tmp_path, "hands.xlsx", buf.getvalue())]), need=False
     )  # only_hands
+    buf = BytesIO()
+    wb = xlsxwriter.Workbook(buf)
+    for title, above in (("Meja 1", 0), ("Meja 2", 2)):  # the second under a title
+        sheet = wb.add_worksheet(title)
+        sheet.write(0, 0, "HASIL BABAK 1")
+        for i, line in enumerate(LINES[:12]):
+            sheet.write_row(i + above, 0, line.split(","))
+    wb.close()
+    check_plan(
+        ingest(con, [write_bytes(tmp_path, "dua.xlsx", buf.getvalue())]), need=False
+    )  # sheet_skipped.titled
     # labels written differently, a player who joins a table
     base = write(tmp_path, "r1.csv", LINES)
     check_plan(ingest(con, [base]), need=False)
@@ -685,6 +696,9 @@ def test_workbooks_labels_seating_and_junk_speak_indonesian(con, tmp_path):
     check_plan(
         ingest(con, [write(tmp_path, "joined.csv", [",".join(r) for r in joined])]), need=False
     )
+    # a title above the header
+    titled = write(tmp_path, "judul.csv", ["HASIL BABAK 1", "", *LINES[:12]])
+    check_plan(ingest(con, [titled]), need=False)
     # a file of junk rows
     from pipeline.ingest.planner import JUNK_ROWS
 
@@ -701,6 +715,8 @@ def test_workbooks_labels_seating_and_junk_speak_indonesian(con, tmp_path):
         "hidden_row",
         "formula_without_value",
         "totals_row.said",
+        "header_below",
+        "sheet_skipped.titled",
         "label_spelling.round",
         "label_spelling.table",
         "seating_changed",

@@ -413,3 +413,107 @@ def test_a_cell_pasted_full_of_text_keeps_its_match_out_and_is_not_quoted_whole(
     p = ingest(con, sheets=[s], files=[{"file": s.file, "sha256": s.sha256, "rows": s.rows}])
     assert p.count("new") == 0 and p.count("rejected") == 1
     assert con.execute("SELECT count(*) FROM players").fetchone() == (0,)
+
+
+def _titled(kind: str) -> bytes:
+    """good.csv under a venue's title and a blank row, as a referee's sheet often has it:
+    a workbook (``xlsx``), or a CSV saved from one with ``;`` (every line padded with
+    separators, as Excel and LibreOffice save it) or typed by hand (``bare``: the title a
+    single cell holding a comma)."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    title = "HASIL PERTANDINGAN BABAK 1, MEJA 1"
+    if kind == "xlsx":
+        import io
+
+        import xlsxwriter
+
+        buf = io.BytesIO()
+        with xlsxwriter.Workbook(buf) as wb:
+            sheet = wb.add_worksheet("Meja 1")
+            sheet.write(0, 0, title)
+            for i, line in enumerate(lines):
+                sheet.write_row(i + 2, 0, line.split(","))
+        return buf.getvalue()
+    if kind == "padded":
+        width = lines[0].count(",")
+        rows = [
+            f'"{title}"' + ";" * width,
+            ";" * width,
+            *(line.replace(",", ";") for line in lines),
+        ]
+    else:
+        rows = [title, "", *(line.replace(",", ";") for line in lines)]
+    return "\n".join(rows).encode("utf-8")
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "padded", "bare"])
+def test_a_title_above_the_header_is_left_out_with_a_warning(con, kind):
+    """Before: "the column round is missing" for a sheet whose first row is its title."""
+    name = f"meja1.{'xlsx' if kind == 'xlsx' else 'csv'}"
+    data = _titled(kind)
+    s = read_bytes(data, name)
+    ref = typed("good.csv")
+    t, probs = normalize(s.frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t.select(ref.columns).drop("_file", "_line").equals(ref.drop("_file", "_line"))
+    assert t["_line"].to_list() == [line + 2 for line in ref["_line"].to_list()]
+    (note,) = s.notes.to_dicts()
+    assert (note["code"], note["severity"], note["file"]) == ("header_below", "warning", name)
+    assert note["message"] == (
+        "its header is on line 3, the first with the hand-log columns; the lines above it "
+        "('HASIL PERTANDINGAN BABAK 1, MEJA 1') are a title and are not read"
+    )
+    p = ingest(con, sheets=[s], files=[{"file": s.file, "sha256": s.sha256, "rows": s.rows}])
+    assert p.exit_code == 0 and p.count("new") == 1
+    assert p.problems["code"].to_list() == ["header_below"]
+    # a problem in a hand names its line in the file as it is
+    bad = data.replace(b"6-6", b"9-9") if kind != "xlsx" else None
+    if bad is not None:
+        p = ingest(con, sheets=[read_bytes(bad, "meja2.csv")], files=[])
+        (line,) = p.problems.filter(pl.col("code") == "bad_tile")["line"].to_list()
+        assert bad.decode().splitlines()[line - 1].split(";")[11] == "9-9"
+
+
+def test_titled_sheets_among_several_are_skipped_saying_where_their_header_is(con):
+    """Among several sheets none is looked for under a title (an example sheet, as the
+    pre-filled workbook's ``contoh``, would load as hands): each is skipped with a note
+    naming its header's line; the sheet named ``hands`` is read under its title."""
+    import io
+
+    import xlsxwriter
+
+    from pipeline.ingest.read import read_bytes_sheets
+
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+
+    def workbook(names: list[str]) -> bytes:
+        buf = io.BytesIO()
+        with xlsxwriter.Workbook(buf) as wb:
+            for name in names:
+                sheet = wb.add_worksheet(name)
+                sheet.write(0, 0, f"Hasil {name}")
+                for i, line in enumerate(lines):
+                    sheet.write_row(i + 2, 0, line.split(","))
+        return buf.getvalue()
+
+    with pytest.raises(FileRejected) as info:
+        read_bytes_sheets(workbook(["Meja 1", "Meja 2"]), "babak1.xlsx")
+    assert info.value.message_id == "not_a_hand_log.no_sheet"
+    assert info.value.message.count("(one is on line 3, under a title;") == 2
+    sheets = read_bytes_sheets(workbook(["contoh", "hands"]), "meja1.xlsx")
+    assert [s.file for s in sheets] == ["meja1.xlsx"]
+    assert sheets[0].notes["code"].to_list() == ["header_below"]
+    files = [{"file": "meja1.xlsx", "sha256": sheets[0].sha256, "rows": sheets[0].rows}]
+    p = ingest(con, sheets=sheets, files=files)
+    assert p.exit_code == 0 and p.count("new") == 1
+
+
+@pytest.mark.parametrize("gap", [0, 10], ids=["no-header", "header-too-far-down"])
+def test_a_title_with_no_header_under_it_still_names_the_missing_column(gap):
+    """Only a row naming every required column is taken for the header, within ten rows of
+    the title; otherwise the first row is the header, and the file lacks a column."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    body = lines[1:] if gap == 0 else ["catatan"] * gap + lines
+    with pytest.raises(FileRejected) as info:
+        read_bytes("\n".join(["Hasil babak 1", *body]).encode(), "meja1.csv")
+    assert (info.value.code, info.value.column) == ("missing_column", "round")

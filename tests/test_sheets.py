@@ -351,7 +351,7 @@ def test_an_untouched_sheet_of_a_table_filled_in_elsewhere_is_skipped_in_a_load(
         wb.save(tmp_path / "buku.xlsx")
         plan = service.load(con, [csv2, tmp_path / "buku.xlsx"])
         assert sorted(plan.problems.select("file", "message_id").rows()) == [
-            ("buku.xlsx [contoh]", "sheet_skipped.no_columns"),
+            ("buku.xlsx [contoh]", "sheet_skipped.titled"),  # an example under a title
             ("buku.xlsx [info]", "sheet_skipped.no_columns"),
             ("buku.xlsx [meja2]", "same_file.same_hands"),
         ]

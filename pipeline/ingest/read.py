@@ -23,8 +23,8 @@ from pathlib import Path, PurePath
 
 import polars as pl
 
-from pipeline import settings
-from pipeline.ingest.sheet import Sheet, _short, _to_frame
+from pipeline import problems, settings
+from pipeline.ingest.sheet import HEADER_SEARCH, Sheet, _short, _to_frame
 from pipeline.ingest.workbook import _xlsx_sheets
 from pipeline.problems import FileRejected
 
@@ -145,10 +145,16 @@ def read_labelled(data: bytes, label: str) -> list[Sheet]:
         return _xlsx_sheets(data, label, sha)
     if label.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods")):
         raise FileRejected(label, "not_xlsx", variant="named")
-    frame, extras, headers = _to_frame((*_csv_rows(data, label), []), label)
+    frame, extras, headers, notes = _to_frame((*_csv_rows(data, label), []), label)
     return [
         Sheet(
-            file=label, sha256=sha, frame=frame, extra_columns=extras, headers=headers, source=label
+            file=label,
+            sha256=sha,
+            frame=frame,
+            extra_columns=extras,
+            headers=headers,
+            source=label,
+            notes=problems.frame(notes),
         )
     ]
 
@@ -194,11 +200,18 @@ def _cp1252_ok(data: bytes) -> bool:
     return True
 
 
-def _delimiter(header_line: str) -> str:
+def _delimiter(text: str, start: int) -> str:
     """``,``, ``;`` (Indonesian-locale Excel) or a tab (Excel's "Text (Tab delimited)" and
-    "Unicode Text", or cells pasted from a spreadsheet): the one the header holds most of,
-    ``,`` on a tie."""
-    return max((",", ";", "\t"), key=header_line.count)
+    "Unicode Text", or cells pasted from a spreadsheet): the one a line holds most of, among
+    the first line and those under it where a header may be (a title above the header
+    holds few or none), ``,`` on a tie."""
+    lines = []
+    for _ in range(HEADER_SEARCH + 1):
+        lines.append(_line_at(text, start))
+        start = _next_line(text, start)
+        if start >= len(text):
+            break
+    return max((",", ";", "\t"), key=lambda sep: max(line.count(sep) for line in lines))
 
 
 _SEP_LINE = re.compile(r'^\s*"?sep=(.)"?\s*$', re.IGNORECASE)
@@ -226,7 +239,7 @@ def _csv_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
     if not _NOT_BLANK.search(text, start):
         raise FileRejected(label, "empty")
     header_line = _line_at(text, start)
-    sep = given.group(1) if given and given.group(1) not in ('"', "\n") else _delimiter(header_line)
+    sep = given.group(1) if given and given.group(1) not in ('"', "\n") else _delimiter(text, start)
     max_columns = int(settings.get("max_columns"))
     columns = header_line.count(sep) + 1
     if columns > max_columns:  # before a frame of that many columns is made

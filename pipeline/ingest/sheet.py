@@ -95,9 +95,55 @@ _Rows = tuple[list[str], pl.DataFrame, int, list[_Mark]]
 
 _TOTAL_LABEL = r"^(?:grand\s*)?(?:sub\s*)?(?:total|totals|jumlah)\b"
 
+#: Rows under a first row that is no header searched for the header: a venue's sheet often
+#: has a title (``HASIL BABAK 1 - MEJA 3``) and a blank row above its columns.
+HEADER_SEARCH = 10
 
-def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[str, str]]:
+
+def looks_like_header(cells: list[str]) -> bool:
+    """A row naming at least three of the columns every hand log has."""
+    names = {canonical_name(str(h).strip()) for h in cells if h}
+    return sum(c in names for c in REQUIRED) >= 3
+
+
+def lift_header(rows: _Rows) -> tuple[_Rows, list[str]]:
+    """The rows with their header found under a title: when the first row is no header
+    (:func:`looks_like_header`), the first of the next :data:`HEADER_SEARCH` rows that names
+    every required column is the header, and the rows above it are left out. Returns the
+    rows and the text of those left out (none when the first row is the header, or no row
+    under it is one: the file then lacks a column, as its first row says)."""
     header, body, header_line, marks = rows
+    if looks_like_header(header):
+        return rows, []
+    for i, row in enumerate(body.head(HEADER_SEARCH).iter_rows()):
+        cells = ["" if v is None else str(v) for v in row]
+        named = {canonical_name(c.strip()) for c in cells if c.strip()}
+        if all(c in named for c in REQUIRED):
+            above = [header, *(list(r) for r in body.head(i).iter_rows())]
+            said = [str(v).strip() for r in above for v in r if v is not None and str(v).strip()]
+            lifted = body.slice(i + 1)
+            lifted.columns = [f"column_{j + 1}" for j in range(lifted.width)]
+            return (cells, lifted, header_line + i + 1, marks), said
+    return rows, []
+
+
+def _lifted_note(label: str, header_line: int, said: list[str]) -> dict[str, object]:
+    """The warning that the header was found under a title, quoting what was left out."""
+    above = " / ".join(_short(t, 40) for t in said[:3]) + (" / …" if len(said) > 3 else "")
+    return problems.warning(
+        label, "header_below", {"line": header_line, "above": repr(above) if above else "''"}
+    )
+
+
+def _to_frame(
+    rows: _Rows, label: str, *, lift: bool = True
+) -> tuple[pl.DataFrame, list[str], dict[str, str], list[dict[str, object]]]:
+    """The sheet's rows as a hand log's text cells (``frame``), its unknown columns, how it
+    spelled each contract column, and warnings about the file as a whole (a header found
+    under a title: ``lift``, where the sheet is the one read)."""
+    rows, said = lift_header(rows) if lift else (rows, [])
+    header, body, header_line, marks = rows
+    notes = [_lifted_note(label, header_line, said)] if said else []
     max_columns = int(settings.get("max_columns"))
     columns = max(body.width, len(header))
     if columns > max_columns:
@@ -161,7 +207,7 @@ def _to_frame(rows: _Rows, label: str) -> tuple[pl.DataFrame, list[str], dict[st
         extra.alias("extra"),
         pl.col("_issue"),
     )
-    return frame, extras, headers
+    return frame, extras, headers, notes
 
 
 #: What a played hand writes; a row with its hand number (and names) but none of these is a

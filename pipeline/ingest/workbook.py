@@ -24,8 +24,8 @@ import fastexcel
 import polars as pl
 
 from pipeline import messages, problems, settings
-from pipeline.ingest.columns import REQUIRED, canonical_name
-from pipeline.ingest.sheet import Sheet, _Mark, _short, _to_frame
+from pipeline.ingest.columns import canonical_name
+from pipeline.ingest.sheet import Sheet, _Mark, _short, _to_frame, lift_header, looks_like_header
 from pipeline.ingest.sheetxml import (
     _carry_merged,
     _scan_ods,
@@ -217,10 +217,11 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
     if hands is not None or len(names) == 1:
         # the sheet named ``hands`` is read alone, as the contract says
         target = hands or names[0]
-        frame, extras, headers = _to_frame(_sheet_rows(reader, scan, target, label)[:4], label)
-        skipped: list[dict[str, object]] = []
+        frame, extras, headers, skipped = _to_frame(
+            _sheet_rows(reader, scan, target, label)[:4], label
+        )
         for other in names:
-            if other != target and _looks_like_hand_log(_peek_header(reader, scan, other, label)):
+            if other != target and looks_like_header(_peek_header(reader, scan, other, label)):
                 skipped.append(
                     _note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)})
                 )
@@ -250,7 +251,13 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
             notes.append(_note(where, "empty"))
             continue
         header = rows[0]
-        if not _looks_like_hand_log(header):
+        if not looks_like_header(header):
+            # a header under a title is not looked for among several sheets: an example
+            # under one (the pre-filled workbook's ``contoh``) would load as hands
+            (_, _, line, _), said = lift_header(rows[:4])
+            if said:
+                notes.append(_note(where, "titled", {"line": line}))
+                continue
             missing = [
                 c
                 for c in ("round", "table", "ending")
@@ -265,7 +272,7 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
         try:
             if rows[4] != "visible":
                 raise FileRejected(where, "hidden_sheet")
-            frame, extras, headers = _to_frame(rows[:4], where)
+            frame, extras, headers, _ = _to_frame(rows[:4], where, lift=False)
         except FileRejected as exc:
             if exc.code == "header_only":
                 unplayed = exc.message_id == "header_only.unplayed"
@@ -358,13 +365,9 @@ def _refused_note(e: FileRejected) -> dict[str, object]:
     }
 
 
-def _looks_like_hand_log(header: list[str]) -> bool:
-    """A first row naming at least three of the columns every hand log has."""
-    names = {canonical_name(h) for h in header if h}
-    return sum(c in names for c in REQUIRED) >= 3
-
-
 def _peek_header(reader, scan: _Scan, name: str, label: str) -> list[str]:
+    """The first row of the sheet ``name``: a hand-log header under a title there (the
+    pre-filled workbook's ``contoh``, an example) does not make it a hand log left out."""
     try:
         _within_reach(scan(name), label)
         raw = reader.load_sheet(name, header_row=None, dtypes="string", n_rows=20).to_polars()
