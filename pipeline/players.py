@@ -16,6 +16,7 @@ from pipeline import messages
 from pipeline.ingest.columns import CHAIRS, header_key
 from pipeline.ingest.normalize import MAX_CELL, MAX_NOTE, name_expr
 from pipeline.ingest.read import _csv_rows, display_name
+from pipeline.ingest.sheet import lift_header
 from pipeline.ingest.workbook import _xlsx_rows
 from pipeline.problems import FileRejected
 from pipeline.store.db import frame, register
@@ -95,16 +96,27 @@ class RegistryConflict(messages.Refused):
         return self.lines()
 
 
+def _registry_names(header: list[str]) -> list[str]:
+    """The registry's column of each header cell ("" for a blank one)."""
+    return [_ALIASES.get(header_key(h or ""), header_key(h or "")) for h in header]
+
+
+def _names_player(header: list[str]) -> bool:
+    return "player" in _registry_names(header)
+
+
 def read_registry(path: str | Path) -> pl.DataFrame:
     """Read a registry file (CSV, XLSX or ODS) into ``player`` and the :data:`OPTIONAL` columns
     (text) with ``_file`` and ``_line`` (where each row is, for messages)."""
     path = Path(path)
     data = path.read_bytes()
     label = display_name(path.name)
-    header, body, header_line = (
-        _xlsx_rows(data, label) if data.startswith(b"PK\x03\x04") else _csv_rows(data, label)
+    rows = _xlsx_rows(data, label) if data.startswith(b"PK\x03\x04") else _csv_rows(data, label)
+    # a title above the header (``DAFTAR PESERTA``) is left out
+    (header, body, header_line, _), _ = lift_header(
+        (*rows, []), first=_names_player, header=_names_player
     )
-    names = [_ALIASES.get(header_key(h or ""), header_key(h or "")) for h in header]
+    names = _registry_names(header)
     body.columns = [n or f"column_{i}" for i, n in enumerate(names)]
     if "player" not in body.columns:
         raise FileRejected(label, "missing_column", variant="registry", column="player")

@@ -153,6 +153,28 @@ def test_bad_rosters_are_refused_with_file_line_and_column(db_path, tmp_path):
         assert con.execute("SELECT count(*) FROM entrants").fetchall() == [(0,)]
 
 
+def test_a_roster_under_a_title_is_read_from_its_header(db_path, tmp_path):
+    """A venue's list starts with its title (``DAFTAR PESERTA``) and a blank row; before,
+    "a roster needs a column player". Lines still count from the file's first line; a
+    title with no header under it is still refused."""
+    assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
+    titled = tmp_path / "peserta.csv"
+    titled.write_text(
+        "DAFTAR PESERTA PIALA 2026;\n;\nnama;kelompok\nAna;KG A\nBudi;KG B\nANA;KG A\n"
+    )
+    refused(run("event", "roster", "ev", titled), "peserta.csv, line 6, column player", "line 4")
+    titled.write_text("DAFTAR PESERTA PIALA 2026;\n;\nnama;kelompok\nAna;KG A\nBudi;KG B\n")
+    r = run("event", "roster", "ev", titled)
+    assert r.exit_code == 0, r.output
+    with connect(db_path, read_only=True) as con:
+        assert con.execute('SELECT player, "group" FROM entrants ORDER BY 1').fetchall() == [
+            ("Ana", "KG A"),
+            ("Budi", "KG B"),
+        ]
+    titled.write_text("DAFTAR PESERTA PIALA 2026\n\nAna\nBudi\n")
+    refused(run("event", "roster", "ev", titled), "peserta.csv", "column player")
+
+
 # --- draws -------------------------------------------------------------------------------------
 
 

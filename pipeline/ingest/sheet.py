@@ -7,6 +7,7 @@ cannot vouch for (hidden in the workbook, a formula saved without its value, a t
 carries an ``_issue`` for :mod:`pipeline.ingest.normalize` to refuse.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -106,20 +107,30 @@ def looks_like_header(cells: list[str]) -> bool:
     return sum(c in names for c in REQUIRED) >= 3
 
 
-def lift_header(rows: _Rows) -> tuple[_Rows, list[str]]:
+def names_every_column(cells: list[str]) -> bool:
+    """A row naming every column a hand log requires."""
+    named = {canonical_name(c.strip()) for c in cells if c.strip()}
+    return all(c in named for c in REQUIRED)
+
+
+def lift_header(
+    rows: _Rows,
+    *,
+    first: Callable[[list[str]], bool] = looks_like_header,
+    header: Callable[[list[str]], bool] = names_every_column,
+) -> tuple[_Rows, list[str]]:
     """The rows with their header found under a title: when the first row is no header
-    (:func:`looks_like_header`), the first of the next :data:`HEADER_SEARCH` rows that names
-    every required column is the header, and the rows above it are left out. Returns the
-    rows and the text of those left out (none when the first row is the header, or no row
-    under it is one: the file then lacks a column, as its first row says)."""
-    header, body, header_line, marks = rows
-    if looks_like_header(header):
+    (``first``), the first of the next :data:`HEADER_SEARCH` rows that is one (``header``)
+    is the header, and the rows above it are left out. Returns the rows and the text of
+    those left out (none when the first row is the header, or no row under it is one: the
+    file then lacks a column, as its first row says)."""
+    top, body, header_line, marks = rows
+    if first(top):
         return rows, []
     for i, row in enumerate(body.head(HEADER_SEARCH).iter_rows()):
         cells = ["" if v is None else str(v) for v in row]
-        named = {canonical_name(c.strip()) for c in cells if c.strip()}
-        if all(c in named for c in REQUIRED):
-            above = [header, *(list(r) for r in body.head(i).iter_rows())]
+        if header(cells):
+            above = [top, *(list(r) for r in body.head(i).iter_rows())]
             said = [str(v).strip() for r in above for v in r if v is not None and str(v).strip()]
             lifted = body.slice(i + 1)
             lifted.columns = [f"column_{j + 1}" for j in range(lifted.width)]
