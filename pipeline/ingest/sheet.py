@@ -132,6 +132,7 @@ def lift_header(
         if header(cells):
             above = [top, *(list(r) for r in body.head(i).iter_rows())]
             said = [str(v).strip() for r in above for v in r if v is not None and str(v).strip()]
+            said = list(dict.fromkeys(said))  # a title merged across cells, said once
             lifted = body.slice(i + 1)
             lifted.columns = [f"column_{j + 1}" for j in range(lifted.width)]
             return (cells, lifted, header_line + i + 1, marks), said
