@@ -517,3 +517,29 @@ def test_a_title_with_no_header_under_it_still_names_the_missing_column(gap):
     with pytest.raises(FileRejected) as info:
         read_bytes("\n".join(["Hasil babak 1", *body]).encode(), "meja1.csv")
     assert (info.value.code, info.value.column) == ("missing_column", "round")
+
+
+def test_headers_with_punctuation_name_their_columns():
+    """``Biji (A)``, ``Meja*``, ``Kartu terakhir:`` were unknown columns before: the pips
+    went into the row's extra columns and hands that need them were refused. A header
+    that names no contract column keeps its own key."""
+    from pipeline.ingest.columns import canonical_name
+
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    spelled = {
+        "table": "Meja*",
+        "last_tile": "Kartu terakhir:",
+        "pips_c": "Biji (C)",
+        "player_a": "Kursi.A",
+        "ended_by": "Oleh -",
+    }
+    header = [spelled.get(h, h) for h in lines[0].split(",")] + ["Total (poin)"]
+    text = "\n".join([",".join(header), *(line + "," for line in lines[1:])])
+    s = read_bytes(text.encode(), "meja.csv")
+    ref = typed("good.csv")
+    t, probs = normalize(s.frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t.select(ref.columns).drop("_file").equals(ref.drop("_file"))
+    assert s.headers["pips_c"] == "Biji (C)"
+    assert canonical_name("Total (poin)") == "total_(poin)"  # as an extra column, unchanged
+    assert canonical_name("Oleh (A-D)") == "oleh_(a_d)"

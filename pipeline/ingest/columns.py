@@ -60,7 +60,20 @@ def header_key(raw: str) -> str:
     return key.strip("_")
 
 
+_PUNCTUATION = re.compile(r"[\W_]+")
+
+
 def canonical_name(raw: str) -> str:
-    """The canonical column a header means, or its normalised key if it is not one."""
+    """The canonical column a header means, or its normalised key if it is not one.
+    Punctuation counts as a space where that makes a contract column (``Biji (A)``,
+    ``Meja*``, ``Kartu terakhir:``); another header keeps its key as it was."""
     key = header_key(raw)
-    return _ALIASES.get(key, key)
+    name = _ALIASES.get(key, key)
+    if name in _KNOWN:
+        return name
+    bare = _PUNCTUATION.sub("_", key).strip("_")
+    known = _ALIASES.get(bare, bare)
+    return known if known in _KNOWN else name
+
+
+_KNOWN = frozenset(CANONICAL)
