@@ -543,3 +543,58 @@ def test_headers_with_punctuation_name_their_columns():
     assert s.headers["pips_c"] == "Biji (C)"
     assert canonical_name("Total (poin)") == "total_(poin)"  # as an extra column, unchanged
     assert canonical_name("Oleh (A-D)") == "oleh_(a_d)"
+
+
+def test_the_ender_written_by_name_is_the_chair_that_player_sits_in():
+    """Referees write who ended the hand by name as often as by chair: a name of a player
+    seated in that row is their chair (any case and spacing); another value is quoted as
+    written (it was quoted in capitals)."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    at = {c: header.index(c) for c in ("ended_by", "player_a", "player_b", "player_c", "player_d")}
+    rows = [line.split(",") for line in lines[1:]]
+    for r in rows:
+        if r[at["ended_by"]]:
+            seated = r[at[f"player_{r[at['ended_by']].lower()}"]]
+            r[at["ended_by"]] = f" {seated.upper()} "
+    by_name = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    ref = typed("good.csv")
+    t, probs = normalize(read_bytes(by_name.encode(), "meja.csv").frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t["ended_by"].to_list() == ref["ended_by"].to_list()
+    rows[0][at["ended_by"]] = "Andi S."
+    rows[1][at["ended_by"]] = "e"
+    odd = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    _, probs = normalize(read_bytes(odd.encode(), "meja.csv").frame)
+    assert probs.select("line", "code", "message").rows() == [
+        (
+            2,
+            "bad_chair",
+            "Andi S. is neither a chair nor a player seated in this hand; write A, B, C or D",
+        ),
+        (
+            3,
+            "bad_chair",
+            "e is neither a chair nor a player seated in this hand; write A, B, C or D",
+        ),
+    ]
+
+
+def test_a_numbered_list_dot_is_a_whole_number_and_an_unreadable_one_is_said_once(con):
+    """``1.`` (a list's numbering) is hand 1; ``satu`` in the hand column was reported
+    twice, as not a number and as "this hand has no hand number"."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    hand = header.index("hand")
+    rows = [line.split(",") for line in lines[1:]]
+    for r in rows:
+        r[hand] += "."
+    dotted = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    t, probs = normalize(read_bytes(dotted.encode(), "meja.csv").frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t["hand"].to_list() == typed("good.csv")["hand"].to_list()
+    rows[1][hand] = "satu"
+    worded = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    p = ingest(con, sheets=[read_bytes(worded.encode(), "meja.csv")], files=[])
+    on_line = p.problems.filter(pl.col("line") == 3)
+    assert on_line.select("column", "code").rows() == [("hand", "not_a_number")]

@@ -32,13 +32,13 @@ ENDING_ALIASES = {
 SANCTION_CODES = ("warn", "show", "wrong")
 #: A whole number, as a spreadsheet may have saved it: ``11``, ``11.0`` or, with a decimal
 #: comma (``;`` files from Indonesian Excel), ``11,0``.
-_INT = r"^[+-]?\d+(?:[.,]0+)?$"
+_INT = r"^[+-]?\d+(?:[.,]0+|\.)?$"  # ``3``, ``3.0``, ``3,00``, ``3.`` (a list's numbering)
 
 
 def _int(col: str) -> pl.Expr:
     c = pl.col(col)
     return pl.when(c.str.contains(_INT)).then(
-        c.str.replace(r"[.,]0+$", "").cast(pl.Int64, strict=False)
+        c.str.replace(r"(?:[.,]0+|\.)$", "").cast(pl.Int64, strict=False)
     )
 
 
@@ -71,6 +71,7 @@ def normalize(cells: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Typed hand rows and the problems of reading their cells (in this order: numbers,
     chairs and missing values, sanctions, the last tile, the tiles left in hand)."""
     df, found = _lengths(_labels_and_names(cells))
+    df = _ender_by_name(df)
     typed, more = _whole_numbers(df)
     found += more
     typed, more = _chairs_endings_sanctions(typed)
@@ -122,9 +123,39 @@ def _labels_and_names(cells: pl.DataFrame) -> pl.DataFrame:
         _label("round").alias("round"),
         _label("table").alias("table"),
         pl.col("ending").str.to_lowercase().replace(ENDING_ALIASES).alias("ending"),
-        pl.col("ended_by").str.to_uppercase().alias("ended_by"),
+        _chair_letter("ended_by").alias("ended_by"),
         *_spelled(cells, [f"player_{c}" for c in CHAIRS]),
     )
+
+
+_LETTERS = ["A", "B", "C", "D"]
+
+
+def _chair_letter(col: str) -> pl.Expr:
+    """A chair letter in capitals; anything else as written (a message quotes it)."""
+    upper = pl.col(col).str.to_uppercase()
+    return pl.when(upper.is_in(_LETTERS)).then(upper).otherwise(pl.col(col))
+
+
+def _ender_by_name(df: pl.DataFrame) -> pl.DataFrame:
+    """A player's name written where the ender's chair goes (``oleh: Hasan Rauf``) is the
+    chair that player sits in that hand; only the few rows with no chair letter are
+    looked at."""
+    odd = pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(_LETTERS)
+    at = df.select(pl.arg_where(odd)).to_series()
+    if at.len() == 0:  # nearly every load
+        return df
+    some = df[at]
+    written = name_expr(pl.col("ended_by")).str.to_lowercase()
+    chair = pl.coalesce(
+        *(
+            pl.when(written == pl.col(f"player_{c}").str.to_lowercase()).then(pl.lit(c.upper()))
+            for c in CHAIRS
+        ),
+        pl.col("ended_by"),
+    )
+    read = some.select(chair.alias("ended_by")).get_column("ended_by")
+    return df.with_columns(df.get_column("ended_by").scatter(at, read))
 
 
 def _spelled(cells: pl.DataFrame, columns: list[str]) -> list[pl.Expr]:
@@ -180,9 +211,7 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
     """The ender's chair (A–D), the labels and ending every row needs, and the sanctions:
     codes separated by ``;`` (or ``,`` or spaces), joined back with ``;``."""
     found: list[pl.DataFrame] = []
-    bad = typed.filter(
-        pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(["A", "B", "C", "D"])
-    )
+    bad = typed.filter(pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(_LETTERS))
     found.append(
         problems.from_rows(
             bad,

@@ -105,7 +105,9 @@ def plan(
         if rulesets.load(rs).has("session_shape")
     ]
     all_problems = _spelled(
-        problems.concat(found).with_columns(messages.readable(pl.col("message")).alias("message")),
+        _without_echoes(problems.concat(found)).with_columns(
+            messages.readable(pl.col("message")).alias("message")
+        ),
         sheets,
     )
     hand_points, table_standings = _with_versions(candidates, scored, hand_points, table_standings)
@@ -399,6 +401,26 @@ def _rejected(
         o.say("match.rejected", {"count": row["count"], "problems": first})
         out.append(o)
     return out
+
+
+def _without_echoes(found: pl.DataFrame) -> pl.DataFrame:
+    """A cell reported unreadable (``kocokan: satu is not a whole number``) is not reported
+    again as empty by the checks that see it typed as nothing."""
+    missing = pl.col("code") == "missing_value"
+    if found.height == 0 or not found.select(missing.any()).item():
+        return found
+    keys = ["file", "line", "column"]
+    said = (
+        found.filter(pl.col("code") == "not_a_number")
+        .select(keys)
+        .unique()
+        .with_columns(pl.lit(value=True).alias("_said"))
+    )
+    return (
+        found.join(said, on=keys, how="left", maintain_order="left")
+        .filter(~(missing & pl.col("_said").fill_null(value=False)))
+        .drop("_said")
+    )
 
 
 def _spelled(found: pl.DataFrame, sheets: list[Sheet]) -> pl.DataFrame:
