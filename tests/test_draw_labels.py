@@ -40,3 +40,48 @@ def test_a_round_spelled_otherwise_is_checked_against_the_draw(db_path, tmp_path
     assert stray.problems.filter(pl.col("code") == "draw_table").select(
         "file", "line", "column"
     ).rows() == [("meja9.csv", 2, "table")]
+
+
+@pytest.mark.parametrize(("written", "table"), [("Babak 1", "Meja 1"), ("babak-01", "meja 1")])
+def test_a_round_or_table_written_with_its_word_is_the_drawn_one(db_path, tmp_path, written, table):
+    """Before, ``Babak 1`` / ``Meja 1`` loaded as a round and table of their own beside the
+    drawn ``R1`` table ``1``, outside every check of the draw."""
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        start = start_of(con, "ev", "R1", "1")
+        p = load(con, tmp_path, play(start, rnd=written, table=table), name="meja1.csv")
+        rounds = con.sql('SELECT DISTINCT round, "table" FROM hands').fetchall()
+    assert p.count("new") == 1, p.problems.to_dicts()
+    assert rounds == [("R1", "1")]
+    spelled = p.problems.filter(pl.col("code") == "label_spelling")
+    assert sorted(spelled["column"].to_list()) == ["round", "table"]
+    assert not p.problems.filter(pl.col("code").str.starts_with("draw_")).height
+
+
+def test_a_round_with_no_draw_in_an_event_that_draws_is_said_once_and_loads(db_path, tmp_path):
+    """``R2`` typed for the drawn ``R1`` loaded without a word as a round of its own; it
+    still loads (a round may be seated by hand), with a warning the first time."""
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        start = start_of(con, "ev", "R1", "1")
+        p = load(con, tmp_path, play(start, rnd="R2"), name="meja1.csv")
+        again = load(con, tmp_path, play(start, rnd="R2", winners=[start[1]] * 10), name="m.csv")
+    said = p.problems.filter(pl.col("code") == "draw_round")
+    assert said.select("file", "line", "column", "severity").rows() == [
+        ("meja1.csv", 2, "round", "warning")
+    ]
+    assert said["message"][0].startswith(
+        "round R2 has no draw, though this event draws its rounds (drawn: R1)"
+    )
+    assert p.count("new") == 1 and p.exit_code == 0
+    assert not again.problems.filter(pl.col("code") == "draw_round").height  # loaded now
+
+
+def test_an_event_without_draws_is_not_warned_of_rounds_without_one(con, tmp_path):
+    from tests.rules_helpers import biasa_match
+
+    seats = ("Ana", "Budi", "Cici", "Dodi")
+    match = biasa_match(["Ana"] * 6 + ["Budi"] * 4, seats, event="ev", round="R7", table="1")
+    p = load(con, tmp_path, match, name="meja1.csv")
+    assert p.count("new") == 1
+    assert not p.problems.height, p.problems.to_dicts()

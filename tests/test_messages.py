@@ -834,6 +834,7 @@ RARE = {
     "draw_player": {"player": "Eko", "table": "1", "round": "R1", "drawn": ["Ana", "Budi"]},
     "draw_chair": {"player": "Ana", "chair": "A", "hand": "1", "drawn": "B"},
     "draw_table": {"table": "9", "round": "R1", "tables": ["1", "2"]},
+    "draw_round": {"round": "R2", "drawn": ["R1"]},  # tests/test_draw_labels.py
     # hand entry at the table: provoked for real in tests/test_entry.py
     "match.entry_edit": {"what": [{"id": "hands.changes", "params": {"hands": "2"}}]},
     "entry_closed": {"table": "1", "round": "R1"},

@@ -4,6 +4,8 @@ Only rounds with a draw are checked. Errors (the match stays out), each named by
 line and column:
 
 - ``draw_table``: a table label the draw does not have (once per match, column table);
+- ``draw_round`` (a warning, the match loads): a round with no draw, first loaded, in an
+  event that has drawn others (once per match, column round);
 - ``draw_player``: a player the draw does not seat at that table (once per player);
 - ``draw_chair``: a drawn player in another chair than the draw gives them in that hand
   (the first such hand per player). Hands the draw does not list (tie-break hands 11, 12 …)
@@ -63,14 +65,16 @@ def drawn_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFr
 
 
 def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
-    """Problems of the rows whose round has a current draw."""
+    """Problems of the rows whose round has a current draw, and a warning for a round not
+    drawn in an event that draws its rounds."""
     rows = typed.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in MATCH))
     if rows.height == 0:
         return problems.empty()
     keys = rows.select(pl.col("event").cast(pl.String), pl.col("round").cast(pl.String)).unique()
+    undrawn = _undrawn_rounds(con, rows, keys)
     drawn = drawn_seats(con, keys)
     if drawn.height == 0:
-        return problems.empty()
+        return undrawn
     rows = rows.join(drawn.select("event", "round").unique(), on=["event", "round"], how="semi")
     tables = drawn.group_by("event", "round").agg(pl.col("table").unique().sort().alias("_tables"))
     stray = (
@@ -140,7 +144,49 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
             },
         )
     )
-    return problems.concat(found)
+    return problems.concat([undrawn, *found])
+
+
+def _undrawn_rounds(
+    con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, keys: pl.DataFrame
+) -> pl.DataFrame:
+    """``draw_round`` (a warning, once per match): a round first loaded with no current
+    draw in an event that has drawn others, most often a drawn round mistyped (``R2`` for
+    ``R1``); a round seated by hand loads as it is."""
+    events = drawn_events(con, keys.get_column("event").unique().to_list())
+    if not events:  # nearly every load
+        return problems.empty()
+    known = pl.concat(
+        [
+            frame(
+                con.sql(
+                    "SELECT event, round, bool_or(drawn) AS drawn FROM ("
+                    "SELECT event, round, true AS drawn FROM draws_t WHERE current AND event = ? "
+                    "UNION ALL SELECT event, round, false FROM match_versions WHERE event = ? "
+                    "GROUP BY event, round, \"table\" HAVING bool_or(current AND kind <> 'withdrawn')"
+                    ") GROUP BY event, round ORDER BY event, round",
+                    params=[event, event],
+                )
+            )
+            for event in events
+        ],
+        how="vertical_relaxed",
+    )
+    drawn = (
+        known.filter(pl.col("drawn")).group_by("event").agg(pl.col("round").sort().alias("_drawn"))
+    )
+    stray = (
+        rows.join(drawn, on="event")
+        .join(known.select("event", "round"), on=["event", "round"], how="anti")
+        .unique(MATCH, keep="first", maintain_order=True)
+    )
+    return problems.from_rows(
+        stray,
+        column="round",
+        code="draw_round",
+        severity=problems.WARNING,
+        params={"round": pl.col("round"), "drawn": pl.col("_drawn")},
+    )
 
 
 def without_echoes(found: list[pl.DataFrame]) -> list[pl.DataFrame]:

@@ -172,20 +172,33 @@ def event_leagues(con: duckdb.DuckDBPyConnection, events: list[str]) -> dict[str
     return {e: lg or "default" for e, lg in rows if e in set(events)}
 
 
-def label_key(label: pl.Expr) -> pl.Expr:
+#: Words a label may start with that only say what it is: ``Babak 1`` is round ``R1`` (or
+#: ``1``), ``Meja 3`` is table ``3``. A pepet session is ``S1``, ``Sesi 1``.
+LABEL_WORDS = {
+    "round": ("babak", "ronde", "putaran", "round", "rd", "r", "sesi", "session", "s"),
+    "table": ("meja", "table", "tabel", "tbl"),
+}
+
+
+def label_key(label: pl.Expr, words: tuple[str, ...] = ()) -> pl.Expr:
     """What makes two labels one: case, spaces and leading zeros of a number aside
-    (``R1``, ``r1``, ``R 1`` and ``R01`` are one round)."""
-    return (
+    (``R1``, ``r1``, ``R 1`` and ``R01`` are one round), and one of ``words`` before a
+    number (with :data:`LABEL_WORDS`, ``Babak 1`` and ``R1`` are one round)."""
+    key = (
         label.str.to_lowercase()
         .str.replace_all(r"\s+", "")
         .str.replace_all(r"(^|\D)0+(\d)", "$1$2")
     )
+    if words:
+        key = key.str.replace(rf"^(?:{'|'.join(words)})[.:#-]?(\d+)$", "$1")
+    return key
 
 
 def resolve_labels(
     con: duckdb.DuckDBPyConnection, typed: pl.DataFrame
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Rounds and tables whose labels differ only in case, spaces or leading zeros are one:
+    """Rounds and tables whose labels differ only in case, spaces, leading zeros or a word
+    saying what they are (``Babak 1``, ``Meja 3``: :data:`LABEL_WORDS`) are one:
     each takes the first spelling loaded, else the spelling of the event's draws (``domino
     draw``), else the first in the upload, like player names; a row written differently
     is reported (a warning) and loads."""
@@ -201,12 +214,12 @@ def resolve_labels(
                 [_loaded_labels(loaded, [*scope, col]), drawn.select(*scope, col), uploaded],
                 how="vertical_relaxed",
             )
-            .with_columns(label_key(pl.col(col)).alias("_label_key"))
+            .with_columns(label_key(pl.col(col), LABEL_WORDS[col]).alias("_label_key"))
             .unique([*scope, "_label_key"], keep="first", maintain_order=True)
             .rename({col: "_spelling"})
         )
         respelled = (
-            uploaded.with_columns(label_key(pl.col(col)).alias("_label_key"))
+            uploaded.with_columns(label_key(pl.col(col), LABEL_WORDS[col]).alias("_label_key"))
             .join(first, on=[*scope, "_label_key"])
             .filter(pl.col("_spelling") != pl.col(col))
             .drop("_label_key")
