@@ -105,7 +105,7 @@ def plan(
         if rulesets.load(rs).has("session_shape")
     ]
     all_problems = _spelled(
-        _without_echoes(problems.concat(found)).with_columns(
+        _unreadable_not_missing(problems.concat(found)).with_columns(
             messages.readable(pl.col("message")).alias("message")
         ),
         sheets,
@@ -403,7 +403,7 @@ def _rejected(
     return out
 
 
-def _without_echoes(found: pl.DataFrame) -> pl.DataFrame:
+def _unreadable_not_missing(found: pl.DataFrame) -> pl.DataFrame:
     """A cell reported unreadable (``kocokan: satu is not a whole number``) is not reported
     again as empty by the checks that see it typed as nothing."""
     missing = pl.col("code") == "missing_value"
