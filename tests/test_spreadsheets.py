@@ -186,6 +186,25 @@ def test_a_totals_row_keeps_its_match_out_and_names_its_sheet(con, kind):
     )
 
 
+def test_a_totals_row_labelled_in_the_hand_column_is_one(con, tmp_path):
+    """``Jumlah`` in the hand number's cell (the first column a referee sees) was four
+    problems, "Jumlah is not a whole number" and a missing event, round and table."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    total = ["" for _ in header]
+    total[header.index("hand")] = "Jumlah"
+    for c in "abc":
+        total[header.index(f"pips_{c}")] = "12"
+    f = tmp_path / "meja1.csv"
+    f.write_text("\n".join([*lines, ",".join(total)]) + "\n", encoding="utf-8")
+    p = ingest(con, [f])
+    line = len(lines) + 1
+    on_line = p.problems.filter((pl.col("line") == line) & (pl.col("severity") == "error"))
+    assert on_line.select("column", "code").rows()[0] == ("hand", "totals_row")
+    assert not on_line.filter(pl.col("code").is_in(["not_a_number", "missing_value"])).height
+    assert p.count("new") == 0  # kept out, as a totals row is
+
+
 def test_a_totals_row_of_pips_alone_names_its_first_pips_cell(con, tmp_path):
     # found by the fuzz test: pips and no players, no hand, ending or ender — the problem
     # named the file and line but no column

@@ -287,14 +287,16 @@ def _mark_rows(
 
 
 def _totals_rows(cells: pl.DataFrame, names: list[str]) -> list[tuple[int, str | None, str | None]]:
-    """Rows with no hand number, ending, ender or last tile that say "total"/"jumlah" in a
-    cell, or hold pips but no players: a referee's sums, not a hand. Each with what it
-    says and the column named (the cell that says it, else the first pips cell filled)."""
+    """Rows with no ending, ender or last tile that say "total"/"jumlah" in a cell (the
+    hand number's too), or that hold pips but no hand number and no players: a referee's
+    sums, not a hand. Each with what it says and the column named (the cell that says it,
+    else the first pips cell filled)."""
     have = set(names)
-    empty = [c for c in ("hand", "ending", "ended_by", "last_tile") if c in have]
+    empty = [c for c in ("ending", "ended_by", "last_tile") if c in have]
     rows = cells.filter(pl.all_horizontal(pl.col(c).is_null() for c in empty))
     if rows.height == 0:
         return []
+    no_hand = pl.col("hand").is_null() if "hand" in have else pl.lit(value=True)
     pips = [f"pips_{c}" for c in CHAIRS if f"pips_{c}" in have]
     players = [f"player_{c}" for c in CHAIRS if f"player_{c}" in have]
     says = {c: pl.col(c).str.to_lowercase().str.contains(_TOTAL_LABEL) for c in names}
@@ -307,7 +309,7 @@ def _totals_rows(cells: pl.DataFrame, names: list[str]) -> list[tuple[int, str |
         pl.any_horizontal(pl.col(c).is_not_null() for c in pips) if pips else pl.lit(value=False)
     )
     no_one = pl.all_horizontal(pl.col(c).is_null() for c in players)
-    hits = rows.filter(said.is_not_null() | (numbers & no_one)).select(
+    hits = rows.filter(said.is_not_null() | (numbers & no_one & no_hand)).select(
         "_line", said.alias("said"), column.alias("column")
     )
     return [(line, text, col) for line, text, col in hits.iter_rows()]
