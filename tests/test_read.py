@@ -598,3 +598,26 @@ def test_a_numbered_list_dot_is_a_whole_number_and_an_unreadable_one_is_said_onc
     p = ingest(con, sheets=[read_bytes(worded.encode(), "meja.csv")], files=[])
     on_line = p.problems.filter(pl.col("line") == 3)
     assert on_line.select("column", "code").rows() == [("hand", "not_a_number")]
+
+
+@pytest.mark.parametrize("dash", ["-", "--", "\u2013", "\u2014"])
+def test_a_dash_is_an_empty_cell_except_in_a_note(dash):
+    """Referees write "none" as a dash (no pips, no sanction, an empty chair): ``-`` was
+    "not a whole number" and "not a sanction code", keeping the match out."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    note = header.index("note")
+    rows = [line.split(",") for line in lines[1:]]
+    for r in rows:
+        r[:] = [dash if (v == "" and i != note) else v for i, v in enumerate(r)]
+    rows[0][note] = dash
+    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    ref = typed("good.csv")
+    t, probs = normalize(read_bytes(text.encode(), "meja.csv").frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t.select(ref.columns).drop("_file", "note").equals(ref.drop("_file", "note"))
+    assert t["note"][0] == dash  # a note says what it says
+    rows[0][header.index("player_d")] = dash
+    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    t, _ = normalize(read_bytes(text.encode(), "meja.csv").frame)
+    assert t["player_d"][0] is None  # an empty chair

@@ -147,6 +147,12 @@ def _lifted_note(label: str, header_line: int, said: list[str]) -> dict[str, obj
     )
 
 
+#: What a cell holding nothing may say: a dash is how many referees write "none" (an empty
+#: chair, no pips, no sanction). Not in a note, nor in a column the contract does not know.
+_NOTHING = ["", "-", "--", "\u2013", "\u2014"]
+_DASHED = frozenset(CANONICAL) - {"note"}
+
+
 def _to_frame(
     rows: _Rows, label: str, *, lift: bool = True
 ) -> tuple[pl.DataFrame, list[str], dict[str, str], list[dict[str, object]]]:
@@ -197,7 +203,8 @@ def _to_frame(
         )
     headers = {c: seen[c] for c in CANONICAL if c in seen}
     cells = body.with_columns(
-        pl.col(c).cast(pl.String).str.strip_chars().replace("", None) for c in names
+        pl.col(c).cast(pl.String).str.strip_chars().replace(_NOTHING if c in _DASHED else "", None)
+        for c in names
     ).with_row_index("_line", offset=header_line + 1)
     cells = cells.with_columns(pl.col("_line").cast(pl.Int64))
     extras = [c for c in extras if cells[c].null_count() < cells.height]  # empty unnamed columns
