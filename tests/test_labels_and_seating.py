@@ -70,7 +70,31 @@ def test_a_player_who_joins_a_three_player_table_keeps_it_out(con, tmp_path):
     assert statuses(plan) == {"1": "rejected"}
     (p,) = plan.errors.filter(pl.col("code") == "seating_changed").to_dicts()
     assert (p["line"], p["column"]) == (9, "player_d")
-    assert p["message"].startswith("Zaki joins table 1 in hand 8 but did not play its first hand")
+    # hand 8 seats Budi in chair D by the schedule (hands 7-10 swap B and D): Zaki took it
+    assert p["message"].startswith(
+        "Zaki joins table 1 in hand 8, and Budi, who played its first hand, is no longer"
+    )
+
+
+def test_a_name_written_another_way_mid_match_names_who_it_replaced(con, tmp_path):
+    """``Ana S.`` from hand 6 where ``Ana`` sat before: the message names Ana, the likely
+    same person, and the swap-schedule warnings that followed from it are not given."""
+    rows = biasa_match(["Budi"] * 10)
+    for r in rows[5:]:
+        for c in "abcd":
+            if r[f"player_{c}"] == "Ana":
+                r[f"player_{c}"] = "Ana S."
+    plan = load(con, tmp_path, rows)
+    assert statuses(plan) == {"1": "rejected"}
+    (p,) = plan.problems.to_dicts()
+    assert (p["code"], p["message_id"], p["line"]) == (
+        "seating_changed",
+        "seating_changed.replaced",
+        7,
+    )
+    assert p["message"].startswith(
+        "Ana S. joins table 1 in hand 6, and Ana, who played its first hand, is no longer at the table"
+    )
 
 
 def test_chairs_swapped_by_the_schedule_are_no_change_of_players(con, tmp_path):

@@ -387,6 +387,25 @@ def _seating_changes(known: pl.DataFrame) -> pl.DataFrame:
         .unique([*MATCH, "_key"], keep="first", maintain_order=True)
         .join(per_match, on=MATCH)
     )
+    # who of the first hand's players is not at the table in the hand the newcomer joins:
+    # one alone is most often the same person written another way (``Andi S.``)
+    here = seats.group_by([*MATCH, "hand"]).agg(pl.col("_key").alias("_here"))
+    gone = (
+        joined.select(*MATCH, "hand", "_key")
+        .join(here, on=[*MATCH, "hand"])
+        .join(
+            first.select(
+                *MATCH, pl.col("_key").alias("_was"), pl.col("_player").alias("_left")
+            ).unique([*MATCH, "_was"]),
+            on=MATCH,
+        )
+        .filter(~pl.col("_was").is_in(pl.col("_here")))
+        .group_by([*MATCH, "_key"])
+        .agg(pl.col("_left").sort())
+        .filter(pl.col("_left").list.len() == 1)
+        .select(*MATCH, "_key", pl.col("_left").list.first())
+    )
+    joined = joined.join(gone, on=[*MATCH, "_key"], how="left", maintain_order="left")
     return problems.from_rows(
         joined,
         column=pl.col("_col"),
@@ -396,7 +415,9 @@ def _seating_changes(known: pl.DataFrame) -> pl.DataFrame:
             "table": pl.col("table"),
             "hand": pl.col("hand"),
             "players": pl.col("_all"),
+            "left": pl.col("_left").fill_null(""),
         },
+        variant=pl.when(pl.col("_left").is_not_null()).then(pl.lit("replaced")),
     )
 
 

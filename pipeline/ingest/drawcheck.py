@@ -191,11 +191,13 @@ def _undrawn_rounds(
 
 def without_echoes(found: list[pl.DataFrame]) -> list[pl.DataFrame]:
     """``found`` without the ``swap_schedule`` warnings of the matches that ``draw_chair``
-    refuses (the draw check is the stronger statement of the same seating)."""
+    or ``seating_changed`` refuses (each is the stronger statement of the same seating)."""
     every = problems.concat(found)
     if every.height == 0:
         return found
-    refused = every.filter(pl.col("code") == "draw_chair").select(MATCH).unique()
+    refused = (
+        every.filter(pl.col("code").is_in(["draw_chair", "seating_changed"])).select(MATCH).unique()
+    )
     if refused.height == 0:
         return found
     every = every.with_row_index("_i")
