@@ -115,3 +115,34 @@ def test_a_row_with_an_error_causes_no_second_false_error(con, tmp_path):
         assert [(p["line"], p["code"], p["column"]) for p in plan.errors.to_dicts()] == [
             (6, "missing_value", "ending")
         ], ruleset
+
+
+def test_an_event_written_as_its_title_or_in_other_capitals_is_that_event(store, tmp_path):
+    """A referee writes the event as they know it, by its title: before, that made a new
+    event beside the real one, and the table's result was missing from the real one."""
+    from tests.pg import open_store
+
+    with open_store(store) as con:
+        from tests.draw_fixture import create_event
+
+        create_event(con, "piala-2026", "unhas", title="Piala  Dies Natalis 2026")
+        for i, written in enumerate(["piala dies natalis 2026", "PIALA-2026"]):
+            rows = biasa_match(["Ana"] * 4, event=written, round=f"R{i + 1}", ruleset=None)
+            plan = load(con, tmp_path, rows, name=f"m{i}.csv")
+            assert [(o.event, o.status) for o in plan.outcomes] == [("piala-2026", "new")], written
+            (w,) = plan.problems.to_dicts()
+            assert (w["code"], w["severity"], w["line"], w["column"]) == (
+                "label_spelling",
+                "warning",
+                2,
+                "event",
+            )
+            assert w["message"].startswith(f"event {written} is read as event piala-2026")
+        assert con.execute("SELECT list(event ORDER BY event) FROM events").fetchall() == [
+            (["piala-2026"],)
+        ]
+        # two events of one title: neither is guessed, the written one is new
+        create_event(con, "piala-2027", "unhas", title="Piala Dies Natalis 2026")
+        rows = biasa_match(["Ana"] * 4, event="Piala Dies Natalis 2026", ruleset=None)
+        plan = load(con, tmp_path, rows, name="m9.csv")
+        assert set(plan.problems["code"].to_list()) == {"missing_ruleset"}

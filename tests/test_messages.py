@@ -835,6 +835,8 @@ RARE = {
     "draw_chair": {"player": "Ana", "chair": "A", "hand": "1", "drawn": "B"},
     "draw_table": {"table": "9", "round": "R1", "tables": ["1", "2"]},
     "draw_round": {"round": "R2", "drawn": ["R1"]},  # tests/test_draw_labels.py
+    # tests/test_labels_and_seating.py provokes it for real
+    "label_spelling.event": {"written": "Piala Dies 2026", "label": "piala-2026"},
     # hand entry at the table: provoked for real in tests/test_entry.py
     "match.entry_edit": {"what": [{"id": "hands.changes", "params": {"hands": "2"}}]},
     "entry_closed": {"table": "1", "round": "R1"},

@@ -28,7 +28,12 @@ from pipeline.ingest.match import HAND_COLUMNS, MATCH, natural
 from pipeline.ingest.normalize import normalize
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.read import Sheet, read_entries
-from pipeline.ingest.resolve import resolve_labels, resolve_players, resolve_rulesets
+from pipeline.ingest.resolve import (
+    resolve_events,
+    resolve_labels,
+    resolve_players,
+    resolve_rulesets,
+)
 from pipeline.ingest.sheet import TableKey, Unplayed
 from pipeline.ingest.versions import classify
 from pipeline.players import first_spellings
@@ -85,6 +90,8 @@ def plan(
     typed, cell_problems, junk = _junk_files(typed, cell_problems, files)
     found += junk
     found.append(cell_problems)
+    typed, event_problems = resolve_events(con, typed)
+    found.append(event_problems)
     typed, rs_problems, new_events = resolve_rulesets(con, typed)
     found.append(rs_problems)
     typed, label_problems = resolve_labels(con, typed)

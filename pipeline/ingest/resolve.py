@@ -90,6 +90,73 @@ def resolve_rulesets(
     return typed, problems.concat(found), new_events
 
 
+def _event_key(text: pl.Expr) -> pl.Expr:
+    """What makes an event's id or title the one written: case and spacing aside."""
+    return text.str.to_lowercase().str.replace_all(r"\s+", " ").str.strip_chars()
+
+
+def resolve_events(
+    con: duckdb.DuckDBPyConnection, typed: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """An event written as its title (``Piala Dies Natalis 2026``, as a referee knows it)
+    or its id in other capitals (``EV-1``) is that event (a ``label_spelling`` warning,
+    once per file), where exactly one existing event is meant; before, it was a new event
+    beside the real one. An event written as it is stored, or new, stays as written."""
+    uploaded = typed.get_column("event").drop_nulls().unique().to_list()
+    if not uploaded:
+        return typed, problems.empty()
+    known = known_events(con, uploaded)
+    unknown = [e for e in uploaded if e not in known]
+    if not unknown:  # nearly every load
+        return typed, problems.empty()
+    asked = pl.DataFrame({"written": unknown}, schema={"written": pl.String}).with_columns(
+        _event_key(pl.col("written")).alias("_k")
+    )
+    register(con, "_asked_events", asked.select(pl.col("_k").unique()))
+    try:
+        events = frame(
+            con.sql(
+                "SELECT event, title FROM events WHERE lower(event) IN (SELECT _k FROM _asked_events) "
+                "OR lower(trim(regexp_replace(title, '\\s+', ' ', 'g'))) IN "
+                "(SELECT _k FROM _asked_events)"
+            )
+        )
+    finally:
+        con.unregister("_asked_events")
+    if events.height == 0:
+        return typed, problems.empty()
+    candidates = pl.concat(
+        [
+            events.select(_event_key(pl.col("event")).alias("_k"), "event"),
+            events.filter(pl.col("title").is_not_null()).select(
+                _event_key(pl.col("title")).alias("_k"), "event"
+            ),
+        ]
+    ).unique()
+    meant = (
+        asked.join(candidates, on="_k")
+        .filter(pl.col("event").n_unique().over("written") == 1)
+        .unique("written")
+        .select(pl.col("written").alias("event"), pl.col("event").alias("_meant"))
+    )
+    if meant.height == 0:
+        return typed, problems.empty()
+    keyed = typed.join(meant, on="event", how="left", maintain_order="left")
+    shown = keyed.filter(pl.col("_meant").is_not_null()).unique(
+        ["event", "_file"], keep="first", maintain_order=True
+    )
+    found = problems.from_rows(
+        shown,
+        column="event",
+        code="label_spelling",
+        severity=problems.WARNING,
+        variant="event",
+        params={"written": pl.col("event"), "label": pl.col("_meant")},
+    )
+    typed = keyed.with_columns(pl.coalesce("_meant", "event").alias("event")).drop("_meant")
+    return typed, found
+
+
 def known_events(con: duckdb.DuckDBPyConnection, uploaded: list[str]) -> dict[str, str]:
     """``event → ruleset`` of the loaded events among ``uploaded`` (not of every event)."""
     if not uploaded:
