@@ -755,6 +755,8 @@ RARE = {
     "hand_twice.other_file": {"hand": 3, "first": "meja1.csv", "line": 4},
     "too_many_columns.row": {"line": 3, "columns": 2011, "limit": 500},
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
+    "not_xlsx.encrypted": {},  # tests/test_read.py provokes both for real
+    "not_xlsx.xls": {},
     "empty.no_sheets": {},
     "not_xlsx.unreadable": {"why": "CalamineError"},
     # a loaded table of other than 4 players (only data loaded before the seating check)

@@ -621,3 +621,37 @@ def test_a_dash_is_an_empty_cell_except_in_a_note(dash):
     text = "\n".join([lines[0], *(",".join(r) for r in rows)])
     t, _ = normalize(read_bytes(text.encode(), "meja.csv").frame)
     assert t["player_d"][0] is None  # an empty chair
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "said"),
+    [
+        ("encrypted.xlsx", "encrypted", "protected with a password"),
+        ("old.xls", "xls", "an old Excel workbook (.xls)"),
+    ],
+)
+def test_a_password_protected_or_old_workbook_says_which(con, tmp_path, name, variant, said):
+    """encrypted.xlsx: an .xlsx encrypted with a password (msoffcrypto-tool), which Excel
+    wraps in its old compound file; old.xls: LibreOffice 7.4's .xls. Both were "named
+    like a workbook but not one (an old .xls cannot be read)", or, named .csv, "binary
+    data"; a folder passed over the .xls without a word."""
+    data = (READ / name).read_bytes()
+    for label in (name, "meja1.csv"):
+        with pytest.raises(FileRejected) as info:
+            read_bytes(data, label)
+        assert info.value.message_id == f"not_xlsx.{variant}"
+        assert said in info.value.message
+    from pipeline.players import read_registry
+
+    with pytest.raises(FileRejected) as info:
+        read_registry(READ / name)
+    assert info.value.message_id == f"not_xlsx.{variant}"
+    folder = tmp_path / "hasil"
+    folder.mkdir()
+    (folder / name).write_bytes(data)
+    (folder / "meja2.csv").write_bytes((READ / "good.csv").read_bytes())
+    from pipeline.ingest.read import in_folder
+
+    p = ingest(con, in_folder(folder))
+    assert p.problems.select("file", "message_id").rows() == [(name, f"not_xlsx.{variant}")]
+    assert p.count("new") == 1 and p.exit_code == 1

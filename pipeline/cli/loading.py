@@ -75,7 +75,7 @@ def _hand_logs(given: tuple[str, ...]) -> list[str]:
     none is a wrong call (exit 2), not an empty load."""
     from pathlib import Path
 
-    from pipeline.ingest.read import FOLDER_SUFFIXES, in_folder
+    from pipeline.ingest.read import HAND_LOG_SUFFIXES, in_folder
 
     files: list[str] = []
     for name in given:
@@ -84,7 +84,7 @@ def _hand_logs(given: tuple[str, ...]) -> list[str]:
             continue
         found = in_folder(Path(name))
         if not found:
-            kinds = ", ".join(FOLDER_SUFFIXES)
+            kinds = ", ".join((*HAND_LOG_SUFFIXES, ".zip"))
             raise click.UsageError(f"the folder {name} holds no hand-log file ({kinds})")
         files += [str(p) for p in found]
     return files

@@ -31,15 +31,19 @@ from pipeline.problems import FileRejected
 #: The files a person may pick to upload: a hand log, a roster or a registry. ``txt``:
 #: Excel's "Text (Tab delimited)" and "Unicode Text" save as .txt (the reader goes by the
 #: bytes, not the name); ``xlsm``: a workbook with macros (their values are read)
-UPLOAD_KINDS = ("csv", "txt", "tsv", "xlsx", "xlsm", "ods")
+UPLOAD_KINDS = ("csv", "txt", "tsv", "xlsx", "xlsm", "ods", "xls")
+#: Kinds taken only to be refused with a sentence saying what to do (an old .xls, rather
+#: than the browser's own refusal): not named among what a page takes
+SAID_ONLY_KINDS = ("xls",)
 #: The files the upload page takes: a hand log, or a ``.zip`` of hand logs
 HAND_LOG_UPLOAD_KINDS = (*UPLOAD_KINDS, "zip")
 
 #: The files a folder given to ``domino ingest`` contributes
 HAND_LOG_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
-#: What a folder given to ``domino ingest`` stands for: its hand logs and ``.zip`` archives
-#: of them (:mod:`pipeline.ingest.archive`)
-FOLDER_SUFFIXES = (*HAND_LOG_SUFFIXES, ".zip")
+#: What a folder given to ``domino ingest`` (or an archive) stands for: its hand logs,
+#: its old ``.xls`` workbooks (read to be refused saying to save them again, not passed
+#: over without a word) and ``.zip`` archives of hand logs (:mod:`pipeline.ingest.archive`)
+FOLDER_SUFFIXES = (*HAND_LOG_SUFFIXES, ".xls", ".zip")
 #: Names that are no hand log whatever their suffix: a spreadsheet's lock file (Excel's
 #: ``~$meja.xlsx`` beside an open ``meja.xlsx``, LibreOffice's ``.~lock.meja.ods#``) and
 #: hidden files, in a folder and in an archive alike
@@ -143,6 +147,7 @@ def read_labelled(data: bytes, label: str) -> list[Sheet]:
         raise FileRejected(label, "not_a_hand_log", variant="lock")
     if data.startswith(b"PK\x03\x04"):
         return _xlsx_sheets(data, label, sha)
+    refuse_ole(data, label)
     if label.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods")):
         raise FileRejected(label, "not_xlsx", variant="named")
     frame, extras, headers, notes = _to_frame((*_csv_rows(data, label), []), label)
@@ -157,6 +162,20 @@ def read_labelled(data: bytes, label: str) -> list[Sheet]:
             notes=problems.frame(notes),
         )
     ]
+
+
+#: The compound-file signature: an old .xls, or an .xlsx saved with a password (Excel
+#: wraps the encrypted workbook in one; its directory names ``EncryptionInfo``).
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_OLE_HEAD = 1 << 16  # the directory of a small file is near its start; a big one is no hand log
+
+
+def refuse_ole(data: bytes, label: str) -> None:
+    """Refuse Excel's own container, saying which it is: a workbook saved with a password,
+    or an old .xls (neither can be read; each needs saving again)."""
+    if data.startswith(_OLE):
+        encrypted = "EncryptionInfo".encode("utf-16-le") in data[:_OLE_HEAD]
+        raise FileRejected(label, "not_xlsx", variant="encrypted" if encrypted else "xls")
 
 
 # --- CSV ---------------------------------------------------------------------------------
