@@ -756,6 +756,13 @@ RARE = {
     "too_many_columns.row": {"line": 3, "columns": 2011, "limit": 500},
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
     "not_xlsx.encrypted": {},  # tests/test_read.py provokes both for real
+    "unknown_ending.close": {
+        "value": "apolo",
+        "ruleset": "unhas",
+        "endings": "apollo, ceki",
+        "close": "apollo",
+    },
+    "unknown_sanction.close": {"value": "warning", "close": "warn"},
     "not_xlsx.xls": {},
     "empty.no_sheets": {},
     "not_xlsx.unreadable": {"why": "CalamineError"},

@@ -655,3 +655,23 @@ def test_a_password_protected_or_old_workbook_says_which(con, tmp_path, name, va
     p = ingest(con, in_folder(folder))
     assert p.problems.select("file", "message_id").rows() == [(name, f"not_xlsx.{variant}")]
     assert p.count("new") == 1 and p.exit_code == 1
+
+
+def test_a_slip_in_an_ending_or_a_sanction_is_answered_with_the_likely_one(con):
+    """``apolo``, ``warning``: the match stays out as before, and the message names the
+    ending or code most likely meant; a value like none of them gets the list alone."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    rows = [line.split(",") for line in lines[1:]]
+    rows[0][header.index("ending")] = "Apolo"
+    rows[1][header.index("ending")] = "gaple"
+    rows[2][header.index("sanctions_b")] = "warning"
+    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    p = ingest(con, sheets=[read_bytes(text.encode(), "meja.csv")], files=[])
+    assert p.count("rejected") == 1
+    said = p.problems.sort("line").select("line", "message_id", "message").rows()
+    assert said == [
+        (2, "unknown_ending.close", "apolo is not an ending of ruleset unhas (did you mean apollo?); use apollo, ceki, biasa, kandang, all_doubles, wo"),
+        (3, "unknown_ending", "gaple is not an ending of ruleset unhas; use apollo, ceki, biasa, kandang, all_doubles, wo"),
+        (4, "unknown_sanction.close", "warning is not a sanction code (did you mean warn?); use warn, show or wrong"),
+    ]  # fmt: skip

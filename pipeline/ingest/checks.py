@@ -5,6 +5,7 @@ line and column (:func:`pipeline.problems.from_rows`). Errors keep their whole m
 out; warnings are reported and the match loads.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -13,6 +14,7 @@ from pipeline import problems
 from pipeline.draws.seating import sources, swap_schedule
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import SEAT_COLUMNS, seats_long
+from pipeline.ingest.normalize import ENDING_ALIASES, closest
 from pipeline.problems import WARNING
 from pipeline.rulesets import Ruleset
 
@@ -70,6 +72,11 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     return problems.concat(found.frames)
 
 
+def _aliases_of(endings: Iterable[str]) -> list[str]:
+    """The one-word aliases of ``endings`` (``palang`` for apollo)."""
+    return [alias for alias, ending in ENDING_ALIASES.items() if ending in endings]
+
+
 def _ending_checks(
     df: pl.DataFrame, book: Ruleset, found: _Found
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -77,11 +84,19 @@ def _ending_checks(
     Returns the rows played (a known ending, not a walkover) and the walkovers."""
     endings = book.endings
     ending_ok = pl.col("ending").is_in(list(endings))
+    unknown = df.filter(pl.col("ending").is_not_null() & ~ending_ok)
+    close = closest(unknown.get_column("ending"), [*endings, *_aliases_of(endings)])
     found.add(
-        df.filter(pl.col("ending").is_not_null() & ~ending_ok),
+        unknown.with_columns(close.alias("_close")),
         "ending",
         "unknown_ending",
-        {"value": pl.col("ending"), "ruleset": book.name, "endings": ", ".join(endings)},
+        {
+            "value": pl.col("ending"),
+            "ruleset": book.name,
+            "endings": ", ".join(endings),
+            "close": pl.col("_close").fill_null(""),
+        },
+        variant=pl.when(pl.col("_close").is_not_null()).then(pl.lit("close")),
     )
     walkover = pl.col("ending") == pl.lit(book.walkover, dtype=pl.String)
     played = df.filter(ending_ok & ~walkover.fill_null(value=False))

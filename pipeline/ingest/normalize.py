@@ -6,6 +6,8 @@ expressions over whole columns. Ruleset-independent: what a value *means* under 
 rulebook is checked in :mod:`pipeline.ingest.checks`.
 """
 
+import difflib
+
 import polars as pl
 
 from pipeline import problems
@@ -33,6 +35,24 @@ SANCTION_CODES = ("warn", "show", "wrong")
 #: A whole number, as a spreadsheet may have saved it: ``11``, ``11.0`` or, with a decimal
 #: comma (``;`` files from Indonesian Excel), ``11,0``.
 _INT = r"^[+-]?\d+(?:[.,]0+|\.)?$"  # ``3``, ``3.0``, ``3,00``, ``3.`` (a list's numbering)
+
+
+def closest(written: pl.Series, choices: list[str]) -> pl.Series:
+    """For each value of ``written``, the one of ``choices`` it is most likely a slip of
+    (``apolo`` for ``apollo``, ``warning`` for ``warn``), or null: worked out once per
+    distinct value (a file has a few), never applied, only said."""
+
+    def guess(value: str) -> str | None:
+        started = [c for c in choices if min(len(c), len(value)) >= 3 and value.startswith(c)]
+        started += [c for c in choices if len(value) >= 3 and c.startswith(value)]
+        if len(started) == 1:
+            return started[0]
+        return next(iter(difflib.get_close_matches(value, choices, n=1, cutoff=0.75)), None)
+
+    distinct = written.unique().drop_nulls().to_list()
+    return written.replace_strict(
+        {v: guess(v) for v in distinct}, default=None, return_dtype=pl.String
+    )
 
 
 def _int(col: str) -> pl.Expr:
@@ -235,12 +255,16 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
             pl.col("_codes").list.len() > 0
         )
         bad = with_codes.explode("_codes").filter(~pl.col("_codes").is_in(list(SANCTION_CODES)))
+        bad = bad.with_columns(
+            closest(bad.get_column("_codes"), list(SANCTION_CODES)).alias("_close")
+        )
         found.append(
             problems.from_rows(
                 bad,
                 column=col,
                 code="unknown_sanction",
-                params={"value": pl.col("_codes")},
+                params={"value": pl.col("_codes"), "close": pl.col("_close").fill_null("")},
+                variant=pl.when(pl.col("_close").is_not_null()).then(pl.lit("close")),
             )
         )
     read = some.select(
