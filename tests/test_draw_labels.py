@@ -58,11 +58,11 @@ def test_a_round_or_table_written_with_its_word_is_the_drawn_one(db_path, tmp_pa
     assert not p.problems.filter(pl.col("code").str.starts_with("draw_")).height
 
 
-def test_a_round_with_no_draw_in_an_event_that_draws_is_said_once_and_loads(db_path, tmp_path):
+def test_a_round_with_no_draw_in_an_event_that_draws_is_said_once_and_loads(store, tmp_path):
     """``R2`` typed for the drawn ``R1`` loaded without a word as a round of its own; it
     still loads (a round may be seated by hand), with a warning the first time."""
     setup_event(tmp_path)
-    with connect(db_path) as con:
+    with connect(store) as con:
         start = start_of(con, "ev", "R1", "1")
         p = load(con, tmp_path, play(start, rnd="R2"), name="meja1.csv")
         again = load(con, tmp_path, play(start, rnd="R2", winners=[start[1]] * 10), name="m.csv")

@@ -164,7 +164,7 @@ def _undrawn_rounds(
                     "SELECT event, round, true AS drawn FROM draws_t WHERE current AND event = ? "
                     "UNION ALL SELECT event, round, false FROM match_versions WHERE event = ? "
                     "GROUP BY event, round, \"table\" HAVING bool_or(current AND kind <> 'withdrawn')"
-                    ") GROUP BY event, round ORDER BY event, round",
+                    ") AS known GROUP BY event, round ORDER BY event, round",
                     params=[event, event],
                 )
             )
