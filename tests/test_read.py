@@ -675,3 +675,15 @@ def test_a_slip_in_an_ending_or_a_sanction_is_answered_with_the_likely_one(con):
         (3, "unknown_ending", "gaple is not an ending of ruleset unhas; use apollo, ceki, biasa, kandang, all_doubles, wo"),
         (4, "unknown_sanction.close", "warning is not a sanction code (did you mean warn?); use warn, show or wrong"),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_a_titled_sheet_saved_by_libreoffice_loads(con, kind):
+    """titled_libreoffice.*: LibreOffice Calc 7.4 opened a ``;`` CSV whose first line is
+    the title ``Hasil Babak 1, Meja 3`` and second is blank (the example unhas-2024-e1
+    R1 table 3 under it) and saved it as .xlsx and .ods."""
+    p = ingest(con, [READ / f"titled_libreoffice.{kind}"])
+    assert [(o.round, o.table, o.status, o.hands) for o in p.outcomes] == [("R1", "3", "new", 10)]
+    (w,) = p.problems.to_dicts()
+    assert (w["code"], w["severity"]) == ("header_below", "warning")
+    assert "header is on line 3" in w["message"] and "'Hasil Babak 1, Meja 3'" in w["message"]
