@@ -756,6 +756,7 @@ RARE = {
     "too_many_columns.row": {"line": 3, "columns": 2011, "limit": 500},
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
     "not_xlsx.encrypted": {},  # tests/test_read.py provokes both for real
+    "header_repeated": {"lines": "12, 25"},  # tests/test_read.py provokes it for real
     "unknown_ending.close": {
         "value": "apolo",
         "ruleset": "unhas",

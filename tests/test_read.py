@@ -687,3 +687,25 @@ def test_a_titled_sheet_saved_by_libreoffice_loads(con, kind):
     (w,) = p.problems.to_dicts()
     assert (w["code"], w["severity"]) == ("header_below", "warning")
     assert "header is on line 3" in w["message"] and "'Hasil Babak 1, Meja 3'" in w["message"]
+
+
+def test_a_header_repeated_mid_file_is_left_out_with_a_warning(con):
+    """Two sheets pasted one under the other: the second header was a row of a dozen
+    problems ("kocokan is not a whole number", …) keeping every match of the file out.
+    It is left out, in the file's own spelling or in another of the contract's."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    rnd = header.index("round")
+    second = [
+        ",".join("R2" if i == rnd else v for i, v in enumerate(r.split(","))) for r in lines[1:]
+    ]
+    english = ",".join(h.replace("_", " ").title() for h in header)
+    text = "\n".join([lines[0], *lines[1:], lines[0], *second, english])
+    s = read_bytes(text.encode(), "meja.csv")
+    (note,) = s.notes.to_dicts()
+    n = len(lines)
+    assert (note["code"], note["severity"]) == ("header_repeated", "warning")
+    assert note["message"].startswith(f"line(s) {n + 1}, {2 * n + 1} repeat the header")
+    p = ingest(con, sheets=[s], files=[])
+    assert sorted((o.round, o.status) for o in p.outcomes) == [("R1", "new"), ("R2", "new")]
+    assert p.problems["code"].to_list() == ["header_repeated"]

@@ -349,7 +349,7 @@ def test_an_old_excel_file_says_to_save_it_again():
     with pytest.raises(FileRejected) as info:
         read_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504), "hasil.xls")
     assert (info.value.code, info.value.file) == ("not_xlsx", "hasil.xls")
-    assert "an old .xls cannot be read" in info.value.message
+    assert "an old Excel workbook (.xls)" in info.value.message
     assert info.value.message.endswith("save it as .xlsx, .ods or CSV")
 
 

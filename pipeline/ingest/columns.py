@@ -77,3 +77,8 @@ def canonical_name(raw: str) -> str:
 
 
 _KNOWN = frozenset(CANONICAL)
+
+
+def spellings(column: str) -> frozenset[str]:
+    """The header keys that name ``column`` (``ending``, ``akhir``, ``hasil``)."""
+    return frozenset({column, *(k for k, v in _ALIASES.items() if v == column)})

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline import messages, problems, settings
-from pipeline.ingest.columns import CANONICAL, CHAIRS, REQUIRED, canonical_name
+from pipeline.ingest.columns import CANONICAL, CHAIRS, REQUIRED, canonical_name, spellings
 from pipeline.ingest.match import MATCH
 from pipeline.problems import FileRejected
 
@@ -207,6 +207,10 @@ def _to_frame(
         for c in names
     ).with_row_index("_line", offset=header_line + 1)
     cells = cells.with_columns(pl.col("_line").cast(pl.Int64))
+    cells, repeated = _without_repeated_headers(cells, names)
+    if repeated:
+        shown = ", ".join(map(str, repeated[:5])) + (", …" if len(repeated) > 5 else "")
+        notes.append(problems.warning(label, "header_repeated", {"lines": shown}))
     extras = [c for c in extras if cells[c].null_count() < cells.height]  # empty unnamed columns
     not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names)
     played = cells.filter(not_blank & ~_not_played(names))
@@ -227,6 +231,30 @@ def _to_frame(
         pl.col("_issue"),
     )
     return frame, extras, headers, notes
+
+
+def _without_repeated_headers(
+    cells: pl.DataFrame, names: list[str]
+) -> tuple[pl.DataFrame, list[int]]:
+    """The rows without those that repeat the header (two sheets pasted one under the
+    other), and the lines of those: a row whose every required cell names its own column
+    (in any of the contract's spellings). Only rows whose ending cell names the ending
+    column are looked at closely, so a big file is scanned once, in one column."""
+    if "ending" not in names:
+        return cells, []
+    ending = pl.col("ending").str.to_lowercase().is_in(list(spellings("ending")))
+    candidates = cells.filter(ending)
+    if candidates.height == 0:  # nearly every file
+        return cells, []
+    required = [c for c in REQUIRED if c in names]
+    lines = [
+        int(row["_line"])
+        for row in candidates.iter_rows(named=True)
+        if all(canonical_name(row[c] or "") == c for c in required)
+    ]
+    if not lines:
+        return cells, []
+    return cells.filter(~pl.col("_line").is_in(lines)), lines
 
 
 #: What a played hand writes; a row with its hand number (and names) but none of these is a
