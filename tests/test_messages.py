@@ -757,6 +757,8 @@ RARE = {
     "not_xlsx.compression": {"part": "'xl/x.xml'"},
     "not_xlsx.encrypted": {},  # tests/test_read.py provokes both for real
     "header_repeated": {"lines": "12, 25"},  # tests/test_read.py provokes it for real
+    "not_a_hand_log.pdf": {},  # tests/test_read.py provokes both for real
+    "not_a_hand_log.picture": {},
     "unknown_ending.close": {
         "value": "apolo",
         "ruleset": "unhas",

@@ -709,3 +709,37 @@ def test_a_header_repeated_mid_file_is_left_out_with_a_warning(con):
     p = ingest(con, sheets=[s], files=[])
     assert sorted((o.round, o.status) for o in p.outcomes) == [("R1", "new"), ("R2", "new")]
     assert p.problems["code"].to_list() == ["header_repeated"]
+
+
+@pytest.mark.parametrize("kind", ["jpeg", "png", "webp", "pdf"])
+def test_a_photo_or_pdf_of_the_paper_sheet_says_what_the_product_reads(kind, tmp_path):
+    """A referee at the table photographs the signed sheet and uploads it from the phone:
+    the page's uploader refused it in English ("image/jpeg files are not allowed"), a
+    command said "binary data". It is taken, and refused in a sentence naming what is
+    read, and the hand-entry page."""
+    import io
+
+    if kind == "pdf":
+        from fpdf import FPDF
+
+        doc = FPDF()
+        doc.add_page()
+        doc.set_font("helvetica", size=12)
+        doc.cell(text="Meja 1")
+        data = bytes(doc.output())
+    else:
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.new("RGB", (40, 30), "white").save(buf, format=kind.upper())
+        data = buf.getvalue()
+    for name in (f"meja1.{'jpg' if kind == 'jpeg' else kind}", "meja1.csv"):
+        with pytest.raises(FileRejected) as info:
+            read_bytes(data, name)
+        variant = "pdf" if kind == "pdf" else "picture"
+        assert info.value.message_id == f"not_a_hand_log.{variant}"
+        assert "the product reads .xlsx, .ods and CSV files" in info.value.message
+        assert "Hand entry page" in info.value.message
+    from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS
+
+    assert {"jpg", "png", "webp", "pdf", "heic"} <= set(SAID_ONLY_KINDS) <= set(UPLOAD_KINDS)

@@ -31,10 +31,11 @@ from pipeline.problems import FileRejected
 #: The files a person may pick to upload: a hand log, a roster or a registry. ``txt``:
 #: Excel's "Text (Tab delimited)" and "Unicode Text" save as .txt (the reader goes by the
 #: bytes, not the name); ``xlsm``: a workbook with macros (their values are read)
-UPLOAD_KINDS = ("csv", "txt", "tsv", "xlsx", "xlsm", "ods", "xls")
-#: Kinds taken only to be refused with a sentence saying what to do (an old .xls, rather
-#: than the browser's own refusal): not named among what a page takes
-SAID_ONLY_KINDS = ("xls",)
+#: Kinds taken only to be refused with a sentence saying what to do (an old .xls, a photo
+#: or PDF of a paper sheet), rather than the browser's own refusal in English: not named
+#: among what a page takes
+SAID_ONLY_KINDS = ("xls", "pdf", "jpg", "jpeg", "png", "heic", "heif", "webp")
+UPLOAD_KINDS = ("csv", "txt", "tsv", "xlsx", "xlsm", "ods", *SAID_ONLY_KINDS)
 #: The files the upload page takes: a hand log, or a ``.zip`` of hand logs
 HAND_LOG_UPLOAD_KINDS = (*UPLOAD_KINDS, "zip")
 
@@ -171,11 +172,23 @@ _OLE_HEAD = 1 << 16  # the directory of a small file is near its start; a big on
 
 
 def refuse_ole(data: bytes, label: str) -> None:
-    """Refuse Excel's own container, saying which it is: a workbook saved with a password,
-    or an old .xls (neither can be read; each needs saving again)."""
+    """Refuse, saying what it is, a file that is a spreadsheet of a kind not read or no
+    spreadsheet at all: Excel's own container (a workbook saved with a password, or an old
+    .xls: each needs saving again), or a photo or PDF of a paper sheet (uploaded from a
+    phone at the table)."""
     if data.startswith(_OLE):
         encrypted = "EncryptionInfo".encode("utf-16-le") in data[:_OLE_HEAD]
         raise FileRejected(label, "not_xlsx", variant="encrypted" if encrypted else "xls")
+    if data.startswith(b"%PDF-"):
+        raise FileRejected(label, "not_a_hand_log", variant="pdf")
+    if data.startswith(_PICTURES) or data[4:12] in _HEIF or data[8:12] == b"WEBP":
+        raise FileRejected(label, "not_a_hand_log", variant="picture")
+
+
+#: The first bytes of a photo: JPEG, PNG, GIF; a phone's HEIC/HEIF (``ftyp`` brands at
+#: byte 4) and WebP (``RIFF`` … ``WEBP``) are matched apart
+_PICTURES = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a")
+_HEIF = (b"ftypheic", b"ftypheix", b"ftyphevc", b"ftypmif1", b"ftypmsf1", b"ftypavif")
 
 
 # --- CSV ---------------------------------------------------------------------------------
