@@ -10,8 +10,18 @@ from tests.rules_helpers import load
 from tests.test_events_draw_cli import play, setup_event, start_of
 
 
-@pytest.mark.parametrize(("written", "table"), [("r1", "1"), (" R01", "01")])
-def test_a_round_spelled_otherwise_is_the_drawn_round(db_path, tmp_path, written, table):
+@pytest.mark.parametrize(
+    ("written", "table", "respelled"),
+    [
+        ("r1", "1", ["round"]),
+        (" R01", "01", ["round", "table"]),
+        # with the word that names it: before, a round and table of their own beside the
+        # drawn R1 table 1, outside every check of the draw
+        ("Babak 1", "Meja 1", ["round", "table"]),
+        ("babak-01", "meja 1", ["round", "table"]),
+    ],
+)
+def test_a_round_spelled_otherwise_is_the_drawn_round(db_path, tmp_path, written, table, respelled):
     setup_event(tmp_path)
     with connect(db_path) as con:
         start = start_of(con, "ev", "R1", "1")
@@ -21,6 +31,7 @@ def test_a_round_spelled_otherwise_is_the_drawn_round(db_path, tmp_path, written
     assert rounds == [("R1", "1")]  # the draw's spelling, as a loaded round's would be
     spelled = p.problems.filter(pl.col("code") == "label_spelling")
     assert spelled["severity"].unique().to_list() == ["warning"]
+    assert sorted(spelled["column"].to_list()) == respelled
     assert spelled.filter(pl.col("column") == "round")["line"].to_list() == [2]
     assert not p.problems.filter(pl.col("code").str.starts_with("draw_")).height
 
@@ -40,22 +51,6 @@ def test_a_round_spelled_otherwise_is_checked_against_the_draw(db_path, tmp_path
     assert stray.problems.filter(pl.col("code") == "draw_table").select(
         "file", "line", "column"
     ).rows() == [("meja9.csv", 2, "table")]
-
-
-@pytest.mark.parametrize(("written", "table"), [("Babak 1", "Meja 1"), ("babak-01", "meja 1")])
-def test_a_round_or_table_written_with_its_word_is_the_drawn_one(db_path, tmp_path, written, table):
-    """Before, ``Babak 1`` / ``Meja 1`` loaded as a round and table of their own beside the
-    drawn ``R1`` table ``1``, outside every check of the draw."""
-    setup_event(tmp_path)
-    with connect(db_path) as con:
-        start = start_of(con, "ev", "R1", "1")
-        p = load(con, tmp_path, play(start, rnd=written, table=table), name="meja1.csv")
-        rounds = con.sql('SELECT DISTINCT round, "table" FROM hands').fetchall()
-    assert p.count("new") == 1, p.problems.to_dicts()
-    assert rounds == [("R1", "1")]
-    spelled = p.problems.filter(pl.col("code") == "label_spelling")
-    assert sorted(spelled["column"].to_list()) == ["round", "table"]
-    assert not p.problems.filter(pl.col("code").str.starts_with("draw_")).height
 
 
 def test_a_round_with_no_draw_in_an_event_that_draws_is_said_once_and_loads(store, tmp_path):

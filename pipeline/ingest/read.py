@@ -23,8 +23,8 @@ from pathlib import Path, PurePath
 
 import polars as pl
 
-from pipeline import problems, settings
-from pipeline.ingest.sheet import HEADER_SEARCH, Sheet, _short, _to_frame
+from pipeline import settings
+from pipeline.ingest.sheet import HEADER_SEARCH, Sheet, _short, whole_file
 from pipeline.ingest.workbook import _xlsx_sheets
 from pipeline.problems import FileRejected
 
@@ -151,18 +151,7 @@ def read_labelled(data: bytes, label: str) -> list[Sheet]:
     refuse_ole(data, label)
     if label.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods")):
         raise FileRejected(label, "not_xlsx", variant="named")
-    frame, extras, headers, notes = _to_frame((*_csv_rows(data, label), []), label)
-    return [
-        Sheet(
-            file=label,
-            sha256=sha,
-            frame=frame,
-            extra_columns=extras,
-            headers=headers,
-            source=label,
-            notes=problems.frame(notes),
-        )
-    ]
+    return [whole_file((*_csv_rows(data, label), []), label, sha)]
 
 
 #: The compound-file signature: an old .xls, or an .xlsx saved with a password (Excel

@@ -257,6 +257,30 @@ def _without_repeated_headers(
     return cells.filter(~pl.col("_line").is_in(lines)), lines
 
 
+def whole_file(
+    rows: _Rows,
+    label: str,
+    sha256: str,
+    *,
+    sheet: str | None = None,
+    notes: list[dict[str, object]] | None = None,
+) -> Sheet:
+    """The one :class:`Sheet` a file is read as (a CSV, or a workbook's ``hands`` or only
+    sheet), named ``label``; ``notes``: what its reader said of the file as a whole,
+    after what reading the rows says (a header under a title)."""
+    frame, extras, headers, said = _to_frame(rows, label)
+    return Sheet(
+        file=label,
+        sha256=sha256,
+        frame=frame,
+        extra_columns=extras,
+        headers=headers,
+        source=label,
+        sheet=sheet,
+        notes=problems.frame([*said, *(notes or [])]),
+    )
+
+
 #: What a played hand writes; a row with its hand number (and names) but none of these is a
 #: hand of a pre-filled sheet that was not played (a match stopped early): skipped as blank.
 RESULT_COLUMNS = (

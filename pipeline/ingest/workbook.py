@@ -25,7 +25,15 @@ import polars as pl
 
 from pipeline import messages, problems, settings
 from pipeline.ingest.columns import canonical_name
-from pipeline.ingest.sheet import Sheet, _Mark, _short, _to_frame, lift_header, looks_like_header
+from pipeline.ingest.sheet import (
+    Sheet,
+    _Mark,
+    _short,
+    _to_frame,
+    lift_header,
+    looks_like_header,
+    whole_file,
+)
 from pipeline.ingest.sheetxml import (
     _carry_merged,
     _scan_ods,
@@ -217,26 +225,13 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
     if hands is not None or len(names) == 1:
         # the sheet named ``hands`` is read alone, as the contract says
         target = hands or names[0]
-        frame, extras, headers, skipped = _to_frame(
-            _sheet_rows(reader, scan, target, label)[:4], label
-        )
-        for other in names:
-            if other != target and looks_like_header(_peek_header(reader, scan, other, label)):
-                skipped.append(
-                    _note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)})
-                )
-        return [
-            Sheet(
-                file=label,
-                sha256=sha,
-                frame=frame,
-                extra_columns=extras,
-                headers=headers,
-                source=label,
-                sheet=target,
-                notes=problems.frame(skipped),
-            )
+        rows = _sheet_rows(reader, scan, target, label)[:4]
+        skipped = [
+            _note(f"{label} [{_short(other, 40)}]", "only_hands", {"target": repr(target)})
+            for other in names
+            if other != target and looks_like_header(_peek_header(reader, scan, other, label))
         ]
+        return [whole_file(rows, label, sha, sheet=target, notes=skipped)]
     sheets: list[Sheet] = []
     notes: list[dict[str, object]] = []
     refused: list[FileRejected] = []
