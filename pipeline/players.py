@@ -15,7 +15,7 @@ import polars as pl
 from pipeline import messages
 from pipeline.ingest.columns import CHAIRS, header_key
 from pipeline.ingest.normalize import MAX_CELL, MAX_NOTE, name_expr
-from pipeline.ingest.read import _csv_rows, display_name, refuse_ole
+from pipeline.ingest.read import _csv_rows, display_name, refuse_unread_kinds
 from pipeline.ingest.sheet import lift_header
 from pipeline.ingest.workbook import _xlsx_rows
 from pipeline.problems import FileRejected
@@ -111,7 +111,7 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     path = Path(path)
     data = path.read_bytes()
     label = display_name(path.name)
-    refuse_ole(data, label)
+    refuse_unread_kinds(data, label, hand_log=False)
     rows = _xlsx_rows(data, label) if data.startswith(b"PK\x03\x04") else _csv_rows(data, label)
     # a title above the header (``DAFTAR PESERTA``) is left out
     (header, body, header_line, _), _ = lift_header(

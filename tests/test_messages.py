@@ -759,6 +759,8 @@ RARE = {
     "header_repeated": {"lines": "12, 25"},  # tests/test_read.py provokes it for real
     "not_a_hand_log.pdf": {},  # tests/test_read.py provokes both for real
     "not_a_hand_log.picture": {},
+    "not_a_hand_log.pdf_list": {},
+    "not_a_hand_log.picture_list": {},
     "unknown_ending.close": {
         "value": "apolo",
         "ruleset": "unhas",

@@ -740,6 +740,15 @@ def test_a_photo_or_pdf_of_the_paper_sheet_says_what_the_product_reads(kind, tmp
         assert info.value.message_id == f"not_a_hand_log.{variant}"
         assert "the product reads .xlsx, .ods and CSV files" in info.value.message
         assert "Hand entry page" in info.value.message
+    # a roster or registry sent as a photo: the same, without the hand-entry page
+    from pipeline.players import read_registry
+
+    photo = tmp_path / f"peserta.{kind}"
+    photo.write_bytes(data)
+    with pytest.raises(FileRejected) as info:
+        read_registry(photo)
+    assert info.value.message_id == f"not_a_hand_log.{variant}_list"
+    assert "Hand entry" not in info.value.message
     from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS
 
     assert {"jpg", "png", "webp", "pdf", "heic"} <= set(SAID_ONLY_KINDS) <= set(UPLOAD_KINDS)

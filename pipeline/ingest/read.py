@@ -148,7 +148,7 @@ def read_labelled(data: bytes, label: str) -> list[Sheet]:
         raise FileRejected(label, "not_a_hand_log", variant="lock")
     if data.startswith(b"PK\x03\x04"):
         return _xlsx_sheets(data, label, sha)
-    refuse_ole(data, label)
+    refuse_unread_kinds(data, label)
     if label.lower().endswith((".xlsx", ".xlsm", ".xls", ".ods")):
         raise FileRejected(label, "not_xlsx", variant="named")
     return [whole_file((*_csv_rows(data, label), []), label, sha)]
@@ -160,18 +160,21 @@ _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _OLE_HEAD = 1 << 16  # the directory of a small file is near its start; a big one is no hand log
 
 
-def refuse_ole(data: bytes, label: str) -> None:
+def refuse_unread_kinds(data: bytes, label: str, *, hand_log: bool = True) -> None:
     """Refuse, saying what it is, a file that is a spreadsheet of a kind not read or no
     spreadsheet at all: Excel's own container (a workbook saved with a password, or an old
     .xls: each needs saving again), or a photo or PDF of a paper sheet (uploaded from a
-    phone at the table)."""
+    phone at the table; for a ``hand_log``, the sentence points to the hand-entry page)."""
     if data.startswith(_OLE):
         encrypted = "EncryptionInfo".encode("utf-16-le") in data[:_OLE_HEAD]
         raise FileRejected(label, "not_xlsx", variant="encrypted" if encrypted else "xls")
+    kind = None
     if data.startswith(b"%PDF-"):
-        raise FileRejected(label, "not_a_hand_log", variant="pdf")
-    if data.startswith(_PICTURES) or data[4:12] in _HEIF or data[8:12] == b"WEBP":
-        raise FileRejected(label, "not_a_hand_log", variant="picture")
+        kind = "pdf"
+    elif data.startswith(_PICTURES) or data[4:12] in _HEIF or data[8:12] == b"WEBP":
+        kind = "picture"
+    if kind:
+        raise FileRejected(label, "not_a_hand_log", variant=kind if hand_log else f"{kind}_list")
 
 
 #: The first bytes of a photo: JPEG, PNG, GIF; a phone's HEIC/HEIF (``ftyp`` brands at
