@@ -601,24 +601,24 @@ def test_a_numbered_list_dot_is_a_whole_number_and_an_unreadable_one_is_said_onc
 
 
 @pytest.mark.parametrize("dash", ["-", "--", "\u2013", "\u2014"])
-def test_a_dash_is_an_empty_cell_except_in_a_note(dash):
-    """Referees write "none" as a dash (no pips, no sanction, an empty chair): ``-`` was
-    "not a whole number" and "not a sanction code", keeping the match out."""
+def test_a_dash_is_an_empty_cell(dash):
+    """Referees write "none" as a dash (no pips, no sanction, no note, an empty chair): ``-``
+    was "not a whole number" and "not a sanction code", keeping the match out. A column
+    the contract does not know keeps it."""
     lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
-    header = lines[0].split(",")
-    note = header.index("note")
-    rows = [line.split(",") for line in lines[1:]]
+    header = [*lines[0].split(","), "wasit"]
+    rows = [[*line.split(","), dash] for line in lines[1:]]
     for r in rows:
-        r[:] = [dash if (v == "" and i != note) else v for i, v in enumerate(r)]
-    rows[0][note] = dash
-    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
+        r[:] = [dash if v == "" else v for v in r]
+    text = "\n".join([",".join(header), *(",".join(r) for r in rows)])
     ref = typed("good.csv")
-    t, probs = normalize(read_bytes(text.encode(), "meja.csv").frame)
+    s = read_bytes(text.encode(), "meja.csv")
+    t, probs = normalize(s.frame)
     assert probs.height == 0, probs.to_dicts()
-    assert t.select(ref.columns).drop("_file", "note").equals(ref.drop("_file", "note"))
-    assert t["note"][0] == dash  # a note says what it says
+    assert t.select(ref.columns).drop("_file", "extra").equals(ref.drop("_file", "extra"))
+    assert s.frame["extra"][0] == f'{{"wasit":"{dash}"}}'
     rows[0][header.index("player_d")] = dash
-    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    text = "\n".join([",".join(header), *(",".join(r) for r in rows)])
     t, _ = normalize(read_bytes(text.encode(), "meja.csv").frame)
     assert t["player_d"][0] is None  # an empty chair
 

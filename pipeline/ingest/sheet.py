@@ -148,9 +148,9 @@ def _lifted_note(label: str, header_line: int, said: list[str]) -> dict[str, obj
 
 
 #: What a cell holding nothing may say: a dash is how many referees write "none" (an empty
-#: chair, no pips, no sanction). Not in a note, nor in a column the contract does not know.
+#: chair, no pips, no sanction, no note). Not in a column the contract does not know.
 _NOTHING = ["", "-", "--", "\u2013", "\u2014"]
-_DASHED = frozenset(CANONICAL) - {"note"}
+_DASHED = frozenset(CANONICAL)
 
 
 def _to_frame(
