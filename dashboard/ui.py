@@ -539,13 +539,15 @@ def public_columns(df: pl.DataFrame) -> pl.DataFrame:
     return df.drop([c for c in ("player_key", "version") if c in df.columns])
 
 
-def file_uploader(label: str, kinds: Sequence[str], max_mb: int, **kwargs: Any) -> Any:
+def file_uploader(
+    label: str, kinds: Sequence[str], max_mb: int, unlisted: Sequence[str] = (), **kwargs: Any
+) -> Any:
     """``st.file_uploader`` for files of ``kinds`` (extensions) up to ``max_mb`` MB each,
     its words in the page's language. Streamlit's uploader writes its own in English only
     ("Drag and drop files here", "Limit 20MB per file", "Upload") with no setting to
     translate them: they are hidden, the button's label set by static CSS (text from the
     string table only, never from data), and what it takes said in a caption above it
-    (not the kinds it takes only to refuse them saying what to do: ``SAID_ONLY_KINDS``)."""
+    (not the ``unlisted`` kinds it takes only to refuse them saying what to do)."""
     label_css = t("up.browse").replace("\\", "").replace('"', "")
     box = "[data-testid='stFileUploaderDropzone']"
     has_words = f"{box}:has([data-testid='stFileUploaderDropzoneInstructions'])"
@@ -556,9 +558,7 @@ def file_uploader(label: str, kinds: Sequence[str], max_mb: int, **kwargs: Any) 
         "{font-size: 1.25rem !important; margin-right: .5rem;} "
         f'{has_words} button::after {{content: "{label_css}"; font-size: .875rem;}}</style>'
     )
-    from pipeline.ingest.read import SAID_ONLY_KINDS
-
-    named = [k for k in kinds if k not in SAID_ONLY_KINDS]
+    named = [k for k in kinds if k not in unlisted]
     names = list(dict.fromkeys("JPEG" if k.lower() == "jpg" else k.upper() for k in named))
     listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {t('word.or')} {names[-1]}"
     st.caption(t("up.files.limit", kinds=listed, mb=max_mb))

@@ -22,7 +22,7 @@ from dashboard.batches import newest
 from dashboard.i18n import language, t
 from pipeline import auth, draws, events, messages, rulesets, sheets
 from pipeline import rounds as round_order
-from pipeline.ingest.read import UPLOAD_KINDS, display_name
+from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS, display_name
 from pipeline.problems import FileRejected
 from pipeline.store.db import DatabaseBusy
 
@@ -269,7 +269,11 @@ def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
                     t("org.roster.cleared", n=current.height),
                 )
         upload = ui.file_uploader(
-            t("org.roster.file"), UPLOAD_KINDS, ui.upload_mb(), key=f"org_roster_{info.event}"
+            t("org.roster.file"),
+            UPLOAD_KINDS,
+            ui.upload_mb(),
+            SAID_ONLY_KINDS,
+            key=f"org_roster_{info.event}",
         )
         if upload is None or not st.button(
             t("org.roster.save"), key="org_roster_save", type="primary", width="stretch"

@@ -11,7 +11,7 @@ import streamlit as st
 from dashboard import access, data, ui
 from dashboard.i18n import language, t
 from pipeline import auth
-from pipeline.ingest.read import UPLOAD_KINDS
+from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS
 from pipeline.players import RegistryConflict, read_registry
 from pipeline.problems import FileRejected
 from pipeline.registry import (
@@ -41,7 +41,9 @@ def render() -> None:
         st.success(done)
     st.caption(t("reg.intro"))
     league = st.text_input(t("reg.league"), value=DEFAULT_LEAGUE, key="reg_league").strip()
-    up = ui.file_uploader(t("reg.file"), UPLOAD_KINDS, ui.upload_mb(), key="reg_file")
+    up = ui.file_uploader(
+        t("reg.file"), UPLOAD_KINDS, ui.upload_mb(), SAID_ONLY_KINDS, key="reg_file"
+    )
     if up is None or not league:
         st.session_state.pop(_PLAN, None)
         return

@@ -21,7 +21,7 @@ from dashboard.views.upload_preview import show_preview
 from dashboard.views.upload_request import SENT_STATE, request_box
 from pipeline import auth, events, ingest, league, rulesets
 from pipeline.ingest import PlanChanged, Preview
-from pipeline.ingest.read import HAND_LOG_UPLOAD_KINDS, display_name
+from pipeline.ingest.read import HAND_LOG_UPLOAD_KINDS, SAID_ONLY_KINDS, display_name
 from pipeline.ingest.withdraw import WITHDRAWN_FILE
 from pipeline.standings import exports, stats
 from pipeline.store.db import DatabaseBusy
@@ -92,6 +92,7 @@ def render() -> None:
         t("up.files"),
         HAND_LOG_UPLOAD_KINDS,
         limit_mb,
+        SAID_ONLY_KINDS,
         accept_multiple_files=True,
         key=f"upload_files_{n}",
     )
