@@ -547,16 +547,21 @@ def test_headers_with_punctuation_name_their_columns():
 
 def test_the_ender_written_by_name_is_the_chair_that_player_sits_in():
     """Referees write who ended the hand by name as often as by chair: a name of a player
-    seated in that row is their chair (any case and spacing); another value is quoted as
-    written (it was quoted in capitals)."""
+    seated in that row is their chair (any case and spacing), as is the letter with its
+    word or punctuation (``Kursi B``, ``b.``); another value is quoted as written (it was
+    quoted in capitals)."""
     lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
     header = lines[0].split(",")
     at = {c: header.index(c) for c in ("ended_by", "player_a", "player_b", "player_c", "player_d")}
     rows = [line.split(",") for line in lines[1:]]
-    for r in rows:
+    for i, r in enumerate(rows):
         if r[at["ended_by"]]:
-            seated = r[at[f"player_{r[at['ended_by']].lower()}"]]
-            r[at["ended_by"]] = f" {seated.upper()} "
+            chair = r[at["ended_by"]]
+            seated = r[at[f"player_{chair.lower()}"]]
+            # by name, or the letter with its word or punctuation
+            r[at["ended_by"]] = [f" {seated.upper()} ", f"Kursi {chair}", f"{chair.lower()}."][
+                i % 3
+            ]
     by_name = "\n".join([lines[0], *(",".join(r) for r in rows)])
     ref = typed("good.csv")
     t, probs = normalize(read_bytes(by_name.encode(), "meja.csv").frame)

@@ -157,10 +157,14 @@ def _chair_letter(col: str) -> pl.Expr:
     return pl.when(upper.is_in(_LETTERS)).then(upper).otherwise(pl.col(col))
 
 
+#: A chair letter written with its word or punctuation: ``Kursi A``, ``chair b``, ``A.``, ``(C)``
+_CHAIR_WRITTEN = r"^\W*(?:(?:kursi|chair)\W*)?([a-d])\W*$"
+
+
 def _ender_by_name(df: pl.DataFrame) -> pl.DataFrame:
-    """A player's name written where the ender's chair goes (``oleh: Hasan Rauf``) is the
-    chair that player sits in that hand; only the few rows with no chair letter are
-    looked at."""
+    """The ender's chair written otherwise than as its letter: with its word or
+    punctuation (``Kursi A``, ``A.``), or as the name of the player in it that hand
+    (``oleh: Hasan Rauf``); only the few rows with no chair letter are looked at."""
     odd = pl.col("ended_by").is_not_null() & ~pl.col("ended_by").is_in(_LETTERS)
     at = df.select(pl.arg_where(odd)).to_series()
     if at.len() == 0:  # nearly every load
@@ -168,6 +172,7 @@ def _ender_by_name(df: pl.DataFrame) -> pl.DataFrame:
     some = df[at]
     written = name_expr(pl.col("ended_by")).str.to_lowercase()
     chair = pl.coalesce(
+        written.str.extract(_CHAIR_WRITTEN).str.to_uppercase(),
         *(
             pl.when(written == pl.col(f"player_{c}").str.to_lowercase()).then(pl.lit(c.upper()))
             for c in CHAIRS
