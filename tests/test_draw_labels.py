@@ -19,6 +19,7 @@ from tests.test_events_draw_cli import play, setup_event, start_of
         # drawn R1 table 1, outside every check of the draw
         ("Babak 1", "Meja 1", ["round", "table"]),
         ("babak-01", "meja 1", ["round", "table"]),
+        ("Babak I", "Meja 1", ["round", "table"]),  # a round numbered in Roman numerals
     ],
 )
 def test_a_round_spelled_otherwise_is_the_drawn_round(db_path, tmp_path, written, table, respelled):

@@ -250,15 +250,28 @@ LABEL_WORDS = {
 def label_key(label: pl.Expr, words: tuple[str, ...] = ()) -> pl.Expr:
     """What makes two labels one: case, spaces and leading zeros of a number aside
     (``R1``, ``r1``, ``R 1`` and ``R01`` are one round), and one of ``words`` before a
-    number (with :data:`LABEL_WORDS`, ``Babak 1`` and ``R1`` are one round)."""
+    number, also in Roman numerals (with :data:`LABEL_WORDS`, ``Babak 1``, ``Babak II``
+    and ``R1``, ``R2`` are the same rounds)."""
     key = (
         label.str.to_lowercase()
         .str.replace_all(r"\s+", "")
         .str.replace_all(r"(^|\D)0+(\d)", "$1$2")
     )
     if words:
-        key = key.str.replace(rf"^(?:{'|'.join(words)})[.:#-]?(\d+)$", "$1")
+        said = rf"^(?:{'|'.join(words)})[.:#-]?"
+        roman = key.str.extract(said + _ROMAN).replace_strict(ROMAN, default=None)
+        key = pl.coalesce(roman, key.str.replace(said + r"(\d+)$", "$1"))
     return key
+
+
+#: Roman numerals as a round is often numbered (``Babak II``), up to 20
+ROMAN = {
+    r: str(n)
+    for n, r in enumerate(
+        "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split(), 1
+    )
+}
+_ROMAN = r"(x{0,2}(?:ix|iv|v?i{0,3}))$"
 
 
 def resolve_labels(
