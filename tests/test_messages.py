@@ -768,6 +768,7 @@ RARE = {
         "close": "apollo",
     },
     "unknown_sanction.close": {"value": "warning", "close": "warn"},
+    "unknown_ruleset.close": {"value": "unhass", "rulesets": ["pepet", "unhas"], "close": "unhas"},
     "not_xlsx.xls": {},
     "empty.no_sheets": {},
     "not_xlsx.unreadable": {"why": "CalamineError"},

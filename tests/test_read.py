@@ -674,6 +674,13 @@ def test_a_slip_in_an_ending_or_a_sanction_is_answered_with_the_likely_one(con):
     text = "\n".join([lines[0], *(",".join(r) for r in rows)])
     p = ingest(con, sheets=[read_bytes(text.encode(), "meja.csv")], files=[])
     assert p.count("rejected") == 1
+    rs = header.index("ruleset")
+    fresh = [line.split(",") for line in lines[1:]]
+    slipped = "\n".join([lines[0], *(",".join([*r[:rs], "unhass", *r[rs + 1 :]]) for r in fresh)])
+    typo = ingest(con, sheets=[read_bytes(slipped.encode(), "r.csv")], files=[])
+    assert typo.problems["message"][0].startswith(
+        "unhass is not a ruleset (did you mean unhas?); use "
+    )
     said = p.problems.sort("line").select("line", "message_id", "message").rows()
     assert said == [
         (2, "unknown_ending.close", "apolo is not an ending of ruleset unhas (did you mean apollo?); use apollo, ceki, biasa, kandang, all_doubles, wo"),

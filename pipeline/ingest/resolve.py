@@ -9,6 +9,7 @@ from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.drawcheck import drawn_events
 from pipeline.ingest.match import FEW, MATCH, match_filter
+from pipeline.ingest.normalize import closest
 from pipeline.players import alias_map, player_key
 from pipeline.store.db import frame, register
 
@@ -23,6 +24,7 @@ def resolve_rulesets(
     known = known_events(con, uploaded)
     found: list[pl.DataFrame] = []
     bad_name = typed.filter(pl.col("ruleset").is_not_null() & ~pl.col("ruleset").is_in(names))
+    bad_name = bad_name.with_columns(closest(bad_name.get_column("ruleset"), names).alias("_close"))
     found.append(
         problems.from_rows(
             bad_name,
@@ -31,7 +33,9 @@ def resolve_rulesets(
             params={
                 "value": pl.col("ruleset"),
                 "rulesets": pl.lit(names, dtype=pl.List(pl.String)),
+                "close": pl.col("_close").fill_null(""),
             },
+            variant=pl.when(pl.col("_close").is_not_null()).then(pl.lit("close")),
         )
     )
     declared = (
