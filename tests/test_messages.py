@@ -768,6 +768,12 @@ RARE = {
         "close": "apollo",
     },
     "unknown_sanction.close": {"value": "warning", "close": "warn"},
+    "unknown_ending.caught": {
+        "value": "tangkap kandang",
+        "ruleset": "unhas",
+        "endings": "kandang",
+        "close": "",
+    },
     "unknown_ruleset.close": {"value": "unhass", "rulesets": ["pepet", "unhas"], "close": "unhas"},
     "not_xlsx.xls": {},
     "empty.no_sheets": {},

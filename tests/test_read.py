@@ -764,3 +764,27 @@ def test_a_photo_or_pdf_of_the_paper_sheet_says_what_the_product_reads(kind, tmp
     from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS
 
     assert {"jpg", "png", "webp", "pdf", "heic"} <= set(SAID_ONLY_KINDS) <= set(UPLOAD_KINDS)
+
+
+def test_an_ending_by_its_indonesian_name_or_a_caught_block_says_how_to_write_it(con):
+    """``Menang biasa`` (RULES Art. 2.6 by its Indonesian name) is biasa; ``Tangkap kandang``
+    (Art. 2.4-2.5) is no ending of its own but a kandang scored from the pips: the message
+    says to write kandang, the blocker and the pips, instead of listing the endings."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    rows = [line.split(",") for line in lines[1:]]
+    assert rows[0][header.index("ending")] == "biasa"
+    rows[0][header.index("ending")] = "Menang Biasa"
+    t, probs = normalize(
+        read_bytes("\n".join([lines[0], *(",".join(r) for r in rows)]).encode(), "m.csv").frame
+    )
+    assert probs.height == 0 and t["ending"][0] == "biasa"
+    rows[1][header.index("ending")] = "Tangkap Kandang"
+    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    p = ingest(con, sheets=[read_bytes(text.encode(), "meja.csv")], files=[])
+    (said,) = p.problems.to_dicts()
+    assert (said["line"], said["message_id"]) == (3, "unknown_ending.caught")
+    assert said["message"].startswith(
+        "tangkap kandang is not an ending of its own: a blocked game is kandang"
+    )
+    assert p.count("rejected") == 1

@@ -72,6 +72,11 @@ def row_checks(df: pl.DataFrame, book: Ruleset) -> pl.DataFrame:
     return problems.concat(found.frames)
 
 
+#: What a referee writes for a blocked game whose blocker was caught (unhas Art. 2.4-2.5):
+#: not an ending of its own, but a ``kandang`` scored from the pips
+_CAUGHT = ["tangkap", "tangkap kandang", "tangkap_kandang", "tangkap-kandang", "kandang tangkap"]
+
+
 def _aliases_of(endings: Iterable[str]) -> list[str]:
     """The one-word aliases of ``endings`` (``palang`` for apollo)."""
     return [alias for alias, ending in ENDING_ALIASES.items() if ending in endings]
@@ -96,7 +101,10 @@ def _ending_checks(
             "endings": ", ".join(endings),
             "close": pl.col("_close").fill_null(""),
         },
-        variant=pl.when(pl.col("_close").is_not_null()).then(pl.lit("close")),
+        variant=pl.when(pl.col("ending").is_in(_CAUGHT) & pl.lit("kandang" in endings))
+        .then(pl.lit("caught"))
+        .when(pl.col("_close").is_not_null())
+        .then(pl.lit("close")),
     )
     walkover = pl.col("ending") == pl.lit(book.walkover, dtype=pl.String)
     played = df.filter(ending_ok & ~walkover.fill_null(value=False))

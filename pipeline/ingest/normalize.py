@@ -30,6 +30,7 @@ ENDING_ALIASES = {
     "all doubles": "all_doubles",
     "all-doubles": "all_doubles",
     "walkover": "wo",
+    "menang biasa": "biasa",  # RULES Art. 2.6 by its Indonesian name
 }
 SANCTION_CODES = ("warn", "show", "wrong")
 #: A whole number, as a spreadsheet may have saved it: ``11``, ``11.0`` or, with a decimal
