@@ -560,8 +560,10 @@ def file_uploader(
     )
     named = [k for k in kinds if k not in unlisted]
     names = list(dict.fromkeys("JPEG" if k.lower() == "jpg" else k.upper() for k in named))
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {t('word.or')} {names[-1]}"
-    st.caption(t("up.files.limit", kinds=listed, mb=max_mb))
+    if names:  # a caption names at least one kind (an uploader of no listed kind says none)
+        last = names[-1]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {t('word.or')} {last}"
+        st.caption(t("up.files.limit", kinds=listed, mb=max_mb))
     return st.file_uploader(label, type=list(kinds), max_upload_size=max_mb, **kwargs)
 
 
