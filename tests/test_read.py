@@ -788,3 +788,23 @@ def test_an_ending_by_its_indonesian_name_or_a_caught_block_says_how_to_write_it
         "tangkap kandang is not an ending of its own: a blocked game is kandang"
     )
     assert p.count("rejected") == 1
+
+
+def test_sanctions_in_indonesian_are_their_codes():
+    """RULES Art. 3 as a referee writes it: *teguran* (a warning), *lihat* (looking or
+    showing), *salah* (a wrong tile) were "not a sanction code"; they are warn, show and
+    wrong, counted as those."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    rows = [line.split(",") for line in lines[1:]]
+    rows[0][header.index("sanctions_a")] = "Teguran; salah"
+    rows[1][header.index("sanctions_b")] = "lihat warn"
+    rows[2][header.index("sanctions_c")] = "memperlihatkan"
+    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    t, probs = normalize(read_bytes(text.encode(), "m.csv").frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t.select("sanctions_a", "sanctions_b", "sanctions_c").rows() == [
+        ("warn;wrong", None, None),
+        (None, "show;warn", None),
+        (None, None, "show"),
+    ]

@@ -33,6 +33,16 @@ ENDING_ALIASES = {
     "menang biasa": "biasa",  # RULES Art. 2.6 by its Indonesian name
 }
 SANCTION_CODES = ("warn", "show", "wrong")
+#: The sanctions as an Indonesian referee writes them (RULES Art. 3: *teguran*, a warning;
+#: *melihat / memperlihatkan kartu*, looking or showing; *kartu yang salah*, a wrong tile)
+SANCTION_ALIASES = {
+    "teguran": "warn",
+    "tegur": "warn",
+    "lihat": "show",
+    "melihat": "show",
+    "memperlihatkan": "show",
+    "salah": "wrong",
+}
 #: A whole number, as a spreadsheet may have saved it: ``11``, ``11.0`` or, with a decimal
 #: comma (``;`` files from Indonesian Excel), ``11,0``.
 _INT = r"^[+-]?\d+(?:[.,]0+|\.)?$"  # ``3``, ``3.0``, ``3,00``, ``3.`` (a list's numbering)
@@ -255,8 +265,13 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
     sanctions = [f"sanctions_{c}" for c in CHAIRS]
     at = typed.select(pl.arg_where(pl.any_horizontal(pl.col(sanctions).is_not_null())))
     some = typed[at.to_series()]
+
+    def codes_of(col: str) -> pl.Expr:
+        words = pl.col(col).str.to_lowercase().str.extract_all(r"[^;,\s]+")
+        return words.list.eval(pl.element().replace(SANCTION_ALIASES))
+
     for col in sanctions:
-        codes = pl.col(col).str.to_lowercase().str.extract_all(r"[^;,\s]+")
+        codes = codes_of(col)
         with_codes = some.with_columns(codes.alias("_codes")).filter(
             pl.col("_codes").list.len() > 0
         )
@@ -274,8 +289,7 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
             )
         )
     read = some.select(
-        pl.col(col).str.to_lowercase().str.extract_all(r"[^;,\s]+").list.join(";").replace("", None)
-        for col in sanctions
+        codes_of(col).list.join(";").replace("", None).alias(col) for col in sanctions
     )
     typed = typed.with_columns(
         typed.get_column(col).clone().scatter(at.to_series(), read.get_column(col))
