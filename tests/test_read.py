@@ -779,6 +779,13 @@ def test_an_ending_by_its_indonesian_name_or_a_caught_block_says_how_to_write_it
         read_bytes("\n".join([lines[0], *(",".join(r) for r in rows)]).encode(), "m.csv").frame
     )
     assert probs.height == 0 and t["ending"][0] == "biasa"
+    locked = [
+        *rows[2][: header.index("ending")],
+        "Terkunci",
+        *rows[2][header.index("ending") + 1 :],
+    ]
+    t, _ = normalize(read_bytes("\n".join([lines[0], ",".join(locked)]).encode(), "p.csv").frame)
+    assert t["ending"][0] == "locked"  # pepet's, as written in Indonesian
     rows[1][header.index("ending")] = "Tangkap Kandang"
     text = "\n".join([lines[0], *(",".join(r) for r in rows)])
     p = ingest(con, sheets=[read_bytes(text.encode(), "meja.csv")], files=[])

@@ -27,6 +27,7 @@ ENDING_ALIASES = {
     "balak": "all_doubles",
     "habis": "out",
     "kunci": "locked",
+    "terkunci": "locked",
     "all doubles": "all_doubles",
     "all-doubles": "all_doubles",
     "walkover": "wo",
