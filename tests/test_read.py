@@ -31,6 +31,17 @@ def typed(name: str) -> pl.DataFrame:
     return t
 
 
+def good_cells() -> tuple[list[str], list[list[str]]]:
+    """good.csv's header and its rows as lists of cells, to change one and read it again."""
+    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
+    return lines[0].split(","), [line.split(",") for line in lines[1:]]
+
+
+def csv_of(header: list[str], rows: list[list[str]]) -> str:
+    """A CSV of ``header`` and ``rows`` (cells without commas)."""
+    return "\n".join([",".join(header), *(",".join(r) for r in rows)])
+
+
 @pytest.mark.parametrize("name", SAME_MATCH)
 def test_every_variant_reads_as_the_same_hands(name):
     ref = typed("good.csv").select(
@@ -665,18 +676,16 @@ def test_a_password_protected_or_old_workbook_says_which(con, tmp_path, name, va
 def test_a_slip_in_an_ending_or_a_sanction_is_answered_with_the_likely_one(con):
     """``apolo``, ``warning``: the match stays out as before, and the message names the
     ending or code most likely meant; a value like none of them gets the list alone."""
-    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
-    header = lines[0].split(",")
-    rows = [line.split(",") for line in lines[1:]]
+    header, rows = good_cells()
     rows[0][header.index("ending")] = "Apolo"
     rows[1][header.index("ending")] = "gaple"
     rows[2][header.index("sanctions_b")] = "warning"
-    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
-    p = ingest(con, sheets=[read_bytes(text.encode(), "meja.csv")], files=[])
+    p = ingest(con, sheets=[read_bytes(csv_of(header, rows).encode(), "meja.csv")], files=[])
     assert p.count("rejected") == 1
-    rs = header.index("ruleset")
-    fresh = [line.split(",") for line in lines[1:]]
-    slipped = "\n".join([lines[0], *(",".join([*r[:rs], "unhass", *r[rs + 1 :]]) for r in fresh)])
+    header, fresh = good_cells()
+    for r in fresh:
+        r[header.index("ruleset")] = "unhass"
+    slipped = csv_of(header, fresh)
     typo = ingest(con, sheets=[read_bytes(slipped.encode(), "r.csv")], files=[])
     assert typo.problems["message"][0].startswith(
         "unhass is not a ruleset (did you mean unhas?); use "
@@ -801,13 +810,11 @@ def test_sanctions_in_indonesian_are_their_codes():
     """RULES Art. 3 as a referee writes it: *teguran* (a warning), *lihat* (looking or
     showing), *salah* (a wrong tile) were "not a sanction code"; they are warn, show and
     wrong, counted as those."""
-    lines = (READ / "good.csv").read_text(encoding="utf-8").splitlines()
-    header = lines[0].split(",")
-    rows = [line.split(",") for line in lines[1:]]
+    header, rows = good_cells()
     rows[0][header.index("sanctions_a")] = "Teguran; salah"
     rows[1][header.index("sanctions_b")] = "lihat warn"
     rows[2][header.index("sanctions_c")] = "memperlihatkan"
-    text = "\n".join([lines[0], *(",".join(r) for r in rows)])
+    text = csv_of(header, rows)
     t, probs = normalize(read_bytes(text.encode(), "m.csv").frame)
     assert probs.height == 0, probs.to_dicts()
     assert t.select("sanctions_a", "sanctions_b", "sanctions_c").rows() == [
