@@ -55,8 +55,11 @@ def closest(written: pl.Series, choices: list[str]) -> pl.Series:
     distinct value (a file has a few), never applied, only said."""
 
     def guess(value: str) -> str | None:
-        started = [c for c in choices if min(len(c), len(value)) >= 3 and value.startswith(c)]
-        started += [c for c in choices if len(value) >= 3 and c.startswith(value)]
+        # a word cut short or run on (``kand``, ``warning``); not the first word of a
+        # phrase (``menang`` would be any win, not ``menang biasa``)
+        words = [c for c in choices if " " not in c]
+        started = [c for c in words if min(len(c), len(value)) >= 3 and value.startswith(c)]
+        started += [c for c in words if len(value) >= 3 and c.startswith(value)]
         if len(started) == 1:
             return started[0]
         return next(iter(difflib.get_close_matches(value, choices, n=1, cutoff=0.75)), None)
