@@ -51,10 +51,11 @@ def drawn_events(con: duckdb.DuckDBPyConnection, events: list[str]) -> list[str]
         con.unregister("_draw_events")
 
 
-def drawn_seats(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
+def drawn_seats(
+    con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, events: list[str]
+) -> pl.DataFrame:
     """Seats of the current draws of the ``event, round`` pairs in ``keys`` (one query per
-    event that has a draw)."""
-    events = drawn_events(con, keys.get_column("event").unique().to_list())
+    event of ``events``, those of ``keys`` that have a draw: :func:`drawn_events`)."""
     found = [
         frame(con.sql(f"SELECT {_SEATS} WHERE d.current AND s.event = ?", params=[event]))
         for event in events
@@ -71,8 +72,11 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
     if rows.height == 0:
         return problems.empty()
     keys = rows.select(pl.col("event").cast(pl.String), pl.col("round").cast(pl.String)).unique()
-    undrawn = _undrawn_rounds(con, rows, keys)
-    drawn = drawn_seats(con, keys)
+    events = drawn_events(con, keys.get_column("event").unique().to_list())
+    if not events:  # nearly every load
+        return problems.empty()
+    undrawn = _undrawn_rounds(con, rows, events)
+    drawn = drawn_seats(con, keys, events)
     if drawn.height == 0:
         return undrawn
     rows = rows.join(drawn.select("event", "round").unique(), on=["event", "round"], how="semi")
@@ -148,14 +152,11 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
 
 
 def _undrawn_rounds(
-    con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, keys: pl.DataFrame
+    con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, events: list[str]
 ) -> pl.DataFrame:
     """``draw_round`` (a warning, once per match): a round first loaded with no current
-    draw in an event that has drawn others, most often a drawn round mistyped (``R2`` for
-    ``R1``); a round seated by hand loads as it is."""
-    events = drawn_events(con, keys.get_column("event").unique().to_list())
-    if not events:  # nearly every load
-        return problems.empty()
+    draw in one of ``events`` (those that have drawn a round), most often a drawn round
+    mistyped (``R2`` for ``R1``); a round seated by hand loads as it is."""
     known = pl.concat(
         [
             frame(
