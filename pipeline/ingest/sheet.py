@@ -101,16 +101,20 @@ _TOTAL_LABEL = r"^(?:grand\s*)?(?:sub\s*)?(?:total|totals|jumlah)\b"
 HEADER_SEARCH = 10
 
 
+def _required_named(cells: list[str]) -> int:
+    """How many of the columns every hand log has the row's cells name."""
+    named = {canonical_name(str(c).strip()) for c in cells if c and str(c).strip()}
+    return sum(c in named for c in REQUIRED)
+
+
 def looks_like_header(cells: list[str]) -> bool:
     """A row naming at least three of the columns every hand log has."""
-    names = {canonical_name(str(h).strip()) for h in cells if h}
-    return sum(c in names for c in REQUIRED) >= 3
+    return _required_named(cells) >= 3
 
 
 def names_every_column(cells: list[str]) -> bool:
     """A row naming every column a hand log requires."""
-    named = {canonical_name(c.strip()) for c in cells if c.strip()}
-    return all(c in named for c in REQUIRED)
+    return _required_named(cells) == len(REQUIRED)
 
 
 def lift_header(
@@ -142,15 +146,13 @@ def lift_header(
 def _lifted_note(label: str, header_line: int, said: list[str]) -> dict[str, object]:
     """The warning that the header was found under a title, quoting what was left out."""
     above = " / ".join(_short(t, 40) for t in said[:3]) + (" / …" if len(said) > 3 else "")
-    return problems.warning(
-        label, "header_below", {"line": header_line, "above": repr(above) if above else "''"}
-    )
+    return problems.warning(label, "header_below", {"line": header_line, "above": repr(above)})
 
 
-#: What a cell holding nothing may say: a dash is how many referees write "none" (an empty
-#: chair, no pips, no sanction, no note). Not in a column the contract does not know.
+#: What a cell of a contract column holding nothing may say: a dash is how many referees
+#: write "none" (an empty chair, no pips, no sanction, no note); a column the contract does
+#: not know keeps it
 _NOTHING = ["", "-", "--", "\u2013", "\u2014"]
-_DASHED = frozenset(CANONICAL)
 
 
 def _to_frame(
@@ -203,7 +205,10 @@ def _to_frame(
         )
     headers = {c: seen[c] for c in CANONICAL if c in seen}
     cells = body.with_columns(
-        pl.col(c).cast(pl.String).str.strip_chars().replace(_NOTHING if c in _DASHED else "", None)
+        pl.col(c)
+        .cast(pl.String)
+        .str.strip_chars()
+        .replace(_NOTHING if c in CANONICAL else "", None)
         for c in names
     ).with_row_index("_line", offset=header_line + 1)
     cells = cells.with_columns(pl.col("_line").cast(pl.Int64))
