@@ -14,7 +14,7 @@ from pipeline import problems
 from pipeline.draws.seating import sources, swap_schedule
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import SEAT_COLUMNS, seats_long
-from pipeline.ingest.normalize import ENDING_ALIASES, closest
+from pipeline.ingest.normalize import CLOSE_PARAM, CLOSE_VARIANT, ENDING_ALIASES, with_closest
 from pipeline.problems import WARNING
 from pipeline.rulesets import Ruleset
 
@@ -90,21 +90,19 @@ def _ending_checks(
     endings = book.endings
     ending_ok = pl.col("ending").is_in(list(endings))
     unknown = df.filter(pl.col("ending").is_not_null() & ~ending_ok)
-    close = closest(unknown.get_column("ending"), [*endings, *_aliases_of(endings)])
     found.add(
-        unknown.with_columns(close.alias("_close")),
+        with_closest(unknown, "ending", [*endings, *_aliases_of(endings)]),
         "ending",
         "unknown_ending",
         {
             "value": pl.col("ending"),
             "ruleset": book.name,
             "endings": ", ".join(endings),
-            "close": pl.col("_close").fill_null(""),
+            "close": CLOSE_PARAM,
         },
         variant=pl.when(pl.col("ending").is_in(_CAUGHT) & pl.lit("kandang" in endings))
         .then(pl.lit("caught"))
-        .when(pl.col("_close").is_not_null())
-        .then(pl.lit("close")),
+        .otherwise(CLOSE_VARIANT),
     )
     walkover = pl.col("ending") == pl.lit(book.walkover, dtype=pl.String)
     played = df.filter(ending_ok & ~walkover.fill_null(value=False))

@@ -53,11 +53,11 @@ def closest(written: pl.Series, choices: list[str]) -> pl.Series:
     """For each value of ``written``, the one of ``choices`` it is most likely a slip of
     (``apolo`` for ``apollo``, ``warning`` for ``warn``), or null: worked out once per
     distinct value (a file has a few), never applied, only said."""
+    # a word cut short or run on (``kand``, ``warning``) is matched to a choice of one word:
+    # not to a phrase's first (``menang`` would be any win, not ``menang biasa``)
+    words = [c for c in choices if " " not in c]
 
     def guess(value: str) -> str | None:
-        # a word cut short or run on (``kand``, ``warning``); not the first word of a
-        # phrase (``menang`` would be any win, not ``menang biasa``)
-        words = [c for c in choices if " " not in c]
         started = [c for c in words if min(len(c), len(value)) >= 3 and value.startswith(c)]
         started += [c for c in words if len(value) >= 3 and c.startswith(value)]
         if len(started) == 1:
@@ -68,6 +68,18 @@ def closest(written: pl.Series, choices: list[str]) -> pl.Series:
     return written.replace_strict(
         {v: guess(v) for v in distinct}, default=None, return_dtype=pl.String
     )
+
+
+def with_closest(bad: pl.DataFrame, column: str, choices: list[str]) -> pl.DataFrame:
+    """``bad`` (rows whose ``column`` is none of ``choices``) with ``_close``, the choice
+    each most likely meant (:func:`closest`): its message says it through
+    :data:`CLOSE_PARAM` and :data:`CLOSE_VARIANT` (``code.close``)."""
+    return bad.with_columns(closest(bad.get_column(column), choices).alias("_close"))
+
+
+#: The ``close`` parameter and variant of a message about a value :func:`with_closest` read
+CLOSE_PARAM = pl.col("_close").fill_null("")
+CLOSE_VARIANT = pl.when(pl.col("_close").is_not_null()).then(pl.lit("close"))
 
 
 def _int(col: str) -> pl.Expr:
@@ -280,16 +292,14 @@ def _chairs_endings_sanctions(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[p
             pl.col("_codes").list.len() > 0
         )
         bad = with_codes.explode("_codes").filter(~pl.col("_codes").is_in(list(SANCTION_CODES)))
-        bad = bad.with_columns(
-            closest(bad.get_column("_codes"), list(SANCTION_CODES)).alias("_close")
-        )
+        bad = with_closest(bad, "_codes", list(SANCTION_CODES))
         found.append(
             problems.from_rows(
                 bad,
                 column=col,
                 code="unknown_sanction",
-                params={"value": pl.col("_codes"), "close": pl.col("_close").fill_null("")},
-                variant=pl.when(pl.col("_close").is_not_null()).then(pl.lit("close")),
+                params={"value": pl.col("_codes"), "close": CLOSE_PARAM},
+                variant=CLOSE_VARIANT,
             )
         )
     read = some.select(

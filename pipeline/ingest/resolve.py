@@ -9,7 +9,7 @@ from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.drawcheck import drawn_events
 from pipeline.ingest.match import FEW, MATCH, match_filter
-from pipeline.ingest.normalize import closest
+from pipeline.ingest.normalize import CLOSE_PARAM, CLOSE_VARIANT, with_closest
 from pipeline.players import alias_map, player_key
 from pipeline.store.db import frame, register
 
@@ -24,7 +24,7 @@ def resolve_rulesets(
     known = known_events(con, uploaded)
     found: list[pl.DataFrame] = []
     bad_name = typed.filter(pl.col("ruleset").is_not_null() & ~pl.col("ruleset").is_in(names))
-    bad_name = bad_name.with_columns(closest(bad_name.get_column("ruleset"), names).alias("_close"))
+    bad_name = with_closest(bad_name, "ruleset", names)
     found.append(
         problems.from_rows(
             bad_name,
@@ -33,9 +33,9 @@ def resolve_rulesets(
             params={
                 "value": pl.col("ruleset"),
                 "rulesets": pl.lit(names, dtype=pl.List(pl.String)),
-                "close": pl.col("_close").fill_null(""),
+                "close": CLOSE_PARAM,
             },
-            variant=pl.when(pl.col("_close").is_not_null()).then(pl.lit("close")),
+            variant=CLOSE_VARIANT,
         )
     )
     declared = (
