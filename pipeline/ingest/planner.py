@@ -90,9 +90,9 @@ def plan(
     typed, cell_problems, junk = _junk_files(typed, cell_problems, files)
     found += junk
     found.append(cell_problems)
-    typed, event_problems = resolve_events(con, typed)
+    typed, event_problems, known = resolve_events(con, typed)
     found.append(event_problems)
-    typed, rs_problems, new_events = resolve_rulesets(con, typed)
+    typed, rs_problems, new_events = resolve_rulesets(typed, known)
     found.append(rs_problems)
     typed, label_problems = resolve_labels(con, typed)
     found.append(label_problems)

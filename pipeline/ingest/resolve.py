@@ -15,13 +15,12 @@ from pipeline.store.db import frame, register
 
 
 def resolve_rulesets(
-    con: duckdb.DuckDBPyConnection, typed: pl.DataFrame
+    typed: pl.DataFrame, known: dict[str, str]
 ) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
     """Add ``rs`` (the event's ruleset) to every row; returns the rows, the problems and
-    the new events with their rulesets. A loaded event keeps the ruleset it has."""
+    the new events with their rulesets. A loaded event keeps the ruleset it has
+    (``known``: event → ruleset of those of the rows that exist, :func:`resolve_events`)."""
     names = list(rulesets.names())
-    uploaded = typed.get_column("event").drop_nulls().unique().to_list()
-    known = known_events(con, uploaded)
     found: list[pl.DataFrame] = []
     bad_name = typed.filter(pl.col("ruleset").is_not_null() & ~pl.col("ruleset").is_in(names))
     bad_name = with_closest(bad_name, "ruleset", names)
@@ -101,18 +100,19 @@ def _event_key(text: pl.Expr) -> pl.Expr:
 
 def resolve_events(
     con: duckdb.DuckDBPyConnection, typed: pl.DataFrame
-) -> tuple[pl.DataFrame, pl.DataFrame]:
+) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
     """An event written as its title (``Piala Dies Natalis 2026``, as a referee knows it)
     or its id in other capitals (``EV-1``) is that event (a ``label_spelling`` warning,
     once per file), where exactly one existing event is meant; before, it was a new event
-    beside the real one. An event written as it is stored, or new, stays as written."""
+    beside the real one. An event written as it is stored, or new, stays as written.
+    Returns the rows, the warnings, and event → ruleset of the rows' events that exist."""
     uploaded = typed.get_column("event").drop_nulls().unique().to_list()
     if not uploaded:
-        return typed, problems.empty()
+        return typed, problems.empty(), {}
     known = known_events(con, uploaded)
     unknown = [e for e in uploaded if e not in known]
     if not unknown:  # nearly every load
-        return typed, problems.empty()
+        return typed, problems.empty(), known
     asked = pl.DataFrame({"written": unknown}, schema={"written": pl.String}).with_columns(
         _event_key(pl.col("written")).alias("_k")
     )
@@ -120,7 +120,8 @@ def resolve_events(
     try:
         events = frame(
             con.sql(
-                "SELECT event, title FROM events WHERE lower(event) IN (SELECT _k FROM _asked_events) "
+                "SELECT event, title, ruleset FROM events "
+                "WHERE lower(event) IN (SELECT _k FROM _asked_events) "
                 "OR lower(trim(regexp_replace(title, '\\s+', ' ', 'g'))) IN "
                 "(SELECT _k FROM _asked_events)"
             )
@@ -128,7 +129,7 @@ def resolve_events(
     finally:
         con.unregister("_asked_events")
     if events.height == 0:
-        return typed, problems.empty()
+        return typed, problems.empty(), known
     candidates = pl.concat(
         [
             events.select(_event_key(pl.col("event")).alias("_k"), "event"),
@@ -144,7 +145,9 @@ def resolve_events(
         .select(pl.col("written").alias("event"), pl.col("event").alias("_meant"))
     )
     if meant.height == 0:
-        return typed, problems.empty()
+        return typed, problems.empty(), known
+    rulesets_of = dict(events.select("event", "ruleset").iter_rows())
+    known |= {str(e): rulesets_of[e] for e in meant.get_column("_meant").to_list()}
     keyed = typed.join(meant, on="event", how="left", maintain_order="left")
     shown = keyed.filter(pl.col("_meant").is_not_null()).unique(
         ["event", "_file"], keep="first", maintain_order=True
@@ -158,7 +161,7 @@ def resolve_events(
         params={"written": pl.col("event"), "label": pl.col("_meant")},
     )
     typed = keyed.with_columns(pl.coalesce("_meant", "event").alias("event")).drop("_meant")
-    return typed, found
+    return typed, found, known
 
 
 def known_events(con: duckdb.DuckDBPyConnection, uploaded: list[str]) -> dict[str, str]:
