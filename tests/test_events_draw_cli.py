@@ -302,6 +302,26 @@ def test_the_next_round_waits_for_results_complete_tables_and_tie_breaks(db_path
     assert order == ["R1", "R2"]
 
 
+def test_no_round_is_drawn_after_the_final(db_path, tmp_path):
+    """RULES.md: four or fewer qualifiers play the final table, and nothing follows it. It
+    was "2 players cannot be seated ... change the roster" (the final's top 2 as a table)."""
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        for t in ("1", "2"):
+            load(con, tmp_path, play(start_of(con, "ev", "R1", t), table=t), name=f"t{t}.csv")
+    assert run("draw", "--event", "ev", "--round", "R2", "--seed", 1).exit_code == 0
+    with connect(db_path) as con:
+        load(con, tmp_path, play(start_of(con, "ev", "R2", "1"), rnd="R2")[:9], name="f.csv")
+    # the final still open: that is what holds the next round up
+    refused(run("draw", "--event", "ev", "--round", "R3"), "round R2 is not complete yet")
+    with connect(db_path) as con:
+        load(con, tmp_path, play(start_of(con, "ev", "R2", "1"), rnd="R2"), name="f.csv")
+    text = refused(run("draw", "--event", "ev", "--round", "R3"), "round R2 was the final")
+    assert "cannot be seated" not in text
+    with connect(db_path, read_only=True) as con:
+        assert con.sql("SELECT count(*) FROM draws_t WHERE round = 'R3'").fetchall() == [(0,)]
+
+
 def test_a_refused_next_round_names_every_table_that_holds_it_up(db_path, tmp_path):
     """The organiser sees every table to chase at once, in table order, not one a try."""
     setup_event(tmp_path)

@@ -852,6 +852,7 @@ RARE = {
     "draw_no_results": {"round": "R1"},
     "draw_incomplete": {"round": "R1", "table": "2"},
     "draw_tiebreak": {"round": "R1", "table": "2"},
+    "draw_after_final": {"round": "R3"},
     "draw_player": {"player": "Eko", "table": "1", "round": "R1", "drawn": ["Ana", "Budi"]},
     "draw_chair": {"player": "Ana", "chair": "A", "hand": "1", "drawn": "B"},
     "draw_table": {"table": "9", "round": "R1", "tables": ["1", "2"]},

@@ -172,7 +172,8 @@ def _earlier_tables(
 
 def _qualifiers(con: duckdb.DuckDBPyConnection, event: str, prev: str) -> list[list[str]]:
     """The qualifiers of each table of round ``prev``, table by table; refused while a
-    table is incomplete, missing from the draw, or a tie-break decides who qualifies."""
+    table is incomplete, missing from the draw, or a tie-break decides who qualifies, and
+    after a round of one table (the final: no round follows it)."""
     rows = frame(
         con.sql(
             'SELECT "table", player_key, complete, walkover, qualified, needs_tiebreak '
@@ -188,6 +189,8 @@ def _qualifiers(con: duckdb.DuckDBPyConnection, event: str, prev: str) -> list[l
     open_ = set(rows.filter(~pl.col("complete") & ~pl.col("walkover")).get_column("table"))
     if missing or open_:
         raise DrawRefused("incomplete", {"round": prev, "table": _listed(missing | open_)})
+    if len(drawn or set(rows.get_column("table"))) == 1:  # RULES: 4 or fewer left: the final
+        raise DrawRefused("after_final", {"round": prev})
     tie = set(rows.filter(pl.col("needs_tiebreak") & ~pl.col("qualified")).get_column("table"))
     if tie:
         raise DrawRefused("tiebreak", {"round": prev, "table": _listed(tie)})
