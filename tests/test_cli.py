@@ -179,7 +179,10 @@ def test_a_level_the_ruleset_does_not_have_is_a_wrong_call(db_path):
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--round", "R1"], "--round R1 chooses rows of --level table or round, not of the event"),
+        (
+            ["--level", "event", "--round", "R1"],
+            "--round R1 chooses rows of --level table or round, not of the event",
+        ),
         (["--level", "group", "--table", "2"], "--table 2 chooses rows of --level table, not"),
         (["--level", "round", "--round", "R1", "--table", "2"], "cover every table of the round"),
     ],
@@ -192,6 +195,30 @@ def test_a_round_or_table_the_level_would_ignore_is_a_wrong_call(db_path, args, 
     r = run("standings", "--event", "unhas-2024-e1", *args)
     assert r.exit_code == 2 and said in " ".join(r.output.split()), r.output
     assert "add --level table" in r.output
+
+
+@pytest.mark.parametrize(
+    ("data", "event", "args", "title", "rows"),
+    [
+        (BASE, "unhas-2024-e1", ["--round", "R1"], "table", ("R1",)),
+        (BASE, "unhas-2024-e1", ["--table", "1"], "table", ("R1", "1")),
+        (DATA / "errors" / "base_pepet.csv", "pepet-2024-e1", ["--round", "S1"], "round", ("S1",)),
+    ],
+    ids=["unhas-round", "table", "pepet-session"],
+)
+def test_a_round_or_table_without_a_level_asks_for_their_rows(
+    db_path, data, event, args, title, rows
+):
+    """`domino standings --event E --round R1` was a wrong call ("add --level table"): a
+    round names the rows wanted, its session standings where the rulebook has them."""
+    assert run("ingest", data).exit_code == 0
+    r = run("standings", "--event", event, *args, "--format", "csv")
+    assert r.exit_code == 0, r.output
+    body = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert body and list(body[0])[: len(CONTRACT[title])] == CONTRACT[title]
+    assert {tuple(row[c] for c in ("round", "table")[: len(rows)]) for row in body} == {rows}
+    text = run("standings", "--event", event, *args).stdout
+    assert f"{event} — {title} standings" in text
 
 
 def test_a_setting_of_the_wrong_kind_is_one_sentence_and_exit_2(db_path, monkeypatch):

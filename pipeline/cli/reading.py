@@ -18,18 +18,25 @@ _COVER = {
 
 @click.command()
 @click.option("--event", required=True, help="Event id.")
-@click.option("--level", type=click.Choice(LEVELS), default="event", show_default=True)
+@click.option(
+    "--level",
+    type=click.Choice(LEVELS),
+    help="Default: event; with --table, table; with --round, round where the rulebook has "
+    "round standings (pepet sessions), else table.",
+)
 @click.option("--round", "round_", help="Only this round (table and round levels).")
 @click.option("--table", help="Only this table (table level).")
 @format_option
 @db_option
 def standings(event, level, round_, table, fmt, db) -> None:
     """Standings of an event at table, round, event or group level."""
+    if level is None and table is None and round_ is None:
+        level = "event"
     for option, value, levels in (
         ("--round", round_, ("table", "round")),
         ("--table", table, ("table",)),
     ):
-        if value is not None and level not in levels:
+        if value is not None and level is not None and level not in levels:
             # it would be ignored: the reader would take the whole event's standings for the
             # round's or the table's
             raise click.UsageError(
@@ -42,6 +49,8 @@ def standings(event, level, round_, table, fmt, db) -> None:
 
     with reader(db) as con:
         try:
+            if level is None:  # --round or --table asks for their rows
+                level = queries.level_of(con, event, round_, table)
             rows = queries.standings_rows(con, event, level, round_, table)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc

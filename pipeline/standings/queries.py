@@ -133,6 +133,19 @@ def standings_rows(
     return Rows(columns, numeric, rows)
 
 
+def level_of(
+    con: duckdb.DuckDBPyConnection, event: str, round: str | None, table: str | None
+) -> str:
+    """The standings level a question asks for when it names none: a table's rows with
+    ``table``, a round's with ``round`` (its round standings where the rulebook has them,
+    pepet's sessions, else its tables'), else the event's."""
+    if table is not None:
+        return "table"
+    if round is None:
+        return "event"
+    return "round" if "round" in rulesets.load(ruleset_of(con, event)).levels else "table"
+
+
 def _standings_result(
     con: duckdb.DuckDBPyConnection, event: str, level: str, round: str | None, table: str | None
 ) -> duckdb.DuckDBPyRelation:
