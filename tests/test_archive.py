@@ -70,13 +70,13 @@ def test_a_zip_of_hand_logs_loads_each_and_names_what_it_leaves(db_path, tmp_pat
     with connect(db_path) as con:
         plan = service.load(con, [("R1.zip", archive.read_bytes())])
     assert [s for _, s, _ in _outcomes(plan)] == ["unchanged", "unchanged"]
-    # the same archive twice in one load (downloaded twice): read once, one refusal for it
+    # the same archive twice in one load (downloaded twice): read once, a warning for it
     data = archive.read_bytes()
     with connect(db_path) as con:
         plan = service.load(con, [("R1.zip", data), ("R1 (1).zip", data)])
     assert [s for _, s, _ in _outcomes(plan)] == ["unchanged", "unchanged"]
     assert _said(plan) == [
-        ("R1 (1).zip", "error", "same_file"),
+        ("R1 (1).zip", "warning", "same_file"),
         ("R1.zip", "warning", "archive.skipped"),
     ]
 
@@ -243,7 +243,7 @@ def test_a_zip_named_otherwise_or_given_with_its_files_reads_each_table_once(con
     hasil.write_bytes(_zip({"meja1.csv": _table("1"), "meja2.csv": _table("2", EAST)}))
     plan = ingest(con, [meja1, hasil])
     assert _outcomes(plan) == [("1", "new", "meja1.csv"), ("2", "new", "hasil/meja2.csv")]
-    assert _said(plan) == [("hasil/meja1.csv", "error", "same_file")]
+    assert _said(plan) == [("hasil/meja1.csv", "warning", "same_file")]
     assert plan.problems.filter(pl.col("file") == "hasil/meja1.csv")["message"][0].startswith(
         "the same file as meja1.csv, which this load reads"
     )

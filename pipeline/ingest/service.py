@@ -89,10 +89,10 @@ def read_one(source: Source, *, held: Path | None = None) -> Read:
 
 def _once(read: Read, seen: dict[str, str]) -> Read:
     """A source read, unless it repeats what this load reads already: the same bytes (a
-    file named twice, a sheet downloaded twice as ``meja1 (1).csv``) are one refusal
+    file named twice, a sheet downloaded twice as ``meja1 (1).csv``) are one warning
     saying so, and a sheet with the same hands, cell for cell, as one read before (one
-    sheet saved as ``.xlsx`` and as ``.csv``, or opened and saved again) is refused as
-    such, instead of every hand of it reported as written twice and its match kept out.
+    sheet saved as ``.xlsx`` and as ``.csv``, or opened and saved again) is left out with
+    a warning, instead of every hand of it reported as written twice and its match kept out.
     ``seen`` maps each file's digest and each sheet's hands' digest to the first name."""
     sheets, files = read
     if not sheets:
@@ -109,14 +109,16 @@ def _once(read: Read, seen: dict[str, str]) -> Read:
             kept.append(sheet)
             entries.append(entry)
             continue
-        first = seen[hands]
-        entries.append({**entry, "rows": 0, "error": _same_file(sheet.file, first, "same_hands")})
+        entries.append(_read_once(entry, sheet.file, seen[hands], "same_hands"))
     notes = sheets[0].notes  # the file's own notes (sheets skipped) ride on its first sheet
     if notes.height and not (kept and kept[0] is sheets[0]):
         if kept:
             kept[0] = replace(kept[0], notes=notes)
         else:
-            entries[0]["notes"] = notes
+            own = entries[0].get("notes")  # its same_file warning: the first sheet was a copy
+            entries[0]["notes"] = pl.concat(
+                [notes, *([own] if isinstance(own, pl.DataFrame) else [])], how="vertical_relaxed"
+            )
     return kept, entries
 
 
@@ -127,12 +129,18 @@ def _read_before(name: str, digest: str, seen: dict[str, str]) -> Read | None:
         seen[digest] = name
         return None
     first = seen[digest]
-    return refused(_same_file(name, first, "named_twice" if first == name else None), digest)
+    entry: dict[str, object] = {"file": name, "sha256": digest}
+    return [], [_read_once(entry, name, first, "named_twice" if first == name else None)]
 
 
-def _same_file(name: str, first: str, variant: str | None) -> FileRejected:
-    """``name`` read already in this load as ``first``: read once."""
-    return FileRejected(name, "same_file", {"first": first}, variant=variant)
+def _read_once(
+    entry: dict[str, object], name: str, first: str, variant: str | None
+) -> dict[str, object]:
+    """The log entry of ``name``, read already in this load as ``first``: nothing of it is
+    read again, and a warning says so (``same_file``). Nothing is lost, so the load is not
+    refused for it (the exit code stays 0)."""
+    note = problems.file_warning(name, "same_file", {"first": first}, variant=variant)
+    return {**entry, "rows": 0, "error": None, "notes": note}
 
 
 def _hands_digest(sheet: Sheet) -> str:
