@@ -5,6 +5,7 @@ A load of an event created here plays under the event's ruleset (the loader read
 ``events`` table first, pipeline/ingest/resolve.py); its writer leaves the row as it is.
 """
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -200,8 +201,9 @@ def save(
 
 
 def read_roster(path: str | Path) -> pl.DataFrame:
-    """A roster file (CSV/XLSX/ODS: ``player``, optional ``group``) as ``player, group,
-    _file, _line``; a file that cannot be a roster raises :class:`FileRejected`, a row
+    """A roster file (CSV/XLSX/ODS: ``player``, optional ``group``, and for a reserve
+    ``replaces``, the member they play for, and ``consent``, how the member agreed: RULES
+    rule 23) as ``player, group, replaces, consent, _file, _line``; a file that cannot be a roster raises :class:`FileRejected`, a row
     that cannot be one raises :class:`EventRefused` naming its file, line and column."""
     try:
         rows = read_registry(path)
@@ -222,7 +224,7 @@ def read_roster(path: str | Path) -> pl.DataFrame:
                 "first": first["_line"],
             },
         )
-    return rows.select("player", "group", "_file", "_line")
+    return rows.select("player", "group", "replaces", "consent", "_file", "_line")
 
 
 def set_roster(
@@ -251,6 +253,13 @@ def set_roster(
     reg = frame(
         con.sql('SELECT player_key, player AS reg_player, "group" AS reg_group FROM registry')
     )
+    for c in ("replaces", "consent"):  # a roster read elsewhere may not have them
+        if c not in keyed.columns:
+            keyed = keyed.with_columns(pl.lit(None, dtype=pl.String).alias(c))
+    keyed = keyed.with_columns(
+        player_key(pl.col("replaces"), aliases, clean=True).alias("replaces_key")
+    )
+    _refuse_unknown_replaced(keyed, reg)
     rows = keyed.join(reg, on="player_key", how="left").select(
         pl.lit(event).alias("event"),
         "player_key",
@@ -258,6 +267,8 @@ def set_roster(
         pl.coalesce("group", "reg_group").alias("group"),
         pl.lit(source).alias("source"),
         pl.lit(datetime.now()).alias("added_at"),
+        pl.col("replaces_key").alias("replaces"),
+        pl.col("consent").cast(pl.String),
     )
     con.execute("BEGIN TRANSACTION")
     try:
@@ -266,13 +277,39 @@ def set_roster(
             con,
             "entrants",
             rows,
-            'event, player_key, player, "group", source, added_at',
+            'event, player_key, player, "group", source, added_at, replaces, consent',
         )
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     return rows.height
+
+
+def _refuse_unknown_replaced(keyed: pl.DataFrame, reg: pl.DataFrame) -> None:
+    """A ``replaces`` cell naming someone outside the registry (where there is one) is
+    refused with its file and line: the record of whom a reserve played for would name
+    nobody (a misspelt member)."""
+    if reg.height == 0:
+        return
+    unknown = keyed.filter(pl.col("replaces_key").is_not_null()).join(
+        reg.select(pl.col("player_key").alias("replaces_key")), on="replaces_key", how="anti"
+    )
+    if unknown.height == 0:
+        return
+    row = unknown.sort("_line").row(0, named=True)
+    names = reg.get_column("reg_player").drop_nulls().unique().sort().to_list()
+    close = difflib.get_close_matches(row["replaces"], names, n=3, cutoff=0.6)
+    raise EventRefused(
+        "roster.replaces_unknown",
+        {
+            "file": row["_file"],
+            "line": row["_line"],
+            "player": row["player"],
+            "name": row["replaces"],
+            "names": ", ".join(close) or "-",
+        },
+    )
 
 
 def clear_roster(con: duckdb.DuckDBPyConnection, event: str) -> int:

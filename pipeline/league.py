@@ -384,7 +384,8 @@ def advancements(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 
 def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.DataFrame:
     """``event, round, table, player_key, player, reserve_for, replaces`` — every reserve who
-    played, the group they are a reserve of, and whom the hand log says they replaced."""
+    played, the group they are a reserve of, and whom the hand log says they replaced (where
+    it says nobody, the event's roster)."""
     reserves = frame(
         con.sql(
             'SELECT DISTINCT m.event, t.round, t."table", m.player_key, p.player, m."group" AS reserve_for '
@@ -396,6 +397,21 @@ def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.
     )
     named = _replaces(con, event)
     out = reserves.join(named, on=["event", "round", "table", "player_key"], how="left")
+    # where the sheet names nobody, the roster's record (domino event roster: replaces)
+    roster = frame(
+        con.sql(
+            "SELECT e.event, e.player_key, coalesce(r.player, e.replaces) AS on_roster "
+            "FROM entrants e LEFT JOIN (SELECT player_key, min(player) AS player "
+            "FROM league_players GROUP BY player_key) r ON r.player_key = e.replaces "
+            "WHERE e.replaces IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR e.event = ?)",
+            params=[event, event],
+        )
+    )
+    out = (
+        out.join(roster, on=["event", "player_key"], how="left")
+        .with_columns(pl.coalesce("replaces", "on_roster").alias("replaces"))
+        .drop("on_roster")
+    )
     return out.sort("event", "round", "table", "player")
 
 

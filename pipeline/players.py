@@ -35,9 +35,24 @@ _ALIASES = {
     "kewarganegaraan": "citizenship",
     "cadangan": "reserve_for",
     "cadangan_untuk": "reserve_for",
+    # a roster's: whom a reserve plays for, and how the member agreed (rule 23)
+    "ganti": "replaces",
+    "menggantikan": "replaces",
+    "persetujuan": "consent",
 }
 #: Optional registry columns (HANDLOG.md, Registry), read as text; dates as YYYY-MM-DD.
-OPTIONAL = ("group", "city", "aliases", "member_since", "birth_date", "citizenship", "reserve_for")
+#: ``replaces`` and ``consent`` are a roster's (a registry import does not read them).
+OPTIONAL = (
+    "group",
+    "city",
+    "aliases",
+    "member_since",
+    "birth_date",
+    "citizenship",
+    "reserve_for",
+    "replaces",
+    "consent",
+)
 #: The registry's date columns.
 DATES = ("member_since", "birth_date")
 
@@ -135,7 +150,7 @@ def read_registry(path: str | Path) -> pl.DataFrame:
             *(date_text(name_expr(pl.col(c).cast(pl.String))).alias(c) for c in DATES),
             *(
                 name_expr(pl.col(c).cast(pl.String)).alias(c)
-                for c in ("citizenship", "reserve_for")
+                for c in ("citizenship", "reserve_for", "replaces", "consent")
             ),
             pl.lit(label).alias("_file"),
             pl.col("_line").cast(pl.Int64),

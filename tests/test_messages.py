@@ -859,6 +859,21 @@ RARE = {
     "draw_round": {"round": "R2", "drawn": ["R1"]},  # tests/test_draw_labels.py
     # tests/test_labels_and_seating.py provokes it for real
     "label_spelling.event": {"written": "Piala Dies 2026", "label": "piala-2026"},
+    # substitutes (rule 23): provoked for real in tests/test_substitutes.py
+    "replaces.unknown": {"name": "Hadu", "player": "Rudi", "chair": "B", "names": "Hadi"},
+    "replaces.unknown.none": {"name": "Xyz", "player": "Rudi", "chair": "B"},
+    "replaces.not_reserve": {"player": "Cici", "chair": "C", "name": "Hadi"},
+    "replaces.other_group": {"player": "Rudi", "group": "KG A", "name": "Ika", "other": "KG B"},
+    "replaces.other_group.none": {"player": "Rudi", "group": "KG A", "name": "Ika"},
+    "replaces.playing": {"name": "Budi", "player": "Rudi", "chair": "B", "at": "2"},
+    "replaces.missing": {"player": "Rudi", "group": "KG A", "chair": "B", "letter": "b"},
+    "roster.replaces_unknown": {
+        "file": "peserta.csv",
+        "line": 3,
+        "player": "Rudi",
+        "name": "Hadu",
+        "names": "Hadi",
+    },
     # hand entry at the table: provoked for real in tests/test_entry.py
     "match.entry_edit": {"what": [{"id": "hands.changes", "params": {"hands": "2"}}]},
     "entry_closed": {"table": "1", "round": "R1"},

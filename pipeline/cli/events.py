@@ -74,7 +74,8 @@ def event_create(event_id, ruleset, title, when, venue, level, db) -> None:
 )
 @db_option
 def event_roster(event_id, file, clear, db) -> None:
-    """Set the event's entrants from FILE (CSV/XLSX/ODS: player, optional group); it replaces
+    """Set the event's entrants from FILE (CSV/XLSX/ODS: player, optional group; for a
+    reserve, replaces and consent: whom they play for, and how the member agreed); it replaces
     the entrants set before. Names are matched to the registry as a load matches them.
     An entrant the ruleset's eligibility does not admit on the event's date (age,
     citizenship, as the registry knows them) is a warning naming the player; they stay."""

@@ -44,6 +44,10 @@ _ALIASES: dict[str, str] = {
     "kartu_terakhir": "last_tile",
     "catatan": "note",
 }
+#: Extra columns (kept with a hand's other extra columns, not contract columns) that a
+#: check names in its problems, so the file's own spelling is shown beside them.
+SPELLED_EXTRAS = ("replaces_",)
+
 for _c in CHAIRS:
     _ALIASES[_c] = f"player_{_c}"
     _ALIASES[f"kursi_{_c}"] = f"player_{_c}"

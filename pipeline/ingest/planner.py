@@ -21,7 +21,7 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, problems, rulesets
-from pipeline.ingest import cross, drawcheck
+from pipeline.ingest import cross, drawcheck, substitutes
 from pipeline.ingest.checks import match_checks, row_checks
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import HAND_COLUMNS, MATCH, natural
@@ -264,6 +264,7 @@ def _checks(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> list[pl.Data
     found.append(cross.two_tables(con, typed))
     found.append(cross.keyless_rows(typed))
     found.append(drawcheck.against_draw(con, typed))
+    found.append(substitutes.check(con, typed))
     return drawcheck.without_echoes(found)
 
 

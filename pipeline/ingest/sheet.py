@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline import messages, problems, settings
-from pipeline.ingest.columns import CANONICAL, CHAIRS, REQUIRED, canonical_name, spellings
+from pipeline.ingest.columns import (
+    CANONICAL,
+    CHAIRS,
+    REQUIRED,
+    SPELLED_EXTRAS,
+    canonical_name,
+    spellings,
+)
 from pipeline.ingest.match import MATCH
 from pipeline.problems import FileRejected
 
@@ -48,7 +55,8 @@ class Sheet:
 
     ``file`` is how messages name it (``meja.xlsx [Meja 2]`` for one sheet of several);
     ``source`` the file's own name; ``sheet`` the workbook sheet read (None for CSV);
-    ``headers`` how the file spelled each contract column (``{"pips_d": "biji_d"}``);
+    ``headers`` how the file spelled each contract column (``{"pips_d": "biji_d"}``) and
+    each extra column a check names (:data:`SPELLED_EXTRAS`: ``ganti_b`` for ``replaces_b``);
     ``notes`` problems about the file as a whole (sheets skipped or refused), carried
     by the first sheet read from it.
     """
@@ -203,7 +211,7 @@ def _to_frame(
             {"column": missing[0], "required": ", ".join(REQUIRED)},
             column=missing[0],
         )
-    headers = {c: seen[c] for c in CANONICAL if c in seen}
+    headers = {c: seen[c] for c in names if c in CANONICAL or c.startswith(SPELLED_EXTRAS)}
     cells = body.with_columns(
         pl.col(c)
         .cast(pl.String)

@@ -1,0 +1,299 @@
+"""Substitutes (RULES.md, pepet rule 23) as a sheet records them: warnings, never a refusal.
+
+A registered reserve (``league_players.reserve_for``) may play for an absent member of
+the group they are a reserve of, and the match record names whom they replace: the
+optional columns ``replaces_a`` … ``replaces_d`` (``ganti_a`` …), kept with the hand's
+extra columns. The points are the reserve's own and count for their group whatever the
+cell says, so nothing here changes a result; what a wrong record would hide is said, once
+per match and chair, at the first row that shows it (file, line, column):
+
+- ``replaces.unknown``: the replaced member is no registered player (closest names given);
+- ``replaces.not_reserve``: the player in the chair is not a registered reserve;
+- ``replaces.other_group``: the replaced player is not a member of the reserve's group
+  on the event's date (the registry over time, as ``event_members`` reads it);
+- ``replaces.playing``: the replaced player plays in the same round (this load or loaded
+  before), so was not absent;
+- ``replaces.missing``: a registered reserve plays and neither the sheet nor the event's
+  roster (``entrants.replaces``, ``domino event roster``) says whom for.
+
+Only events whose rulebook has group standings (``levels`` holding ``group``) are
+checked, and only against their league's registry. A load with no ``replaces`` cell and
+a registry without reserves costs one small query.
+"""
+
+import difflib
+from datetime import date
+
+import duckdb
+import polars as pl
+
+from pipeline import problems, rulesets
+from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.match import MATCH
+from pipeline.ingest.resolve import event_leagues
+from pipeline.players import alias_map, player_key
+from pipeline.store.db import frame, register
+
+_SEAT = ["_file", "_line", *MATCH, "_league", "_chair", "player", "player_key", "replaces"]
+
+
+def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
+    """The substitute warnings of ``typed`` (hand rows with ``key_a`` … ``key_d``)."""
+    grouped = [rs for rs in rulesets.names() if "group" in rulesets.load(rs).levels]
+    rows = typed.filter(pl.col("rs").is_in(grouped) & pl.col("event").is_not_null())
+    if rows.height == 0:
+        return problems.empty()
+    writes = bool(rows.get_column("extra").str.contains("replaces_", literal=True).any())
+    reserves = frame(
+        con.sql(
+            "SELECT league AS _league, player_key, reserve_for FROM league_players "
+            "WHERE reserve_for IS NOT NULL"
+        )
+    )
+    if not writes and reserves.height == 0:  # nearly every load
+        return problems.empty()
+    # only the rows that seat a reserve or write a replaces cell are looked at
+    keys = reserves.get_column("player_key").unique().implode()
+    seated = rows  # every seat of the load, for who plays in a round
+    rows = rows.filter(
+        pl.any_horizontal(pl.col(f"key_{c}").is_in(keys) for c in CHAIRS)
+        | pl.col("extra").str.contains("replaces_", literal=True).fill_null(value=False)
+    )
+    if rows.height == 0:
+        return problems.empty()
+    events = rows.get_column("event").unique().sort().to_list()
+    leagues = event_leagues(con, events)
+    seats = _seats(rows.with_columns(_league(leagues)))
+    registry = frame(con.sql("SELECT league AS _league, player_key, player FROM league_players"))
+    found = [_missing(seats, reserves, _on_roster(con, events))]
+    named = seats.filter(pl.col("replaces").is_not_null())
+    if named.height:
+        aliases = alias_map(con)
+        named = named.with_columns(
+            player_key(pl.col("replaces"), aliases).alias("replaced_key")
+        ).unique(["_file", *MATCH, "_chair"], keep="first", maintain_order=True)
+        registered = registry.select("_league", pl.col("player_key").alias("replaced_key"))
+        known = named.join(registered, on=["_league", "replaced_key"], how="semi")
+        unknown = named.join(registered, on=["_league", "replaced_key"], how="anti")
+        found.append(_unknown(unknown, registry))
+        found.append(_not_reserve(known, reserves))
+        found.append(_other_group(con, known, reserves, events))
+        found.append(_playing(con, known, seated))
+    return problems.concat(found)
+
+
+def _cells(rows: pl.DataFrame) -> pl.DataFrame:
+    """Every chair of ``rows`` with its ``replaces`` cell (null where none is written)."""
+    return pl.concat(
+        [
+            rows.select(
+                pl.exclude([f"{k}_{x}" for k in ("player", "key") for x in CHAIRS]),
+                pl.lit(c.upper()).alias("_chair"),
+                pl.col(f"player_{c}").alias("player"),
+                pl.col(f"key_{c}").alias("player_key"),
+                pl.col("extra")
+                .str.json_path_match(f"$.replaces_{c}")
+                .str.strip_chars()
+                .replace(["", "-", "--", "–", "—"], None)
+                .alias("replaces"),
+            )
+            for c in CHAIRS
+        ]
+    )
+
+
+def _league(leagues: dict[str, str]) -> pl.Expr:
+    return (
+        pl.col("event").replace_strict(leagues, default="default", return_dtype=pl.String)
+    ).alias("_league")
+
+
+def _seats(rows: pl.DataFrame) -> pl.DataFrame:
+    """One row per seated chair per hand row: :data:`_SEAT`."""
+    with_extra = rows.with_columns(pl.col("extra").fill_null("{}"))
+    return _cells(with_extra).filter(pl.col("player_key").is_not_null()).select(_SEAT)
+
+
+def _first(seats: pl.DataFrame) -> pl.DataFrame:
+    """The first row of each match's chair and player (a pepet player keeps a chair)."""
+    return seats.sort("_file", "_line").unique(
+        ["_file", *MATCH, "_chair", "player_key"], keep="first", maintain_order=True
+    )
+
+
+def _warn(
+    rows: pl.DataFrame,
+    column: pl.Expr,
+    code: str,
+    params: dict[str, pl.Expr],
+    variant: pl.Expr | None = None,
+) -> pl.DataFrame:
+    return problems.from_rows(
+        rows,
+        column=column,
+        code=code,
+        params={"player": pl.col("player"), "chair": pl.col("_chair"), **params},
+        variant=variant,
+        severity=problems.WARNING,
+    )
+
+
+_REPLACES_COLUMN = pl.format("replaces_{}", pl.col("_chair").str.to_lowercase())
+_PLAYER_COLUMN = pl.format("player_{}", pl.col("_chair").str.to_lowercase())
+
+
+def _on_roster(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
+    """``event, player_key`` of the reserves whose roster row names whom they replace."""
+    register(con, "_subs_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
+    try:
+        return frame(
+            con.sql(
+                "SELECT event, player_key FROM entrants WHERE replaces IS NOT NULL "
+                "AND event IN (SELECT event FROM _subs_events)"
+            )
+        )
+    finally:
+        con.unregister("_subs_events")
+
+
+def _missing(seats: pl.DataFrame, reserves: pl.DataFrame, on_roster: pl.DataFrame) -> pl.DataFrame:
+    """A registered reserve seated in a match with no ``replaces`` cell for their chair,
+    and no roster row saying whom they play for."""
+    if reserves.height == 0:
+        return problems.empty()
+    said = seats.filter(pl.col("replaces").is_not_null()).select(
+        "_file", *MATCH, "_chair", "player_key"
+    )
+    silent = (
+        _first(seats.join(reserves, on=["_league", "player_key"], how="semi"))
+        .join(said, on=["_file", *MATCH, "_chair", "player_key"], how="anti")
+        .join(on_roster, on=["event", "player_key"], how="anti")
+        .join(reserves, on=["_league", "player_key"], how="left")
+    )
+    return _warn(
+        silent,
+        _PLAYER_COLUMN,
+        "replaces.missing",
+        {"group": pl.col("reserve_for"), "letter": pl.col("_chair").str.to_lowercase()},
+    )
+
+
+def _unknown(named: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
+    if named.height == 0:
+        return problems.empty()
+    names = registry.get_column("player").unique().sort().to_list()
+    close = {
+        n: ", ".join(difflib.get_close_matches(n, names, n=3, cutoff=0.6))
+        for n in named.get_column("replaces").unique().to_list()
+    }
+    named = named.with_columns(pl.col("replaces").replace_strict(close, default="").alias("_close"))
+    return _warn(
+        named,
+        _REPLACES_COLUMN,
+        "replaces.unknown",
+        {"name": pl.col("replaces"), "names": pl.col("_close")},
+        pl.when(pl.col("_close") == "").then(pl.lit("none")),
+    )
+
+
+def _not_reserve(known: pl.DataFrame, reserves: pl.DataFrame) -> pl.DataFrame:
+    rows = known.join(reserves, on=["_league", "player_key"], how="anti")
+    return _warn(rows, _REPLACES_COLUMN, "replaces.not_reserve", {"name": pl.col("replaces")})
+
+
+def _other_group(
+    con: duckdb.DuckDBPyConnection,
+    known: pl.DataFrame,
+    reserves: pl.DataFrame,
+    events: list[str],
+) -> pl.DataFrame:
+    """The replaced player's group on the event's date is not the reserve's."""
+    rows = known.join(reserves, on=["_league", "player_key"], how="inner")
+    if rows.height == 0:
+        return problems.empty()
+    dates = _event_dates(con, events)
+    asked = (
+        rows.select("_league", pl.col("replaced_key").alias("player_key"), "event")
+        .unique()
+        .join(dates, on="event", how="left")
+        .with_columns(pl.col("on_date").fill_null(date.today()))
+    )
+    register(con, "_subs_asked", asked)
+    try:
+        # the membership in force on the event's date, as the view event_members reads it
+        groups = frame(
+            con.sql(
+                'SELECT a.event, a.player_key AS replaced_key, m."group" AS member_of, '
+                "row_number() OVER (PARTITION BY a.event, a.player_key "
+                "ORDER BY m.valid_from DESC NULLS LAST) AS pick "
+                "FROM _subs_asked a JOIN memberships m ON m.league = a._league "
+                "AND m.player_key = a.player_key "
+                "WHERE m.valid_from IS NULL OR m.valid_from <= a.on_date"
+            )
+        ).filter(pl.col("pick") == 1)
+    finally:
+        con.unregister("_subs_asked")
+    wrong = rows.join(groups.drop("pick"), on=["event", "replaced_key"], how="left").filter(
+        pl.col("member_of").is_null() | (pl.col("member_of") != pl.col("reserve_for"))
+    )
+    return _warn(
+        wrong,
+        _REPLACES_COLUMN,
+        "replaces.other_group",
+        {
+            "name": pl.col("replaces"),
+            "group": pl.col("reserve_for"),
+            "other": pl.col("member_of").fill_null("-"),
+        },
+        pl.when(pl.col("member_of").is_null()).then(pl.lit("none")),
+    )
+
+
+def _event_dates(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
+    register(con, "_subs_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
+    try:
+        return frame(
+            con.sql(
+                "SELECT event, coalesce(event_date, CAST(created_at AS DATE)) AS on_date "
+                "FROM events WHERE event IN (SELECT event FROM _subs_events)"
+            )
+        ).cast({"on_date": pl.Date})
+    finally:
+        con.unregister("_subs_events")
+
+
+def _playing(
+    con: duckdb.DuckDBPyConnection, known: pl.DataFrame, rows: pl.DataFrame
+) -> pl.DataFrame:
+    """The replaced player plays in the same round: at a table of this load, or at
+    another table loaded before (a table this load writes again is read from the load)."""
+    asked = known.select("event", "round", pl.col("replaced_key").alias("player_key")).unique()
+    here_cols = ["event", "round", "table"]
+    here = (
+        pl.concat([rows.select(*here_cols, pl.col(f"key_{c}").alias("player_key")) for c in CHAIRS])
+        .drop_nulls("player_key")
+        .unique()
+    )
+    register(con, "_subs_asked", asked)
+    try:
+        before = frame(
+            con.sql(
+                'SELECT t.event, t.round, t."table", t.player_key FROM table_standings_t t '
+                "JOIN _subs_asked a ON a.event = t.event AND a.round = t.round "
+                "AND a.player_key = t.player_key"
+            )
+        )
+    finally:
+        con.unregister("_subs_asked")
+    reloaded = rows.select(here_cols).unique()
+    before = before.join(reloaded, on=here_cols, how="anti")
+    where = (
+        pl.concat([here, before.select(here.columns)], how="vertical_relaxed")
+        .join(asked, on=["event", "round", "player_key"], how="semi")
+        .group_by("event", "round", pl.col("player_key").alias("replaced_key"))
+        .agg(pl.col("table").unique().sort().str.join(", ").alias("at"))
+    )
+    hit = known.join(where, on=["event", "round", "replaced_key"], how="inner")
+    return _warn(
+        hit, _REPLACES_COLUMN, "replaces.playing", {"name": pl.col("replaces"), "at": pl.col("at")}
+    )

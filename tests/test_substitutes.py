@@ -1,0 +1,228 @@
+"""Substitutes as a sheet records them (RULES.md, pepet rule 23; pipeline/ingest/substitutes.py).
+
+A registered reserve plays for an absent member of their own group, and the record names
+whom. Every check is a warning with file, line and column: the match loads, and the points
+are the reserve's own whatever the cell says. Before, every case below loaded without a
+word: a misspelt member, a member of another group, a member seated in the same round,
+a player who is no reserve, and a reserve for nobody.
+"""
+
+from datetime import date
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import cli
+from pipeline.events import EventRefused, read_roster, save, set_roster
+from pipeline.ingest import ingest
+from pipeline.league import substitutes
+from pipeline.players import import_registry, read_registry
+from tests.rules_helpers import csv_text, hand, statuses
+
+#: KG Alpha: Ana, Budi, Hadi; KG Beta: Cici, Dedi, Eka, Fani, Gita, Ika; Rudi a reserve of
+#: KG Alpha; Joko registered in no group. Hadi moves to KG Beta on 2026-07-01.
+REGISTRY = (
+    "player,group,reserve_for,member_since\n"
+    "Ana,KG Alpha,,\nBudi,KG Alpha,,\nHadi,KG Alpha,,\nHadi,KG Beta,,2026-07-01\n"
+    "Cici,KG Beta,,\nDedi,KG Beta,,\nEka,KG Beta,,\nFani,KG Beta,,\nGita,KG Beta,,\n"
+    "Ika,KG Beta,,\nRudi,,KG Alpha,\nJoko,,,\n"
+)
+TABLE_1 = ("Ana", "Rudi", "Cici", "Dedi")
+TABLE_2 = ("Budi", "Eka", "Fani", "Gita")
+
+
+@pytest.fixture
+def league(con, tmp_path):
+    path = tmp_path / "players.csv"
+    path.write_text(REGISTRY, encoding="utf-8")
+    import_registry(con, read_registry(path), "default")
+    save(con, "ev", "pepet", title="Liga KG", event_date=date(2026, 6, 1))
+    return con
+
+
+def sheet(tmp_path, name: str, table: str, seats, replaces: dict[str, str] | None = None):
+    """One hand of S1 at ``table`` (out by chair A; pips 5, 10, 20) with the columns
+    ``ganti_x`` of ``replaces`` (chair letter -> name) as a referee adds them."""
+    rows = [
+        hand(1, "A", "out", pips=(None, 5, 10, 20), seats=seats, ruleset="pepet", round="S1")
+        | {"table": table}
+    ]
+    lines = csv_text(rows).splitlines()
+    extra = sorted((replaces or {}).items())
+    header = lines[0] + "".join(f",ganti_{c}" for c, _ in extra)
+    body = [line + "".join(f",{v}" for _, v in extra) for line in lines[1:]]
+    path = tmp_path / name
+    path.write_text("\n".join([header, *body]) + "\n", encoding="utf-8")
+    return path
+
+
+def said(plan) -> list[tuple]:
+    return [
+        (p["line"], p["column"], p["spelled"], p["message_id"], p["message"])
+        for p in plan.problems.sort("message_id").iter_rows(named=True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("Hadi", []),  # a member of KG Alpha on 2026-06-01, absent from S1: as it should be
+        (
+            "Hadu",
+            [
+                "replaces.unknown: Hadu, whom Rudi in chair B replaces, is not in the player "
+                "registry (closest registered names: Hadi); write the member's name as registered"
+            ],
+        ),
+        (
+            "Ika",  # KG Beta, not playing
+            [
+                "replaces.other_group: Rudi is a reserve of KG Alpha, but Ika, whom they "
+                "replace, is a member of KG Beta on the event's date; a reserve plays for a "
+                "member of their own group (rule 23): check whom they replaced"
+            ],
+        ),
+        (
+            "Budi",  # KG Alpha, but seated at table 2 of the same session
+            [
+                "replaces.playing: Budi, whom Rudi in chair B replaces, plays in this round at "
+                "table 2; a reserve replaces an absent member (rule 23): check whom they replaced"
+            ],
+        ),
+        ("fani", ["replaces.other_group", "replaces.playing"]),  # both; any case is the player
+        (
+            "Zulkarnaen",
+            [
+                "replaces.unknown.none: Zulkarnaen, whom Rudi in chair B replaces, is not in the "
+                "player registry; write the member's name as registered"
+            ],
+        ),
+        (
+            "Joko",
+            [
+                "replaces.other_group.none: Rudi is a reserve of KG Alpha, but Joko, whom they "
+                "replace, is a member of no group on the event's date; a reserve plays for a "
+                "member of their own group (rule 23): check whom they replaced"
+            ],
+        ),
+    ],
+    ids=["member", "misspelt", "other-group", "playing", "both", "nobody-close", "no-group"],
+)
+def test_whom_a_reserve_replaces_is_checked_and_the_match_loads(
+    league, tmp_path, written, expected
+):
+    t2 = sheet(tmp_path, "meja2.csv", "2", TABLE_2)
+    plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": written}), t2])
+    assert statuses(plan) == {"1": "new", "2": "new"}
+    found = said(plan)
+    assert len(found) == len(expected)
+    # each expected entry is "id" or "id: the sentence"
+    shown = [f"{m}: {text}" for *_, m, text in found]
+    assert [
+        a if ": " in e else a.split(":")[0].removesuffix(".none")
+        for a, e in zip(shown, expected, strict=True)
+    ] == (expected)
+    for line, column, spelled, _, _ in found:  # file, line and column of the cell
+        assert (line, column, spelled) == (2, "replaces_b", "ganti_b")
+    assert plan.problems.get_column("severity").unique().to_list() in ([], ["warning"])
+    # the points are Rudi's own (chair B, 5: jawara2, 2) whatever the cell says
+    assert league.execute(
+        "SELECT points FROM event_standings WHERE player = 'Rudi'"
+    ).fetchall() == [(2,)]
+
+
+def test_a_replaced_member_loaded_before_in_the_round_is_found(store, league, tmp_path):
+    assert statuses(ingest(league, [sheet(tmp_path, "meja2.csv", "2", TABLE_2)])) == {"2": "new"}
+    plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Gita"})])
+    assert statuses(plan) == {"1": "new"}
+    assert sorted(plan.problems.get_column("message_id")) == [
+        "replaces.other_group",
+        "replaces.playing",
+    ]
+    # table 2 loaded again in the same load without Gita (Hadi for her): she is not seated
+    again = sheet(tmp_path, "meja2b.csv", "2", ("Budi", "Eka", "Fani", "Ika"))
+    plan = ingest(
+        league, [sheet(tmp_path, "meja1b.csv", "1", TABLE_1, {"b": "Gita"}), again], reason="fix"
+    )
+    assert sorted(plan.problems.get_column("message_id")) == ["replaces.other_group"]
+
+
+def test_the_group_is_the_one_in_force_on_the_events_date(store, league, tmp_path):
+    """Hadi is in KG Alpha until 2026-06-30 and in KG Beta from 2026-07-01."""
+    save(league, "ev", "pepet", event_date=date(2026, 8, 1))
+    plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Hadi"})])
+    assert statuses(plan) == {"1": "new"}
+    assert said(plan)[0][3:] == (
+        "replaces.other_group",
+        "Rudi is a reserve of KG Alpha, but Hadi, whom they replace, is a member of KG Beta on "
+        "the event's date; a reserve plays for a member of their own group (rule 23): check "
+        "whom they replaced",
+    )
+
+
+def test_a_player_who_is_no_reserve_and_a_reserve_for_nobody_are_said(league, tmp_path):
+    plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"c": "Hadi"})])
+    assert statuses(plan) == {"1": "new"}
+    assert said(plan) == [
+        (
+            2,
+            "player_b",
+            None,
+            "replaces.missing",
+            "Rudi is a reserve of KG Alpha and plays in chair B without a record of whom they "
+            "replace; write the absent member's name in a column replaces_b (ganti_b), rule 23",
+        ),
+        (
+            2,
+            "replaces_c",
+            "ganti_c",
+            "replaces.not_reserve",
+            "Cici in chair C is written as replacing Hadi, but is not a registered reserve "
+            "(RULES rule 23: a reserve of the member's group plays for them); register Cici as "
+            "a reserve of that group (reserve_for), or leave the cell empty if Cici plays in "
+            "their own right",
+        ),
+    ]
+
+
+def test_the_roster_records_whom_a_reserve_plays_for(store, league, tmp_path):
+    roster = tmp_path / "peserta.csv"
+    roster.write_text("pemain;ganti;persetujuan\nRudi;hadi;lisan, di depan wasit\nAna;;\n", "utf-8")
+    set_roster(league, "ev", read_roster(roster), source="peserta.csv")
+    assert league.execute(
+        "SELECT player_key, replaces, consent FROM entrants ORDER BY 1"
+    ).fetchall() == [("ana", None, None), ("rudi", "hadi", "lisan, di depan wasit")]
+    plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1)])
+    assert statuses(plan) == {"1": "new"} and plan.problems.height == 0
+    subs = substitutes(league, "ev").select("player", "reserve_for", "replaces").to_dicts()
+    assert subs == [{"player": "Rudi", "reserve_for": "KG Alpha", "replaces": "Hadi"}]
+    # a misspelt member on the roster is refused with its file, line and column
+    roster.write_text("pemain,ganti\nAna,\nRudi,Hadu\n", "utf-8")
+    with pytest.raises(EventRefused) as refused:
+        set_roster(league, "ev", read_roster(roster), source="peserta.csv")
+    assert str(refused.value) == (
+        "peserta.csv, line 3, column replaces: Hadu, whom Rudi plays for, is not in the player "
+        "registry (closest registered names: Hadi); write the member's name as registered"
+    )
+    assert league.execute("SELECT count(*) FROM entrants").fetchall() == [(2,)]  # unchanged
+
+
+def test_a_rulebook_without_groups_is_not_checked(league, tmp_path):
+    rows = [hand(1, "A", "biasa", seats=TABLE_1, event="cup")]
+    lines = csv_text(rows).splitlines()
+    path = tmp_path / "cup.csv"
+    path.write_text(f"{lines[0]},ganti_b\n{lines[1]},Hadu\n", encoding="utf-8")
+    plan = ingest(league, [path])
+    assert statuses(plan) == {"1": "new"}
+    assert not plan.problems.filter(pl.col("code") == "replaces").height
+
+
+def test_the_command_line_says_it_and_exits_0(db_path, tmp_path):
+    (tmp_path / "players.csv").write_text(REGISTRY, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["players", "import", str(tmp_path / "players.csv")])
+    assert r.exit_code == 0, r.output
+    path = sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Hadu"})
+    r = CliRunner().invoke(cli, ["ingest", str(path)])
+    assert r.exit_code == 0, r.output
+    assert "warning meja1.csv:2 ganti_b (replaces_b): Hadu, whom Rudi" in " ".join(r.output.split())
