@@ -215,6 +215,7 @@ def player_list(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 
 def player(con: duckdb.DuckDBPyConnection, key: str) -> dict[str, Any]:
+    reserve_for = league.reserve_of(con, key)
     return {
         "events": stats.player_events(con, key),
         "matches": stats.player_matches(con, key),
@@ -222,7 +223,9 @@ def player(con: duckdb.DuckDBPyConnection, key: str) -> dict[str, Any]:
         "fed": stats.player_fed(con, key),
         "chairs": stats.player_chairs(con, key),
         "timeline": stats.player_timeline(con, key),
-        "reserve_for": league.reserve_of(con, key),
+        "reserve_for": reserve_for,
+        # the matches played as a reserve, and whom for (rule 23); a reserve's only
+        "replaced": league.substitutes(con, player_key=key) if reserve_for else None,
     }
 
 

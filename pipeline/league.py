@@ -8,7 +8,6 @@ pepet: age and citizenship on the event's date) comes from the ruleset's
 columns ``replaces_a`` … ``replaces_d``, kept with the hand's other extra columns.
 """
 
-import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING
@@ -382,20 +381,25 @@ def advancements(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 # --- substitutes (rule 23) -------------------------------------------------------------------
 
 
-def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.DataFrame:
-    """``event, round, table, player_key, player, reserve_for, replaces`` — every reserve who
-    played, the group they are a reserve of, and whom the hand log says they replaced (where
-    it says nobody, the event's roster)."""
+def substitutes(
+    con: duckdb.DuckDBPyConnection, event: str | None = None, player_key: str | None = None
+) -> pl.DataFrame:
+    """``event, round, table, player_key, player, reserve_for, replaces, title`` — every
+    reserve who played (of ``event``, or only ``player_key``), the group they are a reserve
+    of, whom the hand log says they replaced (where it says nobody, the event's roster), and
+    the event's title (its id where it has none)."""
     reserves = frame(
         con.sql(
-            'SELECT DISTINCT m.event, t.round, t."table", m.player_key, p.player, m."group" AS reserve_for '
+            'SELECT DISTINCT m.event, t.round, t."table", m.player_key, p.player, m."group" AS reserve_for, '
+            "coalesce(e.title, m.event) AS title "
             "FROM event_members m JOIN table_standings_t t ON t.event = m.event AND t.player_key = m.player_key "
-            "JOIN players p ON p.player_key = m.player_key "
-            "WHERE m.role = 'reserve' AND (CAST(? AS VARCHAR) IS NULL OR m.event = ?)",
-            params=[event, event],
+            "JOIN players p ON p.player_key = m.player_key JOIN events e ON e.event = m.event "
+            "WHERE m.role = 'reserve' AND (CAST(? AS VARCHAR) IS NULL OR m.event = ?) "
+            "AND (CAST(? AS VARCHAR) IS NULL OR m.player_key = ?)",
+            params=[event, event, player_key, player_key],
         )
     )
-    named = _replaces(con, event)
+    named = _replaces(con, reserves)
     out = reserves.join(named, on=["event", "round", "table", "player_key"], how="left")
     # where the sheet names nobody, the roster's record (domino event roster: replaces)
     roster = frame(
@@ -403,8 +407,9 @@ def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.
             "SELECT e.event, e.player_key, coalesce(r.player, e.replaces) AS on_roster "
             "FROM entrants e LEFT JOIN (SELECT player_key, min(player) AS player "
             "FROM league_players GROUP BY player_key) r ON r.player_key = e.replaces "
-            "WHERE e.replaces IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR e.event = ?)",
-            params=[event, event],
+            "WHERE e.replaces IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR e.event = ?) "
+            "AND (CAST(? AS VARCHAR) IS NULL OR e.player_key = ?)",
+            params=[event, event, player_key, player_key],
         )
     )
     out = (
@@ -415,30 +420,43 @@ def substitutes(con: duckdb.DuckDBPyConnection, event: str | None = None) -> pl.
     return out.sort("event", "round", "table", "player")
 
 
-def _replaces(con: duckdb.DuckDBPyConnection, event: str | None) -> pl.DataFrame:
-    """Whom each seated reserve replaced, from the hand log's ``replaces_x`` columns."""
-    schema = {"event": pl.String, "round": pl.String, "table": pl.String}
-    rows = frame(
-        con.sql(
-            'SELECT h.event, h.round, h."table", h.key_a, h.key_b, h.key_c, h.key_d, h.extra FROM hands h '
-            'JOIN match_versions v USING (event, round, "table", version) '
-            "WHERE v.current AND h.extra IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR h.event = ?)",
-            params=[event, event],
+def _replaces(con: duckdb.DuckDBPyConnection, reserves: pl.DataFrame) -> pl.DataFrame:
+    """Whom each seated reserve replaced, from the hand log's ``replaces_x`` columns of the
+    current versions of the reserves' matches (the first such cell of a match)."""
+    keys = ["event", "round", "table"]
+    schema = {**dict.fromkeys(keys, pl.String), "player_key": pl.String, "replaces": pl.String}
+    if reserves.height == 0:
+        return pl.DataFrame(schema=schema)
+    register(con, "_reserve_matches", reserves.select(keys).unique())
+    try:
+        rows = frame(
+            con.sql(
+                'SELECT h.event, h.round, h."table", h.hand, h.key_a, h.key_b, h.key_c, h.key_d, '
+                "h.extra FROM hands h "
+                'JOIN match_versions v USING (event, round, "table", version) '
+                'JOIN _reserve_matches m USING (event, round, "table") '
+                "WHERE v.current AND h.extra IS NOT NULL"
+            )
         )
+    finally:
+        con.unregister("_reserve_matches")
+    found = pl.concat(
+        [
+            rows.select(
+                *keys,
+                "hand",
+                pl.col(f"key_{c}").alias("player_key"),
+                pl.col("extra").str.json_path_match(f"$.replaces_{c}").alias("replaces"),
+            )
+            for c in CHAIRS
+        ]
+    ).filter(pl.col("player_key").is_not_null() & (pl.col("replaces").str.strip_chars() != ""))
+    return (
+        found.sort("hand")
+        .unique([*keys, "player_key"], keep="first", maintain_order=True)
+        .select(list(schema))
+        .cast(schema)
     )
-    found = []
-    for r in rows.iter_rows(named=True):  # extra columns are rare: a few rows per reserve
-        extra = json.loads(r["extra"])
-        for c in CHAIRS:
-            name = extra.get(f"replaces_{c}")
-            if name and r[f"key_{c}"]:
-                found.append(
-                    {**{k: r[k] for k in schema}, "player_key": r[f"key_{c}"], "replaces": name}
-                )
-    found_frame = pl.DataFrame(
-        found, schema={**schema, "player_key": pl.String, "replaces": pl.String}
-    )
-    return found_frame.unique(["event", "round", "table", "player_key"], keep="first")
 
 
 def reserve_of(con: duckdb.DuckDBPyConnection, key: str) -> str | None:

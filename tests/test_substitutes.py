@@ -41,11 +41,11 @@ def league(con, tmp_path):
     return con
 
 
-def sheet(tmp_path, name: str, table: str, seats, replaces: dict[str, str] | None = None):
+def sheet(tmp_path, name: str, table: str, seats, replaces=None, round_="S1"):
     """One hand of S1 at ``table`` (out by chair A; pips 5, 10, 20) with the columns
     ``ganti_x`` of ``replaces`` (chair letter -> name) as a referee adds them."""
     rows = [
-        hand(1, "A", "out", pips=(None, 5, 10, 20), seats=seats, ruleset="pepet", round="S1")
+        hand(1, "A", "out", pips=(None, 5, 10, 20), seats=seats, ruleset="pepet", round=round_)
         | {"table": table}
     ]
     lines = csv_text(rows).splitlines()
@@ -226,3 +226,28 @@ def test_the_command_line_says_it_and_exits_0(db_path, tmp_path):
     r = CliRunner().invoke(cli, ["ingest", str(path)])
     assert r.exit_code == 0, r.output
     assert "warning meja1.csv:2 ganti_b (replaces_b): Hadu, whom Rudi" in " ".join(r.output.split())
+
+
+def test_the_player_page_says_whom_a_reserve_replaced(db_path, tmp_path, monkeypatch):
+    """A reserve's page listed "Reserve for KG Alpha" only: the record of whom they
+    played for (RULES: the match record names whom the reserve replaced) was shown nowhere."""
+    from dashboard import data
+    from pipeline.store.db import connect
+    from tests.test_dashboard import app, texts
+
+    with connect(db_path) as con:
+        path = tmp_path / "players.csv"
+        path.write_text(REGISTRY, encoding="utf-8")
+        import_registry(con, read_registry(path), "default")
+        save(con, "ev", "pepet", title="Liga KG", event_date=date(2026, 6, 1))
+        ingest(con, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Hadi"})])
+        ingest(con, [sheet(tmp_path, "s2.csv", "1", TABLE_1, round_="S2")])
+    monkeypatch.setattr(data, "STAMP_TTL", 0.0)
+    data.clear()
+    shown = texts(app("page_scripts/player.py", player="rudi"))
+    assert "Pemain cadangan untuk KG Alpha" in shown
+    assert "Menggantikan Hadi: Liga KG, S1 meja 1" in shown
+    assert (
+        "Bermain sebagai cadangan (tanpa catatan siapa yang digantikan): Liga KG, S2 meja 1"
+        in shown
+    )

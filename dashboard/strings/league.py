@@ -52,4 +52,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "the top {top} of each group of {source} → {target} ({n} players)",
     },
     "lg.reserve_for": {"id": "Pemain cadangan untuk {group}", "en": "Reserve for {group}"},
+    "lg.replaced": {
+        "id": "Menggantikan {member}: {event}, {round} meja {table}",
+        "en": "Replaced {member}: {event}, {round} table {table}",
+    },
+    "lg.replaced.nobody": {
+        "id": "Bermain sebagai cadangan (tanpa catatan siapa yang digantikan): {event}, {round} meja {table}",
+        "en": "Played as a reserve (no record of whom for): {event}, {round} table {table}",
+    },
 }

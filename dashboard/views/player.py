@@ -104,6 +104,23 @@ def _event_picker(events: list[str]) -> str:
     return shown
 
 
+def _replaced(subs: pl.DataFrame | None) -> None:
+    """Each match played as a reserve and whom for (the sheet's or the roster's record)."""
+    if subs is None or subs.height == 0:
+        return
+    lines = [
+        t(
+            "lg.replaced" if r["replaces"] else "lg.replaced.nobody",
+            member=ui.md(r["replaces"] or ""),
+            event=ui.md(r["title"]),
+            round=ui.md(r["round"]),
+            table=ui.md(r["table"]),
+        )
+        for r in subs.iter_rows(named=True)
+    ]
+    st.caption("  \n".join(lines))
+
+
 def show(
     d: dict[str, Any],
     name: str,
@@ -122,6 +139,7 @@ def show(
         st.caption(t("pl.group", group=ui.md(group)))
     if d.get("reserve_for"):
         st.caption(t("lg.reserve_for", group=ui.md(d["reserve_for"])))
+        _replaced(d.get("replaced"))
     url = ui.profile_url(name, event=event)
     st.markdown(t("pf.share", label=ui.md(name), url=url))
     ev: pl.DataFrame = d["events"]
