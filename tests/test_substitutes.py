@@ -171,7 +171,8 @@ def test_a_player_who_is_no_reserve_and_a_reserve_for_nobody_are_said(league, tm
             None,
             "replaces.missing",
             "Rudi is a reserve of KG Alpha and plays in chair B without a record of whom they "
-            "replace; write the absent member's name in a column replaces_b (ganti_b), rule 23",
+            "replace; write the absent member's name in a column replaces_b (ganti_b) of the "
+            "sheet, or in the column replaces of the event's roster (rule 23)",
         ),
         (
             2,
