@@ -189,10 +189,11 @@ def _refuse_unnamed_values(
 
 
 def _refuse_long_cells(rows: pl.DataFrame, label: str) -> None:
-    """The first cell longer than a hand log's cells may be (the aliases, several names, as
-    long as a note) refuses the file, naming its line and column."""
+    """The first cell longer than a hand log's cells may be (the aliases, several names, and
+    a roster's consent, a sentence, as long as a note) refuses the file, naming its line and
+    column."""
     limits = {
-        c: MAX_NOTE if c == "aliases" else MAX_CELL
+        c: MAX_NOTE if c in ("aliases", "consent") else MAX_CELL
         for c, kind in rows.schema.items()
         if kind == pl.String and not c.startswith("_")
     }

@@ -457,6 +457,20 @@ def _titled(kind: str) -> bytes:
     return "\n".join(rows).encode("utf-8")
 
 
+def test_commas_in_a_cell_of_a_semicolon_file_do_not_make_it_comma_separated():
+    """A referee's note in a ``;`` file (Indonesian-locale Excel) with more commas than the
+    file has columns made it read as comma-separated ("the column round is missing"); a
+    roster's consent, a sentence, the same with only three columns."""
+    header, rows = good_cells()
+    note = header.index("note")
+    rows[0][note] = '"' + "wasit: " + ", ".join(f"kocokan {i} diulang" for i in range(40)) + '"'
+    s = read_bytes(csv_of(header, rows).replace(",", ";").replace("; ", ", ").encode(), "m.csv")
+    t, probs = normalize(s.frame)
+    assert probs.height == 0, probs.to_dicts()
+    assert t["note"][0].startswith("wasit: kocokan 0 diulang, kocokan 1 diulang")
+    assert t.height == typed("good.csv").height
+
+
 @pytest.mark.parametrize("kind", ["xlsx", "padded", "bare"])
 def test_a_title_above_the_header_is_left_out_with_a_warning(con, kind):
     """Before: "the column round is missing" for a sheet whose first row is its title."""

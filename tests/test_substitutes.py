@@ -194,11 +194,17 @@ def test_the_roster_records_whom_a_reserve_plays_for(store, league, tmp_path):
     assert league.execute(
         "SELECT player_key, replaces, consent FROM entrants ORDER BY 1"
     ).fetchall() == [("ana", None, None), ("rudi", "hadi", "lisan, di depan wasit")]
+    # the consent is a sentence: as long as a note may be
+    said_so = "lisan di depan wasit dan koordinator KG Alpha, " * 4
+    roster.write_text(f"pemain;ganti;persetujuan\nRudi;Hadi;{said_so}\n", "utf-8")
+    assert read_roster(roster)["consent"].to_list() == [said_so.strip()]
     plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1)])
     assert statuses(plan) == {"1": "new"} and plan.problems.height == 0
     subs = substitutes(league, "ev").select("player", "reserve_for", "replaces").to_dicts()
     assert subs == [{"player": "Rudi", "reserve_for": "KG Alpha", "replaces": "Hadi"}]
     # a misspelt member on the roster is refused with its file, line and column
+    roster.write_text("pemain;ganti;persetujuan\nRudi;hadi;lisan, di depan wasit\nAna;;\n", "utf-8")
+    set_roster(league, "ev", read_roster(roster), source="peserta.csv")
     roster.write_text("pemain,ganti\nAna,\nRudi,Hadu\n", "utf-8")
     with pytest.raises(EventRefused) as refused:
         set_roster(league, "ev", read_roster(roster), source="peserta.csv")

@@ -226,16 +226,23 @@ def _cp1252_ok(data: bytes) -> bool:
 
 def _delimiter(text: str, start: int) -> str:
     """``,``, ``;`` (Indonesian-locale Excel) or a tab (Excel's "Text (Tab delimited)" and
-    "Unicode Text", or cells pasted from a spreadsheet): the one a line holds most of, among
-    the first line and those under it where a header may be (a title above the header
-    holds few or none), ``,`` on a tie."""
+    "Unicode Text", or cells pasted from a spreadsheet): among the first line and those
+    under it where a header may be, the one most lines hold (a title above the header holds
+    few or none, and a cell of text with commas in a ``;`` file is one line of many), then
+    the one a line holds most of; ``,`` on a tie."""
     lines = []
     for _ in range(HEADER_SEARCH + 1):
         lines.append(_line_at(text, start))
         start = _next_line(text, start)
         if start >= len(text):
             break
-    return max((",", ";", "\t"), key=lambda sep: max(line.count(sep) for line in lines))
+    return max(
+        (",", ";", "\t"),
+        key=lambda sep: (
+            sum(sep in line for line in lines),
+            max(line.count(sep) for line in lines),
+        ),
+    )
 
 
 _SEP_LINE = re.compile(r'^\s*"?sep=(.)"?\s*$', re.IGNORECASE)
