@@ -124,14 +124,18 @@ def _first(seats: pl.DataFrame) -> pl.DataFrame:
 def _warn(
     rows: pl.DataFrame,
     column: pl.Expr,
-    code: str,
+    kind: str,
     params: dict[str, pl.Expr],
-    variant: pl.Expr | None = None,
+    none: pl.Expr | None = None,
 ) -> pl.DataFrame:
+    """Problems of code ``replaces``, variant ``kind`` (``kind.none`` where ``none``)."""
+    variant = pl.lit(kind)
+    if none is not None:
+        variant = pl.when(none).then(pl.lit(f"{kind}.none")).otherwise(variant)
     return problems.from_rows(
         rows,
         column=column,
-        code=code,
+        code="replaces",
         params={"player": pl.col("player"), "chair": pl.col("_chair"), **params},
         variant=variant,
         severity=problems.WARNING,
@@ -173,7 +177,7 @@ def _missing(seats: pl.DataFrame, reserves: pl.DataFrame, on_roster: pl.DataFram
     return _warn(
         silent,
         _PLAYER_COLUMN,
-        "replaces.missing",
+        "missing",
         {"group": pl.col("reserve_for"), "letter": pl.col("_chair").str.to_lowercase()},
     )
 
@@ -190,15 +194,15 @@ def _unknown(named: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
     return _warn(
         named,
         _REPLACES_COLUMN,
-        "replaces.unknown",
+        "unknown",
         {"name": pl.col("replaces"), "names": pl.col("_close")},
-        pl.when(pl.col("_close") == "").then(pl.lit("none")),
+        pl.col("_close") == "",
     )
 
 
 def _not_reserve(known: pl.DataFrame, reserves: pl.DataFrame) -> pl.DataFrame:
     rows = known.join(reserves, on=["_league", "player_key"], how="anti")
-    return _warn(rows, _REPLACES_COLUMN, "replaces.not_reserve", {"name": pl.col("replaces")})
+    return _warn(rows, _REPLACES_COLUMN, "not_reserve", {"name": pl.col("replaces")})
 
 
 def _other_group(
@@ -239,13 +243,13 @@ def _other_group(
     return _warn(
         wrong,
         _REPLACES_COLUMN,
-        "replaces.other_group",
+        "other_group",
         {
             "name": pl.col("replaces"),
             "group": pl.col("reserve_for"),
             "other": pl.col("member_of").fill_null("-"),
         },
-        pl.when(pl.col("member_of").is_null()).then(pl.lit("none")),
+        pl.col("member_of").is_null(),
     )
 
 
@@ -294,6 +298,4 @@ def _playing(
         .agg(pl.col("table").unique().sort().str.join(", ").alias("at"))
     )
     hit = known.join(where, on=["event", "round", "replaced_key"], how="inner")
-    return _warn(
-        hit, _REPLACES_COLUMN, "replaces.playing", {"name": pl.col("replaces"), "at": pl.col("at")}
-    )
+    return _warn(hit, _REPLACES_COLUMN, "playing", {"name": pl.col("replaces"), "at": pl.col("at")})
