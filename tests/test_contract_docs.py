@@ -98,6 +98,24 @@ def test_every_rulesets_extra_column_is_in_handlog():
             assert not missing, f"docs/handlog.md does not name {rs}'s {view} columns {missing}"
 
 
+def test_the_views_table_says_what_each_rulebook_adds_exactly():
+    """The views table's "unhas adds" / "pepet adds" cells are each ruleset's ``[columns]``,
+    in order: the docs listed pepet's ``reserves`` of group_standings, which `domino
+    standings` did not print (its ``[columns]`` did not name it)."""
+    doc = _doc("handlog.md")
+    header = re.search(r"^\| view \| contract columns \| (.+) \|$", doc, re.M)
+    assert header, "docs/handlog.md has no views table"
+    books = [c.split()[0] for c in header.group(1).split(" | ")]
+    assert sorted(books) == sorted(rulesets.names())
+    for level in CONTRACT:
+        row = re.search(rf"^\| `{_view(level)}`[^|]*\| `[^`]+` \| (.+) \|$", doc, re.M)
+        assert row, f"docs/handlog.md has no row for {_view(level)}"
+        for rs, cell in zip(books, row.group(1).split(" | "), strict=True):
+            listed = re.match(r"`([^`]+)`", cell)
+            said = listed.group(1).split(", ") if listed else []
+            assert said == rulesets.load(rs).columns(level), (rs, level, cell)
+
+
 def test_every_problem_code_is_in_handlog():
     codes = problem_codes()
     # the extraction itself must see the codes of every kind of call
