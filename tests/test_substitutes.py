@@ -229,6 +229,11 @@ def test_the_command_line_says_it_and_exits_0(db_path, tmp_path):
     (tmp_path / "players.csv").write_text(REGISTRY, encoding="utf-8")
     r = CliRunner().invoke(cli, ["players", "import", str(tmp_path / "players.csv")])
     assert r.exit_code == 0, r.output
+    # the registry lists who is a reserve of which group (it said nothing of it)
+    r = CliRunner().invoke(cli, ["players", "list", "--format", "csv"])
+    assert "Rudi,,,KG Alpha" in r.stdout.splitlines() and r.stdout.startswith(
+        "player,group,city,reserve_for"
+    )
     path = sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Hadu"})
     r = CliRunner().invoke(cli, ["ingest", str(path)])
     assert r.exit_code == 0, r.output

@@ -308,9 +308,15 @@ def players_import(file, league, apply_, reason, by, db) -> None:
 @format_option
 @db_option
 def players_list(fmt, db) -> None:
-    """List the registry."""
+    """List the registry: each player's newest group and city, and the group a registered
+    reserve plays for (rule 23)."""
     from pipeline.cli.output import emit
 
     with reader(db) as con:
-        df = con.sql('SELECT player, "group", city FROM registry ORDER BY "group", player').pl()
+        df = con.sql(
+            'SELECT r.player, r."group", r.city, s.reserve_for FROM registry r LEFT JOIN '
+            "(SELECT player_key, min(reserve_for) AS reserve_for FROM league_players "
+            "GROUP BY player_key) s USING (player_key) "
+            'ORDER BY r."group" NULLS LAST, s.reserve_for NULLS LAST, r.player'
+        ).pl()
     emit(df, fmt, title="player registry")
