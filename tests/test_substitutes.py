@@ -162,7 +162,7 @@ def test_the_group_is_the_one_in_force_on_the_events_date(store, league, tmp_pat
 
 
 def test_a_player_who_is_no_reserve_and_a_reserve_for_nobody_are_said(league, tmp_path):
-    plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"c": "Hadi"})])
+    plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "—", "c": "Hadi"})])
     assert statuses(plan) == {"1": "new"}
     assert said(plan) == [
         (

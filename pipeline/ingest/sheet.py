@@ -160,7 +160,7 @@ def _lifted_note(label: str, header_line: int, said: list[str]) -> dict[str, obj
 #: What a cell of a contract column holding nothing may say: a dash is how many referees
 #: write "none" (an empty chair, no pips, no sanction, no note); a column the contract does
 #: not know keeps it
-_NOTHING = ["", "-", "--", "\u2013", "\u2014"]
+NOTHING = ["", "-", "--", "\u2013", "\u2014"]
 
 
 def _to_frame(
@@ -213,10 +213,7 @@ def _to_frame(
         )
     headers = {c: seen[c] for c in names if c in CANONICAL or c.startswith(SPELLED_EXTRAS)}
     cells = body.with_columns(
-        pl.col(c)
-        .cast(pl.String)
-        .str.strip_chars()
-        .replace(_NOTHING if c in CANONICAL else "", None)
+        pl.col(c).cast(pl.String).str.strip_chars().replace(NOTHING if c in CANONICAL else "", None)
         for c in names
     ).with_row_index("_line", offset=header_line + 1)
     cells = cells.with_columns(pl.col("_line").cast(pl.Int64))

@@ -31,6 +31,7 @@ from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import MATCH
 from pipeline.ingest.resolve import event_leagues
+from pipeline.ingest.sheet import NOTHING
 from pipeline.players import alias_map, player_key
 from pipeline.store.db import frame, register
 
@@ -82,26 +83,6 @@ def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
     return problems.concat(found)
 
 
-def _cells(rows: pl.DataFrame) -> pl.DataFrame:
-    """Every chair of ``rows`` with its ``replaces`` cell (null where none is written)."""
-    return pl.concat(
-        [
-            rows.select(
-                pl.exclude([f"{k}_{x}" for k in ("player", "key") for x in CHAIRS]),
-                pl.lit(c.upper()).alias("_chair"),
-                pl.col(f"player_{c}").alias("player"),
-                pl.col(f"key_{c}").alias("player_key"),
-                pl.col("extra")
-                .str.json_path_match(f"$.replaces_{c}")
-                .str.strip_chars()
-                .replace(["", "-", "--", "–", "—"], None)
-                .alias("replaces"),
-            )
-            for c in CHAIRS
-        ]
-    )
-
-
 def _league(leagues: dict[str, str]) -> pl.Expr:
     return (
         pl.col("event").replace_strict(leagues, default="default", return_dtype=pl.String)
@@ -109,9 +90,24 @@ def _league(leagues: dict[str, str]) -> pl.Expr:
 
 
 def _seats(rows: pl.DataFrame) -> pl.DataFrame:
-    """One row per seated chair per hand row: :data:`_SEAT`."""
-    with_extra = rows.with_columns(pl.col("extra").fill_null("{}"))
-    return _cells(with_extra).filter(pl.col("player_key").is_not_null()).select(_SEAT)
+    """One row per seated chair per hand row, with the chair's ``replaces`` cell (null where
+    none is written; a dash is none, as in a contract column): :data:`_SEAT`."""
+    return pl.concat(
+        [
+            rows.select(
+                *[c for c in _SEAT if c not in ("_chair", "player", "player_key", "replaces")],
+                pl.lit(c.upper()).alias("_chair"),
+                pl.col(f"player_{c}").alias("player"),
+                pl.col(f"key_{c}").alias("player_key"),
+                pl.col("extra")
+                .str.json_path_match(f"$.replaces_{c}")
+                .str.strip_chars()
+                .replace(NOTHING, None)
+                .alias("replaces"),
+            )
+            for c in CHAIRS
+        ]
+    ).filter(pl.col("player_key").is_not_null())
 
 
 def _first(seats: pl.DataFrame) -> pl.DataFrame:
