@@ -329,10 +329,17 @@ def clear_roster(con: duckdb.DuckDBPyConnection, event: str) -> int:
 
 
 def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
-    """``player_key, player, group`` of ``event``'s entrants, by name."""
+    """``player_key, player, group, replaces, consent`` of ``event``'s entrants, by name;
+    ``replaces`` is the name of the member a reserve plays for (rule 23): the registry's
+    spelling, else the roster's, else the key as stored."""
     return frame(
         con.sql(
-            'SELECT player_key, player, "group" FROM entrants WHERE event = ? ORDER BY player_key',
+            'SELECT e.player_key, e.player, e."group", '
+            "coalesce(r.player, m.player, e.replaces) AS replaces, e.consent FROM entrants e "
+            "LEFT JOIN (SELECT player_key, min(player) AS player FROM league_players "
+            "GROUP BY player_key) r ON r.player_key = e.replaces "
+            "LEFT JOIN entrants m ON m.event = e.event AND m.player_key = e.replaces "
+            "WHERE e.event = ? ORDER BY e.player_key",
             params=[event],
         )
     )

@@ -96,6 +96,28 @@ def test_create_an_event_upload_a_roster_and_draw(db_path, tmp_path):
     ok(at.run())
     click(at, "Use this roster")
     assert "8 entrant(s) saved." in texts(at)
+    shown = next(df for df in frames(at) if "Player" in df.columns)
+    assert list(shown.columns) == ["Player", "Group"]  # no reserve: no columns for one
+
+    # a reserve and whom they play for (rule 23): the roster's record is shown
+    with_reserve = (
+        "player,group,ganti,persetujuan\n"
+        + "".join(f"{p},,,\n" for p in EIGHT)
+        + "Rudi,,Ana,lisan\n"
+    )
+    at.get("file_uploader")[0].set_value([("peserta.csv", with_reserve.encode(), "text/csv")])
+    ok(at.run())
+    click(at, "Use this roster")
+    assert "9 entrant(s) saved." in texts(at)
+    shown = next(df for df in frames(at) if "Player" in df.columns)
+    assert list(shown.columns) == ["Player", "Group", "Replaces", "Consent"]
+    assert shown[shown["Player"] == "Rudi"][["Replaces", "Consent"]].values.tolist() == [
+        ["Ana", "lisan"]
+    ]
+    at.get("file_uploader")[0].set_value([("peserta.csv", roster.encode(), "text/csv")])
+    ok(at.run())
+    click(at, "Use this roster")
+    assert "8 entrant(s) saved." in texts(at)
 
     click(at, "Draw this round")  # no round named: said, not a button that does nothing
     assert "A round of event piala-2026 needs a label to be drawn" in texts(at)

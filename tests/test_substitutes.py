@@ -263,3 +263,23 @@ def test_the_player_page_says_whom_a_reserve_replaced(db_path, tmp_path, monkeyp
         "Bermain sebagai cadangan (tanpa catatan siapa yang digantikan): Liga KG, S2 meja 1"
         in shown
     )
+
+
+def test_group_standings_after_a_round_are_the_views_own(store, league, tmp_path):
+    """The leaderboard's group standings after a chosen round read the registry's newest
+    group and left reserves out: KG Alpha after S1 was Ana 3 + Budi 3 = 6, where the event's
+    group standings say 8. Worked by hand (pepet: 3, 2, 1, 0 by pips 0, 5, 10, 20): table 1
+    Ana 3, Rudi 2 (reserve of KG Alpha), Cici 1, Dedi 0; table 2 Budi 3, Eka 2, Fani 1,
+    Hadi 0 (KG Alpha on the event's date, 2026-06-01; KG Beta only from 2026-07-01)."""
+    from pipeline.standings import bracket
+
+    t2 = sheet(tmp_path, "meja2.csv", "2", ("Budi", "Eka", "Fani", "Hadi"))
+    ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Ika"}), t2])
+    after = bracket.groups_after(league, "ev", "S1")
+    rows = after.select("group", "points", "hands", "players", "rank", "reserves").rows()
+    assert rows == [("KG Alpha", 8, 4, 4, 1, 1), ("KG Beta", 4, 4, 4, 2, 0)]
+    view = league.execute(
+        'SELECT "group", points, hands, players, rank, reserves FROM group_standings '
+        "WHERE event = 'ev' ORDER BY rank"
+    ).fetchall()
+    assert rows == view

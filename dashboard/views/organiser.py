@@ -257,7 +257,9 @@ def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
         current = data.uncached(events.roster, info.event)
         st.caption(t("org.roster.count", n=current.height))
         if current.height:
-            ui.table(current.select("player", "group"), key="org_roster_table", height=240)
+            # whom a reserve plays for, and the member's consent, where the roster says so
+            said = [c for c in ("replaces", "consent") if current.get_column(c).is_not_null().any()]
+            ui.table(current.select("player", "group", *said), key="org_roster_table", height=240)
             sure = st.checkbox(t("org.roster.clear.sure"), key=f"org_roster_sure_{info.event}")
             if st.button(
                 t("org.roster.clear"), key="org_roster_clear", disabled=not sure, width="stretch"
