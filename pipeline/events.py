@@ -287,9 +287,16 @@ def set_roster(
 
 
 def _refuse_unknown_replaced(keyed: pl.DataFrame, reg: pl.DataFrame) -> None:
-    """A ``replaces`` cell naming someone outside the registry (where there is one) is
-    refused with its file and line: the record of whom a reserve played for would name
-    nobody (a misspelt member)."""
+    """A ``replaces`` cell naming the entrant of its own row, or someone outside the
+    registry (where there is one), is refused with its file and line: the record of whom
+    a reserve played for would name nobody (a misspelt member, a cell on the wrong row)."""
+    itself = keyed.filter(pl.col("replaces_key") == pl.col("player_key")).sort("_line")
+    if itself.height:
+        row = itself.row(0, named=True)
+        raise EventRefused(
+            "roster.replaces_self",
+            {"file": row["_file"], "line": row["_line"], "player": row["player"]},
+        )
     if reg.height == 0:
         return
     unknown = keyed.filter(pl.col("replaces_key").is_not_null()).join(

@@ -213,6 +213,12 @@ def test_the_roster_records_whom_a_reserve_plays_for(store, league, tmp_path):
         "registry (closest registered names: Hadi); write the member's name as registered"
     )
     assert league.execute("SELECT count(*) FROM entrants").fetchall() == [(2,)]  # unchanged
+    roster.write_text("pemain,ganti\nRUDI,rudi\n", "utf-8")  # a cell on the wrong row
+    with pytest.raises(EventRefused) as refused:
+        set_roster(league, "ev", read_roster(roster), source="peserta.csv")
+    assert str(refused.value).startswith(
+        "peserta.csv, line 2, column replaces: RUDI is written as replacing themselves"
+    )
 
 
 def test_a_rulebook_without_groups_is_not_checked(league, tmp_path):
