@@ -24,7 +24,7 @@ import polars as pl
 
 from pipeline import problems
 from pipeline.ingest.match import MATCH, seats_long
-from pipeline.store.db import frame, register
+from pipeline.store.db import for_events, frame
 
 _SEATS = (
     's.event, s.round, s."table", s.hand, s.chair, s.player_key, s.player '
@@ -38,17 +38,13 @@ def drawn_events(con: duckdb.DuckDBPyConnection, events: list[str]) -> list[str]
     holds thousands of events, and most leagues draw few of them)."""
     if not events:
         return []
-    register(con, "_draw_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
-    try:
-        return [
-            str(e)
-            for (e,) in con.execute(
-                "SELECT DISTINCT event FROM draws_t WHERE current "
-                "AND event IN (SELECT event FROM _draw_events) ORDER BY 1"
-            ).fetchall()
-        ]
-    finally:
-        con.unregister("_draw_events")
+    found = for_events(
+        con,
+        "SELECT DISTINCT event FROM draws_t WHERE current "
+        "AND event IN (SELECT event FROM _events) ORDER BY 1",
+        events,
+    )
+    return [str(e) for e in found.get_column("event")]
 
 
 def drawn_seats(

@@ -11,7 +11,7 @@ from pipeline.ingest.drawcheck import drawn_events
 from pipeline.ingest.match import FEW, MATCH, match_filter
 from pipeline.ingest.normalize import CLOSE_PARAM, CLOSE_VARIANT, with_closest
 from pipeline.players import alias_map, player_key
-from pipeline.store.db import frame, register
+from pipeline.store.db import for_events, frame, register
 
 
 def resolve_rulesets(
@@ -351,17 +351,12 @@ def _loaded_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.Dat
                 params=params,
             )
         )
-    register(con, "_label_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
-    try:
-        return frame(
-            con.sql(
-                'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
-                "WHERE event IN (SELECT event FROM _label_events) GROUP BY ALL "
-                f"{_NOT_WITHDRAWN}"
-            )
-        )
-    finally:
-        con.unregister("_label_events")
+    return for_events(
+        con,
+        'SELECT event, round, "table", min(loaded_at) AS first_at FROM match_versions '
+        f"WHERE event IN (SELECT event FROM _events) GROUP BY ALL {_NOT_WITHDRAWN}",
+        events,
+    )
 
 
 def _drawn_matches(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:

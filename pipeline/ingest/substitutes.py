@@ -33,7 +33,7 @@ from pipeline.ingest.match import MATCH
 from pipeline.ingest.resolve import event_leagues
 from pipeline.ingest.sheet import NOTHING
 from pipeline.players import alias_map, player_key
-from pipeline.store.db import frame, register
+from pipeline.store.db import for_events, frame, register
 
 _SEAT = ["_file", "_line", *MATCH, "_league", "_chair", "player", "player_key", "replaces"]
 
@@ -144,16 +144,12 @@ _PLAYER_COLUMN = pl.format("player_{}", pl.col("_chair").str.to_lowercase())
 
 def _on_roster(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
     """``event, player_key`` of the reserves whose roster row names whom they replace."""
-    register(con, "_subs_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
-    try:
-        return frame(
-            con.sql(
-                "SELECT event, player_key FROM entrants WHERE replaces IS NOT NULL "
-                "AND event IN (SELECT event FROM _subs_events)"
-            )
-        )
-    finally:
-        con.unregister("_subs_events")
+    return for_events(
+        con,
+        "SELECT event, player_key FROM entrants WHERE replaces IS NOT NULL "
+        "AND event IN (SELECT event FROM _events)",
+        events,
+    )
 
 
 def _missing(seats: pl.DataFrame, reserves: pl.DataFrame, on_roster: pl.DataFrame) -> pl.DataFrame:
@@ -250,16 +246,14 @@ def _other_group(
 
 
 def _event_dates(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFrame:
-    register(con, "_subs_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
-    try:
-        return frame(
-            con.sql(
-                "SELECT event, coalesce(event_date, CAST(created_at AS DATE)) AS on_date "
-                "FROM events WHERE event IN (SELECT event FROM _subs_events)"
-            )
-        ).cast({"on_date": pl.Date})
-    finally:
-        con.unregister("_subs_events")
+    """``event, on_date``: the day each event is played (the day it was created where it
+    has no date), as the view ``event_members`` reads it."""
+    return for_events(
+        con,
+        "SELECT event, coalesce(event_date, CAST(created_at AS DATE)) AS on_date "
+        "FROM events WHERE event IN (SELECT event FROM _events)",
+        events,
+    ).cast({"on_date": pl.Date})
 
 
 def _playing(

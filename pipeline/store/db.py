@@ -577,6 +577,19 @@ def frame(rel: Any, *, small: bool = True) -> Any:
     return pl.DataFrame(rows, schema=list(zip(rel.columns, types, strict=True)), orient="row")
 
 
+def for_events(con: duckdb.DuckDBPyConnection, sql: str, events: list[str]) -> Any:
+    """The rows of ``sql``, which reads the events asked about from the table ``_events``
+    (one column ``event``; a rebuild's batch asks about thousands: one query, not one per
+    event), as a polars frame."""
+    import polars as pl
+
+    register(con, "_events", pl.DataFrame({"event": events}, schema={"event": pl.String}))
+    try:
+        return frame(con.sql(sql))
+    finally:
+        con.unregister("_events")
+
+
 def is_postgres(con: object) -> bool:
     """Whether ``con`` is a connection to the PostgreSQL store."""
     return type(con).__name__ == "PgConnection"
