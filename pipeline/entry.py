@@ -18,6 +18,7 @@ is still owed (the ruleset's scoring models decide both).
 
 import csv
 import io
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -170,7 +171,7 @@ def drawn_seats(con: duckdb.DuckDBPyConnection, event: str, round: str, table: s
 def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) -> MatchState:
     """The match as loaded now: its hands, standings, draw, and whether it is open."""
     ruleset = queries.ruleset_of(con, event)
-    cols = ", ".join(f'h."{c}"' for c in COLUMNS if c not in ("event", "ruleset"))
+    cols = ", ".join(f'h."{c}"' for c in [*COLUMNS, "extra"] if c not in ("event", "ruleset"))
     hands = frame(
         con.sql(
             f"SELECT {cols} FROM hands h JOIN match_versions v "
@@ -260,13 +261,33 @@ def hand_row(st: MatchState, hand: Hand, seats: Seats) -> dict[str, Any]:
 
 
 def sheet(rows: list[dict[str, Any]]) -> bytes:
-    """Rows of the contract as a CSV hand log (header on line 1)."""
+    """Rows of the contract as a CSV hand log (header on line 1), and after its columns
+    the extra columns the rows keep (``extra``, JSON: a file's ``wasit``, whom a reserve
+    replaces), so that a hand entered or corrected here does not drop them."""
+    extras = [json.loads(r["extra"]) if r.get("extra") else {} for r in rows]
+    names = sorted({k for e in extras for k in e} - set(COLUMNS))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(COLUMNS)
-    for r in rows:
-        w.writerow(["" if r.get(c) is None else r[c] for c in COLUMNS])
+    w.writerow([*COLUMNS, *names])
+    for r, e in zip(rows, extras, strict=True):
+        cells = [r.get(c) for c in COLUMNS] + [e.get(k) for k in names]
+        w.writerow(["" if v is None else v for v in cells])
     return buf.getvalue().encode("utf-8")
+
+
+def _extra_kept(hands: pl.DataFrame, hand: int) -> str | None:
+    """The extra columns of a hand saved here: a corrected hand keeps its own; a new hand
+    takes whom each reserve replaces from the hand before it (nobody changes chairs within
+    a pepet session), and nothing else of it (a referee's remark is that hand's own)."""
+    if "extra" not in hands.columns or hands.height == 0:
+        return None
+    same = hands.filter(pl.col("hand") == hand)
+    if same.height:
+        return same.get_column("extra")[0]
+    before = hands.filter(pl.col("hand") < hand).sort("hand").get_column("extra")
+    last = json.loads(before[-1]) if before.len() and before[-1] else {}
+    kept = {k: v for k, v in last.items() if k.startswith("replaces_") and v}
+    return json.dumps(kept) if kept else None
 
 
 def file_name(event: str, round: str, table: str) -> str:
@@ -330,7 +351,8 @@ def save_hand(
         for r in st.hands.iter_rows(named=True)
         if r["hand"] != hand.hand
     ]
-    rows = sorted([*old, hand_row(st, hand, seats)], key=lambda r: int(r["hand"]))
+    row = hand_row(st, hand, seats) | {"extra": _extra_kept(st.hands, hand.hand)}
+    rows = sorted([*old, row], key=lambda r: int(r["hand"]))
     try:
         plan = service.load(
             con,

@@ -7,6 +7,7 @@ word: a misspelt member, a member of another group, a member seated in the same 
 a player who is no reserve, and a reserve for nobody.
 """
 
+import json
 from datetime import date
 
 import pytest
@@ -289,3 +290,65 @@ def test_group_standings_after_a_round_are_the_views_own(store, league, tmp_path
         "WHERE event = 'ev' ORDER BY rank"
     ).fetchall()
     assert rows == view
+
+
+def test_a_hand_entered_at_the_table_keeps_whom_the_reserve_replaces(store, league, tmp_path):
+    """A hand corrected or added on the hand-entry page wrote the match again from the
+    contract's columns only: the sheet's ``ganti_b`` (and any other extra column, such as
+    ``wasit``) was dropped from the new version, and the record of whom the reserve
+    replaced went with it."""
+    from pipeline import auth, entry
+
+    rows = [
+        hand(n, "A", "out", pips=(None, 5, 10, 20), seats=TABLE_1, ruleset="pepet", round="S1")
+        for n in (1, 2)
+    ]
+    lines = csv_text(rows).splitlines()
+    path = tmp_path / "meja1.csv"
+    path.write_text(
+        "\n".join([lines[0] + ",ganti_b,wasit", *(f"{x},Hadi,Pak Basri" for x in lines[1:])])
+        + "\n",
+        encoding="utf-8",
+    )
+    assert statuses(ingest(league, [path])) == {"1": "new"}
+    auth.add_user(league, "Pak Basri", "a long password", ["ev"], role="jury")
+    who = auth.sign_in(league, "Pak Basri", "a long password").identity
+
+    def enter(n: int, by: str, **kw):
+        st = entry.state(league, "ev", "S1", "1")
+        done = entry.Hand(hand=n, ending="out", ended_by=by, pips=kw.pop("pips"))
+        saved = entry.save_hand(league, "ev", "S1", "1", done, st.seats(n), identity=who, **kw)
+        assert saved.ok, saved.sentences()
+
+    enter(2, "b", pips={"a": 5, "c": 10, "d": 20}, reason="chair B went out, not A")
+    enter(3, "a", pips={"b": 5, "c": 10, "d": 20}, reason="hand 3 was missing")
+    kept = league.execute(
+        "SELECT h.hand, h.extra FROM hands h JOIN match_versions v "
+        'USING (event, round, "table", version) WHERE v.current ORDER BY h.hand'
+    ).fetchall()
+    assert [(n, json.loads(x)) for n, x in kept] == [
+        (1, {"replaces_b": "Hadi", "wasit": "Pak Basri"}),
+        (2, {"replaces_b": "Hadi", "wasit": "Pak Basri"}),  # corrected: its own kept
+        (3, {"replaces_b": "Hadi", "wasit": None}),  # new: whom the reserve replaces only
+    ]
+    subs = substitutes(league, "ev").select("player", "replaces").to_dicts()
+    assert subs == [{"player": "Rudi", "replaces": "Hadi"}]
+
+
+def test_a_corrected_record_of_whom_a_reserve_replaced_is_a_change(store, league, tmp_path):
+    """Only the contract's columns were compared: a sheet loaded again with its ``ganti_b``
+    corrected was "unchanged ... nothing changed", and the record stayed wrong."""
+    first = sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Budi"})
+    assert statuses(ingest(league, [first])) == {"1": "new"}
+    assert statuses(ingest(league, [first])) == {"1": "unchanged"}
+    fixed = sheet(tmp_path, "meja1-benar.csv", "1", TABLE_1, {"b": "Hadi"})
+    plan = ingest(league, [fixed])
+    assert statuses(plan) == {"1": "rejected"}  # a change of a loaded match needs a reason
+    assert "changes hand(s) 1 of the loaded version 1" in " ".join(plan.errors["message"])
+    assert statuses(ingest(league, [fixed], reason="Hadi was absent, not Budi")) == {
+        "1": "correction"
+    }
+    assert substitutes(league, "ev")["replaces"].to_list() == ["Hadi"]
+    # a sheet without the column: the record is taken away, which is a change too
+    plan = ingest(league, [sheet(tmp_path, "meja1-tanpa.csv", "1", TABLE_1)], reason="x")
+    assert statuses(plan) == {"1": "correction"}

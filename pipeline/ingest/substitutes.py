@@ -83,6 +83,17 @@ def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
     return problems.concat(found)
 
 
+def written(chair: str) -> pl.Expr:
+    """The ``replaces_x`` cell of ``chair`` as written in the row's extra columns (JSON
+    text), null where none is written (a dash is none, as in a contract column)."""
+    return (
+        pl.col("extra")
+        .str.json_path_match(f"$.replaces_{chair}")
+        .str.strip_chars()
+        .replace(NOTHING, None)
+    )
+
+
 def _league(leagues: dict[str, str]) -> pl.Expr:
     return (
         pl.col("event").replace_strict(leagues, default="default", return_dtype=pl.String)
@@ -99,11 +110,7 @@ def _seats(rows: pl.DataFrame) -> pl.DataFrame:
                 pl.lit(c.upper()).alias("_chair"),
                 pl.col(f"player_{c}").alias("player"),
                 pl.col(f"key_{c}").alias("player_key"),
-                pl.col("extra")
-                .str.json_path_match(f"$.replaces_{c}")
-                .str.strip_chars()
-                .replace(NOTHING, None)
-                .alias("replaces"),
+                written(c).alias("replaces"),
             )
             for c in CHAIRS
         ]

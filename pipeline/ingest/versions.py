@@ -18,6 +18,7 @@ from pipeline.ingest.match import (
     match_filter,
 )
 from pipeline.ingest.outcome import MatchOutcome
+from pipeline.ingest.substitutes import written
 from pipeline.problems import ERROR
 from pipeline.store.db import frame, register
 
@@ -35,8 +36,21 @@ CONTENT = [
 
 
 def row_text(df: pl.DataFrame) -> pl.Expr:
-    return pl.concat_str(
+    """A hand row's content as one text, to compare a loaded match with a new file of it:
+    the :data:`CONTENT` columns, and where the row writes whom a reserve replaces (the
+    extra columns ``replaces_a`` … ``replaces_d``, rule 23) those cells too, so that a
+    corrected record is a change, not "unchanged" (a row without them reads as before)."""
+    text = pl.concat_str(
         [pl.col(c).cast(pl.String).fill_null("") for c in CONTENT], separator="\x1f"
+    )
+    if "extra" not in df.columns:
+        return text
+    cells = [written(c) for c in CHAIRS]
+    said = pl.concat_str([c.fill_null("") for c in cells], separator="\x1f")
+    return (
+        pl.when(pl.any_horizontal(c.is_not_null() for c in cells))
+        .then(pl.concat_str([text, said], separator="\x1e"))
+        .otherwise(text)
     )
 
 
