@@ -38,7 +38,9 @@ from pipeline.standings import queries
 from pipeline.store.db import frame
 
 #: The columns an entered hand fills (the contract's, in its order).
-COLUMNS = [c for c in CANONICAL if not c.startswith("tiles_")]
+#: The columns a match is written again with when a hand is entered: every contract column,
+#: so that the tiles a file gave for its other hands stay (an entered hand has pips only)
+KEPT = list(CANONICAL)
 FIRST_LINE = 2  # the CSV's header is line 1: hand rows start on line 2
 
 Seats = dict[str, str]  # chair letter (a-d) -> player
@@ -171,7 +173,7 @@ def drawn_seats(con: duckdb.DuckDBPyConnection, event: str, round: str, table: s
 def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) -> MatchState:
     """The match as loaded now: its hands, standings, draw, and whether it is open."""
     ruleset = queries.ruleset_of(con, event)
-    cols = ", ".join(f'h."{c}"' for c in [*COLUMNS, "extra"] if c not in ("event", "ruleset"))
+    cols = ", ".join(f'h."{c}"' for c in [*KEPT, "extra"] if c not in ("event", "ruleset"))
     hands = frame(
         con.sql(
             f"SELECT {cols} FROM hands h JOIN match_versions v "
@@ -263,16 +265,32 @@ def hand_row(st: MatchState, hand: Hand, seats: Seats) -> dict[str, Any]:
 def sheet(rows: list[dict[str, Any]]) -> bytes:
     """Rows of the contract as a CSV hand log (header on line 1), and after its columns
     the extra columns the rows keep (``extra``, JSON: a file's ``wasit``, whom a reserve
-    replaces), so that a hand entered or corrected here does not drop them."""
+    replaces), so that a hand entered or corrected here drops nothing a file gave the
+    match's other hands (their tiles, their extra columns)."""
     extras = [json.loads(r["extra"]) if r.get("extra") else {} for r in rows]
-    names = sorted({k for e in extras for k in e} - set(COLUMNS))
+    names = sorted({k for e in extras for k in e} - set(KEPT))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([*COLUMNS, *names])
+    w.writerow([*KEPT, *names])
     for r, e in zip(rows, extras, strict=True):
-        cells = [r.get(c) for c in COLUMNS] + [e.get(k) for k in names]
+        cells = [r.get(c) for c in KEPT] + [e.get(k) for k in names]
         w.writerow(["" if v is None else v for v in cells])
     return buf.getvalue().encode("utf-8")
+
+
+def _tiles_kept(hands: pl.DataFrame, hand: Hand) -> dict[str, str]:
+    """A corrected hand keeps the tiles its file gave a chair whose pips are left empty
+    here (the entry form takes pips; the file's tiles stand for them) or left as they were;
+    a chair whose pips are changed here loses them (they would disagree)."""
+    same = hands.filter(pl.col("hand") == hand.hand)
+    if same.height == 0:
+        return {}
+    old = same.row(0, named=True)
+    return {
+        f"tiles_{c}": old[f"tiles_{c}"]
+        for c in CHAIRS
+        if hand.pips.get(c) in (None, old[f"pips_{c}"]) and old.get(f"tiles_{c}")
+    }
 
 
 def _extra_kept(hands: pl.DataFrame, hand: int) -> str | None:
@@ -352,6 +370,7 @@ def save_hand(
         if r["hand"] != hand.hand
     ]
     row = hand_row(st, hand, seats) | {"extra": _extra_kept(st.hands, hand.hand)}
+    row |= _tiles_kept(st.hands, hand)
     rows = sorted([*old, row], key=lambda r: int(r["hand"]))
     try:
         plan = service.load(

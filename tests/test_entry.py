@@ -342,3 +342,41 @@ def test_rows_built_on_a_version_that_moved_on_before_the_commit_write_nothing(
         entry.save_hand(con, EVENT, ROUND, TABLE, fix, before.seats(2), identity=referee)
     assert info.value.message_id == "entry_moved"
     assert _hand_rows(con) == kept and len(kept) == 3
+
+
+def test_a_hand_corrected_here_keeps_the_tiles_the_file_gave(con):
+    """The match was written again from the entry form's columns only: the tiles a file
+    gave every other hand were dropped, so correcting one note of a match loaded from a
+    file was refused ("kandang needs the pips of every seated chair" in hand 6, whose
+    chair C has tiles, not pips), and a hand without such a check lost its tiles."""
+    assert {o.status for o in ingest(con, [BASE]).outcomes} == {"new"}
+    auth.add_user(con, "Juri", "a long password", [EVENT], role="jury")
+    who = auth.sign_in(con, "Juri", "a long password").identity
+    tiles = [f"tiles_{c}" for c in "abcd"]
+
+    def stored() -> list[tuple]:
+        return con.execute(
+            f"SELECT h.hand, {', '.join(tiles)} FROM hands h JOIN match_versions v "
+            'USING (event, round, "table", version) WHERE v.current AND h."table" = ? '
+            "ORDER BY h.hand",
+            [TABLE],
+        ).fetchall()
+
+    before, scores = stored(), points(con)
+    for n in (5, 6):  # the note only; the pips as the page shows them (the file's)
+        st = entry.state(con, EVENT, ROUND, TABLE)
+        old = st.hands.row(n - 1, named=True)
+        fixed = entry.Hand(
+            hand=n,
+            ending=old["ending"],
+            ended_by=old["ended_by"].lower(),
+            last_tile=old["last_tile"],
+            pips={c: old[f"pips_{c}"] for c in "abcd"},
+            note="dicek ulang",
+        )
+        saved = entry.save_hand(
+            con, EVENT, ROUND, TABLE, fixed, st.seats(n), identity=who, reason="note"
+        )
+        assert saved.ok, saved.sentences()
+    assert stored() == before and points(con) == scores
+    assert kinds(con)[-1] == "correction"
