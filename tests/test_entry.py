@@ -344,7 +344,7 @@ def test_rows_built_on_a_version_that_moved_on_before_the_commit_write_nothing(
     assert _hand_rows(con) == kept and len(kept) == 3
 
 
-def test_a_hand_corrected_here_keeps_the_tiles_the_file_gave(con):
+def test_a_hand_corrected_here_keeps_the_tiles_the_file_gave(store, con):
     """The match was written again from the entry form's columns only: the tiles a file
     gave every other hand were dropped, so correcting one note of a match loaded from a
     file was refused ("kandang needs the pips of every seated chair" in hand 6, whose
