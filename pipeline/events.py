@@ -203,8 +203,9 @@ def save(
 def read_roster(path: str | Path) -> pl.DataFrame:
     """A roster file (CSV/XLSX/ODS: ``player``, optional ``group``, and for a reserve
     ``replaces``, the member they play for, and ``consent``, how the member agreed: RULES
-    rule 23) as ``player, group, replaces, consent, _file, _line``; a file that cannot be a roster raises :class:`FileRejected`, a row
-    that cannot be one raises :class:`EventRefused` naming its file, line and column."""
+    rule 23) as ``player, group, replaces, consent, _file, _line``; a file that cannot be
+    a roster raises :class:`FileRejected`, a row that cannot be one raises
+    :class:`EventRefused` naming its file, line and column."""
     try:
         rows = read_registry(path)
     except FileRejected as exc:
@@ -343,8 +344,7 @@ def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
         con.sql(
             'SELECT e.player_key, e.player, e."group", '
             "coalesce(r.player, m.player, e.replaces) AS replaces, e.consent FROM entrants e "
-            "LEFT JOIN (SELECT player_key, min(player) AS player FROM league_players "
-            "GROUP BY player_key) r ON r.player_key = e.replaces "
+            "LEFT JOIN registry r ON r.player_key = e.replaces "
             "LEFT JOIN entrants m ON m.event = e.event AND m.player_key = e.replaces "
             "WHERE e.event = ? ORDER BY e.player_key",
             params=[event],

@@ -405,8 +405,7 @@ def substitutes(
     roster = frame(
         con.sql(
             "SELECT e.event, e.player_key, coalesce(r.player, e.replaces) AS on_roster "
-            "FROM entrants e LEFT JOIN (SELECT player_key, min(player) AS player "
-            "FROM league_players GROUP BY player_key) r ON r.player_key = e.replaces "
+            "FROM entrants e LEFT JOIN registry r ON r.player_key = e.replaces "
             "WHERE e.replaces IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR e.event = ?) "
             "AND (CAST(? AS VARCHAR) IS NULL OR e.player_key = ?)",
             params=[event, event, player_key, player_key],
