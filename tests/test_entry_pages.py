@@ -107,6 +107,12 @@ def test_a_referee_enters_a_hand_and_the_table_moves(drawn):
     enter(at, "biasa", "a", 1, 2)
     shown = texts(at)
     assert "Hand 2 saved (version 2)." in shown and "Hand 1 saved" not in shown
+    # hand 1 saved again as it is: said so, not "saved" (nothing was written)
+    at.pills(key=[w.key for w in at.pills if w.key.startswith("en_hand_")][0]).set_value(1)
+    run(at)
+    enter(at, "biasa", "a", 1, 2)
+    shown = texts(at)
+    assert "Hand 1 is as saved (version 2): nothing changed." in shown, shown
 
 
 def _fill(at: AppTest, ending: str, who: str, hi: int, lo: int) -> AppTest:

@@ -54,6 +54,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Kocokan {hand} tersimpan (versi {version}).",
         "en": "Hand {hand} saved (version {version}).",
     },
+    "en.unchanged": {
+        "id": "Kocokan {hand} sama seperti yang tersimpan (versi {version}): tidak ada yang berubah.",
+        "en": "Hand {hand} is as saved (version {version}): nothing changed.",
+    },
     "en.refused": {
         "id": "Kocokan {hand} tidak disimpan; tidak ada yang berubah:",
         "en": "Hand {hand} was not saved; nothing changed:",

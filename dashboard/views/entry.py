@@ -406,9 +406,10 @@ def _save(m: MatchState, hand: Hand, seats: dict[str, str], reason: str) -> None
         _problems(hand.hand, saved)
         return
     version = max((o.version or 0) for o in saved.plan.outcomes) if saved.plan.outcomes else 0
+    same = bool(saved.plan.outcomes) and all(o.status == "unchanged" for o in saved.plan.outcomes)
     st.session_state[_DONE] = (
         (m.event, m.round, m.table),
-        t("en.saved", hand=hand.hand, version=version),
+        t("en.unchanged" if same else "en.saved", hand=hand.hand, version=version),
     )
     st.session_state[_FORM] = st.session_state.get(_FORM, 0) + 1
     st.rerun()
