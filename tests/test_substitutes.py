@@ -345,6 +345,11 @@ def test_a_corrected_record_of_whom_a_reserve_replaced_is_a_change(store, league
     plan = ingest(league, [fixed])
     assert statuses(plan) == {"1": "rejected"}  # a change of a loaded match needs a reason
     assert "changes hand(s) 1 of the loaded version 1" in " ".join(plan.errors["message"])
+    # the upload page's preview shows what changes: the record, hand by hand
+    from pipeline.ingest import service
+
+    (diff,) = [d["diff"] for d in service.preview(league, [fixed]).diffs]
+    assert diff.rows() == [(1, "replaces_b", "Budi", "Hadi")]
     assert statuses(ingest(league, [fixed], reason="Hadi was absent, not Budi")) == {
         "1": "correction"
     }

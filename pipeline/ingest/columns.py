@@ -44,6 +44,11 @@ _ALIASES: dict[str, str] = {
     "kartu_terakhir": "last_tile",
     "catatan": "note",
 }
+#: What a cell of a contract column holding nothing may say: a dash is how many referees
+#: write "none" (an empty chair, no pips, no sanction, no note); a column the contract does
+#: not know keeps it
+NOTHING = ["", "-", "--", "\u2013", "\u2014"]
+
 #: Extra columns (kept with a hand's other extra columns, not contract columns) that a
 #: check names in its problems, so the file's own spelling is shown beside them.
 SPELLED_EXTRAS = ("replaces_",)

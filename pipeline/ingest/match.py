@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
-from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.columns import CHAIRS, NOTHING
 
 MATCH = ["event", "round", "table"]
 WRITES = ("new", "update", "correction", "withdrawn")  # outcomes that write a match version
@@ -87,3 +87,14 @@ def seats_long(df: pl.DataFrame, cols: list[str]) -> pl.DataFrame:
             for c in CHAIRS
         ]
     ).drop_nulls("player_key")
+
+
+def written(chair: str) -> pl.Expr:
+    """The ``replaces_x`` cell of ``chair`` as written in the row's extra columns (JSON
+    text), null where none is written (a dash is none, as in a contract column)."""
+    return (
+        pl.col("extra")
+        .str.json_path_match(f"$.replaces_{chair}")
+        .str.strip_chars()
+        .replace(NOTHING, None)
+    )

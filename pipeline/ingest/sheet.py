@@ -16,6 +16,7 @@ from pipeline import messages, problems, settings
 from pipeline.ingest.columns import (
     CANONICAL,
     CHAIRS,
+    NOTHING,
     REQUIRED,
     SPELLED_EXTRAS,
     canonical_name,
@@ -155,12 +156,6 @@ def _lifted_note(label: str, header_line: int, said: list[str]) -> dict[str, obj
     """The warning that the header was found under a title, quoting what was left out."""
     above = " / ".join(_short(t, 40) for t in said[:3]) + (" / …" if len(said) > 3 else "")
     return problems.warning(label, "header_below", {"line": header_line, "above": repr(above)})
-
-
-#: What a cell of a contract column holding nothing may say: a dash is how many referees
-#: write "none" (an empty chair, no pips, no sanction, no note); a column the contract does
-#: not know keeps it
-NOTHING = ["", "-", "--", "\u2013", "\u2014"]
 
 
 def _to_frame(

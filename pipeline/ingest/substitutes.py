@@ -29,9 +29,8 @@ import polars as pl
 
 from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
-from pipeline.ingest.match import MATCH
+from pipeline.ingest.match import MATCH, written
 from pipeline.ingest.resolve import event_leagues
-from pipeline.ingest.sheet import NOTHING
 from pipeline.players import alias_map, player_key
 from pipeline.store.db import for_events, frame, register
 
@@ -81,17 +80,6 @@ def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
         found.append(_other_group(con, known, reserves, events))
         found.append(_playing(con, known, seated))
     return problems.concat(found)
-
-
-def written(chair: str) -> pl.Expr:
-    """The ``replaces_x`` cell of ``chair`` as written in the row's extra columns (JSON
-    text), null where none is written (a dash is none, as in a contract column)."""
-    return (
-        pl.col("extra")
-        .str.json_path_match(f"$.replaces_{chair}")
-        .str.strip_chars()
-        .replace(NOTHING, None)
-    )
 
 
 def _league(leagues: dict[str, str]) -> pl.Expr:

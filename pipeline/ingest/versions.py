@@ -16,9 +16,9 @@ from pipeline.ingest.match import (
     WRITES,
     hands_text,
     match_filter,
+    written,
 )
 from pipeline.ingest.outcome import MatchOutcome
-from pipeline.ingest.substitutes import written
 from pipeline.problems import ERROR
 from pipeline.store.db import frame, register
 

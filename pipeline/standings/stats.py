@@ -12,6 +12,7 @@ import duckdb
 import polars as pl
 
 from pipeline import rulesets
+from pipeline.ingest.match import written
 from pipeline.store.db import frame, register
 
 #: Categories that win a hand (unhas: the catcher wins too; pepet: first place).
@@ -322,11 +323,21 @@ DROPPED = "(dropped)"
 ADDED = "(added)"
 
 
+#: Extra columns a change of which is a change of the match (whom a reserve replaced)
+WRITTEN_FIELDS = [f"replaces_{c}" for c in "abcd"]
+
+
 def _long(hands: pl.DataFrame, side: str) -> pl.DataFrame:
     cols = [c for c in DIFF_FIELDS if c in hands.columns]
+    said = [written(c).alias(f"replaces_{c}") for c in "abcd"] if "extra" in hands.columns else []
     return hands.select(
-        pl.col("hand").cast(pl.Int64), *[pl.col(c).cast(pl.String) for c in cols]
-    ).unpivot(index="hand", on=cols, variable_name="field", value_name=side)
+        pl.col("hand").cast(pl.Int64), *[pl.col(c).cast(pl.String) for c in cols], *said
+    ).unpivot(
+        index="hand",
+        on=cols + (WRITTEN_FIELDS if said else []),
+        variable_name="field",
+        value_name=side,
+    )
 
 
 def hand_diff(loaded: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
@@ -341,7 +352,7 @@ def hand_diff(loaded: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
     new = new.with_columns(pl.col("hand").fill_null(0))
     old_hands = set(loaded.get_column("hand").to_list())
     new_hands = set(new.get_column("hand").to_list())
-    order = {f: i for i, f in enumerate(DIFF_FIELDS)}
+    order = {f: i for i, f in enumerate(DIFF_FIELDS + WRITTEN_FIELDS)}
     both = (
         _long(loaded.filter(pl.col("hand").is_in(list(new_hands))), "loaded")
         .join(
