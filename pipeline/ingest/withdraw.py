@@ -232,7 +232,8 @@ def kept_file(
     kept = rows.get_column("extra").drop_nulls()
     if kept.len():
         # the file's columns beyond the contract, kept with each row as text: columns again
-        names = json.loads(kept[0])
+        # (every row's: a hand entered at the table may hold fewer or other ones)
+        names = list(dict.fromkeys(k for text in kept for k in json.loads(text)))
         extra = rows.select(
             pl.col("extra").str.json_decode(pl.Struct(dict.fromkeys(names, pl.String)))
         )
