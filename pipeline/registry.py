@@ -8,8 +8,10 @@ One that changes nothing loaded matches use applies at once; otherwise the calle
 reason (``domino players import --apply --reason``), which the history keeps.
 """
 
+import difflib
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -104,11 +106,46 @@ def check(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> None:
             )
             for r in bad.iter_rows(named=True)
         ]
+    found += _reserve_groups(con, reg)
     if found:
         if len(found) > _MAX_REASONS:
             more = len(found) - _MAX_REASONS
             found = [*found[:_MAX_REASONS], messages.ref("registry_conflict.more", {"more": more})]
         raise RegistryConflict(found)
+
+
+def _reserve_groups(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[dict[str, Any]]:
+    """A reserve of a group no player of the file or the registry is a member of: most
+    often a misspelt group (``KG Tamalatte``), which would make a group of its own in the
+    group standings, holding the reserve alone (rule 23: a reserve plays for a group)."""
+    if "reserve_for" not in reg.columns:
+        return []
+    asked = reg.filter(pl.col("reserve_for").is_not_null())
+    if asked.height == 0:
+        return []
+    groups = set(reg.get_column("group").drop_nulls().to_list()) | {
+        str(g) for (g,) in con.execute('SELECT DISTINCT "group" FROM memberships').fetchall()
+    }
+    unknown = asked.filter(~pl.col("reserve_for").is_in(sorted(groups)))
+    known = sorted(groups)
+    return [
+        messages.ref(
+            "registry_conflict.reserve_group",
+            {
+                "at": f"{r['_file']}:{r['_line']}",
+                "player": r["player"],
+                "group": r["reserve_for"],
+                "close": ", ".join(_closest_groups(r["reserve_for"], known)) or "-",
+            },
+        )
+        for r in unknown.iter_rows(named=True)
+    ]
+
+
+def _closest_groups(group: str, known: list[str]) -> list[str]:
+    """The known groups most like ``group``, the same one in other capitals first."""
+    same = [g for g in known if g.lower() == group.lower()]
+    return same or difflib.get_close_matches(group, known, n=3, cutoff=0.6)
 
 
 def plan_import(

@@ -867,6 +867,12 @@ RARE = {
     "replaces.other_group.none": {"player": "Rudi", "group": "KG A", "name": "Ika"},
     "replaces.playing": {"name": "Budi", "player": "Rudi", "chair": "B", "at": "2"},
     "replaces.missing": {"player": "Rudi", "group": "KG A", "chair": "B", "letter": "b"},
+    "registry_conflict.reserve_group": {
+        "at": "cadangan.csv:2",
+        "player": "Budi",
+        "group": "KG Tamalatte",
+        "close": "KG Tamalate",
+    },
     "roster.replaces_self": {"file": "peserta.csv", "line": 2, "player": "Rudi"},
     "roster.replaces_unknown": {
         "file": "peserta.csv",

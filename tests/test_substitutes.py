@@ -357,3 +357,24 @@ def test_a_corrected_record_of_whom_a_reserve_replaced_is_a_change(store, league
     # a sheet without the column: the record is taken away, which is a change too
     plan = ingest(league, [sheet(tmp_path, "meja1-tanpa.csv", "1", TABLE_1)], reason="x")
     assert statuses(plan) == {"1": "correction"}
+
+
+def test_a_reserve_of_a_group_nobody_belongs_to_is_refused_with_its_line(league, tmp_path):
+    """``reserve_for`` misspelt (``KG Alfa``) was imported without a word: a group of its
+    own in the group standings, holding the reserve alone."""
+    from pipeline.players import RegistryConflict
+    from pipeline.registry import check
+
+    path = tmp_path / "cadangan.csv"
+    path.write_text("player,group,reserve_for\nBudi Baru,,KG Alfa\nJoni,,kg alpha\n", "utf-8")
+    with pytest.raises(RegistryConflict) as refused:
+        check(league, read_registry(path))
+    assert refused.value.lines() == [
+        "cadangan.csv:2 makes Budi Baru a reserve of KG Alfa, a group no player of the registry "
+        "or the file belongs to (closest: KG Alpha); write the group as its members' rows do.",
+        "cadangan.csv:3 makes Joni a reserve of kg alpha, a group no player of the registry or "
+        "the file belongs to (closest: KG Alpha); write the group as its members' rows do.",
+    ]
+    # a group of the file itself is one
+    path.write_text("player,group,reserve_for\nAdi,KG Gamma,\nBudi Baru,,KG Gamma\n", "utf-8")
+    check(league, read_registry(path))
