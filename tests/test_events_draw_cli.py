@@ -220,6 +220,16 @@ def test_counts_that_cannot_be_seated_are_refused(db_path, tmp_path, count):
     refused(run("draw", "--event", "ev", "--round", "R1"), f"{count} players cannot be seated")
 
 
+def test_a_session_of_tables_of_four_says_so_when_the_roster_does_not_divide(db_path, tmp_path):
+    """pepet seats tables of 4 only: "9 players cannot be seated (tables of 3 and 4 cannot
+    hold 1, 2 or 5)" named tables it does not have, and a count it can hold."""
+    assert run("event", "create", "lg", "--ruleset", "pepet").exit_code == 0
+    names = [*EIGHT, "Indah"]
+    assert run("event", "roster", "lg", roster(tmp_path, names)).exit_code == 0
+    text = refused(run("draw", "--event", "lg", "--round", "S1"), "9 players cannot be seated")
+    assert "(tables of 4 only: the players must be a multiple of 4)" in text
+
+
 def test_draw_refusals_before_anything_is_there(db_path, tmp_path):
     refused(run("draw", "--event", "ev", "--round", "R1"), "no event ev")
     assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0

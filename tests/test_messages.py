@@ -849,6 +849,7 @@ RARE = {
     "draw_needs_reason": {"round": "R1"},
     "draw_no_roster": {"event": "ev"},
     "draw_cannot_seat": {"count": "5", "round": "R1"},
+    "draw_cannot_seat.fours": {"count": "9", "round": "S1"},
     "draw_no_results": {"round": "R1"},
     "draw_incomplete": {"round": "R1", "table": "2"},
     "draw_tiebreak": {"round": "R1", "table": "2"},

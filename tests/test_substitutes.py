@@ -10,6 +10,7 @@ a player who is no reserve, and a reserve for nobody.
 import json
 from datetime import date
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -378,3 +379,25 @@ def test_a_reserve_of_a_group_nobody_belongs_to_is_refused_with_its_line(league,
     # a group of the file itself is one
     path.write_text("player,group,reserve_for\nAdi,KG Gamma,\nBudi Baru,,KG Gamma\n", "utf-8")
     check(league, read_registry(path))
+
+
+def test_a_session_draw_seats_the_reserve_in_the_replaced_members_place(league, tmp_path):
+    """A roster naming whom a reserve plays for (Rudi for Hadi) was drawn with both seated:
+    the absent member at a table, and then every sheet of it refused or warned. The member
+    sits out; the reserve is drawn as a member of the group they are a reserve of (kept
+    apart from it as its members are)."""
+    from pipeline import draws
+    from pipeline.draws.service import _groups
+
+    roster = tmp_path / "peserta.csv"
+    seated = ["Ana", "Rudi", "Cici", "Dedi", "Eka", "Fani", "Gita", "Ika"]
+    rows = [f"{p},{'Hadi' if p == 'Rudi' else ''}" for p in seated]
+    roster.write_text("\n".join(["pemain,ganti", *rows, "Hadi,"]) + "\n", "utf-8")
+    set_roster(league, "ev", read_roster(roster), source="peserta.csv")
+    drawn = draws.draw_round(league, "ev", "S1", seed=7)
+    players = sorted(drawn.seats.get_column("player_key").unique().to_list())
+    assert players == sorted(p.lower() for p in seated)  # Hadi sits out
+    assert _groups(league, "ev")["rudi"] == "KG Alpha"
+    # KG Alpha's two (Ana and the reserve Rudi) at two tables: groups apart first
+    tables = drawn.seats.group_by("table").agg(pl.col("player_key").unique())
+    assert all(len({"ana", "rudi"} & set(t)) == 1 for t in tables.get_column("player_key"))

@@ -118,7 +118,9 @@ def draw_round(
             else:
                 tables = seating.first_round(players, groups, rng, size=size, small=small)
     except seating.CannotSeat as exc:
-        raise DrawRefused("cannot_seat", {"count": exc.count, "round": label}) from exc
+        # a rulebook of tables of 4 only (pepet) seats a multiple of 4, not 1, 2 or 5 short
+        code = "cannot_seat" if small or rules["method"] == "knockout" else "cannot_seat.fours"
+        raise DrawRefused(code, {"count": exc.count, "round": label}) from exc
     seated = seating.chairs_by_lot(tables, rng)
     seats = _seat_rows(con, seated, schedule(book))
     _store(con, event, label, draw_no, seed, reason, by, seats)
@@ -126,8 +128,13 @@ def draw_round(
 
 
 def _entrants(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
+    """The entrants to seat: the roster, but a member a reserve of the roster plays for
+    (its ``replaces``, rule 23) sits out, the reserve in their place."""
     rows = con.execute(
-        "SELECT player_key FROM entrants WHERE event = ? ORDER BY player_key", [event]
+        "SELECT player_key FROM entrants WHERE event = ? AND player_key NOT IN ("
+        "SELECT replaces FROM entrants WHERE event = ? AND replaces IS NOT NULL) "
+        "ORDER BY player_key",
+        [event, event],
     ).fetchall()
     if not rows:
         raise DrawRefused("no_roster", {"event": event})
@@ -135,14 +142,16 @@ def _entrants(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
 
 
 def _groups(con: duckdb.DuckDBPyConnection, event: str) -> dict[str, str | None]:
-    """Each player's group: the roster's, else the registry's."""
+    """Each player's group: the roster's, else the registry's, else for a registered
+    reserve the group they are a reserve of (rule 23: they play for it)."""
     rows = con.execute(
-        'SELECT r.player_key, r."group" FROM registry r WHERE r."group" IS NOT NULL '
-        'UNION ALL SELECT e.player_key, e."group" FROM entrants e '
-        'WHERE e.event = ? AND e."group" IS NOT NULL',
+        "SELECT player_key, reserve_for, 0 FROM league_players WHERE reserve_for IS NOT NULL "
+        'UNION ALL SELECT r.player_key, r."group", 1 FROM registry r WHERE r."group" IS NOT NULL '
+        'UNION ALL SELECT e.player_key, e."group", 2 FROM entrants e '
+        'WHERE e.event = ? AND e."group" IS NOT NULL ORDER BY 3',
         [event],
     ).fetchall()
-    return {str(k): (str(g) if g is not None else None) for k, g in rows}
+    return {str(k): (str(g) if g is not None else None) for k, g, _ in rows}
 
 
 def _earlier_tables(
