@@ -37,7 +37,6 @@ from pipeline.problems import ERROR
 from pipeline.standings import queries
 from pipeline.store.db import frame
 
-#: The columns an entered hand fills (the contract's, in its order).
 #: The columns a match is written again with when a hand is entered: every contract column,
 #: so that the tiles a file gave for its other hands stay (an entered hand has pips only)
 KEPT = list(CANONICAL)
