@@ -22,12 +22,13 @@ from pipeline.players import import_registry, read_registry
 from tests.rules_helpers import csv_text, hand, statuses
 
 #: KG Alpha: Ana, Budi, Hadi; KG Beta: Cici, Dedi, Eka, Fani, Gita, Ika; Rudi a reserve of
-#: KG Alpha; Joko registered in no group. Hadi moves to KG Beta on 2026-07-01.
+#: KG Alpha; Joko registered in no group; Omar a member of KG Beta and a reserve of KG Alpha.
+#: Hadi moves to KG Beta on 2026-07-01.
 REGISTRY = (
     "player,group,reserve_for,member_since\n"
     "Ana,KG Alpha,,\nBudi,KG Alpha,,\nHadi,KG Alpha,,\nHadi,KG Beta,,2026-07-01\n"
     "Cici,KG Beta,,\nDedi,KG Beta,,\nEka,KG Beta,,\nFani,KG Beta,,\nGita,KG Beta,,\n"
-    "Ika,KG Beta,,\nRudi,,KG Alpha,\nJoko,,,\n"
+    "Ika,KG Beta,,\nRudi,,KG Alpha,\nJoko,,,\nOmar,KG Beta,KG Alpha,\n"
 )
 TABLE_1 = ("Ana", "Rudi", "Cici", "Dedi")
 TABLE_2 = ("Budi", "Eka", "Fani", "Gita")
@@ -187,6 +188,13 @@ def test_a_player_who_is_no_reserve_and_a_reserve_for_nobody_are_said(league, tm
             "their own right",
         ),
     ]
+
+
+def test_a_reserve_who_is_a_member_plays_in_their_own_right_without_a_word(league, tmp_path):
+    """Omar is a member of KG Beta and a reserve of KG Alpha: seated without a ganti cell
+    he plays for KG Beta (event_members), and is not asked whom he replaces."""
+    plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", ("Ana", "Omar", "Cici", "Dedi"))])
+    assert statuses(plan) == {"1": "new"} and plan.problems.height == 0
 
 
 def test_the_roster_records_whom_a_reserve_plays_for(store, league, tmp_path):

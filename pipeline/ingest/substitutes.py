@@ -44,10 +44,13 @@ def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
     if rows.height == 0:
         return problems.empty()
     writes = bool(rows.get_column("extra").str.contains("replaces_", literal=True).any())
+    # a reserve who is also a member of a group may play in their own right: not asked
+    # whom they replace (event_members counts them as the member)
     reserves = frame(
         con.sql(
-            "SELECT league AS _league, player_key, reserve_for FROM league_players "
-            "WHERE reserve_for IS NOT NULL"
+            "SELECT lp.league AS _league, lp.player_key, lp.reserve_for FROM league_players lp "
+            "WHERE lp.reserve_for IS NOT NULL AND NOT EXISTS (SELECT 1 FROM memberships m "
+            "WHERE m.league = lp.league AND m.player_key = lp.player_key)"
         )
     )
     if not writes and reserves.height == 0:  # nearly every load
