@@ -17,7 +17,7 @@ import polars as pl
 
 from pipeline import messages, rulesets
 from pipeline.events import unknown as events_unknown
-from pipeline.ingest.columns import CHAIRS
+from pipeline.ingest.match import seats_long
 from pipeline.store.db import frame, insert_frame, register
 
 if TYPE_CHECKING:
@@ -430,8 +430,8 @@ def _replaces(con: duckdb.DuckDBPyConnection, reserves: pl.DataFrame) -> pl.Data
     try:
         rows = frame(
             con.sql(
-                'SELECT h.event, h.round, h."table", h.hand, h.key_a, h.key_b, h.key_c, h.key_d, '
-                "h.extra FROM hands h "
+                'SELECT h.event, h.round, h."table", h.hand, h.player_a, h.player_b, h.player_c, '
+                "h.player_d, h.key_a, h.key_b, h.key_c, h.key_d, h.extra FROM hands h "
                 'JOIN match_versions v USING (event, round, "table", version) '
                 'JOIN _reserve_matches m USING (event, round, "table") '
                 "WHERE v.current AND h.extra IS NOT NULL"
@@ -439,22 +439,13 @@ def _replaces(con: duckdb.DuckDBPyConnection, reserves: pl.DataFrame) -> pl.Data
         )
     finally:
         con.unregister("_reserve_matches")
-    found = pl.concat(
-        [
-            rows.select(
-                *keys,
-                "hand",
-                pl.col(f"key_{c}").alias("player_key"),
-                pl.col("extra").str.json_path_match(f"$.replaces_{c}").alias("replaces"),
-            )
-            for c in CHAIRS
-        ]
-    ).filter(pl.col("player_key").is_not_null() & (pl.col("replaces").str.strip_chars() != ""))
+    # a cell written as none (empty, a dash) names nobody, as the load's check reads it
+    found = seats_long(rows, [*keys, "hand"], replaces=True).drop_nulls("replaces")
     return (
         found.sort("hand")
         .unique([*keys, "player_key"], keep="first", maintain_order=True)
         .select(list(schema))
-        .cast(schema)
+        .cast(pl.Schema(schema))
     )
 
 

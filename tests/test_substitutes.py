@@ -167,6 +167,8 @@ def test_the_group_is_the_one_in_force_on_the_events_date(store, league, tmp_pat
 def test_a_player_who_is_no_reserve_and_a_reserve_for_nobody_are_said(league, tmp_path):
     plan = ingest(league, [sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "—", "c": "Hadi"})])
     assert statuses(plan) == {"1": "new"}
+    # the dash names nobody on the player page either (it showed "Replaced —")
+    assert substitutes(league, "ev")["replaces"].to_list() == [None]
     assert said(plan) == [
         (
             2,

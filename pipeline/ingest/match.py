@@ -74,8 +74,9 @@ def natural(label: str) -> tuple[int, str]:
 SEAT_COLUMNS = [f"{kind}_{c}" for kind in ("player", "key") for c in CHAIRS]
 
 
-def seats_long(df: pl.DataFrame, cols: list[str]) -> pl.DataFrame:
-    """One row per seated chair: ``cols`` + ``player_key, player, _col``."""
+def seats_long(df: pl.DataFrame, cols: list[str], *, replaces: bool = False) -> pl.DataFrame:
+    """One row per seated chair: ``cols`` + ``player_key, player, _col``, and with
+    ``replaces`` the chair's ``replaces_x`` cell (:func:`written`; the rows' ``extra``)."""
     return pl.concat(
         [
             df.select(
@@ -83,6 +84,7 @@ def seats_long(df: pl.DataFrame, cols: list[str]) -> pl.DataFrame:
                 pl.col(f"key_{c}").alias("player_key"),
                 pl.col(f"player_{c}").alias("player"),
                 pl.lit(f"player_{c}").alias("_col"),
+                *([written(c).alias("replaces")] if replaces else []),
             )
             for c in CHAIRS
         ]

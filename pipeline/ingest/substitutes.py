@@ -29,7 +29,7 @@ import polars as pl
 
 from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
-from pipeline.ingest.match import MATCH, written
+from pipeline.ingest.match import MATCH, seats_long
 from pipeline.ingest.resolve import event_leagues
 from pipeline.players import alias_map, player_key
 from pipeline.store.db import for_events, frame, register
@@ -94,18 +94,14 @@ def _league(leagues: dict[str, str]) -> pl.Expr:
 def _seats(rows: pl.DataFrame) -> pl.DataFrame:
     """One row per seated chair per hand row, with the chair's ``replaces`` cell (null where
     none is written; a dash is none, as in a contract column): :data:`_SEAT`."""
-    return pl.concat(
-        [
-            rows.select(
-                *[c for c in _SEAT if c not in ("_chair", "player", "player_key", "replaces")],
-                pl.lit(c.upper()).alias("_chair"),
-                pl.col(f"player_{c}").alias("player"),
-                pl.col(f"key_{c}").alias("player_key"),
-                written(c).alias("replaces"),
-            )
-            for c in CHAIRS
-        ]
-    ).filter(pl.col("player_key").is_not_null())
+    base = [c for c in _SEAT if c not in ("_chair", "player", "player_key", "replaces")]
+    return seats_long(rows, base, replaces=True).select(
+        *base,
+        pl.col("_col").str.slice(-1).str.to_uppercase().alias("_chair"),
+        "player",
+        "player_key",
+        "replaces",
+    )
 
 
 def _first(seats: pl.DataFrame) -> pl.DataFrame:
