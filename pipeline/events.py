@@ -5,7 +5,6 @@ A load of an event created here plays under the event's ruleset (the loader read
 ``events`` table first, pipeline/ingest/resolve.py); its writer leaves the row as it is.
 """
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -16,7 +15,7 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, ratings_due, rulesets
-from pipeline.players import alias_map, player_key, read_registry
+from pipeline.players import alias_map, player_key, read_registry, registered_like
 from pipeline.problems import FileRejected
 from pipeline.store.db import frame, insert_frame
 
@@ -307,7 +306,7 @@ def _refuse_unknown_replaced(keyed: pl.DataFrame, reg: pl.DataFrame) -> None:
         return
     row = unknown.sort("_line").row(0, named=True)
     names = reg.get_column("reg_player").drop_nulls().unique().sort().to_list()
-    close = difflib.get_close_matches(row["replaces"], names, n=3, cutoff=0.6)
+    close = registered_like(pl.Series([row["replaces"]]), names, cutoff=0.6)[0]
     raise EventRefused(
         "roster.replaces_unknown",
         {
@@ -315,7 +314,7 @@ def _refuse_unknown_replaced(keyed: pl.DataFrame, reg: pl.DataFrame) -> None:
             "line": row["_line"],
             "player": row["player"],
             "name": row["replaces"],
-            "names": ", ".join(close) or "-",
+            "names": close or "-",
         },
     )
 

@@ -5,6 +5,7 @@ the registered player's key. Importing re-resolves every loaded hand (a rescore)
 registry that arrives after the results still merges the spellings.
 """
 
+import difflib
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,15 @@ _MERGED_SEATS = (
     "OR lower(player_d) IN (SELECT alias_key FROM _merging)) "
     "SELECT cur.* FROM cur JOIN touched USING (event, round)"
 )
+
+
+def registered_like(written: pl.Series, names: list[str], *, cutoff: float = 0.5) -> pl.Series:
+    """For each value of ``written`` (names not in the registry), the up to three
+    registered ``names`` most like it, comma-separated ("" for none): worked out once per
+    distinct value, for a message to say (``unregistered_player``, ``replaces.unknown``)."""
+    distinct = written.unique().drop_nulls().to_list()
+    like = {v: ", ".join(difflib.get_close_matches(v, names, n=3, cutoff=cutoff)) for v in distinct}
+    return written.replace_strict(like, default="", return_dtype=pl.String)
 
 
 def key_expr(expr: pl.Expr) -> pl.Expr:

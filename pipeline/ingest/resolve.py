@@ -1,7 +1,5 @@
 """Which ruleset each event plays under, and which player each name is."""
 
-import difflib
-
 import duckdb
 import polars as pl
 
@@ -10,7 +8,7 @@ from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.drawcheck import drawn_events
 from pipeline.ingest.match import FEW, MATCH, match_filter
 from pipeline.ingest.normalize import CLOSE_PARAM, CLOSE_VARIANT, with_closest
-from pipeline.players import alias_map, player_key
+from pipeline.players import alias_map, player_key, registered_like
 from pipeline.store.db import for_events, frame, register
 
 
@@ -215,12 +213,8 @@ def resolve_players(
         )
         if not bad.height:
             continue
-        suggestions = {
-            n: ", ".join(difflib.get_close_matches(n, names, n=3, cutoff=0.5))
-            for n in bad.get_column(f"player_{c}").unique().to_list()
-        }
         bad = bad.with_columns(
-            pl.col(f"player_{c}").replace_strict(suggestions, default="").alias("_sugg")
+            registered_like(bad.get_column(f"player_{c}"), names).alias("_sugg")
         ).drop("_league")
         found.append(
             problems.from_rows(

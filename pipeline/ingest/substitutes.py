@@ -21,7 +21,6 @@ checked, and only against their league's registry. A load with no ``replaces`` c
 a registry without reserves costs one small query.
 """
 
-import difflib
 from datetime import date
 
 import duckdb
@@ -31,7 +30,7 @@ from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import MATCH, seats_long
 from pipeline.ingest.resolve import event_leagues
-from pipeline.players import alias_map, player_key
+from pipeline.players import alias_map, player_key, registered_like
 from pipeline.store.db import for_events, frame, register
 
 _SEAT = ["_file", "_line", *MATCH, "_league", "_chair", "player", "player_key", "replaces"]
@@ -172,11 +171,8 @@ def _unknown(named: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
     if named.height == 0:
         return problems.empty()
     names = registry.get_column("player").unique().sort().to_list()
-    close = {
-        n: ", ".join(difflib.get_close_matches(n, names, n=3, cutoff=0.6))
-        for n in named.get_column("replaces").unique().to_list()
-    }
-    named = named.with_columns(pl.col("replaces").replace_strict(close, default="").alias("_close"))
+    close = registered_like(named.get_column("replaces"), names, cutoff=0.6)
+    named = named.with_columns(close.alias("_close"))
     return _warn(
         named,
         _REPLACES_COLUMN,
