@@ -42,7 +42,8 @@ def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
     rows = typed.filter(pl.col("rs").is_in(grouped) & pl.col("event").is_not_null())
     if rows.height == 0:
         return problems.empty()
-    writes = bool(rows.get_column("extra").str.contains("replaces_", literal=True).any())
+    says = pl.col("extra").str.contains("replaces_", literal=True).fill_null(value=False)
+    writes = bool(rows.select(says.any()).item())
     # a reserve who is also a member of a group may play in their own right: not asked
     # whom they replace (event_members counts them as the member)
     reserves = frame(
@@ -57,19 +58,18 @@ def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
     # only the rows that seat a reserve or write a replaces cell are looked at
     keys = reserves.get_column("player_key").unique().implode()
     seated = rows  # every seat of the load, for who plays in a round
-    rows = rows.filter(
-        pl.any_horizontal(pl.col(f"key_{c}").is_in(keys) for c in CHAIRS)
-        | pl.col("extra").str.contains("replaces_", literal=True).fill_null(value=False)
-    )
+    rows = rows.filter(pl.any_horizontal(pl.col(f"key_{c}").is_in(keys) for c in CHAIRS) | says)
     if rows.height == 0:
         return problems.empty()
     events = rows.get_column("event").unique().sort().to_list()
     leagues = event_leagues(con, events)
     seats = _seats(rows.with_columns(_league(leagues)))
-    registry = frame(con.sql("SELECT league AS _league, player_key, player FROM league_players"))
-    found = [_missing(seats, reserves, _on_roster(con, events))]
+    found = [_missing(con, seats, reserves, events)]
     named = seats.filter(pl.col("replaces").is_not_null())
     if named.height:
+        registry = frame(
+            con.sql("SELECT league AS _league, player_key, player FROM league_players")
+        )
         aliases = alias_map(con)
         named = named.with_columns(
             player_key(pl.col("replaces"), aliases).alias("replaced_key")
@@ -145,11 +145,14 @@ def _on_roster(con: duckdb.DuckDBPyConnection, events: list[str]) -> pl.DataFram
     )
 
 
-def _missing(seats: pl.DataFrame, reserves: pl.DataFrame, on_roster: pl.DataFrame) -> pl.DataFrame:
+def _missing(
+    con: duckdb.DuckDBPyConnection, seats: pl.DataFrame, reserves: pl.DataFrame, events: list[str]
+) -> pl.DataFrame:
     """A registered reserve seated in a match with no ``replaces`` cell for their chair,
     and no roster row saying whom they play for."""
     if reserves.height == 0:
         return problems.empty()
+    on_roster = _on_roster(con, events)
     said = seats.filter(pl.col("replaces").is_not_null()).select(
         "_file", *MATCH, "_chair", "player_key"
     )
