@@ -16,8 +16,6 @@ A match closes only when its table standings say it is complete and no tie-break
 is still owed (the ruleset's scoring models decide both).
 """
 
-import csv
-import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,15 +29,13 @@ from pipeline import auth, messages, players, rulesets
 from pipeline.draws import seating
 from pipeline.ingest import service
 from pipeline.ingest.columns import CANONICAL, CHAIRS
+from pipeline.ingest.match import hand_log
 from pipeline.ingest.normalize import SANCTION_CODES
 from pipeline.ingest.outcome import Plan
 from pipeline.problems import ERROR
 from pipeline.standings import queries
 from pipeline.store.db import frame
 
-#: The columns a match is written again with when a hand is entered: every contract column,
-#: so that the tiles a file gave for its other hands stay (an entered hand has pips only)
-KEPT = list(CANONICAL)
 FIRST_LINE = 2  # the CSV's header is line 1: hand rows start on line 2
 
 Seats = dict[str, str]  # chair letter (a-d) -> player
@@ -172,7 +168,9 @@ def drawn_seats(con: duckdb.DuckDBPyConnection, event: str, round: str, table: s
 def state(con: duckdb.DuckDBPyConnection, event: str, round: str, table: str) -> MatchState:
     """The match as loaded now: its hands, standings, draw, and whether it is open."""
     ruleset = queries.ruleset_of(con, event)
-    cols = ", ".join(f'h."{c}"' for c in [*KEPT, "extra"] if c not in ("event", "ruleset"))
+    # every contract column and the extra ones: a hand entered here writes the match again,
+    # and the tiles a file gave its other hands stay (an entered hand has pips only)
+    cols = ", ".join(f'h."{c}"' for c in [*CANONICAL, "extra"] if c not in ("event", "ruleset"))
     hands = frame(
         con.sql(
             f"SELECT {cols} FROM hands h JOIN match_versions v "
@@ -262,19 +260,10 @@ def hand_row(st: MatchState, hand: Hand, seats: Seats) -> dict[str, Any]:
 
 
 def sheet(rows: list[dict[str, Any]]) -> bytes:
-    """Rows of the contract as a CSV hand log (header on line 1), and after its columns
-    the extra columns the rows keep (``extra``, JSON: a file's ``wasit``, whom a reserve
-    replaces), so that a hand entered or corrected here drops nothing a file gave the
-    match's other hands (their tiles, their extra columns)."""
-    extras = [json.loads(r["extra"]) if r.get("extra") else {} for r in rows]
-    names = sorted({k for e in extras for k in e} - set(KEPT))
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([*KEPT, *names])
-    for r, e in zip(rows, extras, strict=True):
-        cells = [r.get(c) for c in KEPT] + [e.get(k) for k in names]
-        w.writerow(["" if v is None else v for v in cells])
-    return buf.getvalue().encode("utf-8")
+    """Rows of the contract (and their ``extra``) as a CSV hand log (header on line 1):
+    :func:`pipeline.ingest.match.hand_log`, so that a hand entered or corrected here drops
+    nothing a file gave the match's other hands (their tiles, their extra columns)."""
+    return hand_log(pl.from_dicts(rows, infer_schema_length=None))
 
 
 def _tiles_kept(hands: pl.DataFrame, hand: Hand) -> dict[str, str]:

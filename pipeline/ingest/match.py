@@ -5,11 +5,13 @@ versioning and writing alike, so they live in one place.
 """
 
 import functools
+import io
+import json
 from collections.abc import Mapping, Sequence
 
 import polars as pl
 
-from pipeline.ingest.columns import CHAIRS, NOTHING
+from pipeline.ingest.columns import CANONICAL, CHAIRS, NOTHING
 
 MATCH = ["event", "round", "table"]
 WRITES = ("new", "update", "correction", "withdrawn")  # outcomes that write a match version
@@ -100,3 +102,26 @@ def written(chair: str) -> pl.Expr:
         .str.strip_chars()
         .replace(NOTHING, None)
     )
+
+
+def hand_log(rows: pl.DataFrame) -> bytes:
+    """Hand rows as the CSV file they came from: the contract's columns (one a row lacks
+    left empty), then every extra column any row keeps (its ``extra``, JSON, spread out
+    again), so that a match written again from its rows (a hand entered at the table, a
+    withdrawn match brought back) drops nothing a file gave it."""
+    text = rows.select(
+        pl.col(c).cast(pl.String) if c in rows.columns else pl.lit(None, pl.String).alias(c)
+        for c in CANONICAL
+    )
+    kept = rows.get_column("extra").drop_nulls().to_list() if "extra" in rows.columns else []
+    names = [
+        k for k in dict.fromkeys(k for cell in kept for k in json.loads(cell)) if k not in CANONICAL
+    ]
+    if names:
+        extra = rows.select(
+            pl.col("extra").str.json_decode(pl.Struct(dict.fromkeys(names, pl.String)))
+        )
+        text = pl.concat([text, extra.unnest("extra")], how="horizontal")
+    buf = io.StringIO()
+    text.write_csv(buf, null_value="")
+    return buf.getvalue().encode("utf-8")

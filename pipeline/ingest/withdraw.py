@@ -11,15 +11,11 @@ Bringing it back is a correction: its file again with a reason, or :func:`reinst
 (``domino withdraw --undo``), which loads the rows the database kept.
 """
 
-import io
-import json
-
 import duckdb
 import polars as pl
 
 from pipeline import auth, messages, problems
-from pipeline.ingest.columns import CANONICAL
-from pipeline.ingest.match import HAND_COLUMNS, VERSION_SCHEMA, WITHDRAWN
+from pipeline.ingest.match import HAND_COLUMNS, VERSION_SCHEMA, WITHDRAWN, hand_log
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.writer import commit
 from pipeline.scoring.models import empty_results
@@ -223,25 +219,9 @@ def kept_file(
             params=[event, round_, table, before],
         )
     )
-    text = rows.with_columns(pl.lit(ruleset).alias("ruleset")).select(
-        pl.col(c).cast(pl.String)
-        if c in rows.columns or c == "ruleset"
-        else pl.lit(None, pl.String).alias(c)
-        for c in CANONICAL
-    )
-    kept = rows.get_column("extra").drop_nulls()
-    if kept.len():
-        # the file's columns beyond the contract, kept with each row as text: columns again
-        # (every row's: a hand entered at the table may hold fewer or other ones)
-        names = list(dict.fromkeys(k for text in kept for k in json.loads(text)))
-        extra = rows.select(
-            pl.col("extra").str.json_decode(pl.Struct(dict.fromkeys(names, pl.String)))
-        )
-        text = pl.concat([text, extra.unnest("extra")], how="horizontal")
-    buf = io.StringIO()
-    text.write_csv(buf, null_value="")
+    data = hand_log(rows.with_columns(pl.lit(ruleset).alias("ruleset")))
     name = f"reinstated {event} {round_} {table} v{before}.csv"
-    return name, buf.getvalue().encode("utf-8")
+    return name, data
 
 
 def withdrawn(
