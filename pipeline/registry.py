@@ -126,8 +126,8 @@ def _reserve_groups(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[d
     groups = set(reg.get_column("group").drop_nulls().to_list()) | {
         str(g) for (g,) in con.execute('SELECT DISTINCT "group" FROM memberships').fetchall()
     }
-    unknown = asked.filter(~pl.col("reserve_for").is_in(sorted(groups)))
     known = sorted(groups)
+    unknown = asked.filter(~pl.col("reserve_for").is_in(known))
     return [
         messages.ref(
             "registry_conflict.reserve_group",

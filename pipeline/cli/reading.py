@@ -30,8 +30,6 @@ _COVER = {
 @db_option
 def standings(event, level, round_, table, fmt, db) -> None:
     """Standings of an event at table, round, event or group level."""
-    if level is None and table is None and round_ is None:
-        level = "event"
     for option, value, levels in (
         ("--round", round_, ("table", "round")),
         ("--table", table, ("table",)),
@@ -49,7 +47,7 @@ def standings(event, level, round_, table, fmt, db) -> None:
 
     with reader(db) as con:
         try:
-            if level is None:  # --round or --table asks for their rows
+            if level is None:  # what --round or --table ask for, else the event's
                 level = queries.level_of(con, event, round_, table)
             rows = queries.standings_rows(con, event, level, round_, table)
         except ValueError as exc:
