@@ -35,6 +35,7 @@ class EventInfo:
     event_date: date | None
     venue: str | None
     level: str | None
+    league: str = "default"
 
     @property
     def shown(self) -> str:
@@ -60,7 +61,7 @@ def unknown(con: duckdb.DuckDBPyConnection, names: Iterable[str]) -> list[str]:
 def get(con: duckdb.DuckDBPyConnection, event: str) -> EventInfo | None:
     # every row fetched: a result left open would refuse the connection's next ``sql()``
     rows = con.execute(
-        "SELECT event, ruleset, title, event_date, venue, level FROM events WHERE event = ?",
+        "SELECT event, ruleset, title, event_date, venue, level, coalesce(league, 'default') FROM events WHERE event = ?",
         [event],
     ).fetchall()
     return EventInfo(*rows[0]) if rows else None
@@ -120,6 +121,7 @@ def save(
     event_date: date | None = None,
     venue: str | None = None,
     level: str | None = None,
+    league: str | None = None,
     by: str | None = None,
 ) -> str:
     """Create ``event`` or update the fields given; returns ``created`` or ``updated``.
@@ -148,6 +150,7 @@ def save(
                     "event_date": event_date,
                     "venue": venue,
                     "level": level,
+                    "league": league,
                 }
             ],
             schema={
@@ -161,6 +164,7 @@ def save(
                 "event_date": pl.Date,
                 "venue": pl.String,
                 "level": pl.String,
+                "league": pl.String,
             },
         )
         insert_frame(
@@ -168,7 +172,7 @@ def save(
             "events",
             frame,
             "event, ruleset, params_hash, models, created_at, created_by, title, event_date, "
-            "venue, level",
+            "venue, level, league",
         )
         return "created"
     if old.ruleset != book.name:
@@ -190,8 +194,9 @@ def save(
     with ratings_due.moving(con, [book.name] if moved else []):
         con.execute(
             "UPDATE events SET title = coalesce(?, title), event_date = coalesce(?, event_date), "
-            "venue = coalesce(?, venue), level = coalesce(?, level) WHERE event = ?",
-            [title, event_date, venue, level, event],
+            "venue = coalesce(?, venue), level = coalesce(?, level), "
+            "league = coalesce(?, league) WHERE event = ?",
+            [title, event_date, venue, level, league, event],
         )
     return "updated"
 
@@ -354,7 +359,7 @@ def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
 def all_events(con: duckdb.DuckDBPyConnection) -> list[EventInfo]:
     """Every event, the newest first."""
     rows = con.execute(
-        "SELECT event, ruleset, title, event_date, venue, level FROM events "
+        "SELECT event, ruleset, title, event_date, venue, level, coalesce(league, 'default') FROM events "
         "ORDER BY created_at DESC, event"
     ).fetchall()
     return [EventInfo(*r) for r in rows]

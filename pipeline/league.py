@@ -75,6 +75,35 @@ def _event_info(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str, str, d
     return row[0][0], row[0][1], row[0][2]
 
 
+def no_groups(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> str:
+    """Why no player of ``event`` is in a group (KG), one sentence: its league has no
+    registry, or none of its players has a membership in force on its date; and where
+    another league's registry holds its players (an import into a league the event is not
+    in), which league, and the command that puts the event there."""
+    _, league, day = _event_info(con, event)
+    held = con.execute(
+        "SELECT league, count(*) FROM league_players WHERE player_key IN ("
+        "SELECT player_key FROM table_standings_t WHERE event = ? "
+        "UNION SELECT player_key FROM entrants WHERE event = ?) "
+        "GROUP BY league ORDER BY 2 DESC, 1",
+        [event, event],
+    ).fetchall()
+    registry = con.execute(
+        "SELECT count(*) FROM league_players WHERE league = ?", [league]
+    ).fetchall()[0][0]
+    why = _say(
+        "groups.none" if registry else "groups.none.no_registry",
+        lang,
+        event=event,
+        league=league,
+        date=day,
+    )
+    other = next(((lg, n) for lg, n in held if lg != league), None)
+    if other is None:
+        return why
+    return _say("groups.elsewhere", lang, why=why, n=other[1], other=other[0], event=event)
+
+
 # --- eligibility --------------------------------------------------------------------------
 
 
@@ -289,8 +318,9 @@ def advance(
     if top < 1:
         raise ValueError(f"top must be 1 or more, not {top}")
     _event_info(con, target)
+    where = {}
     for ev in sources:
-        _event_info(con, ev)
+        where[ev] = _event_info(con, ev)[1:]
         why = unfinished(con, ev)
         if why:
             raise Refused("advance.unfinished", why=why)
@@ -308,7 +338,26 @@ def advance(
     finally:
         con.unregister("_sources")
     cut = "group_rank" if per_group else "rank"
+    left_out = []
     if per_group:
+        # a player in no group cannot be among the top of one: said, never dropped unheard
+        for ev in sources:
+            league, day = where[ev]
+            mine = ranked.filter(pl.col("from_event") == ev)
+            none = mine.filter(pl.col("group").is_null()).sort("rank", "player")
+            if none.height == mine.height:
+                raise Refused("advance.no_groups", why=no_groups(con, ev))
+            if none.height:
+                left_out.append(
+                    _say(
+                        "advance.ungrouped",
+                        event=ev,
+                        n=none.height,
+                        league=league,
+                        date=day,
+                        players=", ".join(none.get_column("player")),
+                    )
+                )
         ranked = ranked.filter(pl.col("group").is_not_null())
     chosen = ranked.filter(pl.col(cut) <= top).sort("from_event", "group", cut, "player")
     over = [*(["from_event", "group"] if per_group else ["from_event"])]
@@ -361,7 +410,7 @@ def advance(
         con.execute("ROLLBACK")
         raise
     keys = new.get_column("player_key").to_list()
-    warnings = eligibility(con, target, keys)
+    warnings = left_out + eligibility(con, target, keys)
     already = sum(1 for k in keys if k in before)
     return Advanced(target, chosen, ties, warnings, already, len(before | set(keys)))
 

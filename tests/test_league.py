@@ -364,6 +364,77 @@ def test_advance_refusals(con, tmp_path):
         advance(con, ["kg1"], "kota", 2)
 
 
+def _said(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(db_path, tmp_path):
+    """Before: a registry imported with ``--league mks`` left kg1 (in the league
+    ``default``) without a group, unheard: ``advance --per-group`` put "0 players" into the
+    next level's event, exit 0; ``standings --level group`` was an empty table; no load said
+    why. Now the load warns once, the advance refuses and the standings say why, each naming
+    the league that holds the players and the command that puts the event there."""
+    rows = "".join(
+        f"P{t}{i},{'' if (t, i) in ((1, 4), (2, 4)) else 'KG B' if i == 2 else 'KG A'}\n"
+        for t in (1, 2, 3)
+        for i in (1, 2, 3, 4)
+    )
+    with connect(db_path) as c:
+        registry(c, tmp_path, "player,group\n" + rows, league="mks")
+        plan = load(c, tmp_path, session("kg1"), name="kg1.csv")
+        create_events(c, {"kota": "pepet"}, "mks", "test")
+        day = c.execute(
+            "SELECT CAST(created_at AS DATE) FROM events WHERE event = 'kg1'"
+        ).fetchall()
+    assert statuses(plan) == {"1": "new", "2": "new", "3": "new"}  # a warning: it loads
+    assert [
+        (p["file"], p["line"], p["column"], p["severity"], p["message"])
+        for p in plan.problems.iter_rows(named=True)
+    ] == [
+        (
+            "kg1.csv",
+            2,
+            "event",
+            "warning",
+            "event kg1 is in league default, which has no player registry, while 12 of the "
+            "players it seats are registered in league mks: its groups (KG), reserves and "
+            "registry checks follow its own league only; domino league set mks kg1 puts it there",
+        )
+    ]
+    db = str(db_path)
+    why = (
+        "event kg1 is in league default, which has no player registry, so none of its players "
+        "is in a group; 12 of its players are registered in league mks: domino league set mks "
+        "kg1 puts the event there"
+    )
+    res = run("advance", "--from", "kg1", "--to", "kota", "--top", "1", "--per-group", "--db", db)
+    assert (res.exit_code, _said(res.stderr)) == (
+        1,
+        f"✗ {why}; --per-group has no group to take the top of (or advance without it).",
+    )
+    res = run("standings", "--event", "kg1", "--level", "group", "--db", db)
+    assert res.exit_code == 0 and f"note: {why}." in _said(res.stderr)
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM advancements").fetchall() == [(0,)]
+    assert run("league", "set", "mks", "kg1", "--db", db).exit_code == 0
+    # its players in a group advance; the two in none are named, not dropped unheard
+    res = run("advance", "--from", "kg1", "--to", "kota", "--top", "1", "--per-group", "--db", db)
+    assert res.exit_code == 0, res.output
+    assert _said(res.stderr) == (
+        f"warning: kg1: 2 player(s) in no group of league mks on {day[0][0]} cannot advance "
+        "per group (P14, P24)"
+    )
+    assert "6 players advance to kota (top 1 per group of kg1)" in res.stdout
+    # an event created in the league (event create --league) loads without the warning
+    res = run("event", "create", "kg2", "--ruleset", "pepet", "--league", "mks", "--db", db)
+    assert (res.exit_code, res.stdout.strip()) == (0, "event kg2 created (pepet; league mks)")
+    with connect(db_path) as c:
+        plan = load(c, tmp_path, session("kg2"), name="kg2.csv")
+        assert plan.problems.height == 0
+        # KG A: P11, P21, P31 3 each, P13, P23, P33 1 each, P34 0; KG B: P12, P22, P32 2 each
+        assert [g[:2] for g in groups(c, "kg2")] == [("KG A", 12), ("KG B", 6)]
+
+
 def test_advance_command_says_ties_and_refuses_in_one_sentence(db_path, tmp_path):
     with connect(db_path) as c:
         load(c, tmp_path, session("kg1"), name="kg1.csv")

@@ -825,6 +825,24 @@ RARE = {
     "advance.tables": {"round": "S1", "event": "e1", "tables": "2", "want": "3"},
     "advance.drawn": {"round": "S2", "event": "e1"},
     "advance.tie": {"source": "e1", "n": "3", "top": "2", "rank": "1", "players": "A, B, C"},
+    # a registry in another league than the event's: provoked for real in tests/test_league.py
+    "advance.no_groups": {"why": "no player of event e1 is in a group"},
+    "advance.ungrouped": {
+        "event": "e1",
+        "n": "2",
+        "league": "default",
+        "date": "2026-03-01",
+        "players": "A, B",
+    },
+    "groups.none": {"event": "e1", "league": "default", "date": "2026-03-01"},
+    "groups.none.no_registry": {"event": "e1", "league": "default"},
+    "groups.elsewhere": {
+        "why": "event e1 is in league default",
+        "n": "12",
+        "other": "mks",
+        "event": "e1",
+    },
+    "league_elsewhere": {"event": "e1", "league": "default", "n": "4", "other": "mks"},
     # a pre-filled sheet sent before it was filled in: provoked for real in tests/test_sheets.py
     "header_only.unplayed": {"rows": "10"},
     "sheet_skipped.unplayed": {"rows": "10"},

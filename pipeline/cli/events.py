@@ -33,8 +33,12 @@ def _refuse(sentence: str) -> None:
 )
 @click.option("--venue", help="Where it is played.")
 @click.option("--level", type=LEVEL, help="The level of the competition.")
+@click.option(
+    "--league",
+    help="The league whose registry (groups, reserves) the event follows (default: default).",
+)
 @db_option
-def event_create(event_id, ruleset, title, when, venue, level, db) -> None:
+def event_create(event_id, ruleset, title, when, venue, level, league, db) -> None:
     """Create an event before its results (or update its title, date, venue, level).
 
     A later load of EVENT plays under its ruleset. The ruleset of an event with loaded
@@ -47,15 +51,25 @@ def event_create(event_id, ruleset, title, when, venue, level, db) -> None:
     try:
         with connect(db) as con:
             did = events.save(
-                con, event_id, ruleset, title=title, event_date=day, venue=venue, level=level
+                con,
+                event_id,
+                ruleset,
+                title=title,
+                event_date=day,
+                venue=venue,
+                level=level,
+                league=league.strip() if league else None,
             )
             info = events.get(con, event_id.strip())
     except events.EventRefused as exc:
         _refuse(str(exc))
         return
     assert info is not None
+    league = None if info.league == "default" else f"league {info.league}"
     extra = ", ".join(
-        str(v) for v in (info.title, info.event_date, info.venue, info.level) if v is not None
+        str(v)
+        for v in (info.title, info.event_date, info.venue, info.level, league)
+        if v is not None
     )
     out.print(
         f"event {info.event} {did} ({info.ruleset}{'; ' + extra if extra else ''})",

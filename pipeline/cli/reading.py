@@ -53,6 +53,11 @@ def standings(event, level, round_, table, fmt, db) -> None:
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
         stale = bool(stale_events(con, event))
+        if level == "group" and rows.height == 0:
+            from pipeline.league import no_groups
+
+            # an empty table would leave the organiser guessing why
+            note(f"{no_groups(con, event)}.")
     if stale:
         note(f"the ruleset file changed since {event} was scored; run `domino rescore`")
     emit(rows, fmt, title=f"{event} — {level} standings")

@@ -204,7 +204,7 @@ def resolve_players(
         & pl.col("_league").is_in(registry.get_column("_league").unique().implode())
     )
     names = registry.get_column("player").unique().sort().to_list()
-    found = []
+    found = [_registered_elsewhere(typed, leagues, registry)]
     for c in CHAIRS:
         bad = scope.filter(pl.col(f"key_{c}").is_not_null()).join(
             registry.select("_league", pl.col("player_key").alias(f"key_{c}")),
@@ -226,6 +226,56 @@ def resolve_players(
             )
         )
     return typed, problems.concat(found)
+
+
+def _registered_elsewhere(
+    typed: pl.DataFrame, leagues: dict[str, str], registry: pl.DataFrame
+) -> pl.DataFrame:
+    """A warning on the first row of each event of a rulebook with group (KG) standings
+    whose league has no registry while another league's registry holds players it seats:
+    its groups, reserves and registry checks read its own league only, so its group
+    standings would stay empty (a registry imported with ``--league`` into a league the
+    event is not in)."""
+    grouped = [rs for rs in rulesets.names() if "group" in rulesets.load(rs).levels]
+    rows = typed.with_columns(
+        pl.col("event")
+        .replace_strict(leagues, default="default", return_dtype=pl.String)
+        .alias("_league")
+    ).filter(
+        pl.col("rs").is_in(grouped)
+        & pl.col("event").is_not_null()
+        & ~pl.col("_league").is_in(registry.get_column("_league").unique().implode())
+    )
+    if rows.height == 0:  # nearly every load
+        return problems.empty()
+    seated = (
+        rows.select("event", pl.concat_list(f"key_{c}" for c in CHAIRS).alias("player_key"))
+        .explode("player_key")
+        .drop_nulls()
+        .unique()
+    )
+    held = (
+        seated.join(
+            registry.select(pl.col("_league").alias("_other"), "player_key"), on="player_key"
+        )
+        .group_by("event", "_other")
+        .agg(pl.len().alias("_n"))
+        .sort("_n", "_other", descending=[True, False])
+        .unique("event", keep="first", maintain_order=True)
+    )
+    first = rows.unique("event", keep="first", maintain_order=True).join(held, on="event")
+    return problems.from_rows(
+        first,
+        column="event",
+        code="league_elsewhere",
+        severity=problems.WARNING,
+        params={
+            "event": pl.col("event"),
+            "league": pl.col("_league"),
+            "n": pl.col("_n").cast(pl.String),
+            "other": pl.col("_other"),
+        },
+    )
 
 
 def event_leagues(con: duckdb.DuckDBPyConnection, events: list[str]) -> dict[str, str]:
