@@ -8,6 +8,7 @@ pepet: age and citizenship on the event's date) comes from the ruleset's
 columns ``replaces_a`` … ``replaces_d``, kept with the hand's other extra columns.
 """
 
+import shlex
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING
@@ -73,6 +74,35 @@ def _event_info(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str, str, d
     if not row:
         raise Refused("advance.unknown_event", event=event)
     return row[0][0], row[0][1], row[0][2]
+
+
+def outside(con: duckdb.DuckDBPyConnection, league: str, lang: str = "en") -> str | None:
+    """After a registry import into ``league``: the events of a rulebook with group (KG)
+    standings that its players played, in a league without a registry (so without
+    groups), as one sentence with the command that puts them in ``league``; None when
+    there are none (nearly always)."""
+    grouped = [rs for rs in rulesets.names() if "group" in rulesets.load(rs).levels]
+    found = [
+        r[0]
+        for r in con.execute(
+            "SELECT e.event FROM events e WHERE coalesce(e.league, 'default') <> ? "
+            "AND e.ruleset IN (SELECT unnest(?)) AND NOT EXISTS (SELECT 1 FROM league_players lp "
+            "WHERE lp.league = coalesce(e.league, 'default')) AND EXISTS (SELECT 1 FROM "
+            "table_standings_t t JOIN league_players lp ON lp.player_key = t.player_key "
+            "AND lp.league = ? WHERE t.event = e.event) ORDER BY e.event",
+            [league, grouped, league],
+        ).fetchall()
+    ]
+    if not found:
+        return None
+    return _say(
+        "groups.outside",
+        lang,
+        n=len(found),
+        events=", ".join(found),
+        league=shlex.quote(league),
+        ids=" ".join(map(shlex.quote, found)),
+    )
 
 
 def no_groups(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> str:

@@ -81,3 +81,29 @@ def test_a_conflicting_registry_is_refused_in_the_page_language(db_path):
     assert "pemain.csv:2 dan pemain.csv:3 menempatkan Ana di 2 grup (KG A dan KG B)" in said, said
     with connect(db_path, read_only=True) as c:
         assert c.execute("SELECT count(*) FROM registry").fetchall()[0][0] == 0
+
+
+def test_an_import_names_the_events_of_its_players_in_a_league_without_a_registry(
+    db_path, tmp_path
+):
+    """A registry imported into league mks whose players played kg1 (a pepet event of the
+    league default, which has no registry): the page says kg1 has no groups and how to
+    put it in mks (it said only "imported")."""
+    from tests.rules_helpers import load
+    from tests.test_league import session
+
+    with connect(db_path) as c:
+        load(c, tmp_path, session("kg1"), name="kg1.csv")
+    add_coordinator(db_path, "rina", ["*"])
+    at = app("page_scripts/registry.py")
+    _sign_in(at, "rina", PASSWORD)
+    at.text_input(key="reg_league").input("mks").run()
+    body = b"player,group\nP11,KG A\nP21,KG A\n"
+    at.get("file_uploader")[0].set_value(("pemain.csv", body, "text/csv")).run()
+    at.button(key="reg_check").click().run()
+    at.button(key="reg_apply").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [i.value.replace("\\", "") for i in at.info] == [  # markdown's escapes
+        "1 acara yang dimainkan para pemain ini ada di liga tanpa daftar pemain, jadi tanpa "
+        "kelompok (KG): kg1; domino league set mks kg1 memasukkannya ke liga mks"
+    ]

@@ -435,6 +435,30 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(db_pat
         assert [g[:2] for g in groups(c, "kg2")] == [("KG A", 12), ("KG B", 6)]
 
 
+def test_a_registry_import_names_the_events_its_players_played_outside_any_registry(
+    db_path, tmp_path
+):
+    """The moment the mismatch is made: a registry imported into league mks whose players
+    played kg1, a pepet event of a league without a registry, says so with the command
+    that puts kg1 in mks; an unhas event (no groups) is not named, and once kg1 is in the
+    league the import says nothing more."""
+    with connect(db_path) as c:
+        load(c, tmp_path, session("kg1"), name="kg1.csv")
+        load(c, tmp_path, [hand(1, "A", "biasa", seats=("P11", "P12", "P13", "P14"), event="cup")])
+    reg = tmp_path / "reg.csv"
+    reg.write_text("player,group\n" + "".join(f"P{t}1,KG A\n" for t in (1, 2, 3)), "utf-8")
+    db = str(db_path)
+    res = run("players", "import", str(reg), "--league", "mks", "--db", db)
+    assert res.exit_code == 0, res.output
+    assert _said(res.stderr) == (
+        "note: 1 event(s) these players played are in a league without a registry, so without "
+        "groups (KG): kg1; domino league set mks kg1 puts them in league mks"
+    )
+    assert run("league", "set", "mks", "kg1", "--db", db).exit_code == 0
+    res = run("players", "import", str(reg), "--league", "mks", "--db", db)
+    assert (res.exit_code, res.stderr) == (0, "")
+
+
 def test_advance_command_says_ties_and_refuses_in_one_sentence(db_path, tmp_path):
     with connect(db_path) as c:
         load(c, tmp_path, session("kg1"), name="kg1.csv")

@@ -843,6 +843,7 @@ RARE = {
         "event": "e1",
     },
     "league_elsewhere": {"event": "e1", "league": "default", "n": "4", "other": "mks"},
+    "groups.outside": {"n": "2", "events": "e1, e2", "league": "mks", "ids": "e1 e2"},
     # a pre-filled sheet sent before it was filled in: provoked for real in tests/test_sheets.py
     "header_only.unplayed": {"rows": "10"},
     "sheet_skipped.unplayed": {"rows": "10"},

@@ -12,6 +12,7 @@ from dashboard import access, data, ui
 from dashboard.i18n import language, t
 from pipeline import auth
 from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS
+from pipeline.league import outside
 from pipeline.players import RegistryConflict, read_registry
 from pipeline.problems import FileRejected
 from pipeline.registry import (
@@ -38,7 +39,11 @@ def render() -> None:
         return
     done = st.session_state.pop(_DONE, None)
     if done:
-        st.success(done)
+        said, elsewhere = done
+        st.success(said)
+        if elsewhere:
+            # events of its players left in a league without a registry have no groups
+            st.info(ui.md(elsewhere))
     st.caption(t("reg.intro"))
     league = st.text_input(t("reg.league"), value=DEFAULT_LEAGUE, key="reg_league").strip()
     up = ui.file_uploader(
@@ -109,6 +114,7 @@ def _show(plan: ImportPlan, reg: pl.DataFrame, league: str, by: str) -> None:
             _conflicts(exc)
             return
         st.session_state.pop(_PLAN, None)
-        st.session_state[_DONE] = t("reg.done", league=league, **counts)
+        elsewhere = data.uncached(lambda con: outside(con, league, language()))
+        st.session_state[_DONE] = (t("reg.done", league=league, **counts), elsewhere)
         data.clear()
         st.rerun()

@@ -259,6 +259,7 @@ def players_import(file, league, apply_, reason, by, db) -> None:
     from rich.markup import escape
 
     from pipeline.ingest.outcome import default_user
+    from pipeline.league import outside
     from pipeline.players import RegistryConflict, read_registry
     from pipeline.problems import FileRejected
     from pipeline.registry import apply_import, plan_import
@@ -290,6 +291,7 @@ def players_import(file, league, apply_, reason, by, db) -> None:
                 con, reg, league, plan=plan, reason=reason, by=by or default_user()
             )
             rescore_stale(con)  # a changed ruleset file takes effect with any write
+            elsewhere = outside(con, league)
         except RegistryConflict as exc:
             for why in exc.reasons:
                 err.print(f"[red]✗[/] {escape(why)}")
@@ -302,6 +304,8 @@ def players_import(file, league, apply_, reason, by, db) -> None:
         f"imported {counts['players']} players and {counts['aliases']} aliases into league {escape(league)}",
         highlight=False,
     )
+    if elsewhere:
+        note(elsewhere)
 
 
 @players.command("list")
