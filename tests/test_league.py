@@ -368,7 +368,7 @@ def _said(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(db_path, tmp_path):
+def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(store, tmp_path):
     """Before: a registry imported with ``--league mks`` left kg1 (in the league
     ``default``) without a group, unheard: ``advance --per-group`` put "0 players" into the
     next level's event, exit 0; ``standings --level group`` was an empty table; no load said
@@ -379,7 +379,7 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(db_pat
         for t in (1, 2, 3)
         for i in (1, 2, 3, 4)
     )
-    with connect(db_path) as c:
+    with connect(store) as c:
         registry(c, tmp_path, "player,group\n" + rows, league="mks")
         plan = load(c, tmp_path, session("kg1"), name="kg1.csv")
         create_events(c, {"kota": "pepet"}, "mks", "test")
@@ -401,7 +401,7 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(db_pat
             "registry checks follow its own league only; domino league set mks kg1 puts it there",
         )
     ]
-    db = str(db_path)
+    db = store
     why = (
         "event kg1 is in league default, which has no player registry, so none of its players "
         "is in a group; 12 of its players are registered in league mks: domino league set mks "
@@ -414,7 +414,7 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(db_pat
     )
     res = run("standings", "--event", "kg1", "--level", "group", "--db", db)
     assert res.exit_code == 0 and f"note: {why}." in _said(res.stderr)
-    with connect(db_path, read_only=True) as c:
+    with connect(store, read_only=True) as c:
         assert c.execute("SELECT count(*) FROM advancements").fetchall() == [(0,)]
     assert run("league", "set", "mks", "kg1", "--db", db).exit_code == 0
     # its players in a group advance; the two in none are named, not dropped unheard
@@ -428,7 +428,7 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(db_pat
     # an event created in the league (event create --league) loads without the warning
     res = run("event", "create", "kg2", "--ruleset", "pepet", "--league", "mks", "--db", db)
     assert (res.exit_code, res.stdout.strip()) == (0, "event kg2 created (pepet; league mks)")
-    with connect(db_path) as c:
+    with connect(store) as c:
         plan = load(c, tmp_path, session("kg2"), name="kg2.csv")
         assert plan.problems.height == 0
         # KG A: P11, P21, P31 3 each, P13, P23, P33 1 each, P34 0; KG B: P12, P22, P32 2 each
@@ -436,18 +436,18 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(db_pat
 
 
 def test_a_registry_import_names_the_events_its_players_played_outside_any_registry(
-    db_path, tmp_path
+    store, tmp_path
 ):
     """The moment the mismatch is made: a registry imported into league mks whose players
     played kg1, a pepet event of a league without a registry, says so with the command
     that puts kg1 in mks; an unhas event (no groups) is not named, and once kg1 is in the
     league the import says nothing more."""
-    with connect(db_path) as c:
+    with connect(store) as c:
         load(c, tmp_path, session("kg1"), name="kg1.csv")
         load(c, tmp_path, [hand(1, "A", "biasa", seats=("P11", "P12", "P13", "P14"), event="cup")])
     reg = tmp_path / "reg.csv"
     reg.write_text("player,group\n" + "".join(f"P{t}1,KG A\n" for t in (1, 2, 3)), "utf-8")
-    db = str(db_path)
+    db = store
     res = run("players", "import", str(reg), "--league", "mks", "--db", db)
     assert res.exit_code == 0, res.output
     assert _said(res.stderr) == (
