@@ -92,7 +92,8 @@ def test_anonymous_visitors_get_the_sign_in_form(drawn):
 def test_a_referee_enters_a_hand_and_the_table_moves(drawn):
     at = pick_table(signed_in(drawn, [EV]))
     shown = texts(at)
-    assert "**A** · Ani" in shown and "Chairs from this round's draw" in shown
+    assert "**A** · Ani" in shown
+    assert "Chairs from this round's draw; the chair swaps (hands 3 and 7) are applied." in shown
     enter(at, "biasa", "a", 1, 2)
     assert "Hand 1 saved (version 1)." in texts(at)
     with connect(drawn, read_only=True) as con:
@@ -113,6 +114,20 @@ def test_a_referee_enters_a_hand_and_the_table_moves(drawn):
     enter(at, "biasa", "a", 1, 2)
     shown = texts(at)
     assert "Hand 1 is as saved (version 2): nothing changed." in shown, shown
+
+
+def test_a_pepet_session_says_nobody_changes_chairs(db_path):
+    """Before: a pepet session's table said "the chair swaps (hands 3 and 7) are applied",
+    an unhas rule; in a league session nobody changes chairs (rule 22)."""
+    with connect(db_path) as con:
+        insert_draw(con, "liga", "S1", {"1": START}, ruleset="pepet")
+    at = signed_in(db_path, ["liga"])
+    at.pills(key="en_round").set_value("S1")
+    run(at)
+    at.pills(key="en_table").set_value("1")
+    shown = texts(run(at))
+    assert "Chairs from this round's draw; nobody changes chairs within the round." in shown
+    assert "swaps" not in shown and "**C** · Cici" in shown
 
 
 def _fill(at: AppTest, ending: str, who: str, hi: int, lo: int) -> AppTest:

@@ -15,8 +15,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "en.pick": {"id": "Pilih babak dan meja.", "en": "Pick the round and the table."},
     "en.chairs": {"id": "Kursi", "en": "Chairs"},
     "en.chairs.drawn": {
-        "id": "Kursi dari undian babak ini; pertukaran kursi (kocokan 3 dan 7) sudah diterapkan.",
-        "en": "Chairs from this round's draw; the chair swaps (hands 3 and 7) are applied.",
+        "id": "Kursi dari undian babak ini; pertukaran kursi (kocokan {hands}) sudah diterapkan.",
+        "en": "Chairs from this round's draw; the chair swaps (hands {hands}) are applied.",
+    },
+    "en.chairs.drawn.fixed": {
+        "id": "Kursi dari undian babak ini; tidak ada yang pindah kursi selama babak.",
+        "en": "Chairs from this round's draw; nobody changes chairs within the round.",
     },
     "en.chairs.type": {
         "id": "Babak ini belum diundi: ketik pemain di kursi A–D untuk kocokan 1 (sekali saja).",

@@ -17,8 +17,10 @@ import streamlit as st
 from dashboard import access, data, ui
 from dashboard.i18n import category, language, t
 from pipeline import auth, draws, entry, rulesets
+from pipeline.draws import seating
 from pipeline.entry import EntryRefused, Hand, MatchState
 from pipeline.ingest.columns import CHAIRS
+from pipeline.messages import join_list
 from pipeline.standings import bracket, queries
 from pipeline.store.db import DatabaseBusy
 
@@ -228,7 +230,17 @@ def _typed_chairs() -> dict[str, str]:
 
 def _show_seats(m: MatchState, seats: dict[str, str]) -> None:
     if m.drawn:
-        st.caption(t("en.chairs.drawn"))
+        # the hands where the rulebook's swap schedule moves chairs (unhas: 3 and 7); a
+        # rulebook without one (pepet, rule 22) keeps them the whole round
+        moves, held = [], "".join(CHAIRS).upper()
+        for first, _, chairs in sorted(seating.swap_schedule(m.book.params)):
+            if chairs != held:
+                moves.append(str(first))
+            held = chairs
+        if moves:
+            st.caption(t("en.chairs.drawn", hands=join_list(moves, "chairs", language())))
+        else:
+            st.caption(t("en.chairs.drawn.fixed"))
     st.markdown("  \n".join(f"**{c.upper()}** · {ui.md(p)}" for c, p in sorted(seats.items())))
 
 
