@@ -126,7 +126,7 @@ def test_a_pepet_session_says_nobody_changes_chairs(db_path):
     run(at)
     at.pills(key="en_table").set_value("1")
     shown = texts(run(at))
-    assert "Chairs from this round's draw; nobody changes chairs within the round." in shown
+    assert "Chairs from the draw; nobody changes chairs until this table is over." in shown
     assert "swaps" not in shown and "**C** · Cici" in shown
 
 

@@ -8,7 +8,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "There is no event you may enter results for. Ask the admin to add yours.",
     },
     "en.event": {"id": "Acara", "en": "Event"},
-    "en.round": {"id": "Babak", "en": "Round"},
+    "en.round": {"id": "Babak / sesi", "en": "Round / session"},
     "en.round.other": {"id": "Babak lain (ketik)", "en": "Another round (type it)"},
     "en.table": {"id": "Meja", "en": "Table"},
     "en.table.other": {"id": "Meja lain (ketik)", "en": "Another table (type it)"},
@@ -19,8 +19,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Chairs from this round's draw; the chair swaps (hands {hands}) are applied.",
     },
     "en.chairs.drawn.fixed": {
-        "id": "Kursi dari undian babak ini; tidak ada yang pindah kursi selama babak.",
-        "en": "Chairs from this round's draw; nobody changes chairs within the round.",
+        "id": "Kursi dari undian; tidak ada yang pindah kursi sampai meja ini selesai.",
+        "en": "Chairs from the draw; nobody changes chairs until this table is over.",
     },
     "en.chairs.type": {
         "id": "Babak ini belum diundi: ketik pemain di kursi A–D untuk kocokan 1 (sekali saja).",
