@@ -238,15 +238,18 @@ def user_role(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
 
 
 def group_events(con: duckdb.DuckDBPyConnection, groups: list[str]) -> set[str]:
-    """Events the players of ``groups`` play in: on the roster, or loaded and registered."""
+    """Events the players of ``groups`` play in: on the roster, or loaded and registered
+    (members, and the groups' registered reserves, rule 23: their points count for it)."""
     if not groups:
         return set()
     marks = ", ".join("?" for _ in groups)
     rows = con.execute(
         f'SELECT event FROM entrants WHERE "group" IN ({marks}) '
         "UNION SELECT s.event FROM table_standings_t s JOIN registry r "
-        f'ON r.player_key = s.player_key WHERE r."group" IN ({marks})',
-        [*groups, *groups],
+        f'ON r.player_key = s.player_key WHERE r."group" IN ({marks}) '
+        "UNION SELECT s.event FROM table_standings_t s JOIN league_players lp "
+        f"ON lp.player_key = s.player_key WHERE lp.reserve_for IN ({marks})",
+        [*groups, *groups, *groups],
     ).fetchall()
     return {r[0] for r in rows}
 

@@ -411,3 +411,18 @@ def test_a_session_draw_seats_the_reserve_in_the_replaced_members_place(league, 
     # KG Alpha's two (Ana and the reserve Rudi) at two tables: groups apart first
     tables = drawn.seats.group_by("table").agg(pl.col("player_key").unique())
     assert all(len({"ana", "rudi"} & set(t)) == 1 for t in tables.get_column("player_key"))
+
+
+def test_a_groups_coordinator_may_write_to_an_event_its_reserve_played(league, tmp_path):
+    """Rule 23: a reserve's points count for the group they are a reserve of, so the
+    group's coordinator keeps its results; before, only members brought an event into a
+    KG coordinator's rights, and Rudi (a reserve of KG Alpha) playing among KG Beta did not."""
+    from pipeline import auth
+
+    ingest(league, [sheet(tmp_path, "s1.csv", "1", ("Rudi", "Cici", "Dedi", "Eka"))])
+    auth.add_user(league, "alpha", "a long enough password", [], groups=["KG Alpha"])
+    auth.add_user(league, "beta", "a long enough password", [], groups=["KG Beta"])
+    auth.add_user(league, "gamma", "a long enough password", [], groups=["KG Gamma"])
+    assert auth.user_events(league, "alpha") == {"ev"}
+    assert auth.user_events(league, "beta") == {"ev"}
+    assert auth.user_events(league, "gamma") == set()
