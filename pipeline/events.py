@@ -175,19 +175,26 @@ def save(
             "venue, level, league",
         )
         return "created"
-    if old.ruleset != book.name:
-        loaded = con.execute(
+    loaded = bool(
+        con.execute(
             "SELECT count(*) FROM match_versions WHERE event = ? AND current "
             "AND kind <> 'withdrawn'",
             [event],
-        ).fetchall()[0]
-        if loaded[0]:
+        ).fetchall()[0][0]
+    )
+    if old.ruleset != book.name:
+        if loaded:
             raise EventRefused(
                 "event.ruleset_fixed", {"event": event, "old": old.ruleset, "new": book.name}
             )
         con.execute(
             "UPDATE events SET ruleset = ?, params_hash = ?, models = ? WHERE event = ?",
             [book.name, book.hash, book.models, event],
+        )
+    if league is not None and league != old.league and loaded:
+        # its groups would be read from another registry: domino league set shows the diff
+        raise EventRefused(
+            "event.league_loaded", {"event": event, "old": old.league, "new": league}
         )
     moved = event_date is not None and event_date != old.event_date
     # a new date places the event's tables elsewhere in play order: its ladder follows

@@ -30,6 +30,18 @@ _NAMES = (
 )
 _EVENT_ROWS = "SELECT event, player_key, player, points, rank FROM event_standings"
 _GROUP_ROWS = 'SELECT event, "group", points, rank FROM group_standings'
+# the same rows of some events only (a league move): the events as one list parameter
+_MEMBERS_OF = (
+    'SELECT m.event, m.player_key, m."group", m.role FROM event_members m '
+    "WHERE m.event IN (SELECT unnest(?))"
+)
+_EVENT_ROWS_OF = (
+    "SELECT event, player_key, player, points, rank FROM event_standings "
+    "WHERE event IN (SELECT unnest(?))"
+)
+_GROUP_ROWS_OF = (
+    'SELECT event, "group", points, rank FROM group_standings WHERE event IN (SELECT unnest(?))'
+)
 
 
 class DiffChanged(Exception):
@@ -51,6 +63,7 @@ class ImportPlan:
     renamed: pl.DataFrame = field(default_factory=pl.DataFrame)  # player_key, old, new
     merged: pl.DataFrame = field(default_factory=pl.DataFrame)  # event, player
     standings: pl.DataFrame = field(default_factory=pl.DataFrame)
+    leagues: pl.DataFrame = field(default_factory=pl.DataFrame)  # event, old, new (a move)
 
     @property
     def needs_reason(self) -> bool:
@@ -64,6 +77,10 @@ class ImportPlan:
 
         none = say("no_group")
         out = [
+            say("league", event=r["event"], old=r["old"], new=r["new"])
+            for r in self.leagues.iter_rows(named=True)
+        ]
+        out += [
             say(
                 "moved",
                 player=r["player"],
@@ -205,29 +222,97 @@ def apply_import(
     con.execute("BEGIN TRANSACTION")
     try:
         counts = _write_and_rescore(con, reg, league, now)
-        change_no = con.execute(
-            "SELECT coalesce(max(change_no), 0) + 1 FROM registry_history"
-        ).fetchall()[0]
         changes = "\n".join(plan.lines()) if plan is not None and plan.needs_reason else None
-        con.execute(
-            "INSERT INTO registry_history (change_no, league, file, applied_at, applied_by, reason, players, changes) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                change_no[0] if change_no else 1,
-                league,
-                reg["_file"][0] if "_file" in reg.columns and reg.height else None,
-                now,
-                by,
-                reason,
-                counts["players"],
-                changes,
-            ],
-        )
+        file = reg["_file"][0] if "_file" in reg.columns and reg.height else None
+        _record(con, league, file, now, by, reason, counts["players"], changes)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     return counts
+
+
+def _record(
+    con: duckdb.DuckDBPyConnection,
+    league: str,
+    file: str | None,
+    now: datetime,
+    by: str | None,
+    reason: str | None,
+    players: int,
+    changes: str | None,
+) -> None:
+    """One row of the registry history, inside the caller's transaction."""
+    change_no = con.execute(
+        "SELECT coalesce(max(change_no), 0) + 1 FROM registry_history"
+    ).fetchall()[0]
+    con.execute(
+        "INSERT INTO registry_history (change_no, league, file, applied_at, applied_by, reason, players, changes) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [change_no[0] if change_no else 1, league, file, now, by, reason, players, changes],
+    )
+
+
+# --- moving events into a league -----------------------------------------------------------
+
+
+def plan_move(con: duckdb.DuckDBPyConnection, events: list[str], league: str) -> ImportPlan:
+    """What putting ``events`` in ``league`` would change in their standings (their groups
+    are read from the league's registry on each event's date); writes nothing (tried
+    inside a transaction that is rolled back)."""
+    now = frame(
+        con.sql(
+            "SELECT event, coalesce(league, 'default') AS old FROM events "
+            "WHERE event IN (SELECT unnest(?)) ORDER BY event",
+            params=[events],
+        )
+    )
+    moving = now.filter(pl.col("old") != league).with_columns(pl.lit(league).alias("new"))
+    keys = moving.get_column("event").to_list()
+    if not keys:
+        return ImportPlan(league=league, players=0, added=[], leagues=moving)
+    before = _snapshot(con, keys)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _move(con, keys, league)
+        after = _snapshot(con, keys)
+    finally:
+        con.execute("ROLLBACK")
+    return ImportPlan(league=league, players=0, added=[], leagues=moving, **_diff(before, after))
+
+
+def apply_move(
+    con: duckdb.DuckDBPyConnection,
+    events: list[str],
+    league: str,
+    *,
+    reason: str | None = None,
+    by: str | None = None,
+    shown: list[str] | None = None,
+) -> ImportPlan:
+    """Put ``events`` in ``league``; a move that changes loaded standings is kept in the
+    registry history with the diff and ``reason``. Raises :class:`DiffChanged` when
+    ``shown`` (the diff a person confirmed) is no longer what the move would change."""
+    plan = plan_move(con, events, league)
+    if shown is not None and plan.lines() != shown:
+        raise DiffChanged(plan)
+    keys = plan.leagues.get_column("event").to_list() if plan.leagues.height else []
+    if not keys:
+        return plan
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _move(con, keys, league)
+        if plan.needs_reason:
+            _record(con, league, None, datetime.now(), by, reason, 0, "\n".join(plan.lines()))
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return plan
+
+
+def _move(con: duckdb.DuckDBPyConnection, events: list[str], league: str) -> None:
+    con.execute("UPDATE events SET league = ? WHERE event IN (SELECT unnest(?))", [league, events])
 
 
 def history(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
@@ -344,12 +429,22 @@ def write(
 # --- the diff ------------------------------------------------------------------------------
 
 
-def _snapshot(con: duckdb.DuckDBPyConnection) -> dict[str, pl.DataFrame]:
+def _snapshot(
+    con: duckdb.DuckDBPyConnection, events: list[str] | None = None
+) -> dict[str, pl.DataFrame]:
+    """Memberships, names and standings rows of every loaded event (or only ``events``)."""
+    if events is None:
+        return {
+            "members": frame(con.sql(_MEMBERS)),
+            "names": frame(con.sql(_NAMES)),
+            "event": frame(con.sql(_EVENT_ROWS)),
+            "group": frame(con.sql(_GROUP_ROWS)),
+        }
     return {
-        "members": frame(con.sql(_MEMBERS)),
+        "members": frame(con.sql(_MEMBERS_OF, params=[events])),
         "names": frame(con.sql(_NAMES)),
-        "event": frame(con.sql(_EVENT_ROWS)),
-        "group": frame(con.sql(_GROUP_ROWS)),
+        "event": frame(con.sql(_EVENT_ROWS_OF, params=[events])),
+        "group": frame(con.sql(_GROUP_ROWS_OF, params=[events])),
     }
 
 

@@ -416,7 +416,24 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(store,
     assert res.exit_code == 0 and f"note: {why}." in _said(res.stderr)
     with connect(store, read_only=True) as c:
         assert c.execute("SELECT count(*) FROM advancements").fetchall() == [(0,)]
-    assert run("league", "set", "mks", "kg1", "--db", db).exit_code == 0
+    # the move changes kg1's standings (its players gain groups): shown, then confirmed
+    res = run("league", "set", "mks", "kg1", "--db", db)
+    assert res.exit_code == 1 and "Nothing was changed" in res.stderr
+    said = res.stdout.splitlines()
+    assert said[:3] == [
+        "Putting these events in league mks would change loaded standings:",
+        "  event kg1 moves from league default to league mks",
+        "  P11 moves from no group to KG A in event kg1",
+    ]
+    assert said[-2:] == [
+        "  event kg1, group standings, KG A: no row -> 12 points, rank 1",
+        "  event kg1, group standings, KG B: no row -> 6 points, rank 2",
+    ]
+    res = run("league", "set", "mks", "kg1", "--apply", "--reason", "its registry", "--db", db)
+    assert res.exit_code == 0 and res.stdout.splitlines() == [*said[1:], "1 event(s) in league mks"]
+    with connect(store, read_only=True) as c:
+        kept = c.execute("SELECT league, reason, players, changes FROM registry_history").fetchall()
+    assert kept[-1] == ("mks", "its registry", 0, "\n".join(x.strip() for x in said[1:]))
     # its players in a group advance; the two in none are named, not dropped unheard
     res = run("advance", "--from", "kg1", "--to", "kota", "--top", "1", "--per-group", "--db", db)
     assert res.exit_code == 0, res.output
@@ -425,6 +442,13 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(store,
         "per group (P14, P24)"
     )
     assert "6 players advance to kota (top 1 per group of kg1)" in res.stdout
+    # a loaded event changes league only through league set, which shows the diff first
+    res = run("event", "create", "kg1", "--ruleset", "pepet", "--league", "default", "--db", db)
+    assert (res.exit_code, _said(res.stderr)) == (
+        1,
+        "✗ event kg1 has loaded results in league mks: move it with domino league set default "
+        "kg1, which shows what its standings would change first.",
+    )
     # an event created in the league (event create --league) loads without the warning
     res = run("event", "create", "kg2", "--ruleset", "pepet", "--league", "mks", "--db", db)
     assert (res.exit_code, res.stdout.strip()) == (0, "event kg2 created (pepet; league mks)")
@@ -454,7 +478,8 @@ def test_a_registry_import_names_the_events_its_players_played_outside_any_regis
         "note: 1 event(s) these players played are in a league without a registry, so without "
         "groups (KG): kg1; domino league set mks kg1 puts them in league mks"
     )
-    assert run("league", "set", "mks", "kg1", "--db", db).exit_code == 0
+    res = run("league", "set", "mks", "kg1", "--apply", "--reason", "its registry", "--db", db)
+    assert res.exit_code == 0, res.output
     res = run("players", "import", str(reg), "--league", "mks", "--db", db)
     assert (res.exit_code, res.stderr) == (0, "")
 

@@ -843,6 +843,8 @@ RARE = {
         "event": "e1",
     },
     "league_elsewhere": {"event": "e1", "league": "default", "n": "4", "other": "mks"},
+    "registry_diff.league": {"event": "e1", "old": "default", "new": "mks"},
+    "event.league_loaded": {"event": "e1", "old": "mks", "new": "default"},
     "groups.outside": {"n": "2", "events": "e1, e2", "league": "mks", "ids": "e1 e2"},
     # a pre-filled sheet sent before it was filled in: provoked for real in tests/test_sheets.py
     "header_only.unplayed": {"rows": "10"},

@@ -76,23 +76,64 @@ def league() -> None:
 @league.command("set")
 @click.argument("name", metavar="LEAGUE")
 @click.argument("events", nargs=-1, required=True, metavar="EVENT...")
+@click.option(
+    "--apply",
+    "apply_",
+    is_flag=True,
+    help="Apply a move that changes loaded standings (needs --reason).",
+)
+@click.option("--reason", help="Why the loaded standings change; kept in the registry history.")
+@click.option("--by", "by", help="Who moves them (default DOMINO_USER or the login name).")
 @db_option
-def league_set(name, events, db) -> None:
-    """Put events in a league (checked against that league's registry from then on)."""
+def league_set(name, events, apply_, reason, by, db) -> None:
+    """Put events in a league (checked against that league's registry from then on).
+
+    Their groups are then read from that registry: a move that changes the standings of
+    loaded matches prints what would change and needs --apply --reason, as an import does.
+    """
     from rich.markup import escape
 
-    from pipeline.league import Refused, set_league
+    from pipeline.events import unknown
+    from pipeline.ingest.outcome import default_user
+    from pipeline.league import Refused
+    from pipeline.registry import DiffChanged, apply_move, plan_move
     from pipeline.store.db import connect
 
+    if apply_ and not (reason or "").strip():
+        raise click.UsageError("--apply needs --reason TEXT: say why the loaded standings change.")
     with connect(db) as con:
+        missing = unknown(con, list(events))
+        if missing:
+            err.print(
+                f"[red]✗[/] {escape(str(Refused('advance.unknown_event', event=missing[0])))}"
+            )
+            sys.exit(1)
+        plan = plan_move(con, list(events), name)
+        if plan.needs_reason and not apply_:
+            out.print(
+                f"Putting these events in league {escape(name)} would change loaded standings:",
+                highlight=False,
+            )
+            for line in plan.lines():
+                out.print(f"  {escape(line)}", highlight=False)
+            err.print("Nothing was changed: to apply it, run again with --apply --reason TEXT.")
+            sys.exit(1)
         try:
-            set_league(con, list(events), name)
-        except Refused as exc:
-            err.print(f"[red]✗[/] {escape(str(exc))}", highlight=False)
+            plan = apply_move(
+                con, list(events), name, reason=reason, by=by or default_user(), shown=plan.lines()
+            )
+        except DiffChanged:
+            # another process loaded or imported in between: what was shown is not what applies
+            err.print(
+                "[red]✗[/] the loaded standings changed meanwhile; nothing was changed: run it again."
+            )
             sys.exit(1)
         registered = con.execute(
             "SELECT count(*) FROM league_players WHERE league = ?", [name]
         ).fetchall()[0][0]
+    if plan.needs_reason:
+        for line in plan.lines():
+            out.print(f"  {escape(line)}", highlight=False)
     out.print(f"{len(events)} event(s) in league {escape(name)}", highlight=False)
     if not registered:
         # a mistyped league checks its events against no registry at all, without a word
