@@ -67,6 +67,17 @@ def get(con: duckdb.DuckDBPyConnection, event: str) -> EventInfo | None:
     return EventInfo(*rows[0]) if rows else None
 
 
+def has_results(con: duckdb.DuckDBPyConnection, event: str) -> bool:
+    """Whether a match of ``event`` counts (loaded and not withdrawn)."""
+    return bool(
+        con.execute(
+            "SELECT count(*) FROM match_versions WHERE event = ? AND current "
+            "AND kind <> 'withdrawn'",
+            [event],
+        ).fetchall()[0][0]
+    )
+
+
 def titles(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """``event → title`` of every event (its id where it has no title)."""
     rows = con.execute("SELECT event, coalesce(title, event) FROM events").fetchall()
@@ -175,13 +186,7 @@ def save(
             "venue, level, league",
         )
         return "created"
-    loaded = bool(
-        con.execute(
-            "SELECT count(*) FROM match_versions WHERE event = ? AND current "
-            "AND kind <> 'withdrawn'",
-            [event],
-        ).fetchall()[0][0]
-    )
+    loaded = has_results(con, event)
     if old.ruleset != book.name:
         if loaded:
             raise EventRefused(

@@ -41,6 +41,14 @@ def _say(mid: str, lang: str = "en", **params: object) -> str:
 # --- leagues ------------------------------------------------------------------------------
 
 
+def leagues(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every league: those with a registry, those holding an event, and ``default``."""
+    rows = con.execute(
+        "SELECT league FROM league_players UNION SELECT coalesce(league, 'default') FROM events"
+    ).fetchall()
+    return sorted({"default", *(r[0] for r in rows)})
+
+
 def set_league(con: duckdb.DuckDBPyConnection, events: list[str], league: str) -> None:
     """Put ``events`` (which must exist) in ``league``: they are checked against its registry."""
     missing = events_unknown(con, events)

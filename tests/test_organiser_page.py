@@ -308,3 +308,35 @@ def test_a_draw_made_by_mistake_is_cancelled_on_the_page(db_path):
     with connect(db_path, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 0
         assert con.execute("SELECT count(*) FROM draws_t").fetchall()[0][0] == 0
+
+
+def test_an_event_is_created_in_a_league_and_one_with_results_keeps_its_own(db_path, tmp_path):
+    """A pepet event made on this page went into the league ``default`` whatever league's
+    registry the organiser had imported, so its groups (KG) stayed empty. The league is
+    now chosen from those known; an event with results keeps its league here (the move
+    is ``domino league set``, which shows what its standings would change)."""
+    from pipeline.players import import_registry, read_registry
+    from tests.rules_helpers import load
+    from tests.test_league import session
+
+    reg = tmp_path / "players.csv"
+    reg.write_text("player,group\nP11,KG A\n", "utf-8")
+    with connect(db_path) as c:
+        import_registry(c, read_registry(reg), "mks")
+        load(c, tmp_path, session("kg1"), name="kg1.csv")
+    at = signed_in(db_path, ["*"])
+    ok(at.selectbox(key="org_event").set_value("\x00new").run())
+    at.text_input(key="org_new_id").input("kg2")
+    league = next(w for w in at.selectbox if w.label == "League")
+    assert (league.options, league.value, league.disabled) == (["default", "mks"], "default", False)
+    league.set_value("mks")
+    click(at, "Save event")
+    assert "Event kg2 saved." in texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT league FROM events WHERE event = 'kg2'").fetchall() == [("mks",)]
+    at.selectbox(key="org_event").set_value("kg1")
+    ok(at.run())
+    league = next(w for w in at.selectbox if w.label == "League")
+    assert (league.value, league.disabled) == ("default", True)
+    click(at, "Save event")  # its other details still save
+    assert "Event kg1 saved." in texts(at)

@@ -21,6 +21,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.venue": {"id": "Tempat", "en": "Venue"},
     "org.level": {"id": "Tingkat", "en": "Level"},
     "org.level.none": {"id": "(belum ditentukan)", "en": "(not set)"},
+    "org.league": {"id": "Liga", "en": "League"},
+    "org.league.help": {
+        "id": "Daftar pemain liga ini menentukan kelompok (KG) dan pemain cadangan acara. "
+        "Impor daftar pemain liga baru di halaman Registri pemain.",
+        "en": "This league's registry gives the event its groups (KG) and reserves. "
+        "Import a new league's registry on the Player registry page.",
+    },
+    "org.league.fixed": {
+        "id": "Acara ini sudah punya hasil: pindahkan liganya dengan domino league set, "
+        "yang lebih dulu menunjukkan perubahan klasemennya.",
+        "en": "This event has results: move it with domino league set, which shows what "
+        "its standings would change first.",
+    },
     "org.save": {"id": "Simpan acara", "en": "Save event"},
     "org.saved": {"id": "Acara {event} disimpan.", "en": "Event {event} saved."},
     # deleting an event made by mistake (pipeline/events.py, delete)

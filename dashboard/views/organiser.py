@@ -20,7 +20,7 @@ import streamlit as st
 from dashboard import access, data, ui
 from dashboard.batches import newest
 from dashboard.i18n import language, t
-from pipeline import auth, draws, events, messages, rulesets, sheets
+from pipeline import auth, draws, events, league, messages, rulesets, sheets
 from pipeline import rounds as round_order
 from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS, display_name
 from pipeline.problems import FileRejected
@@ -69,7 +69,7 @@ def render() -> None:
         _search(str(picked), set(writable), writable[0] if writable else NEW)
     ui.search_note(picked, "org_event", labels.__getitem__)
     info = next((e for e in state["events"] if e.event == picked), None)
-    _details(info, ident)
+    _details(info, ident, state["leagues"])
     if info is None:
         return
     _round_order(info, ident)
@@ -140,7 +140,11 @@ def _search(text: str, writable: set[str], fallback: str) -> None:
 
 
 def _state(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
-    return {"events": events.all_events(con), "allowed": auth.user_events(con, name)}
+    return {
+        "events": events.all_events(con),
+        "allowed": auth.user_events(con, name),
+        "leagues": league.leagues(con),
+    }
 
 
 def _write(ident: auth.Identity, event: str | None, fn: Any) -> Any:
@@ -183,9 +187,11 @@ def _act(
 # --- event details --------------------------------------------------------------------------
 
 
-def _details(info: events.EventInfo | None, ident: auth.Identity) -> None:
+def _details(info: events.EventInfo | None, ident: auth.Identity, known: list[str]) -> None:
     levels = ["", *events.LEVELS]
     names = list(rulesets.names())
+    # an event with results changes league with domino league set, which shows the diff
+    fixed = info is not None and bool(data.uncached(events.has_results, info.event))
     with st.form(f"org_details_{info.event if info else 'new'}"):
         st.subheader(t("org.details"), anchor=False)
         event_id = (
@@ -208,6 +214,15 @@ def _details(info: events.EventInfo | None, ident: auth.Identity) -> None:
             index=levels.index(info.level) if info and info.level in levels else 0,
             format_func=lambda lv: lv or unset,
         )
+        current = info.league if info else "default"
+        options = sorted({*known, current})
+        in_league = st.selectbox(
+            t("org.league"),
+            options,
+            index=options.index(current),
+            disabled=fixed,
+            help=t("org.league.fixed" if fixed else "org.league.help"),
+        )
         saved = st.form_submit_button(t("org.save"), type="primary", width="stretch")
     if not saved:
         return
@@ -226,6 +241,7 @@ def _details(info: events.EventInfo | None, ident: auth.Identity) -> None:
             event_date=day,
             venue=venue.strip() or None,
             level=level or None,
+            league=None if fixed else in_league,
             by=ident.name,
         ),
         t("org.saved", event=event_id),
