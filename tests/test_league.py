@@ -573,3 +573,23 @@ def test_league_set_scopes_the_registry(db_path, tmp_path):
         "note: league otehr has no registry yet, so its events are checked against none "
         "(every name is accepted); import one with domino players import FILE --league otehr"
     )
+
+
+def test_a_league_name_is_read_without_the_spaces_around_it(db_path, tmp_path):
+    """`` mks`` and ``mks`` made two leagues that never meet (an import into one, events
+    in the other); an empty name made a league called nothing."""
+    reg = tmp_path / "reg.csv"
+    reg.write_text("player,group\nAna,KG A\n", "utf-8")
+    db = str(db_path)
+    assert run("players", "import", str(reg), "--league", " mks ", "--db", db).exit_code == 0
+    res = run("event", "create", "ev", "--ruleset", "pepet", "--league", "mks  ", "--db", db)
+    assert res.stdout.strip() == "event ev created (pepet; league mks)"
+    for args in (
+        ("league", "set", "  ", "ev"),
+        ("event", "create", "e2", "--ruleset", "pepet", "--league", ""),
+    ):
+        res = CliRunner().invoke(cli, [*args, "--db", db])
+        assert res.exit_code == 2 and "a league needs a name" in res.output
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT DISTINCT league FROM league_players").fetchall() == [("mks",)]
+        assert c.execute("SELECT event, league FROM events").fetchall() == [("ev", "mks")]

@@ -45,7 +45,10 @@ def render() -> None:
             # events of its players left in a league without a registry have no groups
             st.info(ui.md(elsewhere))
     st.caption(t("reg.intro"))
-    league = st.text_input(t("reg.league"), value=DEFAULT_LEAGUE, key="reg_league").strip()
+    # spaces around or doubled inside would make a second league, as the CLI's --league
+    league = " ".join(
+        st.text_input(t("reg.league"), value=DEFAULT_LEAGUE, key="reg_league").split()
+    )
     up = ui.file_uploader(
         t("reg.file"), UPLOAD_KINDS, ui.upload_mb(), SAID_ONLY_KINDS, key="reg_file"
     )

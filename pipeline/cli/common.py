@@ -48,6 +48,24 @@ class RulesetName(click.ParamType):
 RULESET = RulesetName()
 
 
+class LeagueName(click.ParamType):
+    """A league's name as written, without the spaces around it (a registry imported into
+    `` mks`` and events set in ``mks`` would be two leagues that never meet)."""
+
+    name = "league"
+
+    def convert(self, value, param, ctx):
+        value = " ".join(str(value).split())
+        if not value:
+            self.fail(
+                "a league needs a name (default is the league of every event at first)", param, ctx
+            )
+        return value
+
+
+LEAGUE = LeagueName()
+
+
 def db_option(f):
     return click.option(
         "--db",

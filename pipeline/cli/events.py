@@ -8,7 +8,7 @@ from datetime import date
 import click
 
 from pipeline.cli.admin import event
-from pipeline.cli.common import RULESET, db_option, err, format_option, out, reader
+from pipeline.cli.common import LEAGUE, RULESET, db_option, err, format_option, out, reader
 
 LEVEL = click.Choice(["group", "kabupaten", "kota", "provinsi", "nasional"])
 
@@ -35,6 +35,7 @@ def _refuse(sentence: str) -> None:
 @click.option("--level", type=LEVEL, help="The level of the competition.")
 @click.option(
     "--league",
+    type=LEAGUE,
     help="The league whose registry (groups, reserves) the event follows (default: default).",
 )
 @db_option
@@ -58,7 +59,7 @@ def event_create(event_id, ruleset, title, when, venue, level, league, db) -> No
                 event_date=day,
                 venue=venue,
                 level=level,
-                league=league.strip() if league else None,
+                league=league,
             )
             info = events.get(con, event_id.strip())
     except events.EventRefused as exc:

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from pipeline.cli.common import db_option, err, note, out, reader
+from pipeline.cli.common import LEAGUE, db_option, err, note, out, reader
 
 
 @click.command()
@@ -74,7 +74,7 @@ def league() -> None:
 
 
 @league.command("set")
-@click.argument("name", metavar="LEAGUE")
+@click.argument("name", metavar="LEAGUE", type=LEAGUE)
 @click.argument("events", nargs=-1, required=True, metavar="EVENT...")
 @click.option(
     "--apply",

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pipeline.cli.common import RULESET, db_option, err, format_option, note, out, reader
+from pipeline.cli.common import LEAGUE, RULESET, db_option, err, format_option, note, out, reader
 
 
 @click.command()
@@ -242,7 +242,11 @@ def players() -> None:
 @players.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option(
-    "--league", default="default", show_default=True, help="The league whose registry this is."
+    "--league",
+    type=LEAGUE,
+    default="default",
+    show_default=True,
+    help="The league whose registry this is.",
 )
 @click.option(
     "--apply",
