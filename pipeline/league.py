@@ -89,7 +89,7 @@ def outside(con: duckdb.DuckDBPyConnection, league: str, lang: str = "en") -> st
     standings that its players played, in a league without a registry (so without
     groups), as one sentence with the command that puts them in ``league``; None when
     there are none (nearly always)."""
-    grouped = [rs for rs in rulesets.names() if "group" in rulesets.load(rs).levels]
+    grouped = rulesets.with_groups()
     found = [
         r[0]
         for r in con.execute(

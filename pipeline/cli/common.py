@@ -66,6 +66,47 @@ class LeagueName(click.ParamType):
 LEAGUE = LeagueName()
 
 
+def apply_options(what: str, who: str):
+    """``--apply``, ``--reason`` and ``--by`` of a change to loaded standings that is shown
+    first and applied only when confirmed with a reason (a registry import, a league move):
+    ``what`` names it ("an import"), ``who`` the person ("Who is importing")."""
+
+    def decorate(f):
+        for option in reversed(
+            (
+                click.option(
+                    "--apply",
+                    "apply_",
+                    is_flag=True,
+                    help=f"Apply {what} that changes loaded standings (needs --reason).",
+                ),
+                click.option(
+                    "--reason",
+                    help="Why the loaded standings change; kept in the registry history.",
+                ),
+                click.option("--by", "by", help=f"{who} (default DOMINO_USER or the login name)."),
+            )
+        ):
+            f = option(f)
+        return f
+
+    return decorate
+
+
+def shown_unless_applied(plan: Any, heading: str, nothing: str, *, applied: bool) -> None:
+    """A change to loaded standings not confirmed (``--apply``): print ``heading`` and what
+    would change (``plan.lines()``), say ``nothing`` was done, and exit 1."""
+    from rich.markup import escape
+
+    if not plan.needs_reason or applied:
+        return
+    out.print(escape(heading), highlight=False)
+    for line in plan.lines():
+        out.print(f"  {escape(line)}", highlight=False)
+    err.print(f"{nothing}: to apply it, run again with --apply --reason TEXT.")
+    raise SystemExit(1)
+
+
 def db_option(f):
     return click.option(
         "--db",

@@ -4,7 +4,16 @@ import sys
 
 import click
 
-from pipeline.cli.common import LEAGUE, db_option, err, note, out, reader
+from pipeline.cli.common import (
+    LEAGUE,
+    apply_options,
+    db_option,
+    err,
+    note,
+    out,
+    reader,
+    shown_unless_applied,
+)
 
 
 @click.command()
@@ -76,14 +85,7 @@ def league() -> None:
 @league.command("set")
 @click.argument("name", metavar="LEAGUE", type=LEAGUE)
 @click.argument("events", nargs=-1, required=True, metavar="EVENT...")
-@click.option(
-    "--apply",
-    "apply_",
-    is_flag=True,
-    help="Apply a move that changes loaded standings (needs --reason).",
-)
-@click.option("--reason", help="Why the loaded standings change; kept in the registry history.")
-@click.option("--by", "by", help="Who moves them (default DOMINO_USER or the login name).")
+@apply_options("a move", "Who moves them")
 @db_option
 def league_set(name, events, apply_, reason, by, db) -> None:
     """Put events in a league (checked against that league's registry from then on).
@@ -109,15 +111,12 @@ def league_set(name, events, apply_, reason, by, db) -> None:
             )
             sys.exit(1)
         plan = plan_move(con, list(events), name)
-        if plan.needs_reason and not apply_:
-            out.print(
-                f"Putting these events in league {escape(name)} would change loaded standings:",
-                highlight=False,
-            )
-            for line in plan.lines():
-                out.print(f"  {escape(line)}", highlight=False)
-            err.print("Nothing was changed: to apply it, run again with --apply --reason TEXT.")
-            sys.exit(1)
+        shown_unless_applied(
+            plan,
+            f"Putting these events in league {name} would change loaded standings:",
+            "Nothing was changed",
+            applied=apply_,
+        )
         try:
             plan = apply_move(
                 con, list(events), name, reason=reason, by=by or default_user(), shown=plan.lines()

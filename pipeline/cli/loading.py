@@ -9,7 +9,18 @@ from typing import Any
 
 import click
 
-from pipeline.cli.common import LEAGUE, RULESET, db_option, err, format_option, note, out, reader
+from pipeline.cli.common import (
+    LEAGUE,
+    RULESET,
+    apply_options,
+    db_option,
+    err,
+    format_option,
+    note,
+    out,
+    reader,
+    shown_unless_applied,
+)
 
 
 @click.command()
@@ -248,14 +259,7 @@ def players() -> None:
     show_default=True,
     help="The league whose registry this is.",
 )
-@click.option(
-    "--apply",
-    "apply_",
-    is_flag=True,
-    help="Apply an import that changes loaded events (needs --reason).",
-)
-@click.option("--reason", help="Why the loaded events change; kept in the registry history.")
-@click.option("--by", "by", help="Who is importing (default DOMINO_USER or the login name).")
+@apply_options("an import", "Who is importing")
 @db_option
 def players_import(file, league, apply_, reason, by, db) -> None:
     """Import a registry (CSV/XLSX/ODS: player, group, optional city, aliases, member_since,
@@ -280,17 +284,12 @@ def players_import(file, league, apply_, reason, by, db) -> None:
     with connect(db) as con:
         try:
             plan = plan_import(con, reg, league)
-            if plan.needs_reason and not apply_:
-                out.print(
-                    f"This import would change loaded events of league {escape(league)}:",
-                    highlight=False,
-                )
-                for line in plan.lines():
-                    out.print(f"  {escape(line)}", highlight=False)
-                err.print(
-                    "Nothing was imported: to apply it, run again with --apply --reason TEXT."
-                )
-                sys.exit(1)
+            shown_unless_applied(
+                plan,
+                f"This import would change loaded events of league {league}:",
+                "Nothing was imported",
+                applied=apply_,
+            )
             counts = apply_import(
                 con, reg, league, plan=plan, reason=reason, by=by or default_user()
             )

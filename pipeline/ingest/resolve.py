@@ -195,11 +195,7 @@ def resolve_players(
     events = typed.get_column("event").drop_nulls().unique().to_list()
     leagues = event_leagues(con, events)
     need = [rs for rs in rulesets.names() if rulesets.load(rs).flat.get("require_registered")]
-    scope = typed.with_columns(
-        pl.col("event")
-        .replace_strict(leagues, default="default", return_dtype=pl.String)
-        .alias("_league")
-    ).filter(
+    scope = typed.with_columns(league_column(leagues)).filter(
         pl.col("rs").is_in(need)
         & pl.col("_league").is_in(registry.get_column("_league").unique().implode())
     )
@@ -236,12 +232,8 @@ def _registered_elsewhere(
     its groups, reserves and registry checks read its own league only, so its group
     standings would stay empty (a registry imported with ``--league`` into a league the
     event is not in)."""
-    grouped = [rs for rs in rulesets.names() if "group" in rulesets.load(rs).levels]
-    rows = typed.with_columns(
-        pl.col("event")
-        .replace_strict(leagues, default="default", return_dtype=pl.String)
-        .alias("_league")
-    ).filter(
+    grouped = rulesets.with_groups()
+    rows = typed.with_columns(league_column(leagues)).filter(
         pl.col("rs").is_in(grouped)
         & pl.col("event").is_not_null()
         & ~pl.col("_league").is_in(registry.get_column("_league").unique().implode())
@@ -276,6 +268,14 @@ def _registered_elsewhere(
             "other": pl.col("_other"),
         },
     )
+
+
+def league_column(leagues: dict[str, str]) -> pl.Expr:
+    """``_league``: each row's event's league (``event_leagues``; an event not loaded yet
+    is in the default league)."""
+    return (
+        pl.col("event").replace_strict(leagues, default="default", return_dtype=pl.String)
+    ).alias("_league")
 
 
 def event_leagues(con: duckdb.DuckDBPyConnection, events: list[str]) -> dict[str, str]:

@@ -29,7 +29,7 @@ import polars as pl
 from pipeline import problems, rulesets
 from pipeline.ingest.columns import CHAIRS
 from pipeline.ingest.match import MATCH, seats_long
-from pipeline.ingest.resolve import event_leagues
+from pipeline.ingest.resolve import event_leagues, league_column
 from pipeline.players import alias_map, player_key, registered_like
 from pipeline.store.db import for_events, frame, register
 
@@ -38,7 +38,7 @@ _SEAT = ["_file", "_line", *MATCH, "_league", "_chair", "player", "player_key", 
 
 def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
     """The substitute warnings of ``typed`` (hand rows with ``key_a`` … ``key_d``)."""
-    grouped = [rs for rs in rulesets.names() if "group" in rulesets.load(rs).levels]
+    grouped = rulesets.with_groups()
     rows = typed.filter(pl.col("rs").is_in(grouped) & pl.col("event").is_not_null())
     if rows.height == 0:
         return problems.empty()
@@ -63,7 +63,7 @@ def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
         return problems.empty()
     events = rows.get_column("event").unique().sort().to_list()
     leagues = event_leagues(con, events)
-    seats = _seats(rows.with_columns(_league(leagues)))
+    seats = _seats(rows.with_columns(league_column(leagues)))
     found = [_missing(con, seats, reserves, events)]
     named = seats.filter(pl.col("replaces").is_not_null())
     if named.height:
@@ -82,12 +82,6 @@ def check(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.DataFrame:
         found.append(_other_group(con, known, reserves, events))
         found.append(_playing(con, known, seated))
     return problems.concat(found)
-
-
-def _league(leagues: dict[str, str]) -> pl.Expr:
-    return (
-        pl.col("event").replace_strict(leagues, default="default", return_dtype=pl.String)
-    ).alias("_league")
 
 
 def _seats(rows: pl.DataFrame) -> pl.DataFrame:

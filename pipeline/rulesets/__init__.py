@@ -256,6 +256,11 @@ def names() -> tuple[str, ...]:
     return tuple(_files())
 
 
+def with_groups() -> list[str]:
+    """The rulesets whose events have group (KG) standings: their registry gives groups."""
+    return [rs for rs in names() if "group" in load(rs).levels]
+
+
 def load(name: str) -> Ruleset:
     """The ruleset ``name`` as its file says (or as a test overrode it)."""
     if name in _overrides:
