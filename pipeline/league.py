@@ -84,13 +84,11 @@ def _event_info(con: duckdb.DuckDBPyConnection, event: str) -> tuple[str, str, d
     return row[0][0], row[0][1], row[0][2]
 
 
-def outside(con: duckdb.DuckDBPyConnection, league: str, lang: str = "en") -> str | None:
-    """After a registry import into ``league``: the events of a rulebook with group (KG)
-    standings that its players played, in a league without a registry (so without
-    groups), as one sentence with the command that puts them in ``league``; None when
-    there are none (nearly always)."""
-    grouped = rulesets.with_groups()
-    found = [
+def outside_events(con: duckdb.DuckDBPyConnection, league: str) -> list[str]:
+    """The events of a rulebook with group (KG) standings that players of ``league``'s
+    registry played, in a league without a registry (so without groups): most often a
+    registry imported into a league its events were never put in."""
+    return [
         r[0]
         for r in con.execute(
             "SELECT e.event FROM events e WHERE coalesce(e.league, 'default') <> ? "
@@ -98,9 +96,15 @@ def outside(con: duckdb.DuckDBPyConnection, league: str, lang: str = "en") -> st
             "WHERE lp.league = coalesce(e.league, 'default')) AND EXISTS (SELECT 1 FROM "
             "table_standings_t t JOIN league_players lp ON lp.player_key = t.player_key "
             "AND lp.league = ? WHERE t.event = e.event) ORDER BY e.event",
-            [league, grouped, league],
+            [league, rulesets.with_groups(), league],
         ).fetchall()
     ]
+
+
+def outside(con: duckdb.DuckDBPyConnection, league: str, lang: str = "en") -> str | None:
+    """:func:`outside_events` as one sentence with the command that puts them in
+    ``league``; None when there are none (nearly always)."""
+    found = outside_events(con, league)
     if not found:
         return None
     return _say(

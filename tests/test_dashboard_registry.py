@@ -83,12 +83,11 @@ def test_a_conflicting_registry_is_refused_in_the_page_language(db_path):
         assert c.execute("SELECT count(*) FROM registry").fetchall()[0][0] == 0
 
 
-def test_an_import_names_the_events_of_its_players_in_a_league_without_a_registry(
-    db_path, tmp_path
-):
+def test_an_import_names_the_events_of_its_players_outside_it_and_moves_them(db_path, tmp_path):
     """A registry imported into league mks whose players played kg1 (a pepet event of the
-    league default, which has no registry): the page says kg1 has no groups and how to
-    put it in mks (it said only "imported")."""
+    league default, which has no registry): the page says kg1 has no groups and offers to
+    move it into mks, showing what its standings would change and asking a reason first,
+    as ``domino league set`` does (it said only "imported", and the move needed the CLI)."""
     from tests.rules_helpers import load
     from tests.test_league import session
 
@@ -104,6 +103,25 @@ def test_an_import_names_the_events_of_its_players_in_a_league_without_a_registr
     at.button(key="reg_apply").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert [i.value.replace("\\", "") for i in at.info] == [  # markdown's escapes
-        "1 acara yang dimainkan para pemain ini ada di liga tanpa daftar pemain, jadi tanpa "
-        "kelompok (KG): kg1; domino league set mks kg1 memasukkannya ke liga mks"
+        "1 acara yang dimainkan pemain liga ini ada di liga tanpa daftar pemain, jadi tanpa "
+        "kelompok (KG): kg1. Pindahkan ke liga ini di bawah."
     ]
+    assert at.multiselect(key="reg_move_mks").value == ["kg1"]
+    at.button(key="reg_move_check").click().run()
+    said = texts(at).replace("\\", "")
+    assert "acara kg1 pindah dari liga default ke liga mks" in said
+    assert "acara kg1, klasemen kelompok, KG A: tidak ada baris -> 6 poin, peringkat 1" in said, said
+    assert at.button(key="reg_move_apply").disabled  # a reason first
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT league FROM events").fetchall() == [("default",)]
+    at.text_input(key="reg_move_reason").input("liga Makassar").run()
+    at.button(key="reg_move_apply").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "1 acara dipindahkan ke liga mks." in texts(at)
+    assert not at.info  # nothing left outside
+    with connect(db_path, read_only=True) as c:
+        assert c.execute("SELECT league FROM events").fetchall() == [("mks",)]
+        assert c.execute("SELECT reason, applied_by FROM registry_history").fetchall()[-1] == (
+            "liga Makassar",
+            "rina",
+        )

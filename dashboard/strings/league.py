@@ -42,6 +42,31 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Data berubah sejak pemeriksaan; periksa perbedaan yang baru lalu konfirmasi lagi.",
         "en": "The data changed since the check; read the new diff and confirm again.",
     },
+    "reg.outside": {
+        "id": "{n} acara yang dimainkan pemain liga ini ada di liga tanpa daftar pemain, jadi tanpa kelompok (KG): {events}. Pindahkan ke liga ini di bawah.",
+        "en": "{n} event(s) this league's players played are in a league without a registry, so without groups (KG): {events}. Move them into this league below.",
+    },
+    "reg.move": {
+        "id": "Pindahkan acara ke liga {league}",
+        "en": "Move events into league {league}",
+    },
+    "reg.move.events": {
+        "id": "Acara (kelompok dan pemain cadangannya lalu dibaca dari daftar pemain liga ini)",
+        "en": "Events (their groups and reserves are then read from this league's registry)",
+    },
+    "reg.move.changes": {
+        "id": "Pemindahan ini akan mengubah klasemen yang sudah dimuat:",
+        "en": "This move would change loaded standings:",
+    },
+    "reg.move.nothing": {
+        "id": "Pemindahan ini tidak mengubah klasemen yang sudah dimuat.",
+        "en": "This move changes no loaded standings.",
+    },
+    "reg.move.apply": {"id": "Pindahkan {n} acara", "en": "Move {n} event(s)"},
+    "reg.move.done": {
+        "id": "{n} acara dipindahkan ke liga {league}.",
+        "en": "{n} event(s) moved into league {league}.",
+    },
     "lg.advance": {"id": "Lolos ke tingkat berikut: {rule}", "en": "Advance: {rule}"},
     "lg.advance.rule": {
         "id": "{top} teratas dari {source} → {target} ({n} pemain)",

@@ -4,6 +4,7 @@ import``, and a confirm button that needs a reason. Both steps call :mod:`pipeli
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import streamlit as st
@@ -12,7 +13,7 @@ from dashboard import access, data, ui
 from dashboard.i18n import language, t
 from pipeline import auth
 from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS
-from pipeline.league import outside
+from pipeline.league import outside_events
 from pipeline.players import RegistryConflict, read_registry
 from pipeline.problems import FileRejected
 from pipeline.registry import (
@@ -20,11 +21,15 @@ from pipeline.registry import (
     DiffChanged,
     ImportPlan,
     apply_import,
+    apply_move,
     plan_import,
+    plan_move,
 )
 
 _PLAN = "_registry_plan"
 _DONE = "_registry_done"
+_MOVE = "_registry_move"  # (events, league, plan) of the move last checked
+_OFFERED = "_registry_offered"  # (league, events) the page last offered to move
 
 
 def render() -> None:
@@ -39,16 +44,18 @@ def render() -> None:
         return
     done = st.session_state.pop(_DONE, None)
     if done:
-        said, elsewhere = done
-        st.success(said)
-        if elsewhere:
-            # events of its players left in a league without a registry have no groups
-            st.info(ui.md(elsewhere))
+        st.success(done)
     st.caption(t("reg.intro"))
     # spaces around or doubled inside would make a second league, as the CLI's --league
     league = " ".join(
         st.text_input(t("reg.league"), value=DEFAULT_LEAGUE, key="reg_league").split()
     )
+    _import(league, ident.name)
+    if league:
+        _move(league, ident.name)
+
+
+def _import(league: str, by: str) -> None:
     up = ui.file_uploader(
         t("reg.file"), UPLOAD_KINDS, ui.upload_mb(), SAID_ONLY_KINDS, key="reg_file"
     )
@@ -67,7 +74,7 @@ def render() -> None:
     held = st.session_state.get(_PLAN)
     if not held or held[:2] != (up.name, league):
         return
-    _show(held[2], reg, league, ident.name)
+    _show(held[2], reg, league, by)
 
 
 def _conflicts(exc: RegistryConflict) -> None:
@@ -117,7 +124,72 @@ def _show(plan: ImportPlan, reg: pl.DataFrame, league: str, by: str) -> None:
             _conflicts(exc)
             return
         st.session_state.pop(_PLAN, None)
-        elsewhere = data.uncached(lambda con: outside(con, league, language()))
-        st.session_state[_DONE] = (t("reg.done", league=league, **counts), elsewhere)
+        st.session_state[_DONE] = t("reg.done", league=league, **counts)
         data.clear()
         st.rerun()
+
+
+# --- moving events into the league ---------------------------------------------------------
+
+
+def _move(league: str, by: str) -> None:
+    """Events into ``league`` (their groups are then read from its registry), shown first
+    as ``domino league set`` shows them: a move that changes loaded standings needs a
+    reason. The events its players played in a league without a registry are offered."""
+    offered, others = data.uncached(
+        lambda con: (outside_events(con, league), _elsewhere(con, league))
+    )
+    if offered:
+        # they have no groups (KG) now: the usual slip, a registry imported into a league
+        # its events were never put in
+        st.info(t("reg.outside", n=len(offered), events=ui.md(", ".join(offered))))
+    key = f"reg_move_{league}"
+    if st.session_state.get(_OFFERED) != (league, offered):
+        # newly outside (an import just made): chosen for the move, as the notice says
+        st.session_state[_OFFERED] = (league, offered)
+        st.session_state[key] = [e for e in offered if e in others]
+    with st.expander(t("reg.move", league=ui.md(league)), expanded=bool(offered)):
+        chosen = st.multiselect(t("reg.move.events"), others, key=key)
+        if not chosen:
+            st.session_state.pop(_MOVE, None)
+            return
+        if st.button(t("reg.check"), key="reg_move_check"):
+            st.session_state[_MOVE] = (chosen, league, data.write(plan_move, chosen, league))
+        held = st.session_state.get(_MOVE)
+        if not held or held[:2] != (chosen, league):
+            return
+        plan: ImportPlan = held[2]
+        reason = ""
+        if plan.needs_reason:
+            st.warning(t("reg.move.changes"))
+            st.markdown("\n".join(f"- {ui.md(line)}" for line in plan.lines(language())))
+            reason = st.text_input(t("reg.reason"), key="reg_move_reason").strip()
+        else:
+            st.caption(t("reg.move.nothing"))
+        if st.button(
+            t("reg.move.apply", n=len(chosen)),
+            key="reg_move_apply",
+            disabled=plan.needs_reason and not reason,
+        ):
+            try:
+                data.write(
+                    apply_move, chosen, league, reason=reason or None, by=by, shown=plan.lines()
+                )
+            except DiffChanged as exc:
+                st.session_state[_MOVE] = (chosen, league, exc.plan)
+                st.warning(t("reg.changed"))
+                return
+            st.session_state.pop(_MOVE, None)
+            st.session_state[_DONE] = t("reg.move.done", n=len(chosen), league=league)
+            data.clear()
+            st.rerun()
+
+
+def _elsewhere(con: Any, league: str) -> list[str]:
+    """The events not in ``league``, newest first (those a move may take)."""
+    rows = con.execute(
+        "SELECT event FROM events WHERE coalesce(league, 'default') <> ? "
+        "ORDER BY created_at DESC, event",
+        [league],
+    ).fetchall()
+    return [r[0] for r in rows]
