@@ -29,10 +29,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "Import a new league's registry on the Player registry page.",
     },
     "org.league.fixed": {
-        "id": "Acara ini sudah punya hasil: pindahkan liganya dengan domino league set, "
-        "yang lebih dulu menunjukkan perubahan klasemennya.",
-        "en": "This event has results: move it with domino league set, which shows what "
-        "its standings would change first.",
+        "id": "Acara ini sudah punya hasil: pindahkan liganya di halaman Registri pemain "
+        "(atau domino league set), yang lebih dulu menunjukkan perubahan klasemennya.",
+        "en": "This event has results: move it on the Player registry page (or with domino "
+        "league set), which shows what its standings would change first.",
     },
     "org.save": {"id": "Simpan acara", "en": "Save event"},
     "org.saved": {"id": "Acara {event} disimpan.", "en": "Event {event} saved."},
