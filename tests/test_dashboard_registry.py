@@ -107,10 +107,13 @@ def test_an_import_names_the_events_of_its_players_outside_it_and_moves_them(db_
         "kelompok (KG): kg1. Pindahkan ke liga ini di bawah."
     ]
     assert at.multiselect(key="reg_move_mks").value == ["kg1"]
+    assert at.multiselect(key="reg_move_mks").placeholder == "Pilih acara"  # not "Choose options"
     at.button(key="reg_move_check").click().run()
     said = texts(at).replace("\\", "")
     assert "acara kg1 pindah dari liga default ke liga mks" in said
-    assert "acara kg1, klasemen kelompok, KG A: tidak ada baris -> 6 poin, peringkat 1" in said, said
+    assert "acara kg1, klasemen kelompok, KG A: tidak ada baris -> 6 poin, peringkat 1" in said, (
+        said
+    )
     assert at.button(key="reg_move_apply").disabled  # a reason first
     with connect(db_path, read_only=True) as c:
         assert c.execute("SELECT league FROM events").fetchall() == [("default",)]

@@ -54,6 +54,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Acara (kelompok dan pemain cadangannya lalu dibaca dari daftar pemain liga ini)",
         "en": "Events (their groups and reserves are then read from this league's registry)",
     },
+    "reg.move.placeholder": {"id": "Pilih acara", "en": "Choose events"},
     "reg.move.changes": {
         "id": "Pemindahan ini akan mengubah klasemen yang sudah dimuat:",
         "en": "This move would change loaded standings:",

@@ -149,7 +149,9 @@ def _move(league: str, by: str) -> None:
         st.session_state[_OFFERED] = (league, offered)
         st.session_state[key] = [e for e in offered if e in others]
     with st.expander(t("reg.move", league=ui.md(league)), expanded=bool(offered)):
-        chosen = st.multiselect(t("reg.move.events"), others, key=key)
+        chosen = st.multiselect(
+            t("reg.move.events"), others, key=key, placeholder=t("reg.move.placeholder")
+        )
         if not chosen:
             st.session_state.pop(_MOVE, None)
             return
