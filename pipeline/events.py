@@ -38,6 +38,12 @@ class EventInfo:
     league: str = "default"
 
     @property
+    def in_league(self) -> str | None:
+        """``league L`` for an event outside the league ``default`` (else None): what a
+        summary line says of its league."""
+        return None if self.league == "default" else f"league {self.league}"
+
+    @property
     def shown(self) -> str:
         """How the event is named on screens: its title, else its id."""
         return self.title or self.event

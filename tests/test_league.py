@@ -452,6 +452,9 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(store,
     # an event created in the league (event create --league) loads without the warning
     res = run("event", "create", "kg2", "--ruleset", "pepet", "--league", "mks", "--db", db)
     assert (res.exit_code, res.stdout.strip()) == (0, "event kg2 created (pepet; league mks)")
+    assert run("event", "show", "kg2", "--db", db).stdout.splitlines()[1] == (
+        "pepet · league mks · 0 entrant(s)"
+    )
     with connect(store) as c:
         plan = load(c, tmp_path, session("kg2"), name="kg2.csv")
         assert plan.problems.height == 0

@@ -66,10 +66,9 @@ def event_create(event_id, ruleset, title, when, venue, level, league, db) -> No
         _refuse(str(exc))
         return
     assert info is not None
-    league = None if info.league == "default" else f"league {info.league}"
     extra = ", ".join(
         str(v)
-        for v in (info.title, info.event_date, info.venue, info.level, league)
+        for v in (info.title, info.event_date, info.venue, info.level, info.in_league)
         if v is not None
     )
     out.print(
@@ -199,7 +198,14 @@ def event_show(event_id, fmt, db) -> None:
     if fmt != "table":
         emit(rounds, fmt)
         return
-    said = [info.ruleset, info.event_date, info.venue, info.level, f"{entrants} entrant(s)"]
+    said = [
+        info.ruleset,
+        info.event_date,
+        info.venue,
+        info.level,
+        info.in_league,
+        f"{entrants} entrant(s)",
+    ]
     out.print(f"{info.event} — {info.shown}", markup=False, highlight=False)
     out.print(" · ".join(str(v) for v in said if v is not None), markup=False, highlight=False)
     if rounds.height:
