@@ -359,7 +359,7 @@ def advance(
     """
     if top < 1:
         raise ValueError(f"top must be 1 or more, not {top}")
-    _event_info(con, target)
+    target_rs, target_league, _ = _event_info(con, target)
     where = {}
     for ev in sources:
         where[ev] = _event_info(con, ev)[1:]
@@ -452,6 +452,20 @@ def advance(
         con.execute("ROLLBACK")
         raise
     keys = new.get_column("player_key").to_list()
+    # a target in another league than its sources reads its groups from that league's
+    # registry: a next level without groups, most often, unless it was meant
+    theirs = sorted({where[ev][0] for ev in sources} - {target_league})
+    if theirs and target_rs in rulesets.with_groups():
+        left_out.append(
+            _say(
+                "advance.other_league",
+                target=target,
+                league=target_league,
+                theirs=", ".join(theirs),
+                first=shlex.quote(theirs[0]),
+                quoted=shlex.quote(target),
+            )
+        )
     warnings = left_out + eligibility(con, target, keys)
     already = sum(1 for k in keys if k in before)
     return Advanced(target, chosen, ties, warnings, already, len(before | set(keys)))

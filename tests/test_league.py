@@ -442,6 +442,14 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(store,
         "per group (P14, P24)"
     )
     assert "6 players advance to kota (top 1 per group of kg1)" in res.stdout
+    # a next level left in the league default would have no groups: said
+    res = run("event", "create", "kota2", "--ruleset", "pepet", "--db", db)
+    res = run("advance", "--from", "kg1", "--to", "kota2", "--top", "1", "--db", db)
+    assert res.exit_code == 0, res.output
+    assert _said(res.stderr) == (
+        "warning: kota2 is in league default, its sources in league mks: its groups (KG) are "
+        "read from league default's registry; if it belongs with them, domino league set mks kota2"
+    )
     # a loaded event changes league only through league set, which shows the diff first
     res = run("event", "create", "kg1", "--ruleset", "pepet", "--league", "default", "--db", db)
     assert (res.exit_code, _said(res.stderr)) == (

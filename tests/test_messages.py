@@ -834,6 +834,13 @@ RARE = {
         "date": "2026-03-01",
         "players": "A, B",
     },
+    "advance.other_league": {
+        "target": "kota",
+        "league": "default",
+        "theirs": "mks",
+        "first": "mks",
+        "quoted": "kota",
+    },
     "groups.none": {"event": "e1", "league": "default", "date": "2026-03-01"},
     "groups.none.no_registry": {"event": "e1", "league": "default"},
     "groups.elsewhere": {
