@@ -398,7 +398,8 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(store,
             "warning",
             "event kg1 is in league default, which has no player registry, while 12 of the "
             "players it seats are registered in league mks: its groups (KG), reserves and "
-            "registry checks follow its own league only; domino league set mks kg1 puts it there",
+            "registry checks follow its own league only; domino league set mks kg1 (or the Player "
+            "registry page) puts it there",
         )
     ]
     db = store
