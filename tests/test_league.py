@@ -605,3 +605,40 @@ def test_a_league_name_is_read_without_the_spaces_around_it(db_path, tmp_path):
     with connect(db_path, read_only=True) as c:
         assert c.execute("SELECT DISTINCT league FROM league_players").fetchall() == [("mks",)]
         assert c.execute("SELECT event, league FROM events").fetchall() == [("ev", "mks")]
+
+
+def test_open_screens_see_what_an_organiser_changes_without_a_load(store, tmp_path):
+    """The dashboard's cache is keyed on a data stamp; a league move (groups change), a new
+    event date (the membership in force, the play order of the ratings), level or venue,
+    a round order, a roster and an advance changed what pages show without changing the
+    stamp, so open screens, the big one too, kept the old standings until the next load."""
+    from pipeline.standings import stats
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text("player\nP11\nP12\nP13\nP14\n", "utf-8")
+    with connect(store) as c:
+        load(c, tmp_path, session("kg1"), name="kg1.csv")
+        registry(
+            c,
+            tmp_path,
+            "player,group\n" + "".join(f"P{t}{i},KG A\n" for t in (1, 2, 3) for i in (1, 2, 3, 4)),
+            league="mks",
+        )
+        create_events(c, {"kota": "pepet"}, "mks", "test")
+    steps = [
+        ("league", "set", "mks", "kg1", "--apply", "--reason", "its registry"),
+        ("event", "create", "kg1", "--ruleset", "pepet", "--date", "2026-03-01"),
+        ("event", "create", "kg1", "--ruleset", "pepet", "--level", "group"),
+        ("event", "create", "kg1", "--ruleset", "pepet", "--venue", "Tallo"),
+        ("event", "rounds", "kg1", "S1", "S2"),
+        ("event", "rounds", "kg1", "S2", "S1"),
+        ("advance", "--from", "kg1", "--to", "kota", "--top", "1"),
+        ("event", "roster", "kota", str(roster)),
+    ]
+    for step in steps:
+        with connect(store, read_only=True) as c:
+            before = stats.data_stamp(c)
+        res = run(*step, "--db", store)
+        assert res.exit_code == 0, (step, res.output)
+        with connect(store, read_only=True) as c:
+            assert stats.data_stamp(c) != before, step
