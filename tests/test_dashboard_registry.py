@@ -128,3 +128,33 @@ def test_an_import_names_the_events_of_its_players_outside_it_and_moves_them(db_
             "liga Makassar",
             "rina",
         )
+
+
+def test_a_busy_database_is_said_and_nothing_is_checked_or_moved(db_path, tmp_path, monkeypatch):
+    """A load writing while the registry is checked or a move is asked for: the page said
+    it stopped on an unexpected error (DatabaseBusy); now it says the database is busy."""
+    from pipeline.store.db import DatabaseBusy
+    from tests.rules_helpers import load
+    from tests.test_league import session
+
+    with connect(db_path) as c:
+        load(c, tmp_path, session("kg1"), name="kg1.csv")
+    add_coordinator(db_path, "rina", ["*"])
+    at = app("page_scripts/registry.py")
+    _sign_in(at, "rina", PASSWORD)
+
+    def busy(*args, **kwargs):
+        raise DatabaseBusy("a load is writing")
+
+    monkeypatch.setattr(data, "write", busy)
+    at.text_input(key="reg_league").input("mks").run()
+    at.get("file_uploader")[0].set_value(("pemain.csv", MOVE.encode(), "text/csv")).run()
+    at.button(key="reg_check").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [w.value for w in at.warning] == [
+        "Basis data sedang dipakai (mis. `domino ingest`). Coba lagi sebentar lagi; tidak ada yang disimpan."
+    ]
+    at.multiselect(key="reg_move_mks").set_value(["kg1"]).run()
+    at.button(key="reg_move_check").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.warning) == 1 and "sedang dipakai" in at.warning[0].value

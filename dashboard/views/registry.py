@@ -25,6 +25,7 @@ from pipeline.registry import (
     plan_import,
     plan_move,
 )
+from pipeline.store.db import DatabaseBusy
 
 _PLAN = "_registry_plan"
 _DONE = "_registry_done"
@@ -38,7 +39,11 @@ def render() -> None:
     if ident is None:
         access.sign_in_form("signin.why.registry")
         return
-    allowed = data.uncached(lambda con: auth.user_events(con, ident.name))
+    ran, allowed = ui.attempt(
+        lambda: data.uncached(lambda con: auth.user_events(con, ident.name)), busy="busy.nodata"
+    )
+    if not ran:
+        return
     if auth.ALL_EVENTS not in (allowed or set()):
         st.info(t("reg.no_rights"))
         return
@@ -70,6 +75,9 @@ def _import(league: str, by: str) -> None:
             st.session_state[_PLAN] = (up.name, league, data.write(plan_import, reg, league))
         except RegistryConflict as exc:
             _conflicts(exc)
+            return
+        except DatabaseBusy:  # a load is writing: nothing was checked
+            st.warning(t("up.busy"))
             return
     held = st.session_state.get(_PLAN)
     if not held or held[:2] != (up.name, league):
@@ -123,6 +131,9 @@ def _show(plan: ImportPlan, reg: pl.DataFrame, league: str, by: str) -> None:
         except RegistryConflict as exc:
             _conflicts(exc)
             return
+        except DatabaseBusy:
+            st.warning(t("up.busy"))
+            return
         st.session_state.pop(_PLAN, None)
         st.session_state[_DONE] = t("reg.done", league=league, **counts)
         data.clear()
@@ -136,9 +147,13 @@ def _move(league: str, by: str) -> None:
     """Events into ``league`` (their groups are then read from its registry), shown first
     as ``domino league set`` shows them: a move that changes loaded standings needs a
     reason. The events its players played in a league without a registry are offered."""
-    offered, others = data.uncached(
-        lambda con: (outside_events(con, league), _elsewhere(con, league))
+    ran, found = ui.attempt(
+        lambda: data.uncached(lambda con: (outside_events(con, league), _elsewhere(con, league))),
+        busy="busy.nodata",
     )
+    if not ran:
+        return
+    offered, others = found
     if offered:
         # they have no groups (KG) now: the usual slip, a registry imported into a league
         # its events were never put in
@@ -156,7 +171,10 @@ def _move(league: str, by: str) -> None:
             st.session_state.pop(_MOVE, None)
             return
         if st.button(t("reg.check"), key="reg_move_check"):
-            st.session_state[_MOVE] = (chosen, league, data.write(plan_move, chosen, league))
+            ran, checked = ui.attempt(lambda: data.write(plan_move, chosen, league), busy="up.busy")
+            if not ran:
+                return
+            st.session_state[_MOVE] = (chosen, league, checked)
         held = st.session_state.get(_MOVE)
         if not held or held[:2] != (chosen, league):
             return
@@ -180,6 +198,9 @@ def _move(league: str, by: str) -> None:
             except DiffChanged as exc:
                 st.session_state[_MOVE] = (chosen, league, exc.plan)
                 st.warning(t("reg.changed"))
+                return
+            except DatabaseBusy:
+                st.warning(t("up.busy"))
                 return
             st.session_state.pop(_MOVE, None)
             st.session_state[_DONE] = t("reg.move.done", n=len(chosen), league=league)
