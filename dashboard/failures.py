@@ -21,6 +21,7 @@ from dashboard import i18n
 from dashboard.i18n import t
 from pipeline.messages import Refused
 from pipeline.panics import is_failure
+from pipeline.store.db import DatabaseBusy
 
 _LOG = get_logger(__name__)
 
@@ -29,12 +30,17 @@ _LOG = get_logger(__name__)
 def guarded(where: str) -> Iterator[None]:
     """Run the block; an unexpected error in it becomes the one sentence and a log entry
     naming ``where`` (a page's address, a fragment's function). A refusal no page caught
-    (:class:`pipeline.messages.Refused`: a setting of the wrong kind) is its own sentence.
+    (:class:`pipeline.messages.Refused`: a setting of the wrong kind) is its own sentence,
+    and so is a database a load is writing (:class:`DatabaseBusy`) that no page caught.
     Streamlit's rerun and stop (not ``Exception``) and Ctrl-C pass through."""
     try:
         yield
     except Refused as exc:  # a refusal no page expected (a setting of the wrong kind)
         st.error(exc.sentence(i18n.language()), icon="⚠️")
+    except DatabaseBusy:
+        # a load began writing between two of the page's reads or as it saved: not a bug,
+        # and nothing is half saved (each write is one transaction)
+        st.warning(t("up.busy"))
     except BaseException as exc:
         if not is_failure(exc) or os.environ.get("DOMINO_DEBUG"):
             raise

@@ -428,6 +428,27 @@ def test_a_bug_in_a_live_part_is_one_sentence_and_the_rest_of_the_page_stays(
     assert "_live_body" in server_log[0].getMessage()
 
 
+def test_a_busy_database_no_page_caught_is_said_as_busy(loaded, monkeypatch, server_log):
+    """A load began writing between two of a page's reads: it said the page stopped on an
+    error it does not know (DatabaseBusy), as if a bug; now that the database is busy and
+    nothing was saved, and the server's log stays clean."""
+    from dashboard.views import player
+    from pipeline.store.db import DatabaseBusy
+
+    def busy(*_a, **_k):
+        raise DatabaseBusy("a load is writing")
+
+    monkeypatch.delenv("DOMINO_DEBUG")
+    at = app(lang="en")
+    monkeypatch.setattr(player, "render", busy)
+    at.switch_page("page_scripts/player.py").run()
+    assert not at.exception and not at.error
+    assert [w.value for w in at.warning] == [
+        "The database is busy (e.g. `domino ingest`). Try again in a moment; nothing was saved."
+    ]
+    assert server_log == []
+
+
 def test_a_bug_on_a_page_is_one_sentence_in_its_language(loaded, monkeypatch, server_log):
     from dashboard.views import player
 
