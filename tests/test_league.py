@@ -430,11 +430,27 @@ def test_a_registry_in_another_league_is_named_wherever_groups_are_wanted(store,
         "  event kg1, group standings, KG A: no row -> 12 points, rank 1",
         "  event kg1, group standings, KG B: no row -> 6 points, rank 2",
     ]
-    res = run("league", "set", "mks", "kg1", "--apply", "--reason", "its registry", "--db", db)
+    res = run(
+        "league",
+        "set",
+        "mks",
+        "kg1",
+        "--apply",
+        "--reason",
+        "its registry",
+        "--by",
+        "ana",
+        "--db",
+        db,
+    )
     assert res.exit_code == 0 and res.stdout.splitlines() == [*said[1:], "1 event(s) in league mks"]
     with connect(store, read_only=True) as c:
         kept = c.execute("SELECT league, reason, players, changes FROM registry_history").fetchall()
     assert kept[-1] == ("mks", "its registry", 0, "\n".join(x.strip() for x in said[1:]))
+    told = run("league", "history", "--db", db).stdout.splitlines()
+    assert told[-len(said)].endswith(
+        "league mks by ana: events moved into it; reason: its registry"
+    )
     # its players in a group advance; the two in none are named, not dropped unheard
     res = run("advance", "--from", "kg1", "--to", "kota", "--top", "1", "--per-group", "--db", db)
     assert res.exit_code == 0, res.output

@@ -153,9 +153,12 @@ def league_history(db) -> None:
     if rows.height == 0:
         err.print("no registry imports yet: import one with domino players import", highlight=False)
     for r in rows.iter_rows(named=True):
+        # an import names its file; a move of events into the league (league set) has none
+        what = f"{r['file']} by {r['applied_by'] or '?'}: {r['players']} players"
+        if r["file"] is None:
+            what = f"by {r['applied_by'] or '?'}: events moved into it"
         out.print(
-            f"#{r['change_no']} {r['applied_at']:%Y-%m-%d %H:%M} league {r['league']} {r['file'] or ''} "
-            f"by {r['applied_by'] or '?'}: {r['players']} players"
+            f"#{r['change_no']} {r['applied_at']:%Y-%m-%d %H:%M} league {r['league']} {what}"
             + (f"; reason: {r['reason']}" if r["reason"] else ""),
             markup=False,
             highlight=False,
