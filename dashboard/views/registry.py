@@ -11,7 +11,7 @@ import streamlit as st
 
 from dashboard import access, data, ui
 from dashboard.i18n import language, t
-from pipeline import auth
+from pipeline import auth, events
 from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS
 from pipeline.league import outside_events
 from pipeline.players import RegistryConflict, read_registry
@@ -210,9 +210,4 @@ def _move(league: str, by: str) -> None:
 
 def _elsewhere(con: Any, league: str) -> list[str]:
     """The events not in ``league``, newest first (those a move may take)."""
-    rows = con.execute(
-        "SELECT event FROM events WHERE coalesce(league, 'default') <> ? "
-        "ORDER BY created_at DESC, event",
-        [league],
-    ).fetchall()
-    return [r[0] for r in rows]
+    return [e.event for e in events.all_events(con) if e.league != league]
