@@ -23,19 +23,22 @@ dated as (
     join memberships m on m.league = ev.league and m.player_key = p.player_key
     where m.valid_from is null or m.valid_from <= ev.on_date
 ),
-members as (
-    select event, player_key, "group", 'member' as role from dated where pick = 1
-),
-reserves as (
-    select p.event, p.player_key, lp.reserve_for as "group", 'reserve' as role
+-- A member's row wins over a reserve's: each player's candidate rows are ranked, not
+-- filtered with NOT EXISTS (DuckDB 2.0.0 never returned from a LIMIT over that anti-join
+-- on a large store: `domino players import` hung on a 1-million-hand database).
+candidates as (
+    select event, player_key, "group", 'member' as role, 0 as role_rank
+    from dated where pick = 1
+    union all
+    select p.event, p.player_key, lp.reserve_for as "group", 'reserve' as role, 1 as role_rank
     from played p
     join ev on ev.event = p.event
     join league_players lp on lp.league = ev.league and lp.player_key = p.player_key
     where lp.reserve_for is not null
-      and not exists (
-          select 1 from members m where m.event = p.event and m.player_key = p.player_key
-      )
+),
+ranked as (
+    select event, player_key, "group", role,
+           row_number() over (partition by event, player_key order by role_rank) as k
+    from candidates
 )
-select event, player_key, "group", role from members
-union all
-select event, player_key, "group", role from reserves;
+select event, player_key, "group", role from ranked where k = 1;
