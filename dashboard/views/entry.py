@@ -232,11 +232,7 @@ def _show_seats(m: MatchState, seats: dict[str, str]) -> None:
     if m.drawn:
         # the hands where the rulebook's swap schedule moves chairs (unhas: 3 and 7); a
         # rulebook without one (pepet, rule 22) keeps them the whole round
-        moves, held = [], "".join(CHAIRS).upper()
-        for first, _, chairs in sorted(seating.swap_schedule(m.book.params)):
-            if chairs != held:
-                moves.append(str(first))
-            held = chairs
+        moves = [str(h) for h in seating.swap_hands(seating.swap_schedule(m.book.params))]
         if moves:
             st.caption(t("en.chairs.drawn", hands=join_list(moves, "chairs", language())))
         else:

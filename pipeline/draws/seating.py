@@ -287,6 +287,17 @@ def swap_schedule(params: Mapping[str, object]) -> list[tuple[int, int, str]]:
     return [(int(s["hands"][0]), int(s["hands"][1]), str(s["chairs"]).upper()) for s in swaps]
 
 
+def swap_hands(schedule: Schedule) -> list[int]:
+    """The hands at which ``schedule`` moves chairs (unhas: 3 and 7); none for a ruleset
+    whose chairs stay put the whole match (pepet, rule 22)."""
+    moves, held = [], "".join(CHAIRS)
+    for first, _, chairs in sorted(schedule):
+        if chairs != held:
+            moves.append(first)
+        held = chairs
+    return moves
+
+
 def chairs_at(schedule: Schedule, hand: int) -> str:
     """The schedule's ``chairs`` for ``hand``: the entry that lists it; after the last
     entry the last one holds (tie-break hands keep the last seating); before the first,
