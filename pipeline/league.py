@@ -49,6 +49,15 @@ def leagues(con: duckdb.DuckDBPyConnection) -> list[str]:
     return sorted({"default", *(r[0] for r in rows)})
 
 
+def has_registry(con: duckdb.DuckDBPyConnection, league: str) -> bool:
+    """Whether ``league`` has a registry (a league without one checks nobody, groups nobody)."""
+    return bool(
+        con.execute("SELECT count(*) FROM league_players WHERE league = ?", [league]).fetchall()[0][
+            0
+        ]
+    )
+
+
 def set_league(con: duckdb.DuckDBPyConnection, events: list[str], league: str) -> None:
     """Put ``events`` (which must exist) in ``league``: they are checked against its registry."""
     missing = events_unknown(con, events)
@@ -130,11 +139,8 @@ def no_groups(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> s
         "GROUP BY league ORDER BY 2 DESC, 1",
         [event, event],
     ).fetchall()
-    registry = con.execute(
-        "SELECT count(*) FROM league_players WHERE league = ?", [league]
-    ).fetchall()[0][0]
     why = _say(
-        "groups.none" if registry else "groups.none.no_registry",
+        "groups.none" if has_registry(con, league) else "groups.none.no_registry",
         lang,
         event=event,
         league=league,

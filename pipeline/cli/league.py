@@ -97,7 +97,7 @@ def league_set(name, events, apply_, reason, by, db) -> None:
 
     from pipeline.events import unknown
     from pipeline.ingest.outcome import default_user
-    from pipeline.league import Refused
+    from pipeline.league import Refused, has_registry
     from pipeline.registry import DiffChanged, apply_move, plan_move
     from pipeline.store.db import connect
 
@@ -127,9 +127,7 @@ def league_set(name, events, apply_, reason, by, db) -> None:
                 "[red]✗[/] the loaded standings changed meanwhile; nothing was changed: run it again."
             )
             sys.exit(1)
-        registered = con.execute(
-            "SELECT count(*) FROM league_players WHERE league = ?", [name]
-        ).fetchall()[0][0]
+        registered = has_registry(con, name)
     if plan.needs_reason:
         for line in plan.lines():
             out.print(f"  {escape(line)}", highlight=False)
