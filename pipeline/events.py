@@ -15,7 +15,13 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, ratings_due, rulesets
-from pipeline.players import alias_map, player_key, read_registry, registered_like
+from pipeline.players import (
+    alias_map,
+    column_label,
+    player_key,
+    read_registry,
+    registered_like,
+)
 from pipeline.problems import FileRejected
 from pipeline.store.db import frame, insert_frame
 
@@ -232,7 +238,9 @@ def read_roster(path: str | Path) -> pl.DataFrame:
         rows = read_registry(path)
     except FileRejected as exc:
         if exc.code in ("missing_column", "header_only"):
-            raise FileRejected(exc.file, exc.code, variant="roster", column=exc.column) from exc
+            raise FileRejected(
+                exc.file, exc.code, exc.params, variant="roster", column=exc.column
+            ) from exc
         raise
     keyed = rows.with_columns(pl.col("player").str.to_lowercase().alias("_key"))
     twice = keyed.filter(pl.col("_key").is_duplicated()).sort("_line")
@@ -243,11 +251,12 @@ def read_roster(path: str | Path) -> pl.DataFrame:
             {
                 "file": again["_file"],
                 "line": again["_line"],
+                "column": column_label(again["_spelled"], "player"),
                 "player": again["player"],
                 "first": first["_line"],
             },
         )
-    return rows.select("player", "group", "replaces", "consent", "_file", "_line")
+    return rows.select("player", "group", "replaces", "consent", "_file", "_line", "_spelled")
 
 
 def set_roster(
@@ -269,6 +278,7 @@ def set_roster(
             {
                 "file": row["_file"],
                 "line": row["_line"],
+                "column": column_label(row.get("_spelled"), "player"),
                 "player": row["player"],
                 "first": dup["_line"][0],
             },
@@ -318,7 +328,12 @@ def _refuse_unknown_replaced(keyed: pl.DataFrame, reg: pl.DataFrame) -> None:
         row = itself.row(0, named=True)
         raise EventRefused(
             "roster.replaces_self",
-            {"file": row["_file"], "line": row["_line"], "player": row["player"]},
+            {
+                "file": row["_file"],
+                "line": row["_line"],
+                "column": column_label(row.get("_spelled"), "replaces"),
+                "player": row["player"],
+            },
         )
     if reg.height == 0:
         return
@@ -335,6 +350,7 @@ def _refuse_unknown_replaced(keyed: pl.DataFrame, reg: pl.DataFrame) -> None:
         {
             "file": row["_file"],
             "line": row["_line"],
+            "column": column_label(row.get("_spelled"), "replaces"),
             "player": row["player"],
             "name": row["replaces"],
             "names": close or "-",

@@ -6,6 +6,7 @@ registry that arrives after the results still merges the spellings.
 """
 
 import difflib
+import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import duckdb
 import polars as pl
 
 from pipeline import messages
-from pipeline.ingest.columns import CHAIRS, header_key
+from pipeline.ingest.columns import CHAIRS, canonical_name
 from pipeline.ingest.normalize import MAX_CELL, MAX_NOTE, name_expr
 from pipeline.ingest.read import _csv_rows, display_name, refuse_unread_kinds
 from pipeline.ingest.sheet import lift_header
@@ -25,15 +26,26 @@ from pipeline.store.db import frame, register
 _ALIASES = {
     "pemain": "player",
     "nama": "player",
+    "nama_pemain": "player",
+    "nama_lengkap": "player",
+    "nama_peserta": "player",
+    "nama_anggota": "player",
+    "peserta": "player",
     "kelompok": "group",
     "kg": "group",
+    "kelompok_kg": "group",
+    "nama_kelompok": "group",
+    "grup": "group",
     "kota": "city",
+    "asal_kota": "city",
     "alias": "aliases",
     "anggota_sejak": "member_since",
     "sejak": "member_since",
     "tanggal_lahir": "birth_date",
+    "tgl_lahir": "birth_date",
     "lahir": "birth_date",
     "kewarganegaraan": "citizenship",
+    "warga_negara": "citizenship",
     "cadangan": "reserve_for",
     "cadangan_untuk": "reserve_for",
     # a roster's: whom a reserve plays for, and how the member agreed (rule 23)
@@ -56,14 +68,14 @@ OPTIONAL = (
 )
 #: The registry's date columns.
 DATES = ("member_since", "birth_date")
+_COLUMNS = frozenset({"player", *OPTIONAL})
 
 
 def is_player_list(header: list[str]) -> bool:
     """Whether a file's header is a roster's or a registry's (a column ``player`` under
     any of its names): a hand log's reader names it, so that such a file given to it is
     told where it belongs rather than which hand-log column it lacks."""
-    keys = [header_key(h or "") for h in header]
-    return "player" in {_ALIASES.get(k, k) for k in keys if k}
+    return _names_player(header)
 
 
 def date_text(expr: pl.Expr) -> pl.Expr:
@@ -122,8 +134,19 @@ class RegistryConflict(messages.Refused):
 
 
 def _registry_names(header: list[str]) -> list[str]:
-    """The registry's column of each header cell ("" for a blank one)."""
-    return [_ALIASES.get(header_key(h or ""), header_key(h or "")) for h in header]
+    """The registry's column of each header cell ("" for a blank one): its name or an
+    Indonesian one (``Nama Pemain``, ``Kelompok (KG)``), in any case, punctuation read as
+    a space where that makes a registry column, as a hand log's headers are read."""
+    return [canonical_name(h or "", _ALIASES, _COLUMNS) for h in header]
+
+
+def column_label(spelled: str | None, column: str) -> str:
+    """How a message names a registry or roster column: as the file's header wrote it,
+    the registry's name beside it where they differ (``Tanggal Lahir (birth_date)``), as
+    hand-log messages name theirs. ``spelled`` is a row's ``_spelled`` (JSON: column ->
+    header as written; absent for a frame not read from a file)."""
+    written = json.loads(spelled).get(column) if spelled else None
+    return column if not written or written == column else f"{written} ({column})"
 
 
 def _names_player(header: list[str]) -> bool:
@@ -143,9 +166,28 @@ def read_registry(path: str | Path) -> pl.DataFrame:
         (*rows, []), first=_names_player, header=_names_player
     )
     names = _registry_names(header)
+    if "player" not in names:
+        raise FileRejected(
+            label,
+            "missing_column",
+            {"line": header_line, "header": _header_text(header)},
+            variant="registry",
+            column="player",
+        )
+    spelled: dict[str, str] = {}
+    for i, name in enumerate(names):
+        written = str(header[i] or "").strip()
+        if name and name in spelled:
+            # two headers meaning one column: which one holds the player's value?
+            raise FileRejected(
+                label,
+                "duplicate_column",
+                {"a": repr(spelled[name]), "b": repr(written), "column": name},
+                column=name,
+            )
+        if name:
+            spelled[name] = written
     body.columns = [n or f"column_{i}" for i, n in enumerate(names)]
-    if "player" not in body.columns:
-        raise FileRejected(label, "missing_column", variant="registry", column="player")
     _refuse_unnamed_values(body, [i for i, n in enumerate(names) if not n], label, header_line)
     for c in OPTIONAL:
         if c not in body.columns:
@@ -164,6 +206,7 @@ def read_registry(path: str | Path) -> pl.DataFrame:
             ),
             pl.lit(label).alias("_file"),
             pl.col("_line").cast(pl.Int64),
+            pl.lit(json.dumps(spelled, ensure_ascii=False)).alias("_spelled"),
         )
         .filter(pl.col("player").is_not_null())
     )
@@ -213,10 +256,22 @@ def _refuse_long_cells(rows: pl.DataFrame, label: str) -> None:
             raise FileRejected(
                 label,
                 "too_long",
-                {"line": long["_line"][0], "length": long[c].str.len_chars()[0], "limit": n},
+                {
+                    "line": long["_line"][0],
+                    "column": column_label(long["_spelled"][0], c),
+                    "length": long[c].str.len_chars()[0],
+                    "limit": n,
+                },
                 variant="registry",
                 column=c,
             )
+
+
+def _header_text(header: list[str]) -> str:
+    """A header row as a message quotes it: its cells, the first eight, each cut short."""
+    cells = [str(h).strip() for h in header if h is not None and str(h).strip()]
+    shown = [c if len(c) <= 30 else c[:29] + "…" for c in cells[:8]]
+    return " | ".join(shown) + (" | …" if len(cells) > 8 else "") if shown else "(empty)"
 
 
 def _rows(reg: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

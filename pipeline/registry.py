@@ -17,7 +17,7 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, ratings
-from pipeline.players import DATES, RegistryConflict, _rows, alias_map, conflicts
+from pipeline.players import DATES, RegistryConflict, _rows, alias_map, column_label, conflicts
 from pipeline.scoring.rescore import event_sizes, rescore_within
 from pipeline.store.db import frame, insert_frame, register
 
@@ -119,7 +119,11 @@ def check(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> None:
         found += [
             messages.ref(
                 "registry_conflict.date",
-                {"at": f"{r['_file']}:{r['_line']}", "column": c, "value": repr(r[c])},
+                {
+                    "at": f"{r['_file']}:{r['_line']}",
+                    "column": column_label(r.get("_spelled"), c),
+                    "value": repr(r[c]),
+                },
             )
             for r in bad.iter_rows(named=True)
         ]

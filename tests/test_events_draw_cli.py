@@ -143,8 +143,12 @@ def test_roster_keys_names_through_the_registry(db_path, tmp_path):
 def test_bad_rosters_are_refused_with_file_line_and_column(db_path, tmp_path):
     assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
     no_player = tmp_path / "nama.csv"
-    no_player.write_text("peserta\nAna\n")
-    refused(run("event", "roster", "ev", no_player), "nama.csv", "column player")
+    no_player.write_text("tim\nAna\n")
+    refused(
+        run("event", "roster", "ev", no_player),
+        "nama.csv: a roster needs a column player (also written Pemain, Nama or Nama Pemain); "
+        "its header, line 1, reads: tim",
+    )
     twice = tmp_path / "twice.csv"
     twice.write_text("player\nAna\nBudi\nANA\n")
     refused(run("event", "roster", "ev", twice), "twice.csv, line 4, column player", "line 2")
@@ -162,7 +166,9 @@ def test_a_roster_under_a_title_is_read_from_its_header(db_path, tmp_path):
     titled.write_text(
         "DAFTAR PESERTA PIALA 2026;\n;\nnama;kelompok\nAna;KG A\nBudi;KG B\nANA;KG A\n"
     )
-    refused(run("event", "roster", "ev", titled), "peserta.csv, line 6, column player", "line 4")
+    refused(
+        run("event", "roster", "ev", titled), "peserta.csv, line 6, column nama (player)", "line 4"
+    )
     titled.write_text("DAFTAR PESERTA PIALA 2026;\n;\nnama;kelompok\nAna;KG A\nBudi;KG B\n")
     r = run("event", "roster", "ev", titled)
     assert r.exit_code == 0, r.output

@@ -253,7 +253,7 @@ def test_a_refused_roster_or_round_order_is_said_in_the_page_language(db_path):
     ok(at.run())
     click(at, t("org.roster.save", "id"))
     assert (
-        "peserta.csv, baris 4, kolom player: ana sudah tercantum di baris 2; "
+        "peserta.csv, baris 4, kolom pemain (player): ana sudah tercantum di baris 2; "
         "cantumkan setiap peserta sekali saja"
     ) in texts(at), texts(at)
     at.text_input(key="org_rounds_piala").input("R1, R2, r2 , R2")

@@ -349,3 +349,56 @@ def test_a_date_that_is_no_date_refuses_the_import_naming_its_line(db_path, tmp_
     assert "players.csv:3 member_since 'kemarin' is not a date" in said
     assert "write it as YYYY-MM-DD (or day first, DD/MM/YYYY)" in said
     assert snapshot(db_path) == before
+
+
+def test_a_registry_with_the_headers_an_indonesian_sheet_writes_is_read(db_path, tmp_path):
+    """Before: ``Nama Pemain`` was no name of the column ``player`` ("a player registry
+    needs a column player", nothing said of the header read), nor ``Kelompok (KG)`` of
+    ``group`` nor ``Tgl. Lahir`` of ``birth_date``."""
+    text = "No;Nama Pemain;Kelompok (KG);Tgl. Lahir;Asal Kota\n1;Andi;KG A;5/12/1990;Makassar\n"
+    r = import_cli(write(tmp_path, text))
+    assert r.exit_code == 0, r.output
+    with connect(db_path, read_only=True) as c:
+        got = c.execute(
+            'SELECT r.player, r."group", r.city, CAST(p.birth_date AS VARCHAR) FROM registry r '
+            "JOIN league_players p USING (player_key)"
+        ).fetchall()
+    assert got == [("Andi", "KG A", "Makassar", "1990-12-05")]
+
+
+def test_registry_messages_name_the_column_as_the_file_wrote_it(db_path, tmp_path):
+    """Before: a bad date was said as ``birth_date``, a cell too long with no column at
+    all, a header without a player column without quoting it, and two headers meaning one
+    column (``Nama`` and ``Pemain``) stopped the command on an internal error (exit 70)."""
+    before = snapshot(db_path)
+    cases = [
+        (
+            "Pemain;Tanggal Lahir\nAndi;31/02/1990\n",
+            "players.csv:2 Tanggal Lahir (birth_date) '31/02/1990' is not a date",
+        ),
+        (
+            f"Pemain;Kota\nAndi;{'x' * 300}\n",
+            "players.csv: line 2, column Kota (city): this cell holds 300 characters",
+        ),
+        (
+            "No;Nama Tim;KG\n1;Andi;KG A\n",
+            "players.csv: a player registry needs a column player (also written Pemain, Nama or "
+            "Nama Pemain); its header, line 1, reads: No | Nama Tim | KG",
+        ),
+        (
+            "Nama;Pemain;KG\nAndi;Andi;KG A\n",
+            "players.csv: the columns 'Nama' and 'Pemain' both mean player; keep only one",
+        ),
+        (
+            "player;KG;Kelompok\nAndi;KG A;KG B\n",
+            "players.csv: the columns 'KG' and 'Kelompok' both mean group; keep only one",
+        ),
+    ]
+    for text, want in cases:
+        r = import_cli(write(tmp_path, text))
+        assert r.exit_code == 1 and want in " ".join(r.output.split()), r.output
+    assert snapshot(db_path) == before
+    # a roster read the same way, in its own words
+    assert CliRunner().invoke(cli, ["event", "create", "ev", "--ruleset", "pepet"]).exit_code == 0
+    r = CliRunner().invoke(cli, ["event", "roster", "ev", str(write(tmp_path, cases[3][0]))])
+    assert r.exit_code == 1 and cases[3][1] in " ".join(r.output.split()), r.output

@@ -634,7 +634,9 @@ def test_a_registry_or_roster_cell_pasted_full_of_text_is_refused_naming_it(tmp_
         with pytest.raises(FileRejected) as info:
             read(path)
         assert (info.value.file, info.value.column) == ("pemain.csv", "player")
-        assert info.value.message.startswith("line 3: this cell holds 5,000 characters")
+        assert info.value.message.startswith(
+            "line 3, column pemain (player): this cell holds 5,000 characters"
+        )
 
 
 def test_a_registry_or_roster_value_under_no_header_is_refused_naming_it(tmp_path, db_path):

@@ -221,7 +221,7 @@ def test_the_roster_records_whom_a_reserve_plays_for(store, league, tmp_path):
     with pytest.raises(EventRefused) as refused:
         set_roster(league, "ev", read_roster(roster), source="peserta.csv")
     assert str(refused.value) == (
-        "peserta.csv, line 3, column replaces: Hadu, whom Rudi plays for, is not in the player "
+        "peserta.csv, line 3, column ganti (replaces): Hadu, whom Rudi plays for, is not in the player "
         "registry (closest registered names: Hadi); write the member's name as registered"
     )
     assert league.execute("SELECT count(*) FROM entrants").fetchall() == [(2,)]  # unchanged
@@ -229,7 +229,7 @@ def test_the_roster_records_whom_a_reserve_plays_for(store, league, tmp_path):
     with pytest.raises(EventRefused) as refused:
         set_roster(league, "ev", read_roster(roster), source="peserta.csv")
     assert str(refused.value).startswith(
-        "peserta.csv, line 2, column replaces: RUDI is written as replacing themselves"
+        "peserta.csv, line 2, column ganti (replaces): RUDI is written as replacing themselves"
     )
 
 

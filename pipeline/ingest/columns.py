@@ -72,20 +72,23 @@ def header_key(raw: str) -> str:
 _PUNCTUATION = re.compile(r"[\W_]+")
 
 
-def canonical_name(raw: str) -> str:
+_KNOWN = frozenset(CANONICAL)
+
+
+def canonical_name(
+    raw: str, aliases: dict[str, str] = _ALIASES, known: frozenset[str] = _KNOWN
+) -> str:
     """The canonical column a header means, or its normalised key if it is not one.
     Punctuation counts as a space where that makes a contract column (``Biji (A)``,
-    ``Meja*``, ``Kartu terakhir:``); another header keeps its key as it was."""
+    ``Meja*``, ``Kartu terakhir:``); another header keeps its key as it was. ``aliases``
+    and ``known`` are another file kind's (the player registry's)."""
     key = header_key(raw)
-    name = _ALIASES.get(key, key)
-    if name in _KNOWN:
+    name = aliases.get(key, key)
+    if name in known:
         return name
     bare = _PUNCTUATION.sub("_", key).strip("_")
-    known = _ALIASES.get(bare, bare)
-    return known if known in _KNOWN else name
-
-
-_KNOWN = frozenset(CANONICAL)
+    named = aliases.get(bare, bare)
+    return named if named in known else name
 
 
 def spellings(column: str) -> frozenset[str]:
