@@ -172,6 +172,23 @@ def test_standings_csv_has_the_contract_columns_in_order(db_path):
     assert body[0]["qualified"] == "true"
 
 
+def test_standings_of_an_event_with_nothing_loaded_say_so(db_path):
+    """Before: an event created (or a round drawn) with nothing loaded printed an empty
+    table and nothing else, as if its results were lost; the table stays (a script reads
+    its header) and a note on stderr says why it is empty."""
+    assert run("event", "create", "piala", "--ruleset", "pepet").exit_code == 0
+    r = run("standings", "--event", "piala", "--format", "csv")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0].startswith("event,player,points,rank")
+    assert len(r.stdout.splitlines()) == 1
+    assert " ".join(r.stderr.split()) == (
+        "note: no result of piala is loaded yet: domino event show piala says where it stands"
+    )
+    run("ingest", BASE)
+    r = run("standings", "--event", "unhas-2024-e1")
+    assert r.exit_code == 0 and "note:" not in r.stderr, r.stderr
+
+
 def test_a_level_the_ruleset_does_not_have_is_a_wrong_call(db_path):
     """Round (session) standings are declared by the pepet ruleset file, not by unhas."""
     run("ingest", BASE)

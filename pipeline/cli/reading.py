@@ -58,6 +58,12 @@ def standings(event, level, round_, table, fmt, db) -> None:
 
             # an empty table would leave the organiser guessing why
             note(f"{no_groups(con, event)}.")
+        elif rows.height == 0:  # an event created, or a round drawn, and nothing loaded
+            where = f"round {round_} of {event}" if round_ is not None else event
+            note(
+                f"no result of {where} is loaded yet: domino event show {event} says where "
+                "it stands"
+            )
     if stale:
         note(f"the ruleset file changed since {event} was scored; run `domino rescore`")
     emit(rows, fmt, title=f"{event} — {level} standings")
