@@ -4,8 +4,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.registry": {"id": "Registri pemain", "en": "Player registry"},
     "reg.title": {"id": "Registri pemain", "en": "Player registry"},
     "reg.intro": {
-        "id": "Impor registri (kolom: player, group, member_since, birth_date, citizenship, reserve_for, aliases) ke dalam liga. Yang mengubah acara yang sudah dimuat ditampilkan dulu dan perlu alasan.",
-        "en": "Import a registry (columns: player, group, member_since, birth_date, citizenship, reserve_for, aliases) into a league. One that changes loaded events is shown first and needs a reason.",
+        "id": "Impor registri ke dalam liga. Kolom: Pemain (atau Nama Pemain), Kelompok, dan bila ada Kota, Anggota Sejak, Tanggal Lahir, Kewarganegaraan, Cadangan Untuk, Alias; judul bahasa Inggris (player, group, …) juga dibaca. Yang mengubah acara yang sudah dimuat ditampilkan dulu dan perlu alasan.",
+        "en": "Import a registry into a league. Columns: player, group, and where known city, member_since, birth_date, citizenship, reserve_for, aliases; Indonesian headers (Pemain, Nama Pemain, Kelompok, …) are read too. One that changes loaded events is shown first and needs a reason.",
     },
     "reg.no_rights": {
         "id": "Hanya koordinator untuk semua acara yang dapat mengimpor registri.",
