@@ -259,6 +259,34 @@ def read_roster(path: str | Path) -> pl.DataFrame:
     return rows.select("player", "group", "replaces", "consent", "_file", "_line", "_spelled")
 
 
+def checked_league(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
+    """The league whose registry a load of ``event`` checks every name against (its
+    rulebook's ``require_registered``, and a registry in its league), else None. A name
+    outside it is rejected on load, so a roster and a draw refuse it before anyone plays."""
+    rows = con.execute(
+        "SELECT ruleset, coalesce(league, 'default') FROM events WHERE event = ?", [event]
+    ).fetchall()
+    if not rows or not rulesets.load(str(rows[0][0])).flat.get("require_registered"):
+        return None
+    league = str(rows[0][1])
+    held = con.execute("SELECT count(*) FROM league_players WHERE league = ?", [league]).fetchall()[
+        0
+    ][0]
+    return league if held else None
+
+
+def unregistered(
+    con: duckdb.DuckDBPyConnection, league: str, keyed: pl.DataFrame
+) -> tuple[pl.DataFrame, list[str]]:
+    """The rows of ``keyed`` (with ``player_key``) whose player is not in ``league``'s
+    registry, and the registry's names (for the closest ones to be suggested)."""
+    reg = frame(
+        con.sql("SELECT player_key, player FROM league_players WHERE league = ?", params=[league])
+    )
+    names = reg.get_column("player").unique().sort().to_list()
+    return keyed.join(reg.select("player_key"), on="player_key", how="anti"), names
+
+
 def set_roster(
     con: duckdb.DuckDBPyConnection, event: str, roster: pl.DataFrame, source: str
 ) -> int:
@@ -283,6 +311,9 @@ def set_roster(
                 "first": dup["_line"][0],
             },
         )
+    league = checked_league(con, event)
+    if league is not None:
+        _refuse_unregistered(con, league, keyed)
     reg = frame(
         con.sql('SELECT player_key, player AS reg_player, "group" AS reg_group FROM registry')
     )
@@ -317,6 +348,29 @@ def set_roster(
         con.execute("ROLLBACK")
         raise
     return rows.height
+
+
+def _refuse_unregistered(con: duckdb.DuckDBPyConnection, league: str, keyed: pl.DataFrame) -> None:
+    """An entrant outside the registry of a league whose loads reject such names is
+    refused with the roster's file, line and column: else they would be drawn, their
+    sheet printed and played, and their table's result rejected on load."""
+    outside, names = unregistered(con, league, keyed)
+    if outside.height == 0:
+        return
+    row = outside.sort("_line").row(0, named=True)
+    close = registered_like(pl.Series([row["player"]]), names, cutoff=0.6)[0]
+    raise EventRefused(
+        "roster.unregistered.more" if outside.height > 1 else "roster.unregistered",
+        {
+            "file": row["_file"],
+            "line": row["_line"],
+            "column": column_label(row.get("_spelled"), "player"),
+            "player": row["player"],
+            "league": league,
+            "names": close or "-",
+            "more": outside.height - 1,
+        },
+    )
 
 
 def _refuse_unknown_replaced(keyed: pl.DataFrame, reg: pl.DataFrame) -> None:

@@ -658,3 +658,48 @@ def test_open_screens_see_what_an_organiser_changes_without_a_load(store, tmp_pa
         assert res.exit_code == 0, (step, res.output)
         with connect(store, read_only=True) as c:
             assert stats.data_stamp(c) != before, step
+
+
+def test_an_entrant_outside_the_leagues_registry_is_refused_before_anyone_plays(store, tmp_path):
+    """Before: a pepet roster in a league with a registry took a name outside it without a
+    word; the draw seated them, their sheet was printed and played, and the load then
+    rejected their table's whole result (``unregistered_player``). Now the roster is
+    refused naming file, line and column (nothing of it is stored), and a draw refuses an
+    entrant left outside by a registry imported after the roster."""
+    db = store
+    reg = tmp_path / "reg.csv"
+    reg.write_text("Nama Pemain;Kelompok\n" + "".join(f"P{i:02d};KG A\n" for i in range(1, 12)))
+    assert run("players", "import", str(reg), "--league", "mks", "--db", db).exit_code == 0
+    assert run("event", "create", "kg1", "--ruleset", "pepet", "--league", "mks", "--db", db)
+    roster = tmp_path / "peserta.csv"
+    roster.write_text("Nama\n" + "".join(f"P{i:02d}\n" for i in range(1, 12)) + "Xeno\n")
+    res = run("event", "roster", "kg1", str(roster), "--db", db)
+    assert (res.exit_code, _said(res.stderr)) == (
+        1,
+        "✗ peserta.csv, line 13, column Nama (player): Xeno is not in league mks's player "
+        "registry (closest registered names: -), and a result seating them would be rejected "
+        "on load; register them first (domino players import, or the Player registry page) or "
+        "write the name as registered",
+    )
+    with connect(store, read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM entrants").fetchall() == [(0,)]
+    # in a league without a registry (nobody is checked) the same roster is taken ...
+    assert run("event", "create", "kg2", "--ruleset", "pepet", "--db", db).exit_code == 0
+    assert run("event", "roster", "kg2", str(roster), "--db", db).exit_code == 0
+    # ... and when the event then moves into mks, the draw refuses to seat Xeno
+    assert run("league", "set", "mks", "kg2", "--db", db).exit_code == 0
+    res = run("draw", "--event", "kg2", "--round", "1", "--seed", "1", "--db", db)
+    assert (res.exit_code, _said(res.stderr)) == (
+        1,
+        "✗ the roster of event kg2 holds 1 player(s) not in league mks's player registry "
+        "(Xeno), and a result seating them would be rejected on load; register them (domino "
+        "players import, or the Player registry page) or take them off the roster (domino "
+        "event roster)",
+    )
+    # registered, Xeno is drawn
+    with reg.open("a") as f:
+        f.write("Xeno;KG B\n")
+    assert run("players", "import", str(reg), "--league", "mks", "--db", db).exit_code == 0
+    res = run("draw", "--event", "kg2", "--round", "1", "--seed", "1", "--db", db)
+    assert res.exit_code == 0, res.output
+    assert run("event", "roster", "kg1", str(roster), "--db", db).exit_code == 0

@@ -425,6 +425,33 @@ def test_refused_events_rosters_round_orders_and_users_speak_indonesian(con, tmp
         provoke(lambda: auth.set_role(con, "nobody", "jury", ["x"], [])),
         provoke(lambda: auth.set_password(con, "nobody", PW)),
     ]
+    # a pepet event whose league has a registry: an entrant outside it, on the roster or
+    # left on it when the registry came later, is refused before the draw seats them
+    from pipeline.draws.service import draw_round
+
+    events.save(con, "kg9", "pepet", league="lg9")
+    outside = pl.DataFrame(
+        {
+            "player": [f"P{i}" for i in range(4)],
+            "group": [None] * 4,
+            "_file": ["p.csv"] * 4,
+            "_line": [2, 3, 4, 5],
+        },
+        schema_overrides={"group": pl.Utf8},
+    )
+    events.set_roster(con, "kg9", outside, source="p.csv")  # no registry in lg9 yet
+    players.import_registry(
+        con, read_registry(write(tmp_path, "lg9.csv", ["player", "P0", "P1"])), league="lg9"
+    )
+    found += [
+        provoke(lambda: draw_round(con, "kg9", "1", seed=1)),
+        provoke(lambda: events.set_roster(con, "kg9", outside.slice(1, 2), source="p.csv")),
+        provoke(lambda: events.set_roster(con, "kg9", outside, source="p.csv")),
+    ]
+    assert found[-3].startswith("daftar peserta acara kg9 memuat 2 pemain yang tidak ada")
+    assert "(P2 dan P3)" in found[-3]
+    assert found[-2].startswith("p.csv, baris 4, kolom player: P2 tidak ada di registri")
+    assert "begitu pula 1 nama lain" in found[-1]
     assert found[3].startswith("peserta.csv, baris 4, kolom player: ana")
     assert found[7] == "babak 'r1' tercantum dua kali"
     assert str(users.UserRefused("user.short_password", {"min": 8})) == (

@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import messages, rulesets
+from pipeline import events, messages, rulesets
 from pipeline import rounds as round_order
 from pipeline.draws import seating
 from pipeline.store.db import frame, insert_frame
@@ -113,6 +113,7 @@ def draw_round(
             tables = seating.next_round(quals, groups, met, rng, size=size)
         else:
             players = _entrants(con, event)
+            _refuse_unregistered(con, event, players)
             if rules["method"] == "series":
                 tables = seating.session(players, groups, met, rng, size=size, small=small)
             else:
@@ -139,6 +140,28 @@ def _entrants(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
     if not rows:
         raise DrawRefused("no_roster", {"event": event})
     return [str(r[0]) for r in rows]
+
+
+def _refuse_unregistered(con: duckdb.DuckDBPyConnection, event: str, keys: list[str]) -> None:
+    """Entrants outside the registry of a league whose loads reject such names (a registry
+    imported after the roster without them, the event moved to another league): seated,
+    their table's result would be rejected after it was played."""
+    league = events.checked_league(con, event)
+    if league is None:
+        return
+    keyed = pl.DataFrame({"player_key": keys}, schema={"player_key": pl.String})
+    outside, _ = events.unregistered(con, league, keyed)
+    if outside.height:
+        shown = dict(
+            con.execute(
+                "SELECT player_key, player FROM entrants WHERE event = ?", [event]
+            ).fetchall()
+        )
+        names = sorted(str(shown.get(k, k)) for k in outside.get_column("player_key"))
+        raise DrawRefused(
+            "unregistered",
+            {"event": event, "league": league, "n": len(names), "player_list": names},
+        )
 
 
 def _groups(con: duckdb.DuckDBPyConnection, event: str) -> dict[str, str | None]:
