@@ -415,6 +415,21 @@ def _header(column: str, labels: dict[str, str] | None) -> str:
     return (labels or {}).get(column) or i18n.column(column)
 
 
+#: At most this many warnings are listed in one box (:func:`warning_list`); the rest counted.
+WARNINGS_SHOWN = 20
+
+
+def warning_list(head: str, lines: list[str]) -> None:
+    """One warning box: ``head``, then each sentence (text from the data, shown as text),
+    the first :data:`WARNINGS_SHOWN` of them and how many more."""
+    if not lines:
+        return
+    listed = "\n".join(f"- {md(line)}" for line in lines[:WARNINGS_SHOWN])
+    more = len(lines) - WARNINGS_SHOWN
+    tail = f"\n\n{t('up.eligibility.more', n=more)}" if more > 0 else ""
+    st.warning(f"{head}\n\n{listed}{tail}")
+
+
 def table(
     df: pl.DataFrame,
     key: str,

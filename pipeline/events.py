@@ -259,6 +259,13 @@ def read_roster(path: str | Path) -> pl.DataFrame:
     return rows.select("player", "group", "replaces", "consent", "_file", "_line", "_spelled")
 
 
+def event_groups(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+    """``player_key, player, group, reserve_for, league, on_date`` of every player of the
+    registry of ``event``'s league, ``group`` the one they belong to on the event's date
+    (``pipeline/sql/reports/event_groups.sql``); empty for a league without a registry."""
+    return frame(con.sql((_REPORTS / "event_groups.sql").read_text(), params={"event": event}))
+
+
 def checked_league(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     """The league whose registry a load of ``event`` checks every name against (its
     rulebook's ``require_registered``, and a registry in its league), else None. A name
@@ -276,13 +283,11 @@ def checked_league(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
 
 
 def unregistered(
-    con: duckdb.DuckDBPyConnection, league: str, keyed: pl.DataFrame
+    con: duckdb.DuckDBPyConnection, event: str, keyed: pl.DataFrame
 ) -> tuple[pl.DataFrame, list[str]]:
-    """The rows of ``keyed`` (with ``player_key``) whose player is not in ``league``'s
-    registry, and the registry's names (for the closest ones to be suggested)."""
-    reg = frame(
-        con.sql("SELECT player_key, player FROM league_players WHERE league = ?", params=[league])
-    )
+    """The rows of ``keyed`` (with ``player_key``) whose player is not in the registry of
+    ``event``'s league, and the registry's names (for the closest to be suggested)."""
+    reg = event_groups(con, event)
     names = reg.get_column("player").unique().sort().to_list()
     return keyed.join(reg.select("player_key"), on="player_key", how="anti"), names
 
@@ -313,10 +318,8 @@ def set_roster(
         )
     league = checked_league(con, event)
     if league is not None:
-        _refuse_unregistered(con, league, keyed)
-    reg = frame(
-        con.sql('SELECT player_key, player AS reg_player, "group" AS reg_group FROM registry')
-    )
+        _refuse_unregistered(con, event, league, keyed)
+    reg = frame(con.sql("SELECT player_key, player AS reg_player FROM registry"))
     for c in ("replaces", "consent"):  # a roster read elsewhere may not have them
         if c not in keyed.columns:
             keyed = keyed.with_columns(pl.lit(None, dtype=pl.String).alias(c))
@@ -324,15 +327,22 @@ def set_roster(
         player_key(pl.col("replaces"), aliases, clean=True).alias("replaces_key")
     )
     _refuse_unknown_replaced(keyed, reg)
-    rows = keyed.join(reg, on="player_key", how="left").select(
-        pl.lit(event).alias("event"),
-        "player_key",
-        pl.coalesce("reg_player", "player").alias("player"),
-        pl.coalesce("group", "reg_group").alias("group"),
-        pl.lit(source).alias("source"),
-        pl.lit(datetime.now()).alias("added_at"),
-        pl.col("replaces_key").alias("replaces"),
-        pl.col("consent").cast(pl.String),
+    # the group where the file gives none: the one in force on the event's date in its
+    # league's registry (not another league's, nor a later membership)
+    grouped = event_groups(con, event).select("player_key", pl.col("group").alias("reg_group"))
+    rows = (
+        keyed.join(reg, on="player_key", how="left")
+        .join(grouped, on="player_key", how="left")
+        .select(
+            pl.lit(event).alias("event"),
+            "player_key",
+            pl.coalesce("reg_player", "player").alias("player"),
+            pl.coalesce("group", "reg_group").alias("group"),
+            pl.lit(source).alias("source"),
+            pl.lit(datetime.now()).alias("added_at"),
+            pl.col("replaces_key").alias("replaces"),
+            pl.col("consent").cast(pl.String),
+        )
     )
     con.execute("BEGIN TRANSACTION")
     try:
@@ -350,11 +360,13 @@ def set_roster(
     return rows.height
 
 
-def _refuse_unregistered(con: duckdb.DuckDBPyConnection, league: str, keyed: pl.DataFrame) -> None:
+def _refuse_unregistered(
+    con: duckdb.DuckDBPyConnection, event: str, league: str, keyed: pl.DataFrame
+) -> None:
     """An entrant outside the registry of a league whose loads reject such names is
     refused with the roster's file, line and column: else they would be drawn, their
     sheet printed and played, and their table's result rejected on load."""
-    outside, names = unregistered(con, league, keyed)
+    outside, names = unregistered(con, event, keyed)
     if outside.height == 0:
         return
     row = outside.sort("_line").row(0, named=True)

@@ -17,6 +17,8 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, rulesets
+from pipeline.events import event_groups
+from pipeline.events import roster as events_roster
 from pipeline.events import unknown as events_unknown
 from pipeline.ingest.match import seats_long
 from pipeline.store.db import frame, insert_frame, register
@@ -163,6 +165,44 @@ def eligibility(
     event's date; unknown birth dates or citizenship pass."""
     _event_info(con, event)  # an unknown event is refused
     return eligibility_of(con, [event], keys)
+
+
+def roster_warnings(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> list[str]:
+    """What an organiser is told once ``event``'s roster is set (`domino event roster`, the
+    Organiser page), one sentence naming the player each: entrants the ruleset's
+    eligibility does not admit on the event's date, then, for a rulebook with group (KG)
+    standings, entrants the roster puts in another group than the league's registry does
+    on that date (the group standings follow the registry; the roster's group only
+    decides whom the draw keeps apart)."""
+    ruleset = _event_info(con, event)[0]
+    entrants = events_roster(con, event)
+    found = eligibility_of(con, [event], entrants["player_key"].to_list(), lang)
+    if ruleset not in rulesets.with_groups():
+        return found
+    registered = event_groups(con, event).filter(pl.col("group").is_not_null())
+    differ = (
+        entrants.filter(pl.col("group").is_not_null())
+        .join(
+            registered.select("player_key", "group", "league", "on_date"),
+            on="player_key",
+            suffix="_reg",
+        )
+        .filter(pl.col("group").str.to_lowercase() != pl.col("group_reg").str.to_lowercase())
+        .sort("player")
+    )
+    return found + [
+        _say(
+            "roster.group_differs",
+            lang,
+            player=r["player"],
+            event=event,
+            group=r["group"],
+            league=r["league"],
+            registered=r["group_reg"],
+            date=r["on_date"],
+        )
+        for r in differ.iter_rows(named=True)
+    ]
 
 
 #: The events asked about whose ruleset has eligibility rules, with their date and league.

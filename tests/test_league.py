@@ -703,3 +703,35 @@ def test_an_entrant_outside_the_leagues_registry_is_refused_before_anyone_plays(
     res = run("draw", "--event", "kg2", "--round", "1", "--seed", "1", "--db", db)
     assert res.exit_code == 0, res.output
     assert run("event", "roster", "kg1", str(roster), "--db", db).exit_code == 0
+
+
+def test_a_rosters_groups_are_the_leagues_on_the_event_date(store, tmp_path):
+    """Before: an entrant without a group on the roster took the newest group of any
+    league's registry (a membership from next year, another city's registry), which the
+    draw then kept apart by; the group standings read the event's league on its date.
+    Both read the same now, and a roster that names another group is warned of."""
+    db = store
+    mks, other = tmp_path / "mks.csv", tmp_path / "other.csv"
+    mks.write_text("player,group,member_since\nP1,KG A,\nP1,KG B,2027-01-01\nP2,KG B,\n")
+    other.write_text("player,group\nP2,KG Z\n")
+    for path, lg in ((mks, "mks"), (other, "other")):
+        assert run("players", "import", str(path), "--league", lg, "--db", db).exit_code == 0
+    assert run(
+        "event", "create", "ev", "--ruleset", "pepet", "--league", "mks", "--date", "2026-12-01",
+        "--db", db,
+    ).exit_code == 0  # fmt: skip
+    roster = tmp_path / "roster.csv"
+    roster.write_text("player\nP1\nP2\n")
+    res = run("event", "roster", "ev", str(roster), "--db", db)
+    assert (res.exit_code, res.stderr) == (0, "")
+    with connect(store, read_only=True) as c:
+        got = c.execute('SELECT player, "group" FROM entrants ORDER BY player').fetchall()
+    assert got == [("P1", "KG A"), ("P2", "KG B")]
+    roster.write_text("player,group\nP1,KG B\nP2,KG B\n")
+    res = run("event", "roster", "ev", str(roster), "--db", db)
+    assert (res.exit_code, _said(res.stderr)) == (
+        0,
+        "warning: P1 is on the roster of ev for KG B, but league mks's registry has them in "
+        "KG A on 2026-12-01: the group (KG) standings count them for KG A; the roster's group "
+        "only decides whom the draw keeps apart",
+    )

@@ -843,6 +843,15 @@ RARE = {
         "event": "e1",
         "allowed": "Indonesia",
     },
+    # tests/test_league.py and tests/test_organiser_page.py provoke it, both languages
+    "roster.group_differs": {
+        "player": "Budi",
+        "event": "e1",
+        "group": "KG B",
+        "league": "mks",
+        "registered": "KG A",
+        "date": "2026-12-01",
+    },
     "undated.one": {"event": "e1", "day": "2026-12-02"},
     "undated.many": {"count": "5", "events": ["e1", "e2", "e3"]},
     "advance.unknown_event": {"event": "kota"},

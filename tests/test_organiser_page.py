@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 from dashboard import data
 from dashboard.i18n import t
 from pipeline import auth
+from pipeline.players import import_registry, read_registry
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, add_coordinator
 from tests.test_dashboard import frames
@@ -340,3 +341,43 @@ def test_an_event_is_created_in_a_league_and_one_with_results_keeps_its_own(db_p
     assert (league.value, league.disabled) == ("default", True)
     click(at, "Save event")  # its other details still save
     assert "Event kg1 saved." in texts(at)
+
+
+def test_a_saved_roster_says_who_is_not_eligible_or_in_another_group(db_path, tmp_path):
+    """Before: the page saved a pepet roster and said only "4 entrant(s) saved", where
+    ``domino event roster`` warned of an entrant under the rulebook's age; and neither
+    said that the roster put a registered player in another group than the registry, whose
+    group the group (KG) standings count. Both are said now, in the page's language; the
+    entrants are saved all the same."""
+    reg = tmp_path / "reg.csv"
+    reg.write_text(
+        "pemain,kelompok,tanggal_lahir\nAna,KG A,2015-01-01\nBudi,KG A,\nCici,KG B,\nDedi,KG B,\n"
+    )
+    with connect(db_path) as con:
+        import_registry(con, read_registry(reg))
+        con.execute(EVENTS + "('liga', 'pepet', 'x', now(), 'pepet', 'Liga')")
+        con.execute("UPDATE events SET event_date = DATE '2026-12-01' WHERE event = 'liga'")
+    at = signed_in(db_path, ["*"], lang="id")
+    at.selectbox(key="org_event").select("liga")
+    ok(at.run())
+    roster = "Nama,Kelompok\nAna,\nBudi,KG B\nCici,\nDedi,kg b\n"
+    at.get("file_uploader")[0].set_value([("peserta.csv", roster.encode(), "text/csv")])
+    ok(at.run())
+    click(at, t("org.roster.save", "id"))
+    said = [str(w.value).replace("\\", "") for w in at.warning]  # shown as text, escaped
+    assert said == [
+        "Peringatan tentang daftar peserta (semua peserta tetap disimpan):\n\n"
+        "- Ana berusia 11 pada 2026-12-01 (lahir 2015-01-01); acara liga menerima pemain "
+        "berusia 17 tahun ke atas.\n"
+        "- Budi ada di daftar peserta liga untuk KG B, tetapi registri liga default mencatatnya "
+        "di KG A pada 2026-12-01: klasemen kelompok (KG) menghitungnya untuk KG A; kelompok di "
+        "daftar peserta hanya menentukan siapa yang dipisahkan undian"
+    ], said
+    assert "4 peserta disimpan." in texts(at)
+    with connect(db_path, read_only=True) as con:
+        assert con.execute('SELECT player, "group" FROM entrants ORDER BY player').fetchall() == [
+            ("Ana", "KG A"),
+            ("Budi", "KG B"),
+            ("Cici", "KG B"),
+            ("Dedi", "kg b"),
+        ]

@@ -75,6 +75,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.roster.clear": {"id": "Kosongkan daftar peserta", "en": "Empty the roster"},
     "org.roster.cleared": {"id": "{n} peserta dihapus.", "en": "{n} entrant(s) removed."},
     "org.roster.saved": {"id": "{n} peserta disimpan.", "en": "{n} entrant(s) saved."},
+    "org.roster.warned": {
+        "id": "Peringatan tentang daftar peserta (semua peserta tetap disimpan):",
+        "en": "Warnings about the roster (every entrant was still saved):",
+    },
     "org.roster.count": {"id": "{n} peserta", "en": "{n} entrant(s)"},
     "org.draw": {"id": "Undian meja", "en": "Draw"},
     "org.draw.round": {"id": "Babak yang diundi", "en": "Round to draw"},

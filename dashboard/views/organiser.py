@@ -28,6 +28,7 @@ from pipeline.store.db import DatabaseBusy
 
 NEW = "\x00new"  # the picker's "new event" choice (no event id can hold a NUL)
 _DONE = "_org_done"
+_WARNED = "_org_warned"  # what the last roster saved gave to hear (eligibility, groups)
 _SELECT = "_org_select"
 
 
@@ -41,6 +42,7 @@ def render() -> None:
     done = st.session_state.pop(_DONE, None)
     if done:
         st.success(done)
+    ui.warning_list(t("org.roster.warned"), st.session_state.pop(_WARNED, []))
     try:
         state = data.uncached(_state, ident.name)
     except DatabaseBusy:
@@ -168,10 +170,18 @@ def _refusal(exc: Exception) -> str:
 
 
 def _act(
-    ident: auth.Identity, event: str | None, fn: Any, success: str, *, select: str | None = None
+    ident: auth.Identity,
+    event: str | None,
+    fn: Any,
+    success: str,
+    *,
+    select: str | None = None,
+    warns: bool = False,
 ) -> None:
+    """Write ``fn`` for ``event``; said as ``success``, or as the refusal in one sentence.
+    With ``warns``, ``fn`` returns sentences to be heard after it (shown with the success)."""
     try:
-        _write(ident, event, fn)
+        said = _write(ident, event, fn)
     except (messages.Refused, FileRejected, ValueError) as exc:
         st.error(_refusal(exc))
         return
@@ -179,6 +189,8 @@ def _act(
         st.warning(t("up.busy"))
         return
     st.session_state[_DONE] = success
+    if warns:
+        st.session_state[_WARNED] = said
     if select is not None:
         st.session_state[_SELECT] = select  # the picker takes it before it is drawn
     st.rerun()
@@ -305,12 +317,12 @@ def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
             except (FileRejected, events.EventRefused) as exc:
                 st.error(_refusal(exc))
                 return
-        _act(
-            ident,
-            info.event,
-            lambda con: events.set_roster(con, info.event, rows, source=path.name),
-            t("org.roster.saved", n=rows.height),
-        )
+
+        def save(con: duckdb.DuckDBPyConnection) -> list[str]:
+            events.set_roster(con, info.event, rows, source=path.name)
+            return league.roster_warnings(con, info.event, language())
+
+        _act(ident, info.event, save, t("org.roster.saved", n=rows.height), warns=True)
 
 
 # --- draws ------------------------------------------------------------------------------------

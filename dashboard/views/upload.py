@@ -30,8 +30,6 @@ _PREVIEW_STATE = "_upload_preview"
 _DONE_STATE = "_upload_done"
 _UNDATED_STATE = "_upload_undated"  # events the last save created without a date
 _ELIGIBILITY_STATE = "_upload_eligibility"  # the last save's eligibility warnings
-#: At most this many eligibility warnings are listed after a save; the rest are counted.
-ELIGIBILITY_SHOWN = 20
 _ROUND_STATE = "_upload_round"
 REASON_KEY = "up_reason"
 
@@ -256,13 +254,7 @@ def _confirm(
 def _eligibility_warnings(lines: list[str] | None, *, before: bool = False) -> None:
     """Eligibility warnings, as ``domino ingest`` prints them: each names the player (text
     from the data, shown as text). The last save's, or ``before`` it, the preview's."""
-    if not lines:
-        return
-    listed = "\n".join(f"- {ui.md(line)}" for line in lines[:ELIGIBILITY_SHOWN])
-    more = len(lines) - ELIGIBILITY_SHOWN
-    tail = f"\n\n{t('up.eligibility.more', n=more)}" if more > 0 else ""
-    head = t("up.eligibility.preview") if before else t("up.eligibility")
-    st.warning(f"{head}\n\n{listed}{tail}")
+    ui.warning_list(t("up.eligibility.preview") if before else t("up.eligibility"), lines or [])
 
 
 def _history() -> None:

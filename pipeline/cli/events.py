@@ -94,7 +94,7 @@ def event_roster(event_id, file, clear, db) -> None:
     An entrant the ruleset's eligibility does not admit on the event's date (age,
     citizenship, as the registry knows them) is a warning naming the player; they stay."""
     from pipeline import events
-    from pipeline.league import eligibility
+    from pipeline.league import roster_warnings
     from pipeline.problems import FileRejected
     from pipeline.store.db import connect
 
@@ -113,8 +113,7 @@ def event_roster(event_id, file, clear, db) -> None:
         rows = events.read_roster(file)
         with connect(db) as con:
             n = events.set_roster(con, event_id, rows, source=rows["_file"][0])
-            keys = events.roster(con, event_id)["player_key"].to_list()
-            warnings = eligibility(con, event_id, keys)
+            warnings = roster_warnings(con, event_id)
     except FileRejected as exc:
         _refuse(f"{exc.file}: {exc.message}")
         return

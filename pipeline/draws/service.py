@@ -150,7 +150,7 @@ def _refuse_unregistered(con: duckdb.DuckDBPyConnection, event: str, keys: list[
     if league is None:
         return
     keyed = pl.DataFrame({"player_key": keys}, schema={"player_key": pl.String})
-    outside, _ = events.unregistered(con, league, keyed)
+    outside, _ = events.unregistered(con, event, keyed)
     if outside.height:
         shown = dict(
             con.execute(
@@ -165,16 +165,20 @@ def _refuse_unregistered(con: duckdb.DuckDBPyConnection, event: str, keys: list[
 
 
 def _groups(con: duckdb.DuckDBPyConnection, event: str) -> dict[str, str | None]:
-    """Each player's group: the roster's, else the registry's, else for a registered
-    reserve the group they are a reserve of (rule 23: they play for it)."""
+    """Each player's group: the roster's, else the one in force on the event's date in its
+    league's registry, else for a registered reserve the group they are a reserve of (rule
+    23: they play for it); another league's registry, or a later membership, is not read."""
+    registry = events.event_groups(con, event)
+    groups: dict[str, str | None] = {}
+    for column in ("reserve_for", "group"):
+        known = registry.filter(pl.col(column).is_not_null())
+        groups.update(zip(known["player_key"].to_list(), known[column].to_list(), strict=True))
     rows = con.execute(
-        "SELECT player_key, reserve_for, 0 FROM league_players WHERE reserve_for IS NOT NULL "
-        'UNION ALL SELECT r.player_key, r."group", 1 FROM registry r WHERE r."group" IS NOT NULL '
-        'UNION ALL SELECT e.player_key, e."group", 2 FROM entrants e '
-        'WHERE e.event = ? AND e."group" IS NOT NULL ORDER BY 3',
+        'SELECT player_key, "group" FROM entrants WHERE event = ? AND "group" IS NOT NULL',
         [event],
     ).fetchall()
-    return {str(k): (str(g) if g is not None else None) for k, g, _ in rows}
+    groups.update({str(k): str(g) for k, g in rows})
+    return groups
 
 
 def _earlier_tables(
