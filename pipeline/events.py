@@ -337,7 +337,11 @@ def set_roster(
             pl.lit(event).alias("event"),
             "player_key",
             pl.coalesce("reg_player", "player").alias("player"),
-            pl.coalesce("group", "reg_group").alias("group"),
+            # a group written in other capitals than the registry's is the registry's
+            pl.when(pl.col("group").str.to_lowercase() == pl.col("reg_group").str.to_lowercase())
+            .then(pl.col("reg_group"))
+            .otherwise(pl.coalesce("group", "reg_group"))
+            .alias("group"),
             pl.lit(source).alias("source"),
             pl.lit(datetime.now()).alias("added_at"),
             pl.col("replaces_key").alias("replaces"),

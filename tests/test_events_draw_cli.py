@@ -557,3 +557,26 @@ def test_a_withdrawn_table_still_open_for_hand_entry_holds_no_draw_or_event(stor
     assert r.exit_code == 0, r.output
     with connect(store, read_only=True) as con:
         assert con.sql("SELECT count(*) FROM match_entry").fetchall() == [(0,)]
+
+
+def test_one_group_written_in_other_capitals_is_kept_apart_as_one(db_path, tmp_path):
+    """Before: a roster writing ``KG A`` on one row and ``kg a`` on another made two groups
+    for the draw, which then seated Ana and Budi at one table for some seeds (4 of these
+    12); the roster's check against the registry reads group names in any capitals."""
+    assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0
+    groups = {"Ana": "KG A", "Budi": "kg a"}
+    assert run("event", "roster", "ev", roster(tmp_path, EIGHT, groups)).exit_code == 0
+    together = []
+    for seed in range(12):
+        reason = ["--reason", "again"] if seed else []
+        r = run("draw", "--event", "ev", "--round", "R1", "--seed", seed, *reason)
+        assert r.exit_code == 0, r.output
+        with connect(db_path, read_only=True) as con:
+            tables = dict(
+                con.execute(
+                    "SELECT player, \"table\" FROM seatings WHERE event = 'ev' AND hand = 1"
+                ).fetchall()
+            )
+        if tables["Ana"] == tables["Budi"]:
+            together.append(seed)
+    assert together == []

@@ -727,8 +727,11 @@ def test_a_rosters_groups_are_the_leagues_on_the_event_date(store, tmp_path):
     with connect(store, read_only=True) as c:
         got = c.execute('SELECT player, "group" FROM entrants ORDER BY player').fetchall()
     assert got == [("P1", "KG A"), ("P2", "KG B")]
-    roster.write_text("player,group\nP1,KG B\nP2,KG B\n")
+    roster.write_text("player,group\nP1,KG B\nP2,kg b\n")
     res = run("event", "roster", "ev", str(roster), "--db", db)
+    with connect(store, read_only=True) as c:
+        got = c.execute('SELECT player, "group" FROM entrants ORDER BY player').fetchall()
+    assert got == [("P1", "KG B"), ("P2", "KG B")]  # kg b is the registry's KG B
     assert (res.exit_code, _said(res.stderr)) == (
         0,
         "warning: P1 is on the roster of ev for KG B, but league mks's registry has them in "

@@ -62,10 +62,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.rounds.saved": {"id": "Urutan babak disimpan.", "en": "Round order saved."},
     "org.roster": {"id": "Daftar peserta", "en": "Roster"},
     "org.roster.file": {
-        "id": "Berkas dengan kolom player (dan group bila ada; untuk pemain cadangan: ganti, "
-        "persetujuan)",
-        "en": "A file with a player column (and group where there is one; for a reserve: "
-        "replaces, consent)",
+        "id": "Berkas dengan kolom Pemain atau Nama (dan Kelompok bila ada; untuk pemain "
+        "cadangan: Ganti, Persetujuan)",
+        "en": "A file with a player column, or Pemain, Nama (and group, or Kelompok, where there "
+        "is one; for a reserve: replaces, consent)",
     },
     "org.roster.save": {"id": "Pakai daftar ini", "en": "Use this roster"},
     "org.roster.clear.sure": {

@@ -27,6 +27,8 @@ from pipeline.problems import FileRejected
 from pipeline.store.db import DatabaseBusy
 
 NEW = "\x00new"  # the picker's "new event" choice (no event id can hold a NUL)
+#: The last change's success, ``(where, sentence)``: said in the section it was made in
+#: (:func:`_said_here`), where the organiser is, not at the top of a long page
 _DONE = "_org_done"
 _WARNED = "_org_warned"  # what the last roster saved gave to hear (eligibility, groups)
 _SELECT = "_org_select"
@@ -39,10 +41,7 @@ def render() -> None:
         access.sign_in_form("signin.why.organiser")
         return
     st.caption(t("org.why"))
-    done = st.session_state.pop(_DONE, None)
-    if done:
-        st.success(done)
-    ui.warning_list(t("org.roster.warned"), st.session_state.pop(_WARNED, []))
+    _said_here("top")
     try:
         state = data.uncached(_state, ident.name)
     except DatabaseBusy:
@@ -169,17 +168,33 @@ def _refusal(exc: Exception) -> str:
     return str(exc)
 
 
+def _said_here(where: str) -> None:
+    """The last change's success (and a roster's warnings) if it was made in the section
+    ``where``. Its box is drawn whether or not there is one, so that the page keeps its
+    shape across the rerun: an open section stays open, showing what it did."""
+    box = st.container()
+    done = st.session_state.get(_DONE)
+    if not done or done[0] != where:
+        return
+    del st.session_state[_DONE]
+    box.success(done[1])
+    with box:
+        ui.warning_list(t("org.roster.warned"), st.session_state.pop(_WARNED, []))
+
+
 def _act(
     ident: auth.Identity,
     event: str | None,
     fn: Any,
     success: str,
     *,
+    where: str = "top",
     select: str | None = None,
     warns: bool = False,
 ) -> None:
-    """Write ``fn`` for ``event``; said as ``success``, or as the refusal in one sentence.
-    With ``warns``, ``fn`` returns sentences to be heard after it (shown with the success)."""
+    """Write ``fn`` for ``event``; said as ``success`` in the section ``where`` (after
+    the rerun), or as the refusal in one sentence here. With ``warns``, ``fn`` returns
+    sentences to be heard after it (shown with the success)."""
     try:
         said = _write(ident, event, fn)
     except (messages.Refused, FileRejected, ValueError) as exc:
@@ -188,7 +203,7 @@ def _act(
     except DatabaseBusy:
         st.warning(t("up.busy"))
         return
-    st.session_state[_DONE] = success
+    st.session_state[_DONE] = (where, success)
     if warns:
         st.session_state[_WARNED] = said
     if select is not None:
@@ -270,13 +285,16 @@ def _round_order(info: events.EventInfo, ident: auth.Identity) -> None:
         text = st.text_input(
             t("org.rounds.help"), value=", ".join(own), key=f"org_rounds_{info.event}"
         )
-        if st.button(t("org.rounds.save"), key="org_rounds_save", width="stretch"):
+        clicked = st.button(t("org.rounds.save"), key="org_rounds_save", width="stretch")
+        _said_here("rounds")  # under the button pressed
+        if clicked:
             labels = [r.strip() for r in text.split(",") if r.strip()]
             _act(
                 ident,
                 info.event,
                 lambda con: round_order.set_order(con, info.event, labels),
                 t("org.rounds.saved"),
+                where="rounds",
             )
 
 
@@ -297,6 +315,7 @@ def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
                     info.event,
                     lambda con: events.clear_roster(con, info.event),
                     t("org.roster.cleared", n=current.height),
+                    where="roster",
                 )
         upload = ui.file_uploader(
             t("org.roster.file"),
@@ -305,9 +324,11 @@ def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
             SAID_ONLY_KINDS,
             key=f"org_roster_{info.event}",
         )
-        if upload is None or not st.button(
+        clicked = upload is not None and st.button(
             t("org.roster.save"), key="org_roster_save", type="primary", width="stretch"
-        ):
+        )
+        _said_here("roster")  # under the button pressed
+        if not clicked:
             return
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / display_name(upload.name)
@@ -322,7 +343,14 @@ def _roster(info: events.EventInfo, ident: auth.Identity) -> None:
             events.set_roster(con, info.event, rows, source=path.name)
             return league.roster_warnings(con, info.event, language())
 
-        _act(ident, info.event, save, t("org.roster.saved", n=rows.height), warns=True)
+        _act(
+            ident,
+            info.event,
+            save,
+            t("org.roster.saved", n=rows.height),
+            where="roster",
+            warns=True,
+        )
 
 
 # --- draws ------------------------------------------------------------------------------------
@@ -335,6 +363,7 @@ def _draw(info: events.EventInfo, ident: auth.Identity) -> None:
         seed_text = st.text_input(t("org.draw.seed"), key="org_draw_seed", max_chars=19).strip()
         reason = st.text_input(t("org.draw.reason"), key="org_draw_reason", max_chars=200)
         go = st.form_submit_button(t("org.draw.button"), type="primary", width="stretch")
+    _said_here("draw")
     if not go:  # a round without a label is refused below, in a sentence
         return
     if seed_text and not seed_text.isdigit():
@@ -355,7 +384,7 @@ def _draw(info: events.EventInfo, ident: auth.Identity) -> None:
     except DatabaseBusy:
         st.warning(t("up.busy"))
         return
-    st.session_state[_DONE] = t("org.draw.done", round=drawn.round, seed=drawn.seed)
+    st.session_state[_DONE] = ("draw", t("org.draw.done", round=drawn.round, seed=drawn.seed))
     st.session_state["org_show_round"] = drawn.round
     st.rerun()
 
@@ -426,6 +455,7 @@ def _cancel(info: events.EventInfo, ident: auth.Identity, label: str) -> None:
                 info.event,
                 lambda con: draws.cancel(con, info.event, label, reason=reason, by=ident.name),
                 t("org.cancel.done", round=label),
+                where="draw",  # the round's section goes with its draw
             )
 
 

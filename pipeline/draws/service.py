@@ -178,7 +178,13 @@ def _groups(con: duckdb.DuckDBPyConnection, event: str) -> dict[str, str | None]
         [event],
     ).fetchall()
     groups.update({str(k): str(g) for k, g in rows})
-    return groups
+    # one group however its name is written (``KG Tallo``, ``kg  tallo``): kept apart as
+    # one, under the first spelling met (the registry's before a roster's)
+    spelling: dict[str, str] = {}
+    for g in groups.values():
+        if g:
+            spelling.setdefault(" ".join(g.casefold().split()), g)
+    return {k: spelling[" ".join(g.casefold().split())] if g else g for k, g in groups.items()}
 
 
 def _earlier_tables(
