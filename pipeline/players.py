@@ -563,6 +563,26 @@ def _seat_conflicts(
     return found
 
 
+#: Each league's registered players: the newest group of their memberships there (the
+#: latest valid_from; a dated one before an undated one), city and reserve_for.
+_LISTING = (
+    'WITH newest AS (SELECT league, player_key, "group", row_number() OVER ('
+    "PARTITION BY league, player_key ORDER BY valid_from DESC NULLS LAST, imported_at DESC) AS k "
+    "FROM memberships) "
+    'SELECT lp.player, n."group", lp.city, lp.reserve_for, lp.league FROM league_players lp '
+    "LEFT JOIN newest n ON n.league = lp.league AND n.player_key = lp.player_key AND n.k = 1 "
+    "WHERE lp.league = coalesce(?, lp.league) "
+    'ORDER BY lp.league, n."group" NULLS LAST, lp.reserve_for NULLS LAST, lp.player'
+)
+
+
+def listing(con: duckdb.DuckDBPyConnection, league: str | None = None) -> pl.DataFrame:
+    """``player, group, city, reserve_for, league`` of every league's registry (or only
+    ``league``'s): `domino players list`. A player registered in two leagues is listed
+    once in each, with that league's group."""
+    return frame(con.sql(_LISTING, params=[league]))
+
+
 def import_registry(
     con: duckdb.DuckDBPyConnection, reg: pl.DataFrame, league: str = "default"
 ) -> dict[str, int]:

@@ -738,3 +738,31 @@ def test_a_rosters_groups_are_the_leagues_on_the_event_date(store, tmp_path):
         "KG A on 2026-12-01: the group (KG) standings count them for KG A; the roster's group "
         "only decides whom the draw keeps apart",
     )
+
+
+def test_players_list_says_each_leagues_registry(store, tmp_path):
+    """Before: `domino players list` merged every league's registry into one list of
+    "newest groups" without a word of which league holds a player; a federation with
+    two leagues could not tell them apart, nor list one."""
+    db = store
+    for lg, text in (
+        ("mks", "player,group\nAna,KG A\nBudi,KG A\n"),
+        ("gowa", "player,group\nAna,KG Z\n"),
+    ):
+        path = tmp_path / f"{lg}.csv"
+        path.write_text(text)
+        assert run("players", "import", str(path), "--league", lg, "--db", db).exit_code == 0
+    res = run("players", "list", "--format", "csv", "--db", db)
+    assert res.stdout.splitlines() == [
+        "player,group,city,reserve_for,league",
+        "Ana,KG Z,,,gowa",
+        "Ana,KG A,,,mks",
+        "Budi,KG A,,,mks",
+    ]
+    res = run("players", "list", "--league", "gowa", "--format", "csv", "--db", db)
+    assert res.stdout.splitlines()[1:] == ["Ana,KG Z,,,gowa"]
+    res = run("players", "list", "--league", "bone", "--db", db)
+    assert res.exit_code == 0
+    assert _said(res.stderr) == (
+        "note: league bone has no player registry (domino players import --league bone)"
+    )

@@ -249,8 +249,8 @@ def test_the_command_line_says_it_and_exits_0(db_path, tmp_path):
     assert r.exit_code == 0, r.output
     # the registry lists who is a reserve of which group (it said nothing of it)
     r = CliRunner().invoke(cli, ["players", "list", "--format", "csv"])
-    assert "Rudi,,,KG Alpha" in r.stdout.splitlines() and r.stdout.startswith(
-        "player,group,city,reserve_for"
+    assert "Rudi,,,KG Alpha,default" in r.stdout.splitlines() and r.stdout.startswith(
+        "player,group,city,reserve_for,league"
     )
     path = sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Hadu"})
     r = CliRunner().invoke(cli, ["ingest", str(path)])

@@ -312,18 +312,19 @@ def players_import(file, league, apply_, reason, by, db) -> None:
 
 
 @players.command("list")
+@click.option(
+    "--league", type=LEAGUE, help="Only this league's registry (default: every league's)."
+)
 @format_option
 @db_option
-def players_list(fmt, db) -> None:
-    """List the registry: each player's newest group and city, and the group a registered
-    reserve plays for (rule 23)."""
+def players_list(league, fmt, db) -> None:
+    """List the registry: each player's newest group and city, the group a registered
+    reserve plays for (rule 23), and the league whose registry it is."""
     from pipeline.cli.output import emit
+    from pipeline.players import listing
 
     with reader(db) as con:
-        df = con.sql(
-            'SELECT r.player, r."group", r.city, s.reserve_for FROM registry r LEFT JOIN '
-            "(SELECT player_key, min(reserve_for) AS reserve_for FROM league_players "
-            "GROUP BY player_key) s USING (player_key) "
-            'ORDER BY r."group" NULLS LAST, s.reserve_for NULLS LAST, r.player'
-        ).pl()
+        df = listing(con, league)
+    if league is not None and df.height == 0:
+        note(f"league {league} has no player registry (domino players import --league {league})")
     emit(df, fmt, title="player registry")
