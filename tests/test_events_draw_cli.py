@@ -364,8 +364,9 @@ def test_event_list_and_show_say_where_each_event_stands(store, tmp_path):
     setup_event(tmp_path)  # 8 entrants, R1 drawn with seed 3: two tables
     r = run("event", "list", "--format", "csv")
     assert r.output.splitlines() == [
-        "event,title,ruleset,event_date,venue,level,entrants,rounds_drawn,rounds_played,matches",
-        "ev,Piala Dies,unhas,,,,8,1,0,0",
+        "event,title,ruleset,event_date,venue,level,league,entrants,rounds_drawn,rounds_played,"
+        "matches",
+        "ev,Piala Dies,unhas,,,,default,8,1,0,0",
     ]
     r = run("event", "show", "ev")
     assert r.exit_code == 0, r.output

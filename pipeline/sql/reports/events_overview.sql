@@ -3,6 +3,7 @@
 -- dashboard's event pickers list them.
 select
     e.event, e.title, e.ruleset, e.event_date, e.venue, e.level,
+    coalesce(e.league, 'default') as league,
     cast((select count(*) from entrants n where n.event = e.event) as integer) as entrants,
     cast((select count(*) from draws_t d where d.event = e.event and d.current) as integer)
         as rounds_drawn,
