@@ -327,8 +327,9 @@ def set_roster(
         player_key(pl.col("replaces"), aliases, clean=True).alias("replaces_key")
     )
     _refuse_unknown_replaced(keyed, reg)
-    # the group where the file gives none: the one in force on the event's date in its
-    # league's registry (not another league's, nor a later membership)
+    # the roster's own group is kept (the registry's, where the file gives none, is read
+    # when the roster is: roster(), the draw), in the registry's spelling where only the
+    # capitals differ
     grouped = event_groups(con, event).select("player_key", pl.col("group").alias("reg_group"))
     rows = (
         keyed.join(reg, on="player_key", how="left")
@@ -337,10 +338,9 @@ def set_roster(
             pl.lit(event).alias("event"),
             "player_key",
             pl.coalesce("reg_player", "player").alias("player"),
-            # a group written in other capitals than the registry's is the registry's
             pl.when(pl.col("group").str.to_lowercase() == pl.col("reg_group").str.to_lowercase())
             .then(pl.col("reg_group"))
-            .otherwise(pl.coalesce("group", "reg_group"))
+            .otherwise(pl.col("group"))
             .alias("group"),
             pl.lit(source).alias("source"),
             pl.lit(datetime.now()).alias("added_at"),
@@ -446,9 +446,11 @@ def clear_roster(con: duckdb.DuckDBPyConnection, event: str) -> int:
 
 def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """``player_key, player, group, replaces, consent`` of ``event``'s entrants, by name;
-    ``replaces`` is the name of the member a reserve plays for (rule 23): the registry's
-    spelling, else the roster's, else the key as stored."""
-    return frame(
+    ``group`` is the roster's, else the one in force on the event's date in its league's
+    registry (read now: a registry imported after the roster counts); ``replaces`` is the
+    name of the member a reserve plays for (rule 23): the registry's spelling, else the
+    roster's, else the key as stored."""
+    rows = frame(
         con.sql(
             'SELECT e.player_key, e.player, e."group", '
             "coalesce(r.player, m.player, e.replaces) AS replaces, e.consent FROM entrants e "
@@ -457,6 +459,12 @@ def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
             "WHERE e.event = ? ORDER BY e.player_key",
             params=[event],
         )
+    )
+    grouped = event_groups(con, event).select("player_key", pl.col("group").alias("_reg"))
+    return (
+        rows.join(grouped, on="player_key", how="left", maintain_order="left")
+        .with_columns(pl.coalesce("group", "_reg").alias("group"))
+        .drop("_reg")
     )
 
 

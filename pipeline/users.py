@@ -238,18 +238,24 @@ def user_role(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
 
 
 def group_events(con: duckdb.DuckDBPyConnection, groups: list[str]) -> set[str]:
-    """Events the players of ``groups`` play in: on the roster, or loaded and registered
-    (members, and the groups' registered reserves, rule 23: their points count for it)."""
+    """Events the players of ``groups`` play in: on the roster (by its group or the
+    registry's), or loaded and registered (members, and the groups' registered reserves,
+    rule 23: their points count for it)."""
     if not groups:
         return set()
     marks = ", ".join("?" for _ in groups)
+    # on the roster: by its group, else by the registry's (member or registered reserve)
     rows = con.execute(
         f'SELECT event FROM entrants WHERE "group" IN ({marks}) '
+        "UNION SELECT e.event FROM entrants e JOIN registry r "
+        f'ON r.player_key = e.player_key WHERE r."group" IN ({marks}) '
+        "UNION SELECT e.event FROM entrants e JOIN league_players lp "
+        f"ON lp.player_key = e.player_key WHERE lp.reserve_for IN ({marks}) "
         "UNION SELECT s.event FROM table_standings_t s JOIN registry r "
         f'ON r.player_key = s.player_key WHERE r."group" IN ({marks}) '
         "UNION SELECT s.event FROM table_standings_t s JOIN league_players lp "
         f"ON lp.player_key = s.player_key WHERE lp.reserve_for IN ({marks})",
-        [*groups, *groups, *groups],
+        [*groups] * 5,
     ).fetchall()
     return {r[0] for r in rows}
 

@@ -92,6 +92,24 @@ def test_a_group_coordinator_writes_to_the_events_its_players_play_in(league, tm
     assert auth.user_events(league, "kg2") == set()
 
 
+def test_a_group_coordinator_has_the_events_whose_roster_holds_its_players(con, tmp_path):
+    """A roster keeps only the groups it gives (the registry's is read when asked): an
+    event whose roster lists a registered member, or a registered reserve, without a group
+    is still one of the group's, before anything of it is loaded."""
+    from pipeline import events, players
+
+    reg = tmp_path / "reg.csv"
+    reg.write_text("player,group,reserve_for\nAna,KG Tamalate,\nRudi,,KG Tamalate\n")
+    players.import_registry(con, players.read_registry(reg))
+    for event, who in (("piala", "Ana"), ("cup", "Rudi"), ("other", "Budi")):
+        events.save(con, event, "unhas")
+        path = tmp_path / f"{event}.csv"
+        path.write_text(f"player\n{who}\n")
+        events.set_roster(con, event, events.read_roster(path), source=path.name)
+    auth.add_user(con, "kg", PW, [], groups=["KG Tamalate"])
+    assert auth.user_events(con, "kg") == {"piala", "cup"}
+
+
 def test_a_coordinator_cannot_load_a_correction_directly(league):
     with pytest.raises(auth.NotAllowed) as exc:
         load(league, [corrected()], reason="typo", identity=ident(league, "cora"))

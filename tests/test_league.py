@@ -706,10 +706,14 @@ def test_an_entrant_outside_the_leagues_registry_is_refused_before_anyone_plays(
 
 
 def test_a_rosters_groups_are_the_leagues_on_the_event_date(store, tmp_path):
-    """Before: an entrant without a group on the roster took the newest group of any
-    league's registry (a membership from next year, another city's registry), which the
-    draw then kept apart by; the group standings read the event's league on its date.
-    Both read the same now, and a roster that names another group is warned of."""
+    """Before: an entrant without a group on the roster was stored with the newest group of
+    any league's registry (a membership from next year, another city's registry), and the
+    draw kept groups apart by it, while the group standings read the event's league on its
+    date; a registry imported after the roster changed nothing of it. Now the roster keeps
+    its own groups, the rest is read from the event's league on its date when asked, and a
+    roster that names another group than the registry is warned of."""
+    from pipeline.events import roster as entrants
+
     db = store
     mks, other = tmp_path / "mks.csv", tmp_path / "other.csv"
     mks.write_text("player,group,member_since\nP1,KG A,\nP1,KG B,2027-01-01\nP2,KG B,\n")
@@ -720,18 +724,23 @@ def test_a_rosters_groups_are_the_leagues_on_the_event_date(store, tmp_path):
         "event", "create", "ev", "--ruleset", "pepet", "--league", "mks", "--date", "2026-12-01",
         "--db", db,
     ).exit_code == 0  # fmt: skip
+
+    def shown() -> list[tuple]:
+        with connect(store, read_only=True) as c:
+            return list(entrants(c, "ev").select("player", "group").iter_rows())
+
     roster = tmp_path / "roster.csv"
     roster.write_text("player\nP1\nP2\n")
     res = run("event", "roster", "ev", str(roster), "--db", db)
     assert (res.exit_code, res.stderr) == (0, "")
-    with connect(store, read_only=True) as c:
-        got = c.execute('SELECT player, "group" FROM entrants ORDER BY player').fetchall()
-    assert got == [("P1", "KG A"), ("P2", "KG B")]
-    roster.write_text("player,group\nP1,KG B\nP2,kg b\n")
+    assert shown() == [("P1", "KG A"), ("P2", "KG B")]
+    # P2 moves to KG C from June: the roster set before shows it at once
+    mks.write_text("player,group,member_since\nP2,KG C,2026-06-01\n")
+    assert run("players", "import", str(mks), "--league", "mks", "--db", db).exit_code == 0
+    assert shown() == [("P1", "KG A"), ("P2", "KG C")]
+    roster.write_text("player,group\nP1,KG B\nP2,kg c\n")
     res = run("event", "roster", "ev", str(roster), "--db", db)
-    with connect(store, read_only=True) as c:
-        got = c.execute('SELECT player, "group" FROM entrants ORDER BY player').fetchall()
-    assert got == [("P1", "KG B"), ("P2", "KG B")]  # kg b is the registry's KG B
+    assert shown() == [("P1", "KG B"), ("P2", "KG C")]  # kg c is the registry's KG C
     assert (res.exit_code, _said(res.stderr)) == (
         0,
         "warning: P1 is on the roster of ev for KG B, but league mks's registry has them in "
