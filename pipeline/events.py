@@ -266,30 +266,25 @@ def event_groups(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     return frame(con.sql((_REPORTS / "event_groups.sql").read_text(), params={"event": event}))
 
 
-def checked_league(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
-    """The league whose registry a load of ``event`` checks every name against (its
-    rulebook's ``require_registered``, and a registry in its league), else None. A name
-    outside it is rejected on load, so a roster and a draw refuse it before anyone plays."""
-    rows = con.execute(
-        "SELECT ruleset, coalesce(league, 'default') FROM events WHERE event = ?", [event]
-    ).fetchall()
-    if not rows or not rulesets.load(str(rows[0][0])).flat.get("require_registered"):
+def checked_league(
+    con: duckdb.DuckDBPyConnection, event: str, registry: pl.DataFrame
+) -> str | None:
+    """The league whose registry (``registry``: :func:`event_groups`) a load of ``event``
+    checks every name against: its rulebook's ``require_registered``, and a registry in
+    its league; else None. A name outside it is rejected on load, so a roster and a draw
+    refuse it before anyone plays."""
+    rows = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
+    if not rows or registry.height == 0:
         return None
-    league = str(rows[0][1])
-    held = con.execute("SELECT count(*) FROM league_players WHERE league = ?", [league]).fetchall()[
-        0
-    ][0]
-    return league if held else None
+    if not rulesets.load(str(rows[0][0])).flat.get("require_registered"):
+        return None
+    return str(registry["league"][0])
 
 
-def unregistered(
-    con: duckdb.DuckDBPyConnection, event: str, keyed: pl.DataFrame
-) -> tuple[pl.DataFrame, list[str]]:
-    """The rows of ``keyed`` (with ``player_key``) whose player is not in the registry of
-    ``event``'s league, and the registry's names (for the closest to be suggested)."""
-    reg = event_groups(con, event)
-    names = reg.get_column("player").unique().sort().to_list()
-    return keyed.join(reg.select("player_key"), on="player_key", how="anti"), names
+def unregistered(keyed: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
+    """The rows of ``keyed`` (with ``player_key``) whose player is not in ``registry``
+    (:func:`event_groups`)."""
+    return keyed.join(registry.select("player_key"), on="player_key", how="anti")
 
 
 def set_roster(
@@ -316,9 +311,10 @@ def set_roster(
                 "first": dup["_line"][0],
             },
         )
-    league = checked_league(con, event)
+    registry = event_groups(con, event)
+    league = checked_league(con, event, registry)
     if league is not None:
-        _refuse_unregistered(con, event, league, keyed)
+        _refuse_unregistered(league, keyed, registry)
     reg = frame(con.sql("SELECT player_key, player AS reg_player FROM registry"))
     for c in ("replaces", "consent"):  # a roster read elsewhere may not have them
         if c not in keyed.columns:
@@ -330,7 +326,7 @@ def set_roster(
     # the roster's own group is kept (the registry's, where the file gives none, is read
     # when the roster is: roster(), the draw), in the registry's spelling where only the
     # capitals differ
-    grouped = event_groups(con, event).select("player_key", pl.col("group").alias("reg_group"))
+    grouped = registry.select("player_key", pl.col("group").alias("reg_group"))
     rows = (
         keyed.join(reg, on="player_key", how="left")
         .join(grouped, on="player_key", how="left")
@@ -364,16 +360,15 @@ def set_roster(
     return rows.height
 
 
-def _refuse_unregistered(
-    con: duckdb.DuckDBPyConnection, event: str, league: str, keyed: pl.DataFrame
-) -> None:
+def _refuse_unregistered(league: str, keyed: pl.DataFrame, registry: pl.DataFrame) -> None:
     """An entrant outside the registry of a league whose loads reject such names is
     refused with the roster's file, line and column: else they would be drawn, their
     sheet printed and played, and their table's result rejected on load."""
-    outside, names = unregistered(con, event, keyed)
+    outside = unregistered(keyed, registry)
     if outside.height == 0:
         return
     row = outside.sort("_line").row(0, named=True)
+    names = registry.get_column("player").unique().sort().to_list()
     close = registered_like(pl.Series([row["player"]]), names, cutoff=0.6)[0]
     raise EventRefused(
         "roster.unregistered.more" if outside.height > 1 else "roster.unregistered",

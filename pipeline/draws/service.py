@@ -104,7 +104,8 @@ def draw_round(
     rng = random.Random(seed)
     order = order_with(con, event, label)
     previous = order[: order.index(label)]
-    groups = _groups(con, event)
+    registry = events.event_groups(con, event)  # the event's league on its date
+    groups = _groups(con, event, registry)
     met = seating.met_pairs(_earlier_tables(con, event, [r for r in order if r != label]))
     size, small = int(rules["table_size"]), bool(rules["small_tables"])
     try:
@@ -113,7 +114,7 @@ def draw_round(
             tables = seating.next_round(quals, groups, met, rng, size=size)
         else:
             players = _entrants(con, event)
-            _refuse_unregistered(con, event, players)
+            _refuse_unregistered(con, event, players, registry)
             if rules["method"] == "series":
                 tables = seating.session(players, groups, met, rng, size=size, small=small)
             else:
@@ -142,15 +143,17 @@ def _entrants(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
     return [str(r[0]) for r in rows]
 
 
-def _refuse_unregistered(con: duckdb.DuckDBPyConnection, event: str, keys: list[str]) -> None:
+def _refuse_unregistered(
+    con: duckdb.DuckDBPyConnection, event: str, keys: list[str], registry: pl.DataFrame
+) -> None:
     """Entrants outside the registry of a league whose loads reject such names (a registry
     imported after the roster without them, the event moved to another league): seated,
     their table's result would be rejected after it was played."""
-    league = events.checked_league(con, event)
+    league = events.checked_league(con, event, registry)
     if league is None:
         return
     keyed = pl.DataFrame({"player_key": keys}, schema={"player_key": pl.String})
-    outside, _ = events.unregistered(con, event, keyed)
+    outside = events.unregistered(keyed, registry)
     if outside.height:
         shown = dict(
             con.execute(
@@ -164,11 +167,12 @@ def _refuse_unregistered(con: duckdb.DuckDBPyConnection, event: str, keys: list[
         )
 
 
-def _groups(con: duckdb.DuckDBPyConnection, event: str) -> dict[str, str | None]:
+def _groups(
+    con: duckdb.DuckDBPyConnection, event: str, registry: pl.DataFrame
+) -> dict[str, str | None]:
     """Each player's group: the roster's, else the one in force on the event's date in its
     league's registry, else for a registered reserve the group they are a reserve of (rule
     23: they play for it); another league's registry, or a later membership, is not read."""
-    registry = events.event_groups(con, event)
     groups: dict[str, str | None] = {}
     for column in ("reserve_for", "group"):
         known = registry.filter(pl.col(column).is_not_null())
