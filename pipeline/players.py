@@ -594,7 +594,7 @@ def import_registry(
     """
     from pipeline.registry import check, write  # noqa: PLC0415 - registry imports this module
 
-    check(con, reg)
+    check(con, reg, league)
     con.execute("BEGIN TRANSACTION")
     try:
         counts = write(con, reg, league, datetime.now())

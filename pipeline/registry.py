@@ -109,8 +109,9 @@ class ImportPlan:
         return out
 
 
-def check(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> None:
-    """Raise :class:`RegistryConflict` (rows named) when the import must be refused whole."""
+def check(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame, league: str = DEFAULT_LEAGUE) -> None:
+    """Raise :class:`RegistryConflict` (rows named) when the import of ``reg`` into
+    ``league`` must be refused whole."""
     found = conflicts(con, reg)
     for c in DATES:
         bad = reg.filter(
@@ -128,6 +129,7 @@ def check(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> None:
             for r in bad.iter_rows(named=True)
         ]
     found += _reserve_groups(con, reg)
+    found += _group_spellings(con, reg, league)
     if found:
         if len(found) > _MAX_REASONS:
             more = len(found) - _MAX_REASONS
@@ -163,6 +165,58 @@ def _reserve_groups(con: duckdb.DuckDBPyConnection, reg: pl.DataFrame) -> list[d
     ]
 
 
+#: Rows of one group written another way that a conflict names (the rest are counted).
+_SPELLING_ROWS = 3
+
+
+def _group_spellings(
+    con: duckdb.DuckDBPyConnection, reg: pl.DataFrame, league: str
+) -> list[dict[str, Any]]:
+    """A group written in other capitals (``kg a`` beside ``KG A``) in the file, or than
+    ``league``'s registry writes it: each spelling would be a group of its own in the group
+    (KG) standings, splitting its members' points between two rows without a word."""
+    rows = reg.filter(pl.col("group").is_not_null()).select(
+        "_file", "_line", "group", pl.col("group").str.to_lowercase().alias("_key")
+    )
+    if rows.height == 0:
+        return []
+    held = frame(
+        con.sql(
+            'SELECT DISTINCT "group" FROM memberships WHERE league = ? ORDER BY 1', params=[league]
+        )
+    )
+    registered = {g.lower(): g for g in reversed(held["group"].to_list())}
+    first = rows.sort("_line").unique("_key", keep="first", maintain_order=True)
+    found: list[dict[str, Any]] = []
+    for key, part in rows.sort("_line").group_by("_key", maintain_order=True):
+        spelled = registered.get(str(key[0]))
+        where = None
+        if spelled is None:
+            head = first.filter(pl.col("_key") == key[0]).row(0, named=True)
+            spelled, where = head["group"], f"{head['_file']}:{head['_line']}"
+        for (group,), other in part.filter(pl.col("group") != spelled).group_by(
+            "group", maintain_order=True
+        ):
+            ats = [f"{f}:{n}" for f, n in other.select("_file", "_line").iter_rows()]
+            params = {
+                "at_rows": ats[:_SPELLING_ROWS],
+                "n": len(ats),
+                "group": group,
+                "spelled": spelled,
+            }
+            if where is None:
+                found.append(
+                    messages.ref(
+                        "registry_conflict.group_spelling.registry", {**params, "league": league}
+                    )
+                )
+            else:
+                found.append(
+                    messages.ref("registry_conflict.group_spelling", {**params, "at": where})
+                )
+    return found
+
+
 def _closest_groups(group: str, known: list[str]) -> list[str]:
     """The known groups most like ``group``, the same one in other capitals first."""
     same = [g for g in known if g.lower() == group.lower()]
@@ -174,7 +228,7 @@ def plan_import(
 ) -> ImportPlan:
     """What importing ``reg`` into ``league`` would change; writes nothing (tried inside a
     transaction that is rolled back). Raises :class:`RegistryConflict` first."""
-    check(con, reg)
+    check(con, reg, league)
     before = _snapshot(con)
     known = {
         k
@@ -221,7 +275,7 @@ def apply_import(
         plan = plan_import(con, reg, league)
         if plan.lines() != shown:
             raise DiffChanged(plan)
-    check(con, reg)
+    check(con, reg, league)
     now = datetime.now()
     con.execute("BEGIN TRANSACTION")
     try:

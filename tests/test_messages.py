@@ -557,6 +557,14 @@ def test_registry_conflicts_speak_indonesian(con, tmp_path):
     }, seen
     assert "reg.csv:2 dan reg.csv:3 menempatkan Ana di 2 grup (KG A dan KG B)" in exc.render("id")
     assert "reg.csv:2 and reg.csv:3 put Ana in 2 groups (KG A and KG B)" in str(exc)
+    spelled = refused_with(["player,group", "Hana,kg a", "Iwan,KG Q", "Joko,kg q"])
+    assert [c["id"] for c in spelled.params["conflicts"]] == [
+        "registry_conflict.group_spelling.registry",
+        "registry_conflict.group_spelling",
+    ]
+    assert spelled.lines("id")[0].startswith(
+        "reg.csv:2 (1 baris) menulis kelompok kg a, yang oleh registri liga default ditulis KG A"
+    )
     many = refused_with(["player,birth_date", *(f"P{i},kemarin" for i in range(25))])
     assert many.reasons[-1] == "… and 5 more conflicts like these."
 

@@ -402,3 +402,28 @@ def test_registry_messages_name_the_column_as_the_file_wrote_it(db_path, tmp_pat
     assert CliRunner().invoke(cli, ["event", "create", "ev", "--ruleset", "pepet"]).exit_code == 0
     r = CliRunner().invoke(cli, ["event", "roster", "ev", str(write(tmp_path, cases[3][0]))])
     assert r.exit_code == 1 and cases[3][1] in " ".join(r.output.split()), r.output
+
+
+def test_a_group_written_two_ways_is_refused_naming_its_rows(db_path, tmp_path):
+    """Before: ``kg a`` beside ``KG A`` (in one file, or against the registry) was a group
+    of its own: the group (KG) standings split the members' points between two rows, and
+    nobody was told. The import is refused whole, naming the rows and the spelling to use."""
+    before = snapshot(db_path)
+    r = import_cli(write(tmp_path, "player,group\nAna,KG A\nBudi,kg a\nCici,Kg  A\nDedi,KG B\n"))
+    assert r.exit_code == 1
+    assert " ".join(r.output.split()).startswith(
+        "✗ players.csv:3 (1 row(s)) write the group kg a, which players.csv:2 writes KG A: "
+        "written two ways it would be two groups in the group (KG) standings, its members' "
+        "points split between them; write it one way. "
+        "✗ players.csv:4 (1 row(s)) write the group Kg A, which players.csv:2 writes KG A"
+    ), r.output
+    assert snapshot(db_path) == before
+    assert import_cli(write(tmp_path, "player,group\nAna,KG A\nDedi,KG B\n")).exit_code == 0
+    r = import_cli(write(tmp_path, "player,group\nEko,kg b\nFani,kg b\nGita,KG B\n"))
+    assert r.exit_code == 1
+    said = " ".join(r.output.split())
+    assert said.startswith(
+        "✗ players.csv:2 and players.csv:3 (2 row(s)) write the group kg b, which league "
+        "default's registry writes KG B:"
+    ), said
+    assert "write it KG B." in said

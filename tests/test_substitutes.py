@@ -398,6 +398,7 @@ def test_a_session_draw_seats_the_reserve_in_the_replaced_members_place(league, 
     apart from it as its members are)."""
     from pipeline import draws
     from pipeline.draws.service import _groups
+    from pipeline.events import event_groups
 
     roster = tmp_path / "peserta.csv"
     seated = ["Ana", "Rudi", "Cici", "Dedi", "Eka", "Fani", "Gita", "Ika"]
@@ -407,7 +408,7 @@ def test_a_session_draw_seats_the_reserve_in_the_replaced_members_place(league, 
     drawn = draws.draw_round(league, "ev", "S1", seed=7)
     players = sorted(drawn.seats.get_column("player_key").unique().to_list())
     assert players == sorted(p.lower() for p in seated)  # Hadi sits out
-    assert _groups(league, "ev")["rudi"] == "KG Alpha"
+    assert _groups(league, "ev", event_groups(league, "ev"))["rudi"] == "KG Alpha"
     # KG Alpha's two (Ana and the reserve Rudi) at two tables: groups apart first
     tables = drawn.seats.group_by("table").agg(pl.col("player_key").unique())
     assert all(len({"ana", "rudi"} & set(t)) == 1 for t in tables.get_column("player_key"))
