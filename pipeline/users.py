@@ -79,7 +79,8 @@ def _check_password(password: str) -> None:
 
 
 def _clean(values: Iterable[str]) -> list[str]:
-    return sorted({v.strip() for v in values if v and v.strip()})
+    """Each value once, its white space collapsed (as the registry writes its groups)."""
+    return sorted({" ".join(v.split()) for v in values if v and v.strip()})
 
 
 def check_scope(role: str, events: list[str], groups: list[str]) -> None:
@@ -104,12 +105,13 @@ def not_there(
     the CLI and the admin page name them: a typo would otherwise grant nothing unseen."""
     from pipeline.events import unknown  # it reads registries: not needed to sign in
 
-    wanted = _clean(groups)
+    wanted = registry_spelling(con, _clean(groups))
     named = (
         {
             r[0]
             for r in con.execute(
-                'SELECT DISTINCT "group" FROM players WHERE "group" IN (SELECT unnest(?))', [wanted]
+                'SELECT DISTINCT "group" FROM memberships WHERE "group" IN (SELECT unnest(?))',
+                [wanted],
             ).fetchall()
         }
         if wanted
@@ -160,7 +162,25 @@ def revoke_sign_ins(con: duckdb.DuckDBPyConnection, key: str) -> None:
     )
 
 
+def registry_spelling(con: duckdb.DuckDBPyConnection, groups: list[str]) -> list[str]:
+    """``groups`` as a registry writes them where only the capitals differ (``kg tallo``
+    is ``KG Tallo``): a right to a group is matched as written, so the other spelling
+    would grant nothing."""
+    if not groups:
+        return groups
+    known = {
+        str(g).lower(): str(g)
+        for (g,) in con.execute(
+            'SELECT DISTINCT "group" FROM memberships WHERE lower("group") IN (SELECT unnest(?)) '
+            "ORDER BY 1 DESC",
+            [[g.lower() for g in groups]],
+        ).fetchall()
+    }
+    return list(dict.fromkeys(known.get(g.lower(), g) for g in groups))
+
+
 def _set_scope(con: duckdb.DuckDBPyConnection, key: str, evs: list[str], grs: list[str]) -> None:
+    grs = registry_spelling(con, grs)
     con.execute("DELETE FROM user_events WHERE name = ?", [key])
     con.execute("DELETE FROM user_groups WHERE name = ?", [key])
     if evs:

@@ -5,6 +5,7 @@ from click.testing import CliRunner
 
 from pipeline import auth
 from pipeline.cli import cli
+from pipeline.store.db import connect
 
 PW = "a long enough password"
 
@@ -111,6 +112,28 @@ def test_a_right_to_an_event_or_group_not_there_yet_is_kept_and_said(db_path, tm
     r = CliRunner().invoke(cli, ["users", "role", "rina", "--role", "jury", "--event", "*"])
     assert r.exit_code == 0 and r.stderr == "", r.output
     assert r.stdout.strip() == "jury 'rina' sits on the jury of: every event"
+
+
+def test_a_group_right_is_stored_as_the_registry_writes_the_group(db_path, tmp_path):
+    """Before: ``--group "kg tallo"`` was stored as typed, granted nothing (rights match
+    the registry's ``KG Tallo`` as written) and was noted as a group nobody is in."""
+    reg = tmp_path / "reg.csv"
+    reg.write_text("player,group\nAna,KG Tallo\n")
+    assert CliRunner().invoke(cli, ["players", "import", str(reg)]).exit_code == 0
+    r = CliRunner().invoke(
+        cli, ["users", "add", "kg", "--group", "kg  tallo", "--password", "kata sandi panjang"]
+    )
+    assert (r.exit_code, r.stdout.strip(), r.stderr) == (
+        0,
+        "coordinator 'kg' may write to: group KG Tallo",
+        "",
+    )
+    r = CliRunner().invoke(
+        cli, ["users", "role", "kg", "--role", "coordinator", "--group", "KG TALLO"]
+    )
+    assert (r.stdout.strip(), r.stderr) == ("coordinator 'kg' may write to: group KG Tallo", "")
+    with connect(db_path, read_only=True) as con:
+        assert auth.user_groups(con, "kg") == ["KG Tallo"]
 
 
 # --- sign-in and rate limiting -------------------------------------------------------------------

@@ -73,6 +73,7 @@ def users_add(name, role, events, groups, password, token, db) -> None:
     try:
         with connect(db) as con:
             auth.add_user(con, name, password, list(events), role=role, groups=list(groups))
+            groups = auth.user_groups(con, name)  # as stored: in the registry's spelling
             notes = _not_there(con, events, groups)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
@@ -122,6 +123,7 @@ def users_role(name, role, events, groups, db) -> None:
     try:
         with connect(db) as con:
             auth.set_role(con, name, role, list(events), list(groups))
+            groups = auth.user_groups(con, name)  # as stored: in the registry's spelling
             notes = _not_there(con, events, groups)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
