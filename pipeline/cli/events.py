@@ -89,10 +89,13 @@ def event_create(event_id, ruleset, title, when, venue, level, league, db) -> No
 @db_option
 def event_roster(event_id, file, clear, db) -> None:
     """Set the event's entrants from FILE (CSV/XLSX/ODS: player, optional group; for a
-    reserve, replaces and consent: whom they play for, and how the member agreed); it replaces
-    the entrants set before. Names are matched to the registry as a load matches them.
-    An entrant the ruleset's eligibility does not admit on the event's date (age,
-    citizenship, as the registry knows them) is a warning naming the player; they stay."""
+    reserve, replaces and consent: whom they play for, and how the member agreed; or Nama,
+    Kelompok, Ganti, Persetujuan); it replaces the entrants set before. Names are matched to
+    the registry as a load matches them; where loads reject a name outside the league's
+    registry (pepet), so does the roster. An entrant the ruleset's eligibility does not
+    admit on the event's date (age, citizenship, as the registry knows them), or whom the
+    roster puts in another group than the registry, is a warning naming the player; they
+    stay."""
     from pipeline import events
     from pipeline.league import roster_warnings
     from pipeline.problems import FileRejected

@@ -263,7 +263,9 @@ def players() -> None:
 @db_option
 def players_import(file, league, apply_, reason, by, db) -> None:
     """Import a registry (CSV/XLSX/ODS: player, group, optional city, aliases, member_since,
-    birth_date, citizenship, reserve_for) into a league's registry."""
+    birth_date, citizenship, reserve_for; or their Indonesian headers: Nama Pemain,
+    Kelompok, Kota, Alias, Anggota Sejak, Tanggal Lahir, Kewarganegaraan, Cadangan Untuk)
+    into a league's registry."""
     from rich.markup import escape
 
     from pipeline.ingest.outcome import default_user
