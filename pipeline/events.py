@@ -259,26 +259,35 @@ def read_roster(path: str | Path) -> pl.DataFrame:
     return rows.select("player", "group", "replaces", "consent", "_file", "_line", "_spelled")
 
 
-def event_groups(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+def event_groups(
+    con: duckdb.DuckDBPyConnection, event: str, *, entrants: bool = False
+) -> pl.DataFrame:
     """``player_key, player, group, reserve_for, league, on_date`` of every player of the
-    registry of ``event``'s league, ``group`` the one they belong to on the event's date
+    registry of ``event``'s league (with ``entrants``, of those on its roster only),
+    ``group`` the one they belong to on the event's date
     (``pipeline/sql/reports/event_groups.sql``); empty for a league without a registry."""
-    return frame(con.sql((_REPORTS / "event_groups.sql").read_text(), params={"event": event}))
+    return frame(
+        con.sql(
+            (_REPORTS / "event_groups.sql").read_text(),
+            params={"event": event, "entrants": entrants},
+        )
+    )
 
 
-def checked_league(
-    con: duckdb.DuckDBPyConnection, event: str, registry: pl.DataFrame
-) -> str | None:
-    """The league whose registry (``registry``: :func:`event_groups`) a load of ``event``
-    checks every name against: its rulebook's ``require_registered``, and a registry in
-    its league; else None. A name outside it is rejected on load, so a roster and a draw
-    refuse it before anyone plays."""
-    rows = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
-    if not rows or registry.height == 0:
+def checked_league(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
+    """The league whose registry a load of ``event`` checks every name against: its
+    rulebook's ``require_registered``, and a registry in its league; else None. A name
+    outside it is rejected on load, so a roster and a draw refuse it before anyone plays."""
+    rows = con.execute(
+        "SELECT e.ruleset, coalesce(e.league, 'default'), EXISTS (SELECT 1 FROM league_players "
+        "lp WHERE lp.league = coalesce(e.league, 'default')) FROM events e WHERE e.event = ?",
+        [event],
+    ).fetchall()
+    if not rows or not rows[0][2]:
         return None
     if not rulesets.load(str(rows[0][0])).flat.get("require_registered"):
         return None
-    return str(registry["league"][0])
+    return str(rows[0][1])
 
 
 def unregistered(keyed: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:
@@ -312,7 +321,7 @@ def set_roster(
             },
         )
     registry = event_groups(con, event)
-    league = checked_league(con, event, registry)
+    league = checked_league(con, event)
     if league is not None:
         _refuse_unregistered(league, keyed, registry)
     reg = frame(con.sql("SELECT player_key, player AS reg_player FROM registry"))
@@ -455,7 +464,9 @@ def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
             params=[event],
         )
     )
-    grouped = event_groups(con, event).select("player_key", pl.col("group").alias("_reg"))
+    grouped = event_groups(con, event, entrants=True).select(
+        "player_key", pl.col("group").alias("_reg")
+    )
     return (
         rows.join(grouped, on="player_key", how="left", maintain_order="left")
         .with_columns(pl.coalesce("group", "_reg").alias("group"))

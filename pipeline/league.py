@@ -179,7 +179,7 @@ def roster_warnings(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en"
     found = eligibility_of(con, [event], entrants["player_key"].to_list(), lang)
     if ruleset not in rulesets.with_groups():
         return found
-    registered = event_groups(con, event).filter(pl.col("group").is_not_null())
+    registered = event_groups(con, event, entrants=True).filter(pl.col("group").is_not_null())
     differ = (
         entrants.filter(pl.col("group").is_not_null())
         .join(

@@ -696,6 +696,14 @@ def test_an_entrant_outside_the_leagues_registry_is_refused_before_anyone_plays(
         "players import, or the Player registry page) or take them off the roster (domino "
         "event roster)",
     )
+    # a roster of which nobody is registered there is refused too
+    outsiders = tmp_path / "luar.csv"
+    outsiders.write_text("player\nQ1\nQ2\nQ3\nQ4\n")
+    assert run("event", "create", "kg3", "--ruleset", "pepet", "--db", db).exit_code == 0
+    assert run("event", "roster", "kg3", str(outsiders), "--db", db).exit_code == 0
+    assert run("league", "set", "mks", "kg3", "--db", db).exit_code == 0
+    res = run("draw", "--event", "kg3", "--round", "1", "--db", db)
+    assert res.exit_code == 1 and "holds 4 player(s) not in league mks's" in _said(res.stderr)
     # registered, Xeno is drawn
     with reg.open("a") as f:
         f.write("Xeno;KG B\n")

@@ -104,7 +104,8 @@ def draw_round(
     rng = random.Random(seed)
     order = order_with(con, event, label)
     previous = order[: order.index(label)]
-    registry = events.event_groups(con, event)  # the event's league on its date
+    # the registry of the event's league on its date, for the players on its roster
+    registry = events.event_groups(con, event, entrants=True)
     groups = _groups(con, event, registry)
     met = seating.met_pairs(_earlier_tables(con, event, [r for r in order if r != label]))
     size, small = int(rules["table_size"]), bool(rules["small_tables"])
@@ -149,7 +150,7 @@ def _refuse_unregistered(
     """Entrants outside the registry of a league whose loads reject such names (a registry
     imported after the roster without them, the event moved to another league): seated,
     their table's result would be rejected after it was played."""
-    league = events.checked_league(con, event, registry)
+    league = events.checked_league(con, event)
     if league is None:
         return
     keyed = pl.DataFrame({"player_key": keys}, schema={"player_key": pl.String})
