@@ -18,8 +18,8 @@ from pipeline import messages
 from pipeline.ingest.columns import CHAIRS, canonical_name
 from pipeline.ingest.normalize import MAX_CELL, MAX_NOTE, name_expr
 from pipeline.ingest.read import _csv_rows, display_name, refuse_unread_kinds
-from pipeline.ingest.sheet import lift_header
-from pipeline.ingest.workbook import _xlsx_rows
+from pipeline.ingest.sheet import _short, lift_header
+from pipeline.ingest.workbook import _xlsx_tables
 from pipeline.problems import FileRejected
 from pipeline.store.db import frame, register
 
@@ -155,12 +155,33 @@ def _names_player(header: list[str]) -> bool:
 
 def read_registry(path: str | Path) -> pl.DataFrame:
     """Read a registry file (CSV, XLSX or ODS) into ``player`` and the :data:`OPTIONAL` columns
-    (text) with ``_file`` and ``_line`` (where each row is, for messages)."""
+    (text) with ``_file`` and ``_line`` (where each row is, for messages). A workbook's
+    every visible sheet whose header names a player column is read (one sheet per group is
+    common), each row named with its sheet (``players.xlsx [KG B]``) where there are several."""
     path = Path(path)
     data = path.read_bytes()
     label = display_name(path.name)
     refuse_unread_kinds(data, label, hand_log=False)
-    rows = _xlsx_rows(data, label) if data.startswith(b"PK\x03\x04") else _csv_rows(data, label)
+    if not data.startswith(b"PK\x03\x04"):
+        return _registry_table(_csv_rows(data, label), label)
+    tables = _xlsx_tables(data, label)
+    # a title above the header (``DAFTAR PESERTA``) is left out, as below
+    named = [
+        (sheet, rows)
+        for sheet, rows in tables
+        if _names_player(lift_header((*rows, []), first=_names_player, header=_names_player)[0][0])
+    ]
+    if len(named) <= 1:
+        return _registry_table(named[0][1] if named else tables[0][1], label)
+    return pl.concat(
+        [_registry_table(rows, f"{label} [{_short(sheet, 40)}]") for sheet, rows in named],
+        how="vertical",
+    )
+
+
+def _registry_table(rows: tuple[list[str], pl.DataFrame, int], label: str) -> pl.DataFrame:
+    """One table of a registry file (a CSV, a workbook's sheet), as :func:`read_registry`
+    reads it; ``label`` names it in messages."""
     # a title above the header (``DAFTAR PESERTA``) is left out
     (header, body, header_line, _), _ = lift_header(
         (*rows, []), first=_names_player, header=_names_player

@@ -689,3 +689,51 @@ def test_the_sheet_scan_finds_the_same_cut_in_small_pieces(monkeypatch, kind):
         for a, b in zip(pieces, whole[n], strict=True):
             assert a.equals(b), n
     assert read_sheets(READ / f"hidden_row.{kind}")[0].frame["_issue"].drop_nulls().len() == 1
+
+
+def test_a_registry_workbook_with_a_sheet_per_group_is_read_whole(tmp_path, db_path):
+    """Before: only a workbook's first sheet was read; a registry kept as one sheet per KG
+    (KG A, KG B) imported KG A alone, saying "imported 2 players", and KG B's players were
+    then refused at every roster and load. Every visible sheet with a player column is read
+    now, each row named with its sheet; a hidden sheet (a form's lookup list) and a sheet
+    of notes are left out."""
+    path = tmp_path / "anggota.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheets = {
+        "KG A": [["Nama Pemain", "Kelompok"], ["Ana", "KG A"], ["Budi", "KG A"]],
+        "KG B": [["DAFTAR ANGGOTA KG B"], [], ["Nama Pemain", "Kelompok"], ["Cici", "KG B"]],
+        "Catatan": [["Diperbarui 1 Desember"]],
+        "daftar": [["Nama Pemain", "Kelompok"], ["Zaki", "KG Z"]],
+    }
+    for name, rows in sheets.items():
+        sheet = book.add_worksheet(name)
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                sheet.write(r, c, value)
+        if name == "daftar":
+            sheet.hide()
+    book.close()
+    reg = read_registry(path)
+    assert reg.select("player", "group", "_file", "_line").rows() == [
+        ("Ana", "KG A", "anggota.xlsx [KG A]", 2),
+        ("Budi", "KG A", "anggota.xlsx [KG A]", 3),
+        ("Cici", "KG B", "anggota.xlsx [KG B]", 4),
+    ]
+    r = CliRunner().invoke(cli, ["players", "import", str(path)])
+    assert r.exit_code == 0 and "imported 3 players" in r.output, r.output
+    # a problem on the second sheet is named with it
+    book = xlsxwriter.Workbook(str(path))
+    for name, rows in (
+        ("KG A", [["Nama", "Tanggal Lahir"], ["Ana", "1990-01-01"]]),
+        ("KG B", [["Nama", "Tanggal Lahir"], ["Cici", "kemarin"]]),
+    ):
+        sheet = book.add_worksheet(name)
+        for r_, row in enumerate(rows):
+            for c, value in enumerate(row):
+                sheet.write(r_, c, value)
+    book.close()
+    r = CliRunner().invoke(cli, ["players", "import", str(path)])
+    assert r.exit_code == 1
+    assert "anggota.xlsx [KG B]:2 Tanggal Lahir (birth_date) 'kemarin' is not a date" in " ".join(
+        r.output.split()
+    )

@@ -316,15 +316,28 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
     return sheets
 
 
-def _xlsx_rows(data: bytes, label: str) -> tuple[list[str], pl.DataFrame, int]:
-    """Header, body and header line of a workbook's ``hands`` sheet, else its first (the
-    player registry reads one table this way)."""
+def _xlsx_tables(data: bytes, label: str) -> list[tuple[str, tuple[list[str], pl.DataFrame, int]]]:
+    """``(sheet, (header, body, header line))`` of every visible sheet that holds a row of
+    text (a player registry or roster may keep one sheet per group, KG A and KG B): the
+    caller takes those whose header it reads. Hidden sheets (lists a form looks up) and
+    empty ones are left out; a workbook with none of another kind is refused."""
     zf, scan, reader, names = _open(data, label)
     with zf:
         if not names:
             raise FileRejected(label, "empty", variant="no_sheets")
-        target = next((n for n in names if n.strip().lower() == "hands"), names[0])
-        return _sheet_rows(reader, scan, target, label)[:3]
+        tables = []
+        for name in names:
+            try:
+                header, body, line, _, visible = _sheet_rows(reader, scan, name, label)
+            except FileRejected as exc:
+                if exc.code != "empty":
+                    raise
+                continue
+            if visible == "visible":
+                tables.append((name, (header, body, line)))
+        if not tables:
+            raise FileRejected(label, "empty", variant="sheet")
+        return tables
 
 
 def _within_reach(info: _SheetXml, label: str) -> None:
