@@ -163,13 +163,13 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     label = display_name(path.name)
     refuse_unread_kinds(data, label, hand_log=False)
     if not data.startswith(b"PK\x03\x04"):
-        return _registry_table(_csv_rows(data, label), label)
+        return _registry_table((*_csv_rows(data, label), []), label)
     tables = _xlsx_tables(data, label)
     # a title above the header (``DAFTAR PESERTA``) is left out, as below
     named = [
         (sheet, rows)
         for sheet, rows in tables
-        if _names_player(lift_header((*rows, []), first=_names_player, header=_names_player)[0][0])
+        if _names_player(lift_header(rows, first=_names_player, header=_names_player)[0][0])
     ]
     if len(named) <= 1:
         return _registry_table(named[0][1] if named else tables[0][1], label)
@@ -179,12 +179,13 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     )
 
 
-def _registry_table(rows: tuple[list[str], pl.DataFrame, int], label: str) -> pl.DataFrame:
-    """One table of a registry file (a CSV, a workbook's sheet), as :func:`read_registry`
-    reads it; ``label`` names it in messages."""
+def _registry_table(rows: tuple[list[str], pl.DataFrame, int, list], label: str) -> pl.DataFrame:
+    """One table of a registry file (a CSV, a workbook's sheet with its marks: hidden rows,
+    formulas saved without a value), as :func:`read_registry` reads it; ``label`` names it
+    in messages."""
     # a title above the header (``DAFTAR PESERTA``) is left out
-    (header, body, header_line, _), _ = lift_header(
-        (*rows, []), first=_names_player, header=_names_player
+    (header, body, header_line, marks), _ = lift_header(
+        rows, first=_names_player, header=_names_player
     )
     names = _registry_names(header)
     if "player" not in names:
@@ -234,7 +235,23 @@ def _registry_table(rows: tuple[list[str], pl.DataFrame, int], label: str) -> pl
     if out.height == 0:
         raise FileRejected(label, "header_only", variant="registry")
     _refuse_long_cells(out, label)
+    _refuse_marked(out, marks, header, label)
     return out
+
+
+def _refuse_marked(out: pl.DataFrame, marks: list, header: list[str], label: str) -> None:
+    """A hidden row holding a player, or a cell whose formula was saved without its value,
+    refuses the file naming the row, as a hand log's match is kept out: a hidden player
+    may have left, and a formula's cell would be read empty (a player in no group, or a
+    row without its player left out)."""
+    players = set(out.get_column("_line").to_list())
+    for line, col, code, params in sorted(marks, key=lambda m: (m[0], m[2] != "hidden_row")):
+        if code == "hidden_row" and line not in players:
+            continue  # a hidden empty row holds nobody
+        said = dict(params)
+        if code == "formula_without_value":
+            said["column"] = str(header[col] or col + 1) if col is not None else "?"
+        raise FileRejected(label, code, said, variant="registry")
 
 
 def _refuse_unnamed_values(

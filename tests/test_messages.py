@@ -781,6 +781,9 @@ RARE = {
     "too_long": {"length": 1_000_000, "limit": 100},
     "not_a_hand_log.lock": {},
     "too_long.registry": {"line": 3, "length": 1_000_000, "limit": 100},
+    # tests/test_spreadsheets.py provokes both through a registry or roster workbook
+    "hidden_row.registry": {"row": 3},
+    "formula_without_value.registry": {"row": 3, "column": "Kelompok", "formula": "=A1"},
     # tests/test_spreadsheets.py provokes it for real
     "unnamed_value.registry": {"line": 3, "column": 2, "value": "John"},
     "player_list": {},  # tests/test_read.py provokes it for real

@@ -737,3 +737,48 @@ def test_a_registry_workbook_with_a_sheet_per_group_is_read_whole(tmp_path, db_p
     assert "anggota.xlsx [KG B]:2 Tanggal Lahir (birth_date) 'kemarin' is not a date" in " ".join(
         r.output.split()
     )
+
+
+def test_a_registry_row_hidden_or_left_a_formula_without_value_is_refused(tmp_path, db_path):
+    """Before: a hidden row of a registry workbook was imported as any other (a player the
+    coordinator hid, most often one who left), and a group cell whose formula was saved
+    without its value was read empty (the player in no group), both without a word. Each
+    refuses the file naming the row, as a hand log's match is kept out for them."""
+    import re
+
+    path = tmp_path / "anggota.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("KG A")
+    for r, row in enumerate([["Nama", "Kelompok"], ["Ana", "KG A"], ["Budi", "KG A"]]):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    sheet.set_row(2, None, None, {"hidden": True})
+    book.close()
+    r = CliRunner().invoke(cli, ["players", "import", str(path)])
+    assert (r.exit_code, " ".join(r.output.split())) == (
+        1,
+        "✗ anggota.xlsx: row 3 is hidden in the workbook; unhide it (or delete it if that "
+        "player is not to be listed), and use the file again",
+    )
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("KG A")
+    for r_, row in enumerate([["Nama", "Kelompok"], ["Ana", "KG A"]]):
+        for c, value in enumerate(row):
+            sheet.write(r_, c, value)
+    sheet.write(2, 0, "Budi")
+    sheet.write_formula(2, 1, "=VLOOKUP(A3,Daftar!A:B,2,FALSE)", None, "KG A")  # looked up
+    book.close()
+    # saved without the formulas' values, as some tools write them
+    data = rezip(
+        path.read_bytes(), "sheet1.xml", lambda b: re.sub(rb"(</f>)<v>[^<]*</v>", rb"\1", b)
+    )
+    path.write_bytes(data)
+    with pytest.raises(FileRejected) as info:
+        read_roster(path)
+    assert info.value.message == (
+        "the cell Kelompok of row 3 holds a formula saved without its value "
+        "(=VLOOKUP(A3,Daftar!A:B,2,FALSE)); open the file in Excel or LibreOffice, let it "
+        "calculate, save it, and use it again"
+    )
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM registry").fetchall() == [(0,)]

@@ -316,8 +316,10 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
     return sheets
 
 
-def _xlsx_tables(data: bytes, label: str) -> list[tuple[str, tuple[list[str], pl.DataFrame, int]]]:
-    """``(sheet, (header, body, header line))`` of every visible sheet that holds a row of
+def _xlsx_tables(
+    data: bytes, label: str
+) -> list[tuple[str, tuple[list[str], pl.DataFrame, int, list[_Mark]]]]:
+    """``(sheet, (header, body, header line, marks))`` of every visible sheet that holds a row of
     text (a player registry or roster may keep one sheet per group, KG A and KG B): the
     caller takes those whose header it reads. Hidden sheets (lists a form looks up) and
     empty ones are left out; a workbook with none of another kind is refused."""
@@ -328,13 +330,13 @@ def _xlsx_tables(data: bytes, label: str) -> list[tuple[str, tuple[list[str], pl
         tables = []
         for name in names:
             try:
-                header, body, line, _, visible = _sheet_rows(reader, scan, name, label)
+                header, body, line, marks, visible = _sheet_rows(reader, scan, name, label)
             except FileRejected as exc:
                 if exc.code != "empty":
                     raise
                 continue
             if visible == "visible":
-                tables.append((name, (header, body, line)))
+                tables.append((name, (header, body, line, marks)))
         if not tables:
             raise FileRejected(label, "empty", variant="sheet")
         return tables
