@@ -721,6 +721,11 @@ def test_a_registry_workbook_with_a_sheet_per_group_is_read_whole(tmp_path, db_p
     ]
     r = CliRunner().invoke(cli, ["players", "import", str(path)])
     assert r.exit_code == 0 and "imported 3 players" in r.output, r.output
+    # given as a hand log, it is named as the list of players it is (it said: no sheet
+    # holds hands, each sheet's first row no hand-log header)
+    r = CliRunner().invoke(cli, ["ingest", str(path)])
+    assert r.exit_code == 1
+    assert "anggota.xlsx player: this is a list of players (a roster or a registry)" in r.output
     # a problem on the second sheet is named with it
     book = xlsxwriter.Workbook(str(path))
     for name, rows in (

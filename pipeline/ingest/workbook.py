@@ -24,7 +24,7 @@ import fastexcel
 import polars as pl
 
 from pipeline import messages, problems, settings
-from pipeline.ingest.columns import canonical_name
+from pipeline.ingest.columns import REQUIRED, canonical_name
 from pipeline.ingest.sheet import (
     Sheet,
     _Mark,
@@ -235,6 +235,8 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
     sheets: list[Sheet] = []
     notes: list[dict[str, object]] = []
     refused: list[FileRejected] = []
+    player_lists = 0  # sheets whose header (under a title too) is a roster's or a registry's
+    hand_like = 0  # sheets whose first row names a column every hand log has
     max_rows = int(settings.get("max_rows"))
     for name in names:
         where = f"{label} [{_short(name, 40)}]"
@@ -246,7 +248,12 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
             notes.append(_note(where, "empty"))
             continue
         header = rows[0]
+        hand_like += bool({canonical_name(h or "") for h in header} & set(REQUIRED))
         if not looks_like_header(header):
+            from pipeline.players import is_player_list  # it reads files through this module
+
+            lifted = lift_header(rows[:4], first=is_player_list, header=is_player_list)[0][0]
+            player_lists += is_player_list(lifted)
             # a header under a title is not looked for among several sheets: an example
             # under one (the pre-filled workbook's ``contoh``) would load as hands
             (_, _, line, _), said = lift_header(rows[:4])
@@ -289,6 +296,9 @@ def _workbook_sheets(reader, scan: _Scan, names: list[str], label: str, sha: str
             )
         )
     if not sheets:
+        if player_lists and not hand_like and not refused:
+            # a registry or roster kept as a sheet per group, given as a hand log
+            raise FileRejected(label, "player_list", column="player")
         if len(refused) == 1:
             raise refused[0]
         reasons = [
