@@ -57,6 +57,17 @@ def click(at: AppTest, label: str) -> AppTest:
     return ok(button.click().run())
 
 
+def roster_saved(db_path, event: str, roster: str) -> AppTest:
+    """The Indonesian page of a coordinator of every event, ``roster`` (as ``peserta.csv``)
+    uploaded to ``event`` and its save button pressed."""
+    at = signed_in(db_path, ["*"], lang="id")
+    at.selectbox(key="org_event").select(event)
+    ok(at.run())
+    at.get("file_uploader")[0].set_value([("peserta.csv", roster.encode(), "text/csv")])
+    ok(at.run())
+    return click(at, t("org.roster.save", "id"))
+
+
 def field(at: AppTest, label: str):
     return next(w for w in at.text_input if w.label == label)
 
@@ -246,13 +257,7 @@ def test_a_refused_roster_or_round_order_is_said_in_the_page_language(db_path):
     is stored."""
     with connect(db_path) as con:
         con.execute(EVENTS + "('piala', 'unhas', 'x', now(), 'unhas', 'Piala')")
-    at = signed_in(db_path, ["*"], lang="id")
-    at.selectbox(key="org_event").select("piala")
-    ok(at.run())
-    roster = "pemain,grup\nAna,\nBudi,\nana,\n"
-    at.get("file_uploader")[0].set_value([("peserta.csv", roster.encode(), "text/csv")])
-    ok(at.run())
-    click(at, t("org.roster.save", "id"))
+    at = roster_saved(db_path, "piala", "pemain,grup\nAna,\nBudi,\nana,\n")
     assert (
         "peserta.csv, baris 4, kolom pemain (player): ana sudah tercantum di baris 2; "
         "cantumkan setiap peserta sekali saja"
@@ -357,13 +362,7 @@ def test_a_saved_roster_says_who_is_not_eligible_or_in_another_group(db_path, tm
         import_registry(con, read_registry(reg))
         con.execute(EVENTS + "('liga', 'pepet', 'x', now(), 'pepet', 'Liga')")
         con.execute("UPDATE events SET event_date = DATE '2026-12-01' WHERE event = 'liga'")
-    at = signed_in(db_path, ["*"], lang="id")
-    at.selectbox(key="org_event").select("liga")
-    ok(at.run())
-    roster = "Nama,Kelompok\nAna,\nBudi,KG B\nCici,\nDedi,kg b\n"
-    at.get("file_uploader")[0].set_value([("peserta.csv", roster.encode(), "text/csv")])
-    ok(at.run())
-    click(at, t("org.roster.save", "id"))
+    at = roster_saved(db_path, "liga", "Nama,Kelompok\nAna,\nBudi,KG B\nCici,\nDedi,kg b\n")
     # said in the roster's section, under the button pressed, not at the page's top
     section = next(e for e in at.expander if e.label == t("org.roster", "id"))
     assert [m.value for m in section.success] == ["4 peserta disimpan."]
