@@ -18,6 +18,7 @@ from pipeline import messages, ratings_due, rulesets
 from pipeline.players import (
     alias_map,
     column_label,
+    has_registry,
     player_key,
     read_registry,
     registered_like,
@@ -279,15 +280,12 @@ def checked_league(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     rulebook's ``require_registered``, and a registry in its league; else None. A name
     outside it is rejected on load, so a roster and a draw refuse it before anyone plays."""
     rows = con.execute(
-        "SELECT e.ruleset, coalesce(e.league, 'default'), EXISTS (SELECT 1 FROM league_players "
-        "lp WHERE lp.league = coalesce(e.league, 'default')) FROM events e WHERE e.event = ?",
-        [event],
+        "SELECT ruleset, coalesce(league, 'default') FROM events WHERE event = ?", [event]
     ).fetchall()
-    if not rows or not rows[0][2]:
+    if not rows or rows[0][0] not in rulesets.registered_only():
         return None
-    if not rulesets.load(str(rows[0][0])).flat.get("require_registered"):
-        return None
-    return str(rows[0][1])
+    league = str(rows[0][1])
+    return league if has_registry(con, league) else None
 
 
 def unregistered(keyed: pl.DataFrame, registry: pl.DataFrame) -> pl.DataFrame:

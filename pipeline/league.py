@@ -21,6 +21,7 @@ from pipeline.events import event_groups
 from pipeline.events import roster as events_roster
 from pipeline.events import unknown as events_unknown
 from pipeline.ingest.match import seats_long
+from pipeline.players import has_registry
 from pipeline.store.db import frame, insert_frame, register
 
 if TYPE_CHECKING:
@@ -49,15 +50,6 @@ def leagues(con: duckdb.DuckDBPyConnection) -> list[str]:
         "SELECT league FROM league_players UNION SELECT coalesce(league, 'default') FROM events"
     ).fetchall()
     return sorted({"default", *(r[0] for r in rows)})
-
-
-def has_registry(con: duckdb.DuckDBPyConnection, league: str) -> bool:
-    """Whether ``league`` has a registry (a league without one checks nobody, groups nobody)."""
-    return bool(
-        con.execute("SELECT count(*) FROM league_players WHERE league = ?", [league]).fetchall()[0][
-            0
-        ]
-    )
 
 
 def set_league(con: duckdb.DuckDBPyConnection, events: list[str], league: str) -> None:

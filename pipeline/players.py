@@ -614,6 +614,24 @@ _LISTING = (
 )
 
 
+def has_registry(con: duckdb.DuckDBPyConnection, league: str) -> bool:
+    """Whether ``league`` has a registry (a league without one checks nobody, groups nobody)."""
+    rows = con.execute("SELECT count(*) FROM league_players WHERE league = ?", [league])
+    return bool(rows.fetchall()[0][0])
+
+
+def group_spellings(con: duckdb.DuckDBPyConnection, league: str | None = None) -> dict[str, str]:
+    """Each group the registry writes (``league``'s, or every league's), by its name in
+    lower case: ``kg tallo`` → ``KG Tallo``; of two spellings already held, the first in
+    sort order."""
+    held = con.execute(
+        'SELECT DISTINCT "group" FROM memberships WHERE league = coalesce(?, league) '
+        "ORDER BY 1 DESC",
+        [league],
+    ).fetchall()
+    return {str(g).lower(): str(g) for (g,) in held}
+
+
 def listing(con: duckdb.DuckDBPyConnection, league: str | None = None) -> pl.DataFrame:
     """``player, group, city, reserve_for, league`` of every league's registry (or only
     ``league``'s): `domino players list`. A player registered in two leagues is listed

@@ -17,7 +17,15 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, ratings
-from pipeline.players import DATES, RegistryConflict, _rows, alias_map, column_label, conflicts
+from pipeline.players import (
+    DATES,
+    RegistryConflict,
+    _rows,
+    alias_map,
+    column_label,
+    conflicts,
+    group_spellings,
+)
 from pipeline.scoring.rescore import event_sizes, rescore_within
 from pipeline.store.db import frame, insert_frame, register
 
@@ -180,12 +188,7 @@ def _group_spellings(
     )
     if rows.height == 0:
         return []
-    held = frame(
-        con.sql(
-            'SELECT DISTINCT "group" FROM memberships WHERE league = ? ORDER BY 1', params=[league]
-        )
-    )
-    registered = {g.lower(): g for g in reversed(held["group"].to_list())}
+    registered = group_spellings(con, league)
     first = rows.sort("_line").unique("_key", keep="first", maintain_order=True)
     found: list[dict[str, Any]] = []
     for key, part in rows.sort("_line").group_by("_key", maintain_order=True):

@@ -168,14 +168,9 @@ def registry_spelling(con: duckdb.DuckDBPyConnection, groups: list[str]) -> list
     would grant nothing."""
     if not groups:
         return groups
-    known = {
-        str(g).lower(): str(g)
-        for (g,) in con.execute(
-            'SELECT DISTINCT "group" FROM memberships WHERE lower("group") IN (SELECT unnest(?)) '
-            "ORDER BY 1 DESC",
-            [[g.lower() for g in groups]],
-        ).fetchall()
-    }
+    from pipeline.players import group_spellings  # it reads files: not needed to sign in
+
+    known = group_spellings(con)
     return list(dict.fromkeys(known.get(g.lower(), g) for g in groups))
 
 

@@ -97,7 +97,8 @@ def league_set(name, events, apply_, reason, by, db) -> None:
 
     from pipeline.events import unknown
     from pipeline.ingest.outcome import default_user
-    from pipeline.league import Refused, has_registry
+    from pipeline.league import Refused
+    from pipeline.players import has_registry
     from pipeline.registry import DiffChanged, apply_move, plan_move
     from pipeline.store.db import connect
 

@@ -194,7 +194,7 @@ def resolve_players(
         return typed, problems.empty()
     events = typed.get_column("event").drop_nulls().unique().to_list()
     leagues = event_leagues(con, events)
-    need = [rs for rs in rulesets.names() if rulesets.load(rs).flat.get("require_registered")]
+    need = rulesets.registered_only()
     scope = typed.with_columns(league_column(leagues)).filter(
         pl.col("rs").is_in(need)
         & pl.col("_league").is_in(registry.get_column("_league").unique().implode())

@@ -261,6 +261,12 @@ def with_groups() -> list[str]:
     return [rs for rs in names() if "group" in load(rs).levels]
 
 
+def registered_only() -> list[str]:
+    """The rulesets whose loads reject a name outside the event's league's registry (where
+    it has one): ``require_registered``."""
+    return [rs for rs in names() if load(rs).flat.get("require_registered")]
+
+
 def load(name: str) -> Ruleset:
     """The ruleset ``name`` as its file says (or as a test overrode it)."""
     if name in _overrides:
