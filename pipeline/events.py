@@ -263,7 +263,7 @@ def read_roster(path: str | Path) -> pl.DataFrame:
 def event_groups(
     con: duckdb.DuckDBPyConnection, event: str, *, entrants: bool = False
 ) -> pl.DataFrame:
-    """``player_key, player, group, reserve_for, league, on_date`` of every player of the
+    """``player_key, player, group, reserve_for`` of every player of the
     registry of ``event``'s league (with ``entrants``, of those on its roster only),
     ``group`` the one they belong to on the event's date
     (``pipeline/sql/reports/event_groups.sql``); empty for a league without a registry."""
@@ -447,11 +447,11 @@ def clear_roster(con: duckdb.DuckDBPyConnection, event: str) -> int:
 
 
 def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
-    """``player_key, player, group, replaces, consent`` of ``event``'s entrants, by name;
-    ``group`` is the roster's, else the one in force on the event's date in its league's
-    registry (read now: a registry imported after the roster counts); ``replaces`` is the
-    name of the member a reserve plays for (rule 23): the registry's spelling, else the
-    roster's, else the key as stored."""
+    """``player_key, player, group, replaces, consent, registered`` of ``event``'s
+    entrants, by name; ``registered`` is the group in force on the event's date in its
+    league's registry (read now: a registry imported after the roster counts), ``group``
+    the roster's, else that one; ``replaces`` is the name of the member a reserve plays for
+    (rule 23): the registry's spelling, else the roster's, else the key as stored."""
     rows = frame(
         con.sql(
             'SELECT e.player_key, e.player, e."group", '
@@ -463,12 +463,10 @@ def roster(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
         )
     )
     grouped = event_groups(con, event, entrants=True).select(
-        "player_key", pl.col("group").alias("_reg")
+        "player_key", pl.col("group").alias("registered")
     )
-    return (
-        rows.join(grouped, on="player_key", how="left", maintain_order="left")
-        .with_columns(pl.coalesce("group", "_reg").alias("group"))
-        .drop("_reg")
+    return rows.join(grouped, on="player_key", how="left", maintain_order="left").with_columns(
+        pl.coalesce("group", "registered").alias("group")
     )
 
 

@@ -17,7 +17,6 @@ import duckdb
 import polars as pl
 
 from pipeline import messages, rulesets
-from pipeline.events import event_groups
 from pipeline.events import roster as events_roster
 from pipeline.events import unknown as events_unknown
 from pipeline.ingest.match import seats_long
@@ -166,22 +165,15 @@ def roster_warnings(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en"
     standings, entrants the roster puts in another group than the league's registry does
     on that date (the group standings follow the registry; the roster's group only
     decides whom the draw keeps apart)."""
-    ruleset = _event_info(con, event)[0]
+    ruleset, league, day = _event_info(con, event)
     entrants = events_roster(con, event)
     found = eligibility_of(con, [event], entrants["player_key"].to_list(), lang)
     if ruleset not in rulesets.with_groups():
         return found
-    registered = event_groups(con, event, entrants=True).filter(pl.col("group").is_not_null())
-    differ = (
-        entrants.filter(pl.col("group").is_not_null())
-        .join(
-            registered.select("player_key", "group", "league", "on_date"),
-            on="player_key",
-            suffix="_reg",
-        )
-        .filter(pl.col("group").str.to_lowercase() != pl.col("group_reg").str.to_lowercase())
-        .sort("player")
-    )
+    # a roster without a group shows the registry's: only a group it wrote can differ
+    differ = entrants.filter(
+        pl.col("group").str.to_lowercase() != pl.col("registered").str.to_lowercase()
+    ).sort("player")
     return found + [
         _say(
             "roster.group_differs",
@@ -189,9 +181,9 @@ def roster_warnings(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en"
             player=r["player"],
             event=event,
             group=r["group"],
-            league=r["league"],
-            registered=r["group_reg"],
-            date=r["on_date"],
+            league=league,
+            registered=r["registered"],
+            date=day,
         )
         for r in differ.iter_rows(named=True)
     ]

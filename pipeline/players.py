@@ -163,14 +163,9 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     label = display_name(path.name)
     refuse_unread_kinds(data, label, hand_log=False)
     if not data.startswith(b"PK\x03\x04"):
-        return _registry_table((*_csv_rows(data, label), []), label)
-    tables = _xlsx_tables(data, label)
-    # a title above the header (``DAFTAR PESERTA``) is left out, as below
-    named = [
-        (sheet, rows)
-        for sheet, rows in tables
-        if _names_player(lift_header(rows, first=_names_player, header=_names_player)[0][0])
-    ]
+        return _registry_table(_lifted((*_csv_rows(data, label), [])), label)
+    tables = [(sheet, _lifted(rows)) for sheet, rows in _xlsx_tables(data, label)]
+    named = [(sheet, rows) for sheet, rows in tables if _names_player(rows[0])]
     if len(named) <= 1:
         return _registry_table(named[0][1] if named else tables[0][1], label)
     return pl.concat(
@@ -179,14 +174,19 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     )
 
 
+def _lifted(
+    rows: tuple[list[str], pl.DataFrame, int, list],
+) -> tuple[list[str], pl.DataFrame, int, list]:
+    """A table's rows with a title above its header (``DAFTAR PESERTA``) left out: when the
+    first row names no player column, the first of the rows under it that does."""
+    return lift_header(rows, first=_names_player, header=_names_player)[0]
+
+
 def _registry_table(rows: tuple[list[str], pl.DataFrame, int, list], label: str) -> pl.DataFrame:
     """One table of a registry file (a CSV, a workbook's sheet with its marks: hidden rows,
-    formulas saved without a value), as :func:`read_registry` reads it; ``label`` names it
-    in messages."""
-    # a title above the header (``DAFTAR PESERTA``) is left out
-    (header, body, header_line, marks), _ = lift_header(
-        rows, first=_names_player, header=_names_player
-    )
+    formulas saved without a value), its header lifted (:func:`_lifted`), as
+    :func:`read_registry` reads it; ``label`` names it in messages."""
+    header, body, header_line, marks = rows
     names = _registry_names(header)
     if "player" not in names:
         raise FileRejected(

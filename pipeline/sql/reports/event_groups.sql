@@ -21,7 +21,7 @@ dated as (
     where (m.valid_from is null or m.valid_from <= ev.on_date)
       and (not $entrants or m.player_key in (select player_key from entrants where event = $event))
 )
-select lp.player_key, lp.player, d."group", lp.reserve_for, ev.league, ev.on_date
+select lp.player_key, lp.player, d."group", lp.reserve_for
 from league_players lp
 join ev on lp.league = ev.league
 left join dated d on d.player_key = lp.player_key and d.pick = 1
