@@ -170,6 +170,24 @@ def test_a_formula_saved_without_its_value_keeps_its_match_out(con, kind):
 
 
 @pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_a_row_of_formulas_saved_without_values_is_not_read_as_blank(con, kind):
+    """Before: a hand whose every cell is a formula saved without its value read as a blank
+    row and was left out without a word: in the middle, the match was refused for a hand
+    gap that named no formula; as the sheet's last row (the workbook reader ends a sheet at
+    its last value), table 2 loaded with 9 hands, its 10th lost. Each row is refused for
+    its formula, and as it says no match, every match of the file stays out with it."""
+    p = ingest(con, [READ / f"formula_rows.{kind}"])
+    assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "rejected"}
+    errors = p.problems.filter(pl.col("code") == "formula_without_value")
+    assert errors.select("file", "line", "column").rows() == [
+        (f"formula_rows.{kind}", 6, "event"),
+        (f"formula_rows.{kind}", 21, "event"),
+    ]
+    assert '(="unhas-2024-e1")' in errors["message"][1]
+    assert con.execute("SELECT count(*) FROM hands").fetchall() == [(0,)]
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
 def test_a_totals_row_keeps_its_match_out_and_names_its_sheet(con, kind):
     p, _ = load_sheets(con, READ / f"totals_row.{kind}")
     assert statuses(p) == {("R1", "1"): "rejected", ("R1", "2"): "new"}
@@ -787,3 +805,30 @@ def test_a_registry_row_hidden_or_left_a_formula_without_value_is_refused(tmp_pa
     )
     with connect(db_path, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM registry").fetchall() == [(0,)]
+
+
+def test_a_registry_last_row_of_formulas_saved_without_values_is_refused(tmp_path):
+    """Before: a registry sheet's last row whose cells were formulas saved without their
+    values (names looked up from another sheet) was not read at all, the workbook reader
+    ending the sheet at its last value: that player was left out of the registry unheard."""
+    import re
+
+    path = tmp_path / "anggota.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("KG A")
+    for r, row in enumerate([["Nama", "Kelompok"], ["Ana", "KG A"]]):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    sheet.write_formula(2, 0, "=Daftar!A3", None, "Budi")
+    sheet.write_formula(2, 1, "=Daftar!B3", None, "KG A")
+    book.close()
+    data = rezip(
+        path.read_bytes(), "sheet1.xml", lambda b: re.sub(rb"(</f>)<v>[^<]*</v>", rb"\1", b)
+    )
+    path.write_bytes(data)
+    with pytest.raises(FileRejected) as info:
+        read_registry(path)
+    assert info.value.message == (
+        "the cell Nama of row 3 holds a formula saved without its value (=Daftar!A3); open "
+        "the file in Excel or LibreOffice, let it calculate, save it, and use it again"
+    )

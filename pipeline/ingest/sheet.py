@@ -217,7 +217,16 @@ def _to_frame(
         shown = ", ".join(map(str, repeated[:5])) + (", …" if len(repeated) > 5 else "")
         notes.append(problems.warning(label, "header_repeated", {"lines": shown}))
     extras = [c for c in extras if cells[c].null_count() < cells.height]  # empty unnamed columns
-    not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names)
+    # a row whose cells are formulas saved without a value reads empty, yet holds a hand
+    unread = [
+        line
+        for line, col, code, _ in marks
+        if code == "formula_without_value" and col is not None and col < len(names)
+        if names[col] in CANONICAL
+    ]
+    not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names) | pl.col("_line").is_in(
+        unread
+    )
     played = cells.filter(not_blank & ~_not_played(names))
     if played.height == 0:
         # hands numbered and seated but with no result yet: a pre-filled sheet not filled in

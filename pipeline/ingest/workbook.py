@@ -426,6 +426,16 @@ def _sheet_rows(reader, scan: _Scan, name: str, label: str):
     body = raw.slice(first + 1)
     body.columns = [f"column_{i + 1}" for i in range(body.width)]
     last = row0 + raw.height - 1
+    # the workbook reader ends the sheet at its last value: rows below it whose cells are
+    # formulas saved without a value are read as the empty rows they seem, to be refused
+    beyond = [r for r, c, _ in info.formulas if r > last and 0 <= c - first_col < body.width]
+    if beyond:
+        pad = pl.DataFrame(
+            {c: [None] * (max(beyond) - last) for c in body.columns},
+            schema=dict.fromkeys(body.columns, pl.String),
+        )
+        body = pl.concat([body, pad])
+        last = max(beyond)
     marks: list[_Mark] = []
     for r, c, formula in info.formulas:
         if header_line < r <= last and 0 <= c - first_col < body.width:

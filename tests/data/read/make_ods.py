@@ -3,8 +3,8 @@ tests/test_spreadsheets.py and tests/test_read.py: LibreOffice Calc opens each w
 made by make_workbooks.py and saves it as .ods, keeping its sheets, merged cells, hidden
 rows and sheets, and the tiles it once turned into dates.
 
-LibreOffice always saves a formula's value; formula.ods has it taken out again, as a
-program writing the file without calculating it would leave it. geser.ods has its header
+LibreOffice always saves a formula's value; formula.ods and formula_rows.ods have it
+taken out again, as a program writing the file without calculating it would leave it. geser.ods has its header
 on row 4 from column B, as geser.xlsx of test_spreadsheets.py.
 
 Run from this folder: python3 make_ods.py (needs soffice and xlsxwriter). The files it
@@ -22,7 +22,7 @@ import xlsxwriter
 
 HERE = Path(__file__).parent
 FROM_XLSX = ["meja", "meja_hidden_sheet", "merged", "hidden_row", "totals_row", "formula"]
-FROM_XLSX += ["libreoffice_saved"]
+FROM_XLSX += ["libreoffice_saved", "formula_rows"]
 
 
 def convert(source: Path, out: Path) -> None:
@@ -67,6 +67,7 @@ def main() -> None:
             convert(HERE / f"{name}.xlsx", out)
         convert(geser(out), out)
         without_formula_values(out / "formula.ods")
+        without_formula_values(out / "formula_rows.ods")
         for name in [*FROM_XLSX, "geser"]:
             shutil.copy(out / f"{name}.ods", HERE / f"{name}.ods")
 

@@ -84,6 +84,17 @@ ws = sheet(wb, "hands", TABLE_1 + TABLE_2)
 ws.cell(row=2, column=HEADER.index("biji_d") + 1, value="=1+1")
 save(wb, "formula.xlsx")
 
+# formula_rows.xlsx: hand 5 of table 1 (row 6) and hand 10 of table 2 (row 21, the last)
+# are formulas in every cell (=\"R1\", =5 …), saved without their values: a reader sees two
+# empty rows, and the workbook reader's sheet ends at row 20.
+wb = openpyxl.Workbook()
+wb.remove(wb.active)
+ws = sheet(wb, "hands", TABLE_1 + TABLE_2)
+for row, values in ((6, TABLE_1[4]), (21, TABLE_2[9])):
+    for col, value in enumerate(values, start=1):
+        ws.cell(row=row, column=col, value=f"={value}" if value.isdigit() else f'="{value}"')
+save(wb, "formula_rows.xlsx")
+
 # totals_row.xlsx: Meja 1 with a "Jumlah" row of pips sums under its hands (row 12), Meja 2 clean.
 wb = openpyxl.Workbook()
 wb.remove(wb.active)
