@@ -243,3 +243,74 @@ def test_pepet_groups_apart_first_whenever_possible(seed):
     tables = seating.session(players, groups, met, random.Random(seed))
     for t in tables:
         assert len({groups[p] for p in t}) == 4
+
+
+# --- large rosters: the search is bounded ------------------------------------------------------
+
+
+def _excess(tables, met) -> int:
+    """How far ``tables`` are from meeting nobody again: 0 when no pair repeats."""
+    return seating.pair_cost(tables, met) - sum(n * n for n in met.values()) - 6 * len(tables)
+
+
+def test_a_roster_every_table_of_which_costs_something_tries_a_bounded_number_of_swaps(
+    monkeypatch,
+):
+    """Before: a roster of one group (every table holds members of it, so every table costs
+    something and no pass ended the search early) ran every swap of every pass for nine
+    starts: 600 entrants took 15-30 s, 800 in two groups nearly a minute, all the while
+    holding the store's write lock. The search stops at MOST_SWAPS tried (made small here)
+    and keeps the best seating found."""
+    monkeypatch.setattr(seating, "MOST_SWAPS", 20_000)
+    players = [f"p{i:03d}" for i in range(120)]
+    groups = dict.fromkeys(players, "KG 1")
+    asked = 0
+
+    def cost(table):
+        nonlocal asked
+        asked += 1
+        return seating.GROUP_WEIGHT * seating._group_clashes(table, groups)
+
+    start = seating.first_round(players, groups, random.Random(1))
+    tables = seating._search(start, cost, random.Random(2))
+    # each swap asks the cost of its two tables; each start asks every table's once or twice
+    assert asked <= 2 * 20_000 + 9 * 2 * len(start)
+    assert sorted(p for t in tables for p in t) == players
+
+
+def test_a_large_roster_is_seated_by_sampled_swaps_groups_apart_and_nobody_meeting_again(
+    monkeypatch,
+):
+    """Past SWAPS_PER_PASS swaps (about 700 entrants; made small here) a pass tries swaps
+    drawn at random, of a player at a table that costs something: four sessions of 400
+    entrants in groups of 20 are seated with no two members of a group at one table and no
+    pair meeting twice, the same seating for the same seed."""
+    monkeypatch.setattr(seating, "SWAPS_PER_PASS", 5_000)
+    players = [f"p{i:03d}" for i in range(400)]
+    groups = {p: f"KG {i // 20}" for i, p in enumerate(players)}
+    assert seating._swaps([4] * 100) > 5_000
+    history: list[list[str]] = []
+    for s in range(4):
+        met = seating.met_pairs(history)
+        drawn = seating.session(players, groups, met, random.Random(s))
+        assert drawn == seating.session(players, groups, met, random.Random(s))
+        assert sorted(p for t in drawn for p in t) == players
+        assert all(len({groups[p] for p in t}) == 4 for t in drawn)
+        assert _excess(drawn, met) == 0
+        history += drawn
+
+
+def test_a_sampled_search_keeps_forced_clashes_to_the_fewest(monkeypatch):
+    """Two groups of 100 on 50 tables: every table must hold two of each (two clashes); the
+    sampled search gets there from a start that seats three or four of one group together."""
+    monkeypatch.setattr(seating, "SWAPS_PER_PASS", 2_000)
+    players = [f"p{i:03d}" for i in range(200)]
+    groups = {p: ("KG A" if i < 100 else "KG B") for i, p in enumerate(players)}
+    start = [players[i : i + 4] for i in range(0, 200, 4)]  # one group per table
+    assert sum(seating._group_clashes(t, groups) for t in start) == 150
+
+    def cost(table):
+        return seating.GROUP_WEIGHT * seating._group_clashes(table, groups)
+
+    tables = seating._search(start, cost, random.Random(5))
+    assert sum(seating._group_clashes(t, groups) for t in tables) == 100

@@ -98,6 +98,21 @@ def first_round(
 # --- the search used by later rounds and sessions ----------------------------------------
 
 
+#: A pass of the search tries every swap of two players at different tables up to this
+#: many (about 700 players at tables of 4); past it, :func:`_sampled_search`
+SWAPS_PER_PASS = 200_000
+#: A draw's search tries at most this many swaps in all, then keeps the best seating found:
+#: seconds, where a roster of hundreds in one group (every table costs something, so no
+#: pass ends the search early) took minutes and one of thousands hours, the draw holding
+#: the store's write lock all along
+MOST_SWAPS = 1_000_000
+
+
+def _swaps(sizes: Sequence[int]) -> int:
+    """How many swaps of two players at different tables ``sizes`` allow."""
+    return (sum(sizes) ** 2 - sum(s * s for s in sizes)) // 2
+
+
 def _search(
     tables: list[list[str]],
     table_cost: Callable[[Sequence[str]], float],
@@ -108,7 +123,9 @@ def _search(
 ) -> list[list[str]]:
     """Local search over swaps of two players at different tables, first improvement in a
     random order, from ``tables`` and from ``restarts`` random reshuffles; the seating of
-    least total cost is kept (ties: the first found)."""
+    least total cost is kept (ties: the first found), at most :data:`MOST_SWAPS` swaps
+    tried. Past :data:`SWAPS_PER_PASS` swaps (and with no cost over all tables,
+    ``extra``), :func:`_sampled_search`."""
 
     def total(ts: list[list[str]]) -> float:
         return sum(table_cost(t) for t in ts) + (extra(ts) if extra else 0.0)
@@ -116,7 +133,12 @@ def _search(
     best, best_cost = [list(t) for t in tables], total(tables)
     everyone = [p for t in tables for p in t]
     sizes = [len(t) for t in tables]
+    if extra is None and _swaps(sizes) > SWAPS_PER_PASS:
+        return _sampled_search(tables, table_cost, rng)
+    tried = 0
     for attempt in range(restarts + 1):
+        if tried >= MOST_SWAPS:
+            break
         if attempt == 0:
             cur = [list(t) for t in tables]
         else:
@@ -127,8 +149,9 @@ def _search(
                 cur.append(order[i : i + s])
                 i += s
         cost = total(cur)
+        costs = [table_cost(t) for t in cur]  # each table's, kept as swaps are made
         improved = True
-        while improved and cost > 0:
+        while improved and cost > 0 and tried < MOST_SWAPS:
             improved = False
             moves = [
                 (a, i, b, j)
@@ -137,14 +160,17 @@ def _search(
                 for j in range(len(cur[b]))
             ]
             rng.shuffle(moves)
+            moves = moves[: MOST_SWAPS - tried]
+            tried += len(moves)
             for a, i, b, j in moves:
-                before = table_cost(cur[a]) + table_cost(cur[b])
                 whole = extra(cur) if extra else 0.0
                 cur[a][i], cur[b][j] = cur[b][j], cur[a][i]
-                after = table_cost(cur[a]) + table_cost(cur[b])
-                delta = after - before + ((extra(cur) - whole) if extra else 0.0)
+                after_a, after_b = table_cost(cur[a]), table_cost(cur[b])
+                delta = after_a + after_b - costs[a] - costs[b]
+                delta += (extra(cur) - whole) if extra else 0.0
                 if delta < 0:
                     cost += delta
+                    costs[a], costs[b] = after_a, after_b
                     improved = True
                 else:
                     cur[a][i], cur[b][j] = cur[b][j], cur[a][i]
@@ -153,6 +179,43 @@ def _search(
         if best_cost == 0:
             break
     return best
+
+
+def _sampled_search(
+    tables: list[list[str]],
+    table_cost: Callable[[Sequence[str]], float],
+    rng: random.Random,
+) -> list[list[str]]:
+    """The search of a large roster, from ``tables`` alone: passes of
+    :data:`SWAPS_PER_PASS` swaps drawn at random, each of a player at a table that costs
+    something (a swap of two tables that cost nothing cannot lower a cost that is never
+    negative) with one at another table, first improvement, until a pass improves nothing,
+    the cost is nil, or :data:`MOST_SWAPS` are tried."""
+    cur = [list(t) for t in tables]
+    costs = [table_cost(t) for t in cur]
+    tried, left = 0, sum(costs)
+    while tried < MOST_SWAPS and left > 0:
+        costly = [k for k, c in enumerate(costs) if c > 0]
+        improved = False
+        for _ in range(SWAPS_PER_PASS):
+            if left <= 0:
+                break
+            a = rng.choice(costly)
+            b = rng.randrange(len(cur) - 1)
+            b += b >= a  # any table but a
+            i, j = rng.randrange(len(cur[a])), rng.randrange(len(cur[b]))
+            cur[a][i], cur[b][j] = cur[b][j], cur[a][i]
+            after_a, after_b = table_cost(cur[a]), table_cost(cur[b])
+            if after_a + after_b < costs[a] + costs[b]:
+                left += after_a + after_b - costs[a] - costs[b]
+                costs[a], costs[b] = after_a, after_b
+                improved = True
+            else:
+                cur[a][i], cur[b][j] = cur[b][j], cur[a][i]
+        tried += SWAPS_PER_PASS
+        if not improved:
+            break
+    return cur
 
 
 GROUP_WEIGHT = 1_000_000.0
@@ -192,12 +255,23 @@ def session(
     """A pepet session: members of one group apart first, then opponents rotated so that
     the sum over pairs of (times met)² is as small as the search finds."""
     start = first_round(players, groups, rng, size=size, small=small)
+    # who met whom, by player (the search asks millions of times: no pair built per ask)
+    partners: dict[str, dict[str, int]] = {}
+    for pair, n in met.items():
+        a, b = sorted(pair)
+        partners.setdefault(a, {})[b] = n
+        partners.setdefault(b, {})[a] = n
+    none: dict[str, int] = {}
+    group_of = {p: g for p, g in groups.items() if g}
 
     def cost(table: Sequence[str]) -> float:
         # a table raises the sum of squares by 2m + 1 per pair that met m times before;
         # the + 1 is the same for every seating of these sizes, so it is left out
-        pairs = sum(2 * met.get(frozenset((a, b)), 0) for a, b in itertools.combinations(table, 2))
-        return GROUP_WEIGHT * _group_clashes(table, groups) + pairs
+        pairs = sum(
+            2 * partners.get(a, none).get(b, 0) for a, b in itertools.combinations(table, 2)
+        )
+        seen = [group_of[p] for p in table if p in group_of]
+        return GROUP_WEIGHT * (len(seen) - len(set(seen))) + pairs
 
     return _search(start, cost, rng)
 
