@@ -9,14 +9,19 @@ import functools
 import secrets
 from collections.abc import Iterable
 from datetime import datetime
+from importlib import resources
 
 import duckdb
+import polars as pl
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from pipeline import messages
 
 ALL_EVENTS = "*"
+#: The league of an event or registry that names none (as ``events.league`` defaults)
+DEFAULT_LEAGUE = "default"
+_GROUP_EVENTS = resources.files("pipeline.sql") / "reports" / "group_events.sql"
 ROLES = ("coordinator", "jury", "admin")
 COORDINATOR, JURY, ADMIN = ROLES
 MIN_PASSWORD = 8
@@ -98,29 +103,57 @@ def check_scope(role: str, events: list[str], groups: list[str]) -> None:
 
 
 def not_there(
-    con: duckdb.DuckDBPyConnection, events: Iterable[str], groups: Iterable[str]
-) -> tuple[list[str], list[str]]:
-    """The events of a user's scope not loaded yet and the groups no player of the registry
-    is in. Such a right is kept (a coordinator's first upload may create the event), but
-    the CLI and the admin page name them: a typo would otherwise grant nothing unseen."""
+    con: duckdb.DuckDBPyConnection, events: Iterable[str], rights: Iterable[tuple[str, str]]
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """The events of a user's scope not loaded yet, and the group rights (league, group)
+    no player of that league's registry is in. Such a right is kept (a coordinator's first
+    upload may create the event), but the CLI and the admin page name them: a typo would
+    otherwise grant nothing unseen."""
     from pipeline.events import unknown  # it reads registries: not needed to sign in
 
-    wanted = registry_spelling(con, _clean(groups))
-    named = (
-        {
-            r[0]
-            for r in con.execute(
-                'SELECT DISTINCT "group" FROM memberships WHERE "group" IN (SELECT unnest(?))',
-                [wanted],
-            ).fetchall()
-        }
-        if wanted
-        else set()
-    )
+    wanted = sorted(set(rights))
+    held = set(_league_groups(con)) if wanted else set()
     return (
         unknown(con, [e for e in _clean(events) if e != ALL_EVENTS]),
-        [g for g in wanted if g not in named],
+        [r for r in wanted if r not in held],
     )
+
+
+def _league_groups(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    """Every (league, group) a registry holds: its members' groups and the groups its
+    reserves are registered for."""
+    rows = con.execute(
+        'SELECT DISTINCT league, "group" FROM memberships UNION '
+        "SELECT DISTINCT league, reserve_for FROM league_players WHERE reserve_for IS NOT NULL"
+    ).fetchall()
+    return [(str(league), str(group)) for league, group in rows]
+
+
+def group_rights(
+    con: duckdb.DuckDBPyConnection, groups: Iterable[str], league: str | None = None
+) -> list[tuple[str, str]]:
+    """The rights (league, group) that ``groups`` grant, each group as its league's
+    registry writes it where only the capitals differ (``kg tallo`` is ``KG Tallo``: a right
+    is matched as written). Without ``league``, each group's league is the one whose
+    registry has it; a group in several leagues' registries is refused (a right to ``KG 1``
+    of every city would reach players it is not meant for), one in none is the league
+    'default''s."""
+    grs = _clean(groups)
+    if not grs:
+        return []
+    if league is not None and league.strip():
+        league = " ".join(league.split())
+        return [(league, g) for g in registry_spelling(con, grs, league)]
+    where: dict[str, dict[str, str]] = {}  # a group in lower case -> league -> its spelling
+    for lg, g in sorted(_league_groups(con), reverse=True):
+        where.setdefault(g.lower(), {})[lg] = g
+    rights = []
+    for g in grs:
+        leagues = where.get(g.lower(), {})
+        if len(leagues) > 1:
+            raise UserRefused("user.group_leagues", {"group": g, "leagues": sorted(leagues)})
+        rights += [(lg, spelled) for lg, spelled in leagues.items()] or [(DEFAULT_LEAGUE, g)]
+    return sorted(set(rights))
 
 
 def add_user(
@@ -131,12 +164,15 @@ def add_user(
     *,
     role: str = COORDINATOR,
     groups: Iterable[str] = (),
+    league: str | None = None,
 ) -> None:
-    """Create or update a user: store only the hash, replace their role, events and groups."""
+    """Create or update a user: store only the hash, replace their role, events and groups
+    (of ``league``, else each of the league whose registry has it: :func:`group_rights`)."""
     key = _check_name(name)
     _check_password(password)
     evs, grs = _clean(events), _clean(groups)
     check_scope(role, evs, grs)
+    rights = group_rights(con, grs, league)
     digest = hash_password(password)
     con.execute("BEGIN TRANSACTION")
     try:
@@ -146,7 +182,7 @@ def add_user(
             "role = excluded.role",
             [key, digest, datetime.now(), role],
         )
-        _set_scope(con, key, evs, grs)
+        _set_scope(con, key, evs, rights)
         revoke_sign_ins(con, key)
         con.execute("COMMIT")
     except BaseException:
@@ -162,29 +198,33 @@ def revoke_sign_ins(con: duckdb.DuckDBPyConnection, key: str) -> None:
     )
 
 
-def registry_spelling(con: duckdb.DuckDBPyConnection, groups: list[str]) -> list[str]:
-    """``groups`` as a registry writes them where only the capitals differ (``kg tallo``
-    is ``KG Tallo``): a right to a group is matched as written, so the other spelling
-    would grant nothing."""
+def registry_spelling(
+    con: duckdb.DuckDBPyConnection, groups: list[str], league: str | None = None
+) -> list[str]:
+    """``groups`` as ``league``'s registry (or any) writes them where only the capitals
+    differ (``kg tallo`` is ``KG Tallo``): a right to a group is matched as written, so the
+    other spelling would grant nothing."""
     if not groups:
         return groups
     from pipeline.players import group_spellings  # it reads files: not needed to sign in
 
-    known = group_spellings(con)
+    known = group_spellings(con, league)
     return list(dict.fromkeys(known.get(g.lower(), g) for g in groups))
 
 
-def _set_scope(con: duckdb.DuckDBPyConnection, key: str, evs: list[str], grs: list[str]) -> None:
-    grs = registry_spelling(con, grs)
+def _set_scope(
+    con: duckdb.DuckDBPyConnection, key: str, evs: list[str], rights: list[tuple[str, str]]
+) -> None:
     con.execute("DELETE FROM user_events WHERE name = ?", [key])
     con.execute("DELETE FROM user_groups WHERE name = ?", [key])
     if evs:
         con.executemany(
             "INSERT INTO user_events (name, event) VALUES (?, ?)", [[key, e] for e in evs]
         )
-    if grs:
+    if rights:
         con.executemany(
-            'INSERT INTO user_groups (name, "group") VALUES (?, ?)', [[key, g] for g in grs]
+            'INSERT INTO user_groups (name, league, "group") VALUES (?, ?, ?)',
+            [[key, lg, g] for lg, g in rights],
         )
 
 
@@ -194,17 +234,20 @@ def set_role(
     role: str,
     events: Iterable[str],
     groups: Iterable[str] = (),
+    league: str | None = None,
 ) -> None:
-    """Change a user's role, events and groups (the password stays)."""
+    """Change a user's role, events and groups (of ``league``, as :func:`add_user`); the
+    password stays."""
     key = normalize_name(name)
     evs, grs = _clean(events), _clean(groups)
     check_scope(role, evs, grs)
+    rights = group_rights(con, grs, league)
     con.execute("BEGIN TRANSACTION")
     try:
         if not con.execute("SELECT 1 FROM users WHERE name = ?", [key]).fetchall():
             raise NoSuchUser("user.unknown", {"name": repr(name)})
         con.execute("UPDATE users SET role = ? WHERE name = ?", [role, key])
-        _set_scope(con, key, evs, grs)
+        _set_scope(con, key, evs, rights)
         revoke_sign_ins(con, key)
         con.execute("COMMIT")
     except BaseException:
@@ -252,34 +295,49 @@ def user_role(con: duckdb.DuckDBPyConnection, name: str) -> str | None:
     return str(rows[0][0]) if rows else None
 
 
-def group_events(con: duckdb.DuckDBPyConnection, groups: list[str]) -> set[str]:
-    """Events the players of ``groups`` play in: on the roster (by its group or the
-    registry's), or loaded and registered (members, and the groups' registered reserves,
-    rule 23: their points count for it)."""
-    if not groups:
+def group_events(con: duckdb.DuckDBPyConnection, rights: list[tuple[str, str]]) -> set[str]:
+    """Events of its league the players of each right's group play in: on the roster (by
+    its group or the league registry's on the event's date), or loaded; a group's
+    registered reserves count for it (rule 23). ``pipeline/sql/reports/group_events.sql``."""
+    if not rights:
         return set()
-    marks = ", ".join("?" for _ in groups)
-    # on the roster: by its group, else by the registry's (member or registered reserve)
-    rows = con.execute(
-        f'SELECT event FROM entrants WHERE "group" IN ({marks}) '
-        "UNION SELECT e.event FROM entrants e JOIN registry r "
-        f'ON r.player_key = e.player_key WHERE r."group" IN ({marks}) '
-        "UNION SELECT e.event FROM entrants e JOIN league_players lp "
-        f"ON lp.player_key = e.player_key WHERE lp.reserve_for IN ({marks}) "
-        "UNION SELECT s.event FROM table_standings_t s JOIN registry r "
-        f'ON r.player_key = s.player_key WHERE r."group" IN ({marks}) '
-        "UNION SELECT s.event FROM table_standings_t s JOIN league_players lp "
-        f"ON lp.player_key = s.player_key WHERE lp.reserve_for IN ({marks})",
-        [*groups] * 5,
+    rows = con.sql(
+        _GROUP_EVENTS.read_text(),
+        params={"leagues": [lg for lg, _ in rights], "groups": [g for _, g in rights]},
     ).fetchall()
     return {r[0] for r in rows}
 
 
 def user_groups(con: duckdb.DuckDBPyConnection, name: str) -> list[str]:
+    """The groups ``name`` looks after, each once (of whichever league)."""
+    return sorted({g for _, g in user_rights(con, name)})
+
+
+_LISTING = (
+    "SELECT u.name, coalesce(u.role, 'coordinator') AS role, "
+    "(SELECT string_agg(e.event, ', ' ORDER BY e.event) FROM user_events e "
+    "WHERE e.name = u.name) AS events, "
+    '(SELECT string_agg(DISTINCT g."group", \', \' ORDER BY g."group") FROM user_groups g '
+    "WHERE g.name = u.name) AS groups, "
+    "(SELECT string_agg(DISTINCT g.league, ', ' ORDER BY g.league) FROM user_groups g "
+    "WHERE g.name = u.name) AS league, "
+    "u.created_at FROM users u ORDER BY u.name"
+)
+
+
+def listing(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """``name, role, events, groups, league, created_at`` of every user (never a password):
+    `domino users list` and the admin page."""
+    return con.sql(_LISTING).pl()
+
+
+def user_rights(con: duckdb.DuckDBPyConnection, name: str) -> list[tuple[str, str]]:
+    """The group rights of ``name``: (league, group), sorted."""
     rows = con.execute(
-        'SELECT "group" FROM user_groups WHERE name = ? ORDER BY "group"', [normalize_name(name)]
+        'SELECT league, "group" FROM user_groups WHERE name = ? ORDER BY league, "group"',
+        [normalize_name(name)],
     ).fetchall()
-    return [r[0] for r in rows]
+    return [(str(lg), str(g)) for lg, g in rows]
 
 
 def user_events(con: duckdb.DuckDBPyConnection, name: str) -> set[str] | None:
@@ -295,7 +353,7 @@ def user_events(con: duckdb.DuckDBPyConnection, name: str) -> set[str] | None:
     rows = con.execute("SELECT event FROM user_events WHERE name = ?", [key]).fetchall()
     events = {r[0] for r in rows}
     if role == COORDINATOR:
-        events |= group_events(con, user_groups(con, key))
+        events |= group_events(con, user_rights(con, key))
     return events
 
 

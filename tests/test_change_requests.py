@@ -82,14 +82,50 @@ def test_roles_and_what_each_needs(con):
 
 
 def test_a_group_coordinator_writes_to_the_events_its_players_play_in(league, tmp_path):
-    league.execute(
-        'INSERT INTO registry (player_key, player, "group", imported_at) '
-        "VALUES ('rusdi rahman', 'Rusdi Rahman', 'KG Tamalate', now())"
-    )
+    from pipeline import players
+
+    reg = tmp_path / "reg.csv"
+    reg.write_text("player,group\nRusdi Rahman,KG Tamalate\n")
+    players.import_registry(league, players.read_registry(reg))
     auth.add_user(league, "kg", PW, [], groups=["KG Tamalate"])
     assert auth.user_events(league, "kg") == {EV}
     auth.add_user(league, "kg2", PW, [], groups=["KG Nowhere"])
     assert auth.user_events(league, "kg2") == set()
+
+
+def test_a_group_right_reaches_the_events_of_its_own_league_only(con, tmp_path):
+    """Before: a right to `KG 1` followed the players registered in `KG 1` in every
+    league's registry: the coordinator of Makassar's KG 1 could write to Gowa's events
+    (and ask for corrections there), group names repeating from city to city. A right
+    belongs to one league: named with --league, else the league whose registry has the
+    group; a group in several leagues' registries is refused without a league."""
+    from pipeline import events, players
+
+    for lg, who in (("makassar", "Ana"), ("gowa", "Budi")):
+        reg = tmp_path / f"{lg}.csv"
+        reg.write_text(f"player,group\n{who},KG 1\n")
+        players.import_registry(con, players.read_registry(reg), league=lg)
+        events.save(con, f"{lg}-cup", "pepet", league=lg)
+        path = tmp_path / f"{lg}-roster.csv"
+        path.write_text(f"player\n{who}\n")
+        events.set_roster(con, f"{lg}-cup", events.read_roster(path), source=path.name)
+    with pytest.raises(ValueError) as info:
+        auth.add_user(con, "kg", PW, [], groups=["kg 1"])
+    assert str(info.value) == (
+        "group kg 1 is in the registries of leagues gowa, makassar: name the league of the "
+        "right (--league)"
+    )
+    auth.add_user(con, "kg", PW, [], groups=["kg 1"], league="makassar")
+    assert auth.user_rights(con, "kg") == [("makassar", "KG 1")]
+    assert auth.user_events(con, "kg") == {"makassar-cup"}
+    # a group only one league's registry has needs no league
+    reg = tmp_path / "gowa.csv"
+    reg.write_text("player,group\nBudi,KG 1\nCici,KG Sungguminasa\n")
+    players.import_registry(con, players.read_registry(reg), league="gowa")
+    auth.set_role(con, "kg", "coordinator", [], ["KG SUNGGUMINASA"])
+    assert auth.user_rights(con, "kg") == [("gowa", "KG Sungguminasa")]
+    assert auth.user_events(con, "kg") == set()  # Cici plays nowhere yet
+    assert auth.not_there(con, [], [("gowa", "KG 9"), ("gowa", "KG 1")]) == ([], [("gowa", "KG 9")])
 
 
 def test_a_group_coordinator_has_the_events_whose_roster_holds_its_players(con, tmp_path):

@@ -184,7 +184,7 @@ def test_the_admin_page_adds_a_user_and_sets_a_role(league):
     assert "Tersimpan: juri dua" in texts(at)
     # the list of users in the page's language: its headers and the role's word
     (users,) = [f for f in frames(at) if "Peran" in f.columns]
-    assert list(users.columns) == ["Nama", "Peran", "Acara", "Kelompok", "Dibuat"]
+    assert list(users.columns) == ["Nama", "Peran", "Acara", "Kelompok", "Liga", "Dibuat"]
     roles = dict(zip(users["Nama"], users["Peran"], strict=True))
     assert (roles["boss"], roles["juri dua"], roles["cora"]) == ("admin", "juri", "koordinator")
     with connect(league, read_only=True) as con:
@@ -213,6 +213,42 @@ def test_the_admin_page_names_an_event_or_group_not_there_yet(league):
         assert auth.user_events(con, "koor baru") == {EV, EV + "x"}
     run(at)  # said once, after the save
     assert not at.warning
+
+
+def test_the_admin_page_gives_a_group_right_of_a_league(league, tmp_path):
+    """A group right belongs to one league: the page's league field names it (a group in
+    several leagues' registries is refused without it), the list shows it, and a group
+    that league's registry does not hold is named with the league."""
+    from pipeline import players
+
+    with connect(league) as con:
+        for lg in ("makassar", "gowa"):
+            reg = tmp_path / f"{lg}.csv"
+            reg.write_text("player,group\nAna,KG 1\n")
+            players.import_registry(con, players.read_registry(reg), league=lg)
+    add_coordinator(league, "boss", [], role="admin")
+    at = signed_in("boss", "page_scripts/admin.py")
+    at.text_input(key="adm_name").input("Koor KG")
+    at.text_input(key="adm_groups").input("kg 1, KG 7")
+    at.text_input(key="adm_password").input("another long password")
+    at.button[[b.label for b in at.button].index("Simpan")].click()
+    run(at)
+    assert [e.value for e in at.error] == [
+        "Tidak dapat: kelompok kg 1 ada di registri liga gowa, makassar: sebutkan liga haknya "
+        "(--league)"
+    ]
+    at.text_input(key="adm_league").input("makassar")
+    at.button[[b.label for b in at.button].index("Simpan")].click()
+    run(at)
+    assert "Tersimpan: koor kg" in texts(at)
+    assert [w.value.split(":")[0] for w in at.warning] == [
+        "Belum ada pemain registri liga “makassar” di kelompok “KG 7”"
+    ]
+    (users,) = [f for f in frames(at) if "Peran" in f.columns]
+    row = users[users["Nama"] == "koor kg"].iloc[0]
+    assert (row["Kelompok"], row["Liga"]) == ("KG 1, KG 7", "makassar")
+    with connect(league, read_only=True) as con:
+        assert auth.user_rights(con, "koor kg") == [("makassar", "KG 1"), ("makassar", "KG 7")]
 
 
 def test_the_admin_page_refuses_a_user_in_the_page_language(league):

@@ -457,6 +457,13 @@ def test_refused_events_rosters_round_orders_and_users_speak_indonesian(con, tmp
     assert str(users.UserRefused("user.short_password", {"min": 8})) == (
         "the password must be at least 8 characters"
     )
+    # a group right without a league, to a group two leagues' registries hold
+    players.import_registry(
+        con, read_registry(write(tmp_path, "lg8.csv", ["player,group", "Dedi,KG1"])), league="lg8"
+    )
+    assert provoke(lambda: auth.add_user(con, "kg", PW, [], groups=["KG1"])) == (
+        "kelompok KG1 ada di registri liga default, lg8: sebutkan liga haknya (--league)"
+    )
 
 
 @pytest.mark.parametrize(

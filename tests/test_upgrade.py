@@ -93,3 +93,33 @@ def test_a_read_only_older_file_is_refused_in_a_sentence(tmp_path, monkeypatch):
     said = " ".join(r.output.split())
     assert f"the database {path} was made by an older version and is read-only" in said, said
     assert "Traceback" not in said
+
+
+def test_group_rights_stored_before_leagues_keep_what_they_reached(tmp_path):
+    """Migration 019 gives each right to a group stored before it the leagues whose
+    registries hold that group (what the right reached then), or the league 'default'."""
+    from pipeline import auth, players
+
+    path = tmp_path / "league.duckdb"
+    with connect(path) as con:
+        for lg, rows in (("makassar", "Ana,KG 1\nBudi,KG 2"), ("gowa", "Cici,KG 1")):
+            reg = tmp_path / f"{lg}.csv"
+            reg.write_text(f"player,group\n{rows}\n")
+            players.import_registry(con, players.read_registry(reg), league=lg)
+    con = duckdb.connect(str(path))
+    con.execute("DROP TABLE user_groups")
+    con.execute(
+        'CREATE TABLE user_groups (name VARCHAR NOT NULL, "group" VARCHAR NOT NULL, '
+        'PRIMARY KEY (name, "group"))'
+    )
+    con.execute("INSERT INTO user_groups VALUES ('kg', 'KG 1'), ('kg', 'KG 2'), ('kg', 'KG 9')")
+    con.execute("DELETE FROM schema_migrations WHERE version = 19")
+    con.close()
+    assert db.upgrade(path) == "done"
+    with connect(path) as con:
+        assert auth.user_rights(con, "kg") == [
+            ("default", "KG 9"),
+            ("gowa", "KG 1"),
+            ("makassar", "KG 1"),
+            ("makassar", "KG 2"),
+        ]

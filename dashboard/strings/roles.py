@@ -111,6 +111,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "adm.col.events": {"id": "Acara", "en": "Events"},
     "adm.col.groups": {"id": "Kelompok", "en": "Groups"},
+    "adm.col.league": {"id": "Liga", "en": "League"},
+    "adm.league": {"id": "Liga kelompoknya", "en": "League of the groups"},
+    "adm.league.help": {
+        "id": "Kosongkan: liga yang registrinya memuat kelompok itu. Wajib bila nama kelompok ada di registri beberapa liga (KG 1 di dua kota).",
+        "en": "Leave empty: the league whose registry has the group. Needed when the group's name is in several leagues' registries (KG 1 in two cities).",
+    },
     "adm.col.created": {"id": "Dibuat", "en": "Created"},
     "adm.save": {"id": "Simpan", "en": "Save"},
     "adm.saved": {"id": "Tersimpan: {name}.", "en": "Saved: {name}."},
@@ -128,5 +134,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "adm.no_group": {
         "id": "Belum ada pemain registri di kelompok “{group}”: haknya mencakup pemain kelompok itu setelah registri memuatnya. Periksa ejaannya.",
         "en": "No player of the registry is in group “{group}” yet: the right covers its players once the registry has them. Check its spelling.",
+    },
+    "adm.no_group_league": {
+        "id": "Belum ada pemain registri liga “{league}” di kelompok “{group}”: haknya mencakup pemain kelompok itu setelah registri memuatnya. Periksa ejaan dan liganya.",
+        "en": "No player of league “{league}”'s registry is in group “{group}” yet: the right covers its players once the registry has them. Check its spelling and league.",
     },
 }

@@ -15,13 +15,7 @@ from pipeline import auth, messages
 from pipeline.store.db import DatabaseBusy
 
 _DONE = "_admin_done"
-_NOT_THERE = "_admin_not_there"  # (events, groups) of the last save that are not there yet
-_LIST = (
-    "SELECT u.name, coalesce(u.role, 'coordinator') AS role, "
-    "(SELECT string_agg(e.event, ', ' ORDER BY e.event) FROM user_events e WHERE e.name = u.name) AS events, "
-    '(SELECT string_agg(g."group", \', \' ORDER BY g."group") FROM user_groups g WHERE g.name = u.name) AS groups, '
-    "u.created_at FROM users u ORDER BY u.name"
-)
+_NOT_THERE = "_admin_not_there"  # (events, group rights) of the last save not there yet
 
 
 def _split(text: str) -> list[str]:
@@ -36,7 +30,7 @@ def render() -> None:
         return
     try:
         role, users = data.uncached(
-            lambda con: (auth.user_role(con, ident.name), con.sql(_LIST).pl())
+            lambda con: (auth.user_role(con, ident.name), auth.listing(con))
         )
     except DatabaseBusy:
         st.warning(t("busy.nodata"))
@@ -50,8 +44,11 @@ def render() -> None:
     gone_events, gone_groups = st.session_state.pop(_NOT_THERE, ([], []))
     for e in gone_events:
         st.warning(t("adm.no_event", event=ui.md(e)))
-    for g in gone_groups:
-        st.warning(t("adm.no_group", group=ui.md(g)))
+    for league, g in gone_groups:
+        if league == auth.DEFAULT_LEAGUE:
+            st.warning(t("adm.no_group", group=ui.md(g)))
+        else:
+            st.warning(t("adm.no_group_league", group=ui.md(g), league=ui.md(league)))
     ui.table(
         users.with_columns(
             pl.col("role").replace({r: t(f"role.{r}") for r in auth.ROLES}),
@@ -64,6 +61,7 @@ def render() -> None:
             "role": t("adm.role"),
             "events": t("adm.col.events"),
             "groups": t("adm.col.groups"),
+            "league": t("adm.col.league"),
             "created_at": t("adm.col.created"),
         },
     )
@@ -72,13 +70,14 @@ def render() -> None:
         _change_form(users)
 
 
-def _act(fn, said: str, scope: tuple[list[str], list[str]] = ([], [])) -> None:
-    """Run a user change on a write connection; a refusal is one sentence. ``scope``
-    (events, groups given): those not there yet are named after the save."""
+def _act(fn, said: str, who: str = "", events: list[str] | None = None) -> None:
+    """Run a user change on a write connection; a refusal is one sentence. The events
+    given and the group rights stored of ``who`` that are not there yet are named after the
+    save."""
 
     def change(con):
         fn(con)
-        return auth.not_there(con, *scope)
+        return auth.not_there(con, events or [], auth.user_rights(con, who) if who else [])
 
     try:
         gone = data.write(change)
@@ -105,16 +104,25 @@ def _add_form() -> None:
             t("adm.role"), auth.ROLES, key="adm_role", format_func=lambda r: t(f"role.{r}")
         )
         events = st.text_input(t("adm.events"), key="adm_events")
-        groups = st.text_input(t("adm.groups"), key="adm_groups")
+        g1, g2 = st.columns([2, 1])
+        groups = g1.text_input(t("adm.groups"), key="adm_groups")
+        league = g2.text_input(t("adm.league"), key="adm_league", help=t("adm.league.help"))
         password = st.text_input(t("adm.password"), key="adm_password", type="password")
         submitted = st.form_submit_button(t("adm.save"), type="primary")
     if submitted:
         _act(
             lambda con: auth.add_user(
-                con, name, password, _split(events), role=role, groups=_split(groups)
+                con,
+                name,
+                password,
+                _split(events),
+                role=role,
+                groups=_split(groups),
+                league=league or None,
             ),
             t("adm.saved", name=auth.normalize_name(name)),
-            (_split(events), _split(groups)),
+            name,
+            _split(events),
         )
 
 
@@ -132,7 +140,14 @@ def _change_form(users: pl.DataFrame) -> None:
             format_func=lambda r: t(f"role.{r}"),
         )
         events = st.text_input(t("adm.events"), value=row["events"] or "", key=f"adm_c_ev_{who}")
-        groups = st.text_input(t("adm.groups"), value=row["groups"] or "", key=f"adm_c_gr_{who}")
+        g1, g2 = st.columns([2, 1])
+        groups = g1.text_input(t("adm.groups"), value=row["groups"] or "", key=f"adm_c_gr_{who}")
+        # a user whose rights are in one league keeps it; of several, each group is read
+        # from the registry that has it (as the migration to rights by league stored them)
+        one = row["league"] if row["league"] and "," not in row["league"] else ""
+        league = g2.text_input(
+            t("adm.league"), value=one, key=f"adm_c_lg_{who}", help=t("adm.league.help")
+        )
         password = st.text_input(t("adm.password"), key=f"adm_c_pw_{who}", type="password")
         c1, c2, c3 = st.columns(3)
         set_role = c1.form_submit_button(t("adm.set_role"), type="primary")
@@ -140,9 +155,12 @@ def _change_form(users: pl.DataFrame) -> None:
         remove = c3.form_submit_button(t("adm.remove"))
     if set_role:
         _act(
-            lambda con: auth.set_role(con, who, role, _split(events), _split(groups)),
+            lambda con: auth.set_role(
+                con, who, role, _split(events), _split(groups), league or None
+            ),
             t("adm.saved", name=who),
-            (_split(events), _split(groups)),
+            who,
+            _split(events),
         )
     elif reset:
         _act(lambda con: auth.set_password(con, who, password), t("adm.saved", name=who))

@@ -33,10 +33,16 @@ ROLE = click.Choice(["coordinator", "jury", "admin"])
 
 def _scope_options(fn):
     fn = click.option(
+        "--league",
+        help="The league of the --group rights (default: the league whose registry has "
+        "each group; a group in several leagues' registries needs it).",
+    )(fn)
+    fn = click.option(
         "--group",
         "groups",
         multiple=True,
-        help="Group (KG) a coordinator looks after: the events its players play in (repeatable).",
+        help="Group (KG) a coordinator looks after: the events of its league its players "
+        "play in (repeatable).",
     )(fn)
     return click.option(
         "--event",
@@ -57,7 +63,7 @@ def _scope_options(fn):
 )
 @click.option("--token", is_flag=True, help="Generate a random token and print it once.")
 @db_option
-def users_add(name, role, events, groups, password, token, db) -> None:
+def users_add(name, role, events, groups, league, password, token, db) -> None:
     """Create (or update) a user. Only a salted hash of the password is stored."""
     from pipeline import auth
     from pipeline.store.db import connect
@@ -72,39 +78,53 @@ def users_add(name, role, events, groups, password, token, db) -> None:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
         with connect(db) as con:
-            auth.add_user(con, name, password, list(events), role=role, groups=list(groups))
-            groups = auth.user_groups(con, name)  # as stored: in the registry's spelling
-            notes = _not_there(con, events, groups)
+            auth.add_user(
+                con, name, password, list(events), role=role, groups=list(groups), league=league
+            )
+            rights = auth.user_rights(con, name)  # as stored: in the registry's spelling
+            notes = _not_there(con, events, rights)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
-    out.print(_said(name, role, events, groups), markup=False, highlight=False)
+    out.print(_said(name, role, events, rights), markup=False, highlight=False)
     if token:
         out.print(f"token (shown once): {password}")
     for text in notes:
         note(text)
 
 
-def _not_there(con, events, groups) -> list[str]:
+def _not_there(con, events, rights) -> list[str]:
     """The notes on a right to what is not there yet (:func:`pipeline.users.not_there`)."""
     from pipeline.users import not_there
 
-    gone_events, gone_groups = not_there(con, events, groups)
+    gone_events, gone_groups = not_there(con, events, rights)
     return [
         f"no event {e!r} is loaded yet (domino event list names them): the right holds "
         "once a load or domino event create makes it"
         for e in gone_events
     ] + [
-        f"no player of the registry is in group {g!r} yet (domino players list shows the "
-        "groups): the right covers that group's players once the registry has them"
-        for g in gone_groups
+        f"no player of {_registry_of(league)} is in group {g!r} yet (domino players list "
+        "shows the groups): the right covers that group's players once the registry has them"
+        for league, g in gone_groups
     ]
 
 
-def _said(name: str, role: str, events, groups) -> str:
+def _registry_of(league: str) -> str:
+    from pipeline.users import DEFAULT_LEAGUE
+
+    return "the registry" if league == DEFAULT_LEAGUE else f"league {league!r}'s registry"
+
+
+def _right(league: str, group: str) -> str:
+    from pipeline.users import DEFAULT_LEAGUE
+
+    return f"group {group}" + ("" if league == DEFAULT_LEAGUE else f" of league {league}")
+
+
+def _said(name: str, role: str, events, rights) -> str:
     if role == "admin":
         return f"admin {name!r} may write to every event and manage users"
     where = ", ".join(
-        [*("every event" if e == "*" else e for e in events), *(f"group {g}" for g in groups)]
+        [*("every event" if e == "*" else e for e in events), *(_right(*r) for r in rights)]
     )
     verb = "sits on the jury of" if role == "jury" else "may write to"
     return f"{role} {name!r} {verb}: {where}"
@@ -115,21 +135,21 @@ def _said(name: str, role: str, events, groups) -> str:
 @click.option("--role", type=ROLE, required=True, help="The new role.")
 @_scope_options
 @db_option
-def users_role(name, role, events, groups, db) -> None:
+def users_role(name, role, events, groups, league, db) -> None:
     """Change a user's role, events and groups (the password stays)."""
     from pipeline import auth
     from pipeline.store.db import connect
 
     try:
         with connect(db) as con:
-            auth.set_role(con, name, role, list(events), list(groups))
-            groups = auth.user_groups(con, name)  # as stored: in the registry's spelling
-            notes = _not_there(con, events, groups)
+            auth.set_role(con, name, role, list(events), list(groups), league)
+            rights = auth.user_rights(con, name)  # as stored: in the registry's spelling
+            notes = _not_there(con, events, rights)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     except LookupError as exc:
         raise click.ClickException(str(exc.args[0])) from exc
-    out.print(_said(name, role, events, groups), markup=False, highlight=False)
+    out.print(_said(name, role, events, rights), markup=False, highlight=False)
     for text in notes:
         note(text)
 
@@ -155,14 +175,10 @@ def users_remove(name, db) -> None:
 def users_list(fmt, db) -> None:
     """List users, their roles, events and groups (never their passwords)."""
     from pipeline.cli.output import emit
+    from pipeline.users import listing
 
     with reader(db) as con:
-        df = con.sql(
-            "SELECT u.name, coalesce(u.role, 'coordinator') AS role, "
-            "(SELECT string_agg(e.event, ', ' ORDER BY e.event) FROM user_events e WHERE e.name = u.name) AS events, "
-            '(SELECT string_agg(g."group", \', \' ORDER BY g."group") FROM user_groups g WHERE g.name = u.name) AS groups, '
-            "u.created_at FROM users u ORDER BY u.name"
-        ).pl()
+        df = listing(con)
     emit(df, fmt, title="users")
 
 
