@@ -136,6 +136,33 @@ def test_a_group_right_is_stored_as_the_registry_writes_the_group(db_path, tmp_p
         assert auth.user_groups(con, "kg") == ["KG Tallo"]
 
 
+def test_a_group_right_names_its_league_on_the_command_line(db_path, tmp_path):
+    """`KG 1` in two leagues' registries: `users add --group` without `--league` is refused
+    in a sentence naming both; with it, the right and a group missing from that league's
+    registry are said with the league, and `users list` shows it."""
+    for lg in ("makassar", "gowa"):
+        reg = tmp_path / f"{lg}.csv"
+        reg.write_text("player,group\nAna,KG 1\n")
+        r = CliRunner().invoke(cli, ["players", "import", str(reg), "--league", lg])
+        assert r.exit_code == 0, r.output
+    add = ["users", "add", "kg", "--group", "KG 1", "--password", "kata sandi panjang"]
+    r = CliRunner().invoke(cli, add)
+    assert r.exit_code == 2
+    assert "group KG 1 is in the registries of leagues gowa, makassar: name the league" in (
+        " ".join(r.output.split())
+    )
+    r = CliRunner().invoke(cli, [*add, "--group", "KG 2", "--league", "gowa"])
+    assert (r.exit_code, r.stdout.strip()) == (
+        0,
+        "coordinator 'kg' may write to: group KG 1 of league gowa, group KG 2 of league gowa",
+    )
+    assert r.stderr.startswith(
+        "note: no player of the registry of league 'gowa' is in group 'KG 2'"
+    )
+    r = CliRunner().invoke(cli, ["users", "list", "--format", "csv"])
+    assert r.stdout.splitlines()[1].startswith('kg,coordinator,,"KG 1, KG 2",gowa,')
+
+
 # --- sign-in and rate limiting -------------------------------------------------------------------
 
 

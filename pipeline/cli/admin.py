@@ -111,7 +111,7 @@ def _not_there(con, events, rights) -> list[str]:
 def _registry_of(league: str) -> str:
     from pipeline.users import DEFAULT_LEAGUE
 
-    return "the registry" if league == DEFAULT_LEAGUE else f"league {league!r}'s registry"
+    return "the registry" if league == DEFAULT_LEAGUE else f"the registry of league {league!r}"
 
 
 def _right(league: str, group: str) -> str:
