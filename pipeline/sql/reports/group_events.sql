@@ -13,12 +13,24 @@ ev as (
     from events
     where coalesce(league, 'default') in (select league from rights)
 ),
+-- the players who ever belonged to a right's group, or are registered reserves of one:
+-- no one else can reach it (read first, so a large store's results are not all scanned)
+members as (
+    select m.player_key
+    from memberships m join rights r on m.league = r.league and m."group" = r."group"
+    union
+    select lp.player_key
+    from league_players lp join rights r on lp.league = r.league and lp.reserve_for = r."group"
+),
 people as (
     select e.event, e.player_key, e."group" as own_group
     from entrants e join ev on ev.event = e.event
+    where e."group" in (select "group" from rights)
+       or e.player_key in (select player_key from members)
     union
     select distinct s.event, s.player_key, cast(null as varchar) as own_group
     from table_standings_t s join ev on ev.event = s.event
+    where s.player_key in (select player_key from members)
 ),
 dated as (
     select p.event, ev.league, m."group",
