@@ -172,15 +172,27 @@ def test_anonymous_and_non_admins_reach_none_of_it(league, monkeypatch):
     assert "admin" in listed[-1]
 
 
+def add_on_page(at, name: str, role: str | None = None, **fields: str) -> None:
+    """Fill the admin page's add form (``name``, ``role``, the text fields ``events``,
+    ``groups``, ``league`` given) with a long password, and press Simpan."""
+    at.text_input(key="adm_name").input(name)
+    if role:
+        at.selectbox(key="adm_role").set_value(role)
+    for field, value in fields.items():
+        at.text_input(key=f"adm_{field}").input(value)
+    at.text_input(key="adm_password").input("another long password")
+    save_on_page(at)
+
+
+def save_on_page(at) -> None:
+    at.button[[b.label for b in at.button].index("Simpan")].click()
+    run(at)
+
+
 def test_the_admin_page_adds_a_user_and_sets_a_role(league):
     add_coordinator(league, "boss", [], role="admin")
     at = signed_in("boss", "page_scripts/admin.py")
-    at.text_input(key="adm_name").input("Juri Dua")
-    at.selectbox(key="adm_role").set_value("jury")
-    at.text_input(key="adm_events").input(EV)
-    at.text_input(key="adm_password").input("another long password")
-    at.button[[b.label for b in at.button].index("Simpan")].click()
-    run(at)
+    add_on_page(at, "Juri Dua", "jury", events=EV)
     assert "Tersimpan: juri dua" in texts(at)
     # the list of users in the page's language: its headers and the role's word
     (users,) = [f for f in frames(at) if "Peran" in f.columns]
@@ -198,12 +210,7 @@ def test_the_admin_page_names_an_event_or_group_not_there_yet(league):
     granted nothing without a word."""
     add_coordinator(league, "boss", [], role="admin")
     at = signed_in("boss", "page_scripts/admin.py")
-    at.text_input(key="adm_name").input("Koor Baru")
-    at.text_input(key="adm_events").input(f"{EV}, {EV}x")
-    at.text_input(key="adm_groups").input("KG Tamalanre")
-    at.text_input(key="adm_password").input("another long password")
-    at.button[[b.label for b in at.button].index("Simpan")].click()
-    run(at)
+    add_on_page(at, "Koor Baru", events=f"{EV}, {EV}x", groups="KG Tamalanre")
     assert "Tersimpan: koor baru" in texts(at)
     assert [w.value.split(":")[0] for w in at.warning] == [
         f"Acara “{ui.md(EV + 'x')}” belum dimuat",
@@ -228,18 +235,13 @@ def test_the_admin_page_gives_a_group_right_of_a_league(league, tmp_path):
             players.import_registry(con, players.read_registry(reg), league=lg)
     add_coordinator(league, "boss", [], role="admin")
     at = signed_in("boss", "page_scripts/admin.py")
-    at.text_input(key="adm_name").input("Koor KG")
-    at.text_input(key="adm_groups").input("kg 1, KG 7")
-    at.text_input(key="adm_password").input("another long password")
-    at.button[[b.label for b in at.button].index("Simpan")].click()
-    run(at)
+    add_on_page(at, "Koor KG", groups="kg 1, KG 7")
     assert [e.value for e in at.error] == [
         "Tidak dapat: kelompok kg 1 ada di registri liga gowa, makassar: sebutkan liga haknya "
         "(--league)"
     ]
     at.text_input(key="adm_league").input("makassar")
-    at.button[[b.label for b in at.button].index("Simpan")].click()
-    run(at)
+    save_on_page(at)
     assert "Tersimpan: koor kg" in texts(at)
     assert [w.value.split(":")[0] for w in at.warning] == [
         "Belum ada pemain registri liga “makassar” di kelompok “KG 7”"
@@ -256,16 +258,11 @@ def test_the_admin_page_refuses_a_user_in_the_page_language(league):
     nothing is stored."""
     add_coordinator(league, "boss", [], role="admin")
     at = signed_in("boss", "page_scripts/admin.py")
-    at.text_input(key="adm_name").input("Juri Tiga")
-    at.selectbox(key="adm_role").set_value("jury")
-    at.text_input(key="adm_password").input("another long password")
-    at.button[[b.label for b in at.button].index("Simpan")].click()
-    run(at)
+    add_on_page(at, "Juri Tiga", "jury")
     assert "beri juri paling sedikit satu acara" in texts(at), texts(at)
     at.text_input(key="adm_events").input(EV)
     at.text_input(key="adm_password").input("pendek")
-    at.button[[b.label for b in at.button].index("Simpan")].click()
-    run(at)
+    save_on_page(at)
     assert "kata sandi paling sedikit 8 karakter" in texts(at), texts(at)
     with connect(league, read_only=True) as con:
         assert auth.user_role(con, "juri tiga") is None

@@ -762,12 +762,30 @@ def test_a_registry_workbook_with_a_sheet_per_group_is_read_whole(tmp_path, db_p
     )
 
 
+def kg_sheet_without_values(path, rows: list[list[str]], formulas: list[tuple[int, int, str]]):
+    """A workbook of one sheet ``KG A`` holding ``rows`` and ``formulas`` (row, column,
+    formula; 0-based), the formulas saved without their values, as some tools write them."""
+    import re
+
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("KG A")
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    for r, c, formula in formulas:
+        sheet.write_formula(r, c, formula, None, "x")
+    book.close()
+    data = rezip(
+        path.read_bytes(), "sheet1.xml", lambda b: re.sub(rb"(</f>)<v>[^<]*</v>", rb"\1", b)
+    )
+    path.write_bytes(data)
+
+
 def test_a_registry_row_hidden_or_left_a_formula_without_value_is_refused(tmp_path, db_path):
     """Before: a hidden row of a registry workbook was imported as any other (a player the
     coordinator hid, most often one who left), and a group cell whose formula was saved
     without its value was read empty (the player in no group), both without a word. Each
     refuses the file naming the row, as a hand log's match is kept out for them."""
-    import re
 
     path = tmp_path / "anggota.xlsx"
     book = xlsxwriter.Workbook(str(path))
@@ -783,19 +801,11 @@ def test_a_registry_row_hidden_or_left_a_formula_without_value_is_refused(tmp_pa
         "✗ anggota.xlsx: row 3 is hidden in the workbook; unhide it (or delete it if that "
         "player is not to be listed), and use the file again",
     )
-    book = xlsxwriter.Workbook(str(path))
-    sheet = book.add_worksheet("KG A")
-    for r_, row in enumerate([["Nama", "Kelompok"], ["Ana", "KG A"]]):
-        for c, value in enumerate(row):
-            sheet.write(r_, c, value)
-    sheet.write(2, 0, "Budi")
-    sheet.write_formula(2, 1, "=VLOOKUP(A3,Daftar!A:B,2,FALSE)", None, "KG A")  # looked up
-    book.close()
-    # saved without the formulas' values, as some tools write them
-    data = rezip(
-        path.read_bytes(), "sheet1.xml", lambda b: re.sub(rb"(</f>)<v>[^<]*</v>", rb"\1", b)
-    )
-    path.write_bytes(data)
+    kg_sheet_without_values(
+        path,
+        [["Nama", "Kelompok"], ["Ana", "KG A"], ["Budi"]],
+        [(2, 1, "=VLOOKUP(A3,Daftar!A:B,2,FALSE)")],
+    )  # the group looked up
     with pytest.raises(FileRejected) as info:
         read_roster(path)
     assert info.value.message == (
@@ -811,21 +821,10 @@ def test_a_registry_last_row_of_formulas_saved_without_values_is_refused(tmp_pat
     """Before: a registry sheet's last row whose cells were formulas saved without their
     values (names looked up from another sheet) was not read at all, the workbook reader
     ending the sheet at its last value: that player was left out of the registry unheard."""
-    import re
 
     path = tmp_path / "anggota.xlsx"
-    book = xlsxwriter.Workbook(str(path))
-    sheet = book.add_worksheet("KG A")
-    for r, row in enumerate([["Nama", "Kelompok"], ["Ana", "KG A"]]):
-        for c, value in enumerate(row):
-            sheet.write(r, c, value)
-    sheet.write_formula(2, 0, "=Daftar!A3", None, "Budi")
-    sheet.write_formula(2, 1, "=Daftar!B3", None, "KG A")
-    book.close()
-    data = rezip(
-        path.read_bytes(), "sheet1.xml", lambda b: re.sub(rb"(</f>)<v>[^<]*</v>", rb"\1", b)
-    )
-    path.write_bytes(data)
+    rows = [["Nama", "Kelompok"], ["Ana", "KG A"]]
+    kg_sheet_without_values(path, rows, [(2, 0, "=Daftar!A3"), (2, 1, "=Daftar!B3")])
     with pytest.raises(FileRejected) as info:
         read_registry(path)
     assert info.value.message == (
