@@ -42,6 +42,7 @@ test-fast: setup  ## The suite without slow and browser tests
 
 bench: setup  ## Benchmarks (not part of make test); results in bench/results/
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.draws
 	$(BIN)/python -m bench.postgres_run --size 1m
 	$(BIN)/python -m bench.postgres_run --size 10m --no-file --kills 0
 

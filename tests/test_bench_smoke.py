@@ -64,3 +64,18 @@ def test_bench_smoke_produces_every_figure(tmp_path):
     assert len(saved) == 1 and json.loads(saved[0].read_text())["machine"]["cpus"] >= 1
     md = (tmp_path / "results" / "latest.md").read_text()
     assert "| unhas |" in md and "- cli_ingest: " in md
+
+
+def test_the_draw_bench_measures_every_size_and_shape(tmp_path):
+    from bench import draws
+
+    rows = draws.main(["--sizes", "12,48", "--sessions", "2", "--out", str(tmp_path)])
+    assert [(r["entrants"], r["shape"], r["session"]) for r in rows] == [
+        (n, shape, s) for n in (12, 48) for shape in ("groups", "one_group") for s in (1, 2)
+    ]
+    # twelve players in groups of 12 are one group: three clashes a table, as one_group
+    assert {r["group_clashes"] for r in rows if r["entrants"] == 12} == {9}
+    assert all(
+        r["group_clashes"] == 0 for r in rows if (r["entrants"], r["shape"]) == (48, "groups")
+    )
+    assert len(list(tmp_path.glob("*-draws.json"))) == 1
