@@ -128,6 +128,29 @@ def test_a_group_right_reaches_the_events_of_its_own_league_only(con, tmp_path):
     assert auth.not_there(con, [], [("gowa", "KG 9"), ("gowa", "KG 1")]) == ([], [("gowa", "KG 9")])
 
 
+def test_a_group_right_follows_the_group_a_player_belonged_to_on_the_event_date(con, tmp_path):
+    """Before: a right followed the registry's newest group only, so a player who moved
+    from KG A to KG B took their earlier events out of KG A's coordinator's reach (and
+    into KG B's). The group read is the one in force on each event's date, as the group
+    standings read it."""
+    from datetime import date
+
+    from pipeline import events, players
+
+    reg = tmp_path / "reg.csv"
+    reg.write_text("player,group,member_since\nAna,KG A,\nAna,KG B,2026-07-01\n")
+    players.import_registry(con, players.read_registry(reg))
+    for event, day in (("spring", date(2026, 3, 1)), ("autumn", date(2026, 9, 1))):
+        events.save(con, event, "pepet", event_date=day)
+        path = tmp_path / f"{event}.csv"
+        path.write_text("player\nAna\n")
+        events.set_roster(con, event, events.read_roster(path), source=path.name)
+    auth.add_user(con, "kga", PW, [], groups=["KG A"])
+    auth.add_user(con, "kgb", PW, [], groups=["KG B"])
+    assert auth.user_events(con, "kga") == {"spring"}
+    assert auth.user_events(con, "kgb") == {"autumn"}
+
+
 def test_a_group_coordinator_has_the_events_whose_roster_holds_its_players(con, tmp_path):
     """A roster keeps only the groups it gives (the registry's is read when asked): an
     event whose roster lists a registered member, or a registered reserve, without a group
