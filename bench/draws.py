@@ -9,6 +9,10 @@ shapes of roster:
   something and no pass of the search ends it early: the search's bound
   (``seating.MOST_SWAPS``) is what stops it.
 
+and an unhas knockout's second round (:func:`pipeline.draws.seating.next_round`, shape
+``knockout``): the two qualifiers of each first-round table of the roster, in clubs of
+8, seated to meet another table's.
+
 Each row: the roster, the session, the seconds the search took, the group clashes left
 (the fewest the tables allow in ``one_group``) and how many pairs meet again. The times
 are the search alone, in this process; a whole ``domino draw`` adds reading the roster
@@ -60,6 +64,30 @@ def measure(size: int, shape: str, sessions: int = SESSIONS) -> list[dict[str, o
     return rows
 
 
+def knockout(size: int) -> dict[str, object]:
+    players = [f"p{i:05d}" for i in range(size)]
+    groups = {p: f"club {i % max(1, size // 8)}" for i, p in enumerate(players)}
+    first = seating.first_round(players, groups, random.Random(1))
+    quals = [t[:2] for t in first]
+    origin = {p: i for i, q in enumerate(quals) for p in q}
+    met = seating.met_pairs(first)
+    t = time.perf_counter()
+    tables = seating.next_round(quals, groups, met, random.Random(2))
+    return {
+        "entrants": sum(map(len, quals)),
+        "shape": "knockout",
+        "session": 2,
+        "search_s": round(time.perf_counter() - t, 3),
+        "group_clashes": sum(seating._group_clashes(t_, groups) for t_ in tables),
+        # the qualifiers of one table sit together by design: the other pairs that met
+        "pairs_met_again": sum(
+            1
+            for pair in seating.met_pairs(tables)
+            if met.get(pair) and len({origin[p] for p in pair}) == 2
+        ),
+    }
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="Roster sizes (comma).")
@@ -72,6 +100,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
             for row in measure(size, shape, args.sessions):
                 print(json.dumps(row), flush=True)
                 rows.append(row)
+        row = knockout(size)
+        print(json.dumps(row), flush=True)
+        rows.append(row)
     args.out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     (args.out / f"{stamp}-draws.json").write_text(json.dumps(rows, indent=1) + "\n")

@@ -71,7 +71,10 @@ def test_the_draw_bench_measures_every_size_and_shape(tmp_path):
 
     rows = draws.main(["--sizes", "12,48", "--sessions", "2", "--out", str(tmp_path)])
     assert [(r["entrants"], r["shape"], r["session"]) for r in rows] == [
-        (n, shape, s) for n in (12, 48) for shape in ("groups", "one_group") for s in (1, 2)
+        *[(12, shape, s) for shape in ("groups", "one_group") for s in (1, 2)],
+        (6, "knockout", 2),  # 12 players at 3 tables: 6 qualifiers
+        *[(48, shape, s) for shape in ("groups", "one_group") for s in (1, 2)],
+        (24, "knockout", 2),
     ]
     # twelve players in groups of 12 are one group: three clashes a table, as one_group
     assert {r["group_clashes"] for r in rows if r["entrants"] == 12} == {9}

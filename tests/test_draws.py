@@ -314,3 +314,34 @@ def test_a_sampled_search_keeps_forced_clashes_to_the_fewest(monkeypatch):
 
     tables = seating._search(start, cost, random.Random(5))
     assert sum(seating._group_clashes(t, groups) for t in tables) == 100
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("n_tables", "clubs"), [(9, 2), (13, 5), (20, 3), (31, 6)])
+def test_a_knockout_of_many_qualifiers_is_drawn_by_sampled_swaps_as_by_every_swap(
+    n_tables, seed, clubs
+):
+    """A knockout's next round once paid a whole-seating cost (qualifiers of one table
+    split over tables) on every swap tried: 512 qualifiers in groups took 49 s, and a large
+    one could not take the sampled search. The split is a sum over tables (each table's
+    count of qualifying tables met there, less one per qualifying table, the search's
+    floor), so a swap costs its two tables only and the sampled search (past
+    SWAPS_PER_PASS, made small here) seats the round as RULES.md asks: each table's
+    qualifiers together, meeting another table's, and groups apart where they can be."""
+    quals = [[f"t{i:02d}a", f"t{i:02d}b"] for i in range(n_tables)]
+    groups = {p: f"club {k % clubs}" for k, p in enumerate(p for q in quals for p in q)}
+    sampled = seating._swaps(seating.table_sizes(2 * n_tables)) > 100
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(seating, "SWAPS_PER_PASS", 100)
+        tables = seating.next_round(quals, groups, {}, random.Random(seed))
+    assert sampled
+    assert sorted(p for t in tables for p in t) == sorted(p for q in quals for p in q)
+    for t in tables:
+        assert len({p[:3] for p in t}) >= 2  # never one table's qualifiers alone
+    split = sum(len({i for i, t in enumerate(tables) if any(p in t for p in q)}) - 1 for q in quals)
+    assert split <= seating.table_sizes(2 * n_tables).count(3)
+    # at most one more member of a group at a table than the tables force
+    for g in set(groups.values()):
+        members = [p for p in groups if groups[p] == g]
+        per_table = [sum(groups[p] == g for p in t) for t in tables]
+        assert max(per_table) <= -(-len(members) // len(tables)) + 1

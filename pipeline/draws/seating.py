@@ -118,23 +118,23 @@ def _search(
     table_cost: Callable[[Sequence[str]], float],
     rng: random.Random,
     *,
-    extra: Callable[[list[list[str]]], float] | None = None,
+    floor: float = 0.0,
     restarts: int = 8,
 ) -> list[list[str]]:
     """Local search over swaps of two players at different tables, first improvement in a
     random order, from ``tables`` and from ``restarts`` random reshuffles; the seating of
     least total cost is kept (ties: the first found), at most :data:`MOST_SWAPS` swaps
-    tried. Past :data:`SWAPS_PER_PASS` swaps (and with no cost over all tables,
-    ``extra``), :func:`_sampled_search`."""
+    tried; a seating costing ``floor`` (what every seating costs at least) ends it. Past
+    :data:`SWAPS_PER_PASS` swaps, :func:`_sampled_search`."""
 
     def total(ts: list[list[str]]) -> float:
-        return sum(table_cost(t) for t in ts) + (extra(ts) if extra else 0.0)
+        return sum(table_cost(t) for t in ts)
 
     best, best_cost = [list(t) for t in tables], total(tables)
     everyone = [p for t in tables for p in t]
     sizes = [len(t) for t in tables]
-    if extra is None and _swaps(sizes) > SWAPS_PER_PASS:
-        return _sampled_search(tables, table_cost, rng)
+    if _swaps(sizes) > SWAPS_PER_PASS:
+        return _sampled_search(tables, table_cost, rng, floor)
     tried = 0
     for attempt in range(restarts + 1):
         if tried >= MOST_SWAPS:
@@ -151,7 +151,7 @@ def _search(
         cost = total(cur)
         costs = [table_cost(t) for t in cur]  # each table's, kept as swaps are made
         improved = True
-        while improved and cost > 0 and tried < MOST_SWAPS:
+        while improved and cost > floor and tried < MOST_SWAPS:
             improved = False
             moves = [
                 (a, i, b, j)
@@ -163,11 +163,9 @@ def _search(
             moves = moves[: MOST_SWAPS - tried]
             tried += len(moves)
             for a, i, b, j in moves:
-                whole = extra(cur) if extra else 0.0
                 cur[a][i], cur[b][j] = cur[b][j], cur[a][i]
                 after_a, after_b = table_cost(cur[a]), table_cost(cur[b])
                 delta = after_a + after_b - costs[a] - costs[b]
-                delta += (extra(cur) - whole) if extra else 0.0
                 if delta < 0:
                     cost += delta
                     costs[a], costs[b] = after_a, after_b
@@ -176,7 +174,7 @@ def _search(
                     cur[a][i], cur[b][j] = cur[b][j], cur[a][i]
         if cost < best_cost:
             best, best_cost = [list(t) for t in cur], cost
-        if best_cost == 0:
+        if best_cost <= floor:
             break
     return best
 
@@ -185,20 +183,21 @@ def _sampled_search(
     tables: list[list[str]],
     table_cost: Callable[[Sequence[str]], float],
     rng: random.Random,
+    floor: float = 0.0,
 ) -> list[list[str]]:
     """The search of a large roster, from ``tables`` alone: passes of
     :data:`SWAPS_PER_PASS` swaps drawn at random, each of a player at a table that costs
     something (a swap of two tables that cost nothing cannot lower a cost that is never
     negative) with one at another table, first improvement, until a pass improves nothing,
-    the cost is nil, or :data:`MOST_SWAPS` are tried."""
+    the cost is ``floor``, or :data:`MOST_SWAPS` are tried."""
     cur = [list(t) for t in tables]
     costs = [table_cost(t) for t in cur]
     tried, left = 0, sum(costs)
-    while tried < MOST_SWAPS and left > 0:
+    while tried < MOST_SWAPS and left > floor:
         costly = [k for k, c in enumerate(costs) if c > 0]
         improved = False
         for _ in range(SWAPS_PER_PASS):
-            if left <= 0:
+            if left <= floor:
                 break
             a = rng.choice(costly)
             b = rng.randrange(len(cur) - 1)
@@ -224,6 +223,29 @@ GROUP_WEIGHT = 1_000_000.0
 def _group_clashes(table: Sequence[str], groups: Mapping[str, str | None]) -> int:
     seen = [groups.get(p) for p in table if groups.get(p)]
     return len(seen) - len(set(seen))
+
+
+def _met_times(met: Met) -> Callable[[str, str], int]:
+    """How often two players met, looked up by player: a search asks it millions of times,
+    and building the pair's frozenset for each ask was most of a draw's time."""
+    partners: dict[str, dict[str, int]] = {}
+    for pair, n in met.items():
+        a, b = sorted(pair)
+        partners.setdefault(a, {})[b] = n
+        partners.setdefault(b, {})[a] = n
+    none: dict[str, int] = {}
+    return lambda a, b: partners.get(a, none).get(b, 0)
+
+
+def _clashes(groups: Mapping[str, str | None]) -> Callable[[Sequence[str]], int]:
+    """:func:`_group_clashes` of a table, ``groups`` read once."""
+    group_of = {p: g for p, g in groups.items() if g}
+
+    def clashes(table: Sequence[str]) -> int:
+        seen = [group_of[p] for p in table if p in group_of]
+        return len(seen) - len(set(seen))
+
+    return clashes
 
 
 def met_pairs(tables: Sequence[Sequence[str]]) -> dict[Pair, int]:
@@ -255,23 +277,13 @@ def session(
     """A pepet session: members of one group apart first, then opponents rotated so that
     the sum over pairs of (times met)² is as small as the search finds."""
     start = first_round(players, groups, rng, size=size, small=small)
-    # who met whom, by player (the search asks millions of times: no pair built per ask)
-    partners: dict[str, dict[str, int]] = {}
-    for pair, n in met.items():
-        a, b = sorted(pair)
-        partners.setdefault(a, {})[b] = n
-        partners.setdefault(b, {})[a] = n
-    none: dict[str, int] = {}
-    group_of = {p: g for p, g in groups.items() if g}
+    times, clashes = _met_times(met), _clashes(groups)
 
     def cost(table: Sequence[str]) -> float:
         # a table raises the sum of squares by 2m + 1 per pair that met m times before;
         # the + 1 is the same for every seating of these sizes, so it is left out
-        pairs = sum(
-            2 * partners.get(a, none).get(b, 0) for a, b in itertools.combinations(table, 2)
-        )
-        seen = [group_of[p] for p in table if p in group_of]
-        return GROUP_WEIGHT * (len(seen) - len(set(seen))) + pairs
+        pairs = sum(2 * times(a, b) for a, b in itertools.combinations(table, 2))
+        return GROUP_WEIGHT * clashes(table) + pairs
 
     return _search(start, cost, rng)
 
@@ -302,26 +314,22 @@ def next_round(
     for u in units:
         rng.shuffle(u)
     start = _deal_units(units, sizes)
+    times, clashes = _met_times(met), _clashes(groups)
 
     def cost(table: Sequence[str]) -> float:
         tables_from = len({origin[p] for p in table})
         same_origin = 1e9 if tables_from < 2 else 0.0
         old = sum(
-            met.get(frozenset((a, b)), 0)
-            for a, b in itertools.combinations(table, 2)
-            if origin[a] != origin[b]
+            times(a, b) for a, b in itertools.combinations(table, 2) if origin[a] != origin[b]
         )
-        return same_origin + GROUP_WEIGHT * _group_clashes(table, groups) + old
+        # each table's qualifiers sit together unless the sizes force a split: a split
+        # costs 1e7 for every table beyond the first its qualifiers sit at, which summed
+        # over the tables is 1e7 per qualifying table met at each table, less 1e7 for each
+        # qualifying table (the same for every seating: the search's floor)
+        split = 1e7 * tables_from
+        return same_origin + GROUP_WEIGHT * clashes(table) + old + split
 
-    def split(ts: list[list[str]]) -> float:
-        # each table's qualifiers sit together unless the sizes force a split
-        where: dict[int, set[int]] = {}
-        for i, t in enumerate(ts):
-            for p in t:
-                where.setdefault(origin[p], set()).add(i)
-        return 1e7 * sum(len(s) - 1 for s in where.values())
-
-    return _search(start, cost, rng, extra=split)
+    return _search(start, cost, rng, floor=1e7 * len(set(origin.values())))
 
 
 def _deal_units(units: list[list[str]], sizes: Sequence[int]) -> list[list[str]]:
