@@ -91,6 +91,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Reason for a redraw (needed when the round is already drawn)",
     },
     "org.draw.button": {"id": "Undi babak ini", "en": "Draw this round"},
+    "org.draw.running": {
+        "id": "Mengundi meja… (roster besar: beberapa detik)",
+        "en": "Drawing the tables… (a large roster: a few seconds)",
+    },
     "org.draw.done": {
         "id": "Babak {round} diundi dengan seed {seed}.",
         "en": "Round {round} drawn with seed {seed}.",

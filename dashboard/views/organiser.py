@@ -377,7 +377,9 @@ def _draw(info: events.EventInfo, ident: auth.Identity) -> None:
         )
 
     try:
-        drawn = _write(ident, info.event, run)
+        # a roster of hundreds takes seconds to seat: said where the button was pressed
+        with st.spinner(t("org.draw.running")):
+            drawn = _write(ident, info.event, run)
     except messages.Refused as exc:
         st.error(_refusal(exc))
         return
