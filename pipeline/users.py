@@ -134,19 +134,20 @@ def group_rights(
 ) -> list[tuple[str, str]]:
     """The rights (league, group) that ``groups`` grant, each group as its league's
     registry writes it where only the capitals differ (``kg tallo`` is ``KG Tallo``: a right
-    is matched as written). Without ``league``, each group's league is the one whose
-    registry has it; a group in several leagues' registries is refused (a right to ``KG 1``
-    of every city would reach players it is not meant for), one in none is the league
-    'default''s."""
+    is matched as written, so the other spelling would grant nothing; of two spellings
+    held, the first in sort order). Without ``league``, each group's league is the one
+    whose registry has it; a group in several leagues' registries is refused (a right to
+    ``KG 1`` of every city would reach players it is not meant for), one in none is the
+    league 'default''s."""
     grs = _clean(groups)
     if not grs:
         return []
-    if league is not None and league.strip():
-        league = " ".join(league.split())
-        return [(league, g) for g in registry_spelling(con, grs, league)]
     where: dict[str, dict[str, str]] = {}  # a group in lower case -> league -> its spelling
     for lg, g in sorted(_league_groups(con), reverse=True):
         where.setdefault(g.lower(), {})[lg] = g
+    if league is not None and league.strip():
+        league = " ".join(league.split())
+        return sorted({(league, where.get(g.lower(), {}).get(league, g)) for g in grs})
     rights = []
     for g in grs:
         leagues = where.get(g.lower(), {})
@@ -196,20 +197,6 @@ def revoke_sign_ins(con: duckdb.DuckDBPyConnection, key: str) -> None:
         "UPDATE sign_ins SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
         [datetime.now(), key],
     )
-
-
-def registry_spelling(
-    con: duckdb.DuckDBPyConnection, groups: list[str], league: str | None = None
-) -> list[str]:
-    """``groups`` as ``league``'s registry (or any) writes them where only the capitals
-    differ (``kg tallo`` is ``KG Tallo``): a right to a group is matched as written, so the
-    other spelling would grant nothing."""
-    if not groups:
-        return groups
-    from pipeline.players import group_spellings  # it reads files: not needed to sign in
-
-    known = group_spellings(con, league)
-    return list(dict.fromkeys(known.get(g.lower(), g) for g in groups))
 
 
 def _set_scope(
