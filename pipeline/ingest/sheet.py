@@ -221,8 +221,7 @@ def _to_frame(
     unread = [
         line
         for line, col, code, _ in marks
-        if code == "formula_without_value" and col is not None and col < len(names)
-        if names[col] in CANONICAL
+        if code == "formula_without_value" and _mark_column(col, names)
     ]
     not_blank = pl.any_horizontal(pl.col(c).is_not_null() for c in names) | pl.col("_line").is_in(
         unread
@@ -326,6 +325,13 @@ def _issue(
     }
 
 
+def _mark_column(col: int | None, names: list[str]) -> str | None:
+    """The contract column a mark's cell is in; None for a whole row's mark (a hidden
+    row) or a column the hand log does not use."""
+    name = names[col] if col is not None and col < len(names) else None
+    return name if name in CANONICAL else None
+
+
 def _mark_rows(
     cells: pl.DataFrame, names: list[str], seen: dict[str, str], marks: list[_Mark]
 ) -> pl.DataFrame:
@@ -333,8 +339,8 @@ def _mark_rows(
     saved without its value, or what looks like a totals row (first of these per row)."""
     found: dict[int, dict[str, str | None]] = {}
     for line, col, code, params in sorted(marks, key=lambda m: (m[0], m[2] != "hidden_row")):
-        name = names[col] if col is not None and col < len(names) else None
-        if col is not None and name not in CANONICAL:
+        name = _mark_column(col, names)
+        if col is not None and name is None:
             continue  # a formula in a column the hand log does not use changes nothing
         if line not in found:
             where = (
