@@ -528,8 +528,8 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "en": "All doubles dealt (menang biasa)",
     },
     "wo": {"id": "WO (walkover)", "en": "WO (walkover)"},
-    "above": {"id": "di atas pemenang", "en": "above the winner"},
-    "caught": {"id": "tertangkap (kandang)", "en": "caught (kandang)"},
+    "above": {"id": "Di atas pemenang", "en": "Above the winner"},
+    "caught": {"id": "Tertangkap (kandang)", "en": "Caught (kandang)"},
     # pepet
     "out": {"id": "Habis (keluar)", "en": "Out (went out)"},
     "locked": {"id": "Kunci (terkunci)", "en": "Locked"},
@@ -542,7 +542,7 @@ CATEGORIES: dict[str, dict[str, str]] = {
     "ambyar1": {"id": "Ambyar 1 (mengunci)", "en": "Ambyar 1 (locking)"},
     "ambyar2": {"id": "Ambyar 2 (menyebabkan tutup)", "en": "Ambyar 2 (causing a tutup)"},
     "kado": {"id": "Kado", "en": "Kado"},
-    "-": {"id": "lainnya", "en": "other"},
+    "-": {"id": "Lainnya", "en": "Other"},
 }
 
 _twice = STRINGS.keys() & (_feature_strings := strings.collect()).keys()

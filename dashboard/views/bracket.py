@@ -24,8 +24,13 @@ OLD_KEY = "br_event"  # how links made before named it
 def render() -> None:
     st.title(t("br.title"))
     ui.cards_css()
-    # where a player goes next may take two lines in a narrow card (see where_next)
-    st.html("<style>.br-table td:last-child {white-space: normal;}</style>")
+    # where a player goes next may take two lines in a narrow card (see where_next); cells
+    # a little closer than elsewhere, so a table with its tie-break column still fits its
+    # card three a row beside the sidebar (1366 px) without scrolling sideways
+    st.html(
+        "<style>.br-table td:last-child {white-space: normal;}"
+        " .table-card .br-table :is(td, th) {padding-left: .3rem; padding-right: .3rem;}</style>"
+    )
     old = st.query_params.get(OLD_KEY)
     if old is not None:  # a link from before: the same event, under today's name
         del st.query_params[OLD_KEY]

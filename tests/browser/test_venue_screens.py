@@ -7,7 +7,16 @@ import re
 
 import pytest
 
-from tests.browser.support import ARTIFACTS, PEPET, UNHAS, add_coordinator, build_samples, dashboard
+from pipeline.demo import load_samples
+from tests.browser.support import (
+    ARTIFACTS,
+    PEPET,
+    ROOT,
+    UNHAS,
+    add_coordinator,
+    build_samples,
+    dashboard,
+)
 from tests.browser.test_dashboard_e2e import REFRESH, confirm_button, sign_in, upload, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -201,3 +210,31 @@ def test_on_a_phone_a_problem_message_is_not_a_word_per_line(server, new_page):
         "td => getComputedStyle(td, '::before').content"
     ) in ("none", "normal")
     assert UNHAS  # the sample event the file belongs to
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    """The bundled sample events (data/samples, what ``make demo`` loads): their players
+    have the long names of a real venue's sheets."""
+    tmp = tmp_path_factory.mktemp("venue_demo")
+    db = tmp / "demo.duckdb"
+    load_samples(db, ROOT / "data" / "samples")
+    with dashboard(db, tmp, refresh=REFRESH) as srv:
+        yield srv
+
+
+def test_the_road_to_the_final_fits_three_tables_a_row_beside_the_sidebar(demo_server, new_page):
+    """A round's tables stand three a row on a laptop's 1366 px beside the sidebar; a
+    table that played a tie-break has a column more, and its card must still hold it
+    without scrolling sideways (it did not: the arrow's column was cut at the card's edge)."""
+    page = new_page(1366, 900)
+    page.goto(f"{demo_server.url}/bracket")
+    page.locator(".table-card th", has_text="TB").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    wide = page.evaluate(
+        "() => [...document.querySelectorAll('.table-card')]"
+        ".filter(c => c.scrollWidth > c.clientWidth)"
+        ".map(c => c.querySelector('.table-card-title').textContent)"
+    )
+    page.screenshot(path=str(ARTIFACTS / "venue-bracket-1366x900.png"))
+    assert wide == [], f"these tables scroll sideways in their cards: {wide}"
