@@ -233,6 +233,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Red cells: errors (that match is not loaded) · yellow cells: warnings (loaded anyway).",
     },
     "up.matches": {"id": "Pertandingan", "en": "Matches"},
+    "up.new_events": {
+        "id": "Menyimpan ini membuat {n} acara baru: {events}. Jika salah satunya acara yang sudah ada dengan id salah ketik, perbaiki kolom acara di berkasnya sebelum menyimpan.",
+        "en": "Saving this creates {n} new event(s): {events}. If one of them is an existing event with its id mistyped, fix the event column in the file before saving.",
+    },
+    "up.new_events.more": {"id": "dan {n} lainnya", "en": "and {n} more"},
     "up.status.new": {"id": "baru", "en": "new"},
     "up.status.update": {"id": "tambahan kocokan", "en": "update"},
     "up.status.correction": {"id": "koreksi", "en": "correction"},

@@ -722,6 +722,11 @@ def test_upload_previews_then_saves(db_path):
         )
     points = [df for df in frames(at) if "Poin" in df.columns and "Meja" in df.columns]
     assert points and len(points[0]) == 4
+    # the event the save would create is named before anything is saved
+    assert [i.value for i in at.info if "acara baru" in i.value] == [
+        f"Menyimpan ini membuat 1 acara baru: {ui.md(UNHAS)} (unhas). Jika salah satunya acara "
+        "yang sudah ada dengan id salah ketik, perbaiki kolom acara di berkasnya sebelum menyimpan."
+    ]
     btn = _confirm_button(at)
     assert not btn.disabled
     btn.click().run()

@@ -73,6 +73,41 @@ def test_a_round_with_no_draw_in_an_event_that_draws_is_said_once_and_loads(stor
     assert not again.problems.filter(pl.col("code") == "draw_round").height  # loaded now
 
 
+def test_a_drawn_table_loaded_under_a_mistyped_event_is_said_before_it_lands(store, tmp_path):
+    """A table's sheet whose event is mistyped (``evv`` for the drawn ``ev``) loaded into a
+    new event without a word about the draw it belongs to, the drawn table left waiting;
+    it still loads (the event may really be another one), with a warning naming the drawn
+    table, on the file's first row of the match, in its event column."""
+    from tests.rules_helpers import biasa_match
+
+    setup_event(tmp_path)
+    with connect(store) as con:
+        start = start_of(con, "ev", "R1", "1")
+        seated = [p for p in start if p]
+        rows = biasa_match([seated[0]] * 10, start, event="evv", round="R1", table="1")
+        p = load(con, tmp_path, rows, name="meja1.csv")
+        other = start_of(con, "ev", "R1", "2")
+        others = [p for p in other if p]
+        # three of another drawn table and one of this one: not that table's players
+        mixed = (*other[:3], seated[0]) if other[3] else (*other[:2], seated[0], None)
+        mixed_rows = biasa_match([mixed[0]] * 10, mixed, event="cup", round="R1", table="2")
+        q = load(con, tmp_path, mixed_rows, name="mixed.csv")
+        # the drawn table loaded: nothing waits for these players any more
+        load(con, tmp_path, play(start), name="ev1.csv")
+        again = load(con, tmp_path, [r | {"event": "evw"} for r in rows], name="evw.csv")
+    said = p.problems.filter(pl.col("code") == "draw_elsewhere")
+    assert said.select("file", "line", "column", "severity").rows() == [
+        ("meja1.csv", 2, "event", "warning")
+    ]
+    assert said["message"][0].startswith(
+        "event evv is new, and the draw of ev seats these same players at round R1 table 1"
+    )
+    assert p.count("new") == 1 and p.exit_code == 0
+    assert len(others) >= 3
+    assert not q.problems.filter(pl.col("code") == "draw_elsewhere").height
+    assert not again.problems.filter(pl.col("code") == "draw_elsewhere").height
+
+
 def test_an_event_without_draws_is_not_warned_of_rounds_without_one(con, tmp_path):
     from tests.rules_helpers import biasa_match
 

@@ -940,6 +940,7 @@ RARE = {
     "draw_chair": {"player": "Ana", "chair": "A", "hand": "1", "drawn": "B"},
     "draw_table": {"table": "9", "round": "R1", "tables": ["1", "2"]},
     "draw_round": {"round": "R2", "drawn": ["R1"]},  # tests/test_draw_labels.py
+    "draw_elsewhere": {"event": "evv", "drawn_event": "ev", "round": "R1", "table": "1"},
     # tests/test_labels_and_seating.py provokes it for real
     "label_spelling.event": {"written": "Piala Dies 2026", "label": "piala-2026"},
     # substitutes (rule 23): provoked for real in tests/test_substitutes.py

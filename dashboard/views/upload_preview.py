@@ -43,6 +43,7 @@ def show_preview(pv: Preview) -> None:
         st.error(t("up.file_rejected.more", n=len(refusals) - REFUSED_SHOWN))
     _problems(pv.plan.problems.filter(~pl.col("code").is_in(ASKED_BY_THE_PAGE)))
     _outcomes(pv)
+    _new_events(pv.plan.new_events)
     _points(pv)
     for i, d in enumerate(pv.diffs):
         _diff(i, d, pv)
@@ -118,6 +119,20 @@ def _outcomes(pv: Preview) -> None:
         },
     )
     _readable_table(rows, "up_outcomes", rows.columns)
+
+
+def _new_events(new: dict[str, str]) -> None:
+    """The events the save would create (an event id mistyped in the sheet is one), named
+    before anything is saved; a long list is cut short."""
+    if not new:
+        return
+    named = [f"{ui.md(e)} ({ui.md(rs)})" for e, rs in sorted(new.items())[:NEW_EVENTS_NAMED]]
+    if len(new) > NEW_EVENTS_NAMED:
+        named.append(t("up.new_events.more", n=len(new) - NEW_EVENTS_NAMED))
+    st.info(t("up.new_events", n=len(new), events=", ".join(named)))
+
+
+NEW_EVENTS_NAMED = 10  # the new events a preview names; the rest are counted
 
 
 def _points(pv: Preview) -> None:

@@ -15,16 +15,26 @@ The draw already follows the ruleset's swap schedule, so for a match refused by
 ``draw_chair`` the ``swap_schedule`` warning would say the same thing a second time, more
 weakly: :func:`without_echoes` leaves it out.
 
+And one warning before a draw of the match's own event exists:
+
+- ``draw_elsewhere`` (a warning, the match loads): a match of an event this load creates
+  whose players are exactly those the current draw of another event seats at a table not
+  loaded yet (once per match, column event): the event's id mistyped (``cupp`` for
+  ``cup``) would put the table into a new event and leave the drawn one waiting. The
+  upload page shows it before anything is saved.
+
 A drawn table missing from the upload is no problem: uploads may be partial, and the
 next round's draw waits for every table anyway.
 """
+
+from collections.abc import Collection
 
 import duckdb
 import polars as pl
 
 from pipeline import problems
 from pipeline.ingest.match import MATCH, seats_long
-from pipeline.store.db import for_events, frame
+from pipeline.store.db import for_events, frame, register
 
 _SEATS = (
     's.event, s.round, s."table", s.hand, s.chair, s.player_key, s.player '
@@ -145,6 +155,85 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
         )
     )
     return problems.concat([undrawn, *found])
+
+
+def drawn_elsewhere(
+    con: duckdb.DuckDBPyConnection, typed: pl.DataFrame, new: Collection[str]
+) -> pl.DataFrame:
+    """``draw_elsewhere`` (a warning, once per match, on its first row): a match of one of
+    ``new`` (the events this load creates) seats exactly the players that the current draw
+    of another event seats at one table, and that table is not loaded yet."""
+    if not new:  # nearly every load
+        return problems.empty()
+    if not con.execute("SELECT 1 FROM draws_t WHERE current LIMIT 1").fetchall():
+        return problems.empty()  # a store that draws nothing (a rebuild's first batch)
+    rows = typed.filter(
+        pl.col("event").is_in(list(new)) & pl.all_horizontal(pl.col(c).is_not_null() for c in MATCH)
+    )
+    if rows.height == 0:
+        return problems.empty()
+    seats = seats_long(rows, MATCH)
+    register(con, "_keys", seats.select(pl.col("player_key").unique()))
+    try:
+        drawn = frame(con.sql(_DRAWN_WITH))
+    finally:
+        con.unregister("_keys")
+    if drawn.height == 0:
+        return problems.empty()
+
+    def players(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+        return df.group_by(by).agg(
+            pl.col("player_key").unique().sort().str.join("\x1f").alias("_players")
+        )
+
+    tables = players(drawn, ["event", "round", "table"]).select(
+        "_players",
+        pl.col("event").alias("_drawn_event"),
+        pl.col("round").alias("_drawn_round"),
+        pl.col("table").alias("_drawn_table"),
+    )
+    meant = (
+        players(seats, MATCH)
+        .join(tables, on="_players")
+        .sort("_drawn_event", "_drawn_round", "_drawn_table")
+        .unique(MATCH, keep="first")
+    )
+    first = rows.unique(MATCH, keep="first", maintain_order=True).join(meant, on=MATCH)
+    return problems.from_rows(
+        first,
+        column="event",
+        code="draw_elsewhere",
+        severity=problems.WARNING,
+        params={
+            "event": pl.col("event"),
+            "drawn_event": pl.col("_drawn_event"),
+            "round": pl.col("_drawn_round"),
+            "table": pl.col("_drawn_table"),
+        },
+    )
+
+
+#: Every player of the current draws' tables that seat one of ``_keys`` and that are not
+#: loaded (or loaded and withdrawn): a whole table's players, to compare as a set.
+_DRAWN_WITH = """
+WITH cur AS (
+    SELECT s.event, s.round, s."table", s.player_key
+    FROM draw_seats s JOIN draws_t d
+    ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no
+    WHERE d.current
+),
+hit AS (
+    SELECT DISTINCT event, round, "table" FROM cur
+    WHERE player_key IN (SELECT player_key FROM _keys)
+    AND NOT EXISTS (
+        SELECT 1 FROM match_versions m
+        WHERE m.event = cur.event AND m.round = cur.round AND m."table" = cur."table"
+        AND m.current AND m.kind <> 'withdrawn'
+    )
+)
+SELECT DISTINCT c.event, c.round, c."table", c.player_key
+FROM cur c JOIN hit h ON h.event = c.event AND h.round = c.round AND h."table" = c."table"
+"""
 
 
 def _undrawn_rounds(

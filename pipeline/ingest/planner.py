@@ -15,7 +15,7 @@ A match (event, round, table) with an error stays out whole.
 """
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 import duckdb
 import polars as pl
@@ -98,7 +98,7 @@ def plan(
     found.append(label_problems)
     typed, key_problems = resolve_players(con, typed)
     found.append(key_problems)
-    found += _checks(con, typed)
+    found += _checks(con, typed, new_events)
 
     candidates = _candidates(typed, problems.concat(found))
     keep = keep_scores and not is_postgres(con)
@@ -253,8 +253,11 @@ def _rulesets_in(typed: pl.DataFrame) -> list[str]:
     return sorted(typed.get_column("rs").drop_nulls().unique().to_list()) if typed.height else []
 
 
-def _checks(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> list[pl.DataFrame]:
-    """Every check of the rows, the matches and across matches, as each ruleset asks."""
+def _checks(
+    con: duckdb.DuckDBPyConnection, typed: pl.DataFrame, new: Collection[str] = ()
+) -> list[pl.DataFrame]:
+    """Every check of the rows, the matches and across matches, as each ruleset asks
+    (``new``: the events this load creates)."""
     found: list[pl.DataFrame] = []
     for rs in _rulesets_in(typed):
         part = typed.filter(pl.col("rs") == rs)
@@ -264,6 +267,7 @@ def _checks(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> list[pl.Data
     found.append(cross.two_tables(con, typed))
     found.append(cross.keyless_rows(typed))
     found.append(drawcheck.against_draw(con, typed))
+    found.append(drawcheck.drawn_elsewhere(con, typed, new))
     found.append(substitutes.check(con, typed))
     return drawcheck.without_echoes(found)
 
