@@ -342,8 +342,8 @@ class Advanced:
 
 def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     """Why ``event`` is not finished (None when it is). Finished: it has results, every
-    loaded table is complete, every session has the ruleset's number of tables, and every
-    drawn round has results."""
+    loaded table is complete, every session has the ruleset's number of tables, every
+    drawn round has results, and every table of a round's current draw is loaded."""
     rs, _, _ = _event_info(con, event)
     want = rulesets.load(rs).flat.get("session_tables")
     tables = frame(
@@ -361,6 +361,20 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
         if want and r["tables"] < int(want):
             return _say(
                 "advance.tables", round=r["round"], event=event, tables=r["tables"], want=want
+            )
+    drawn_tables = dict(
+        con.execute(
+            'SELECT s.round, count(DISTINCT s."table") FROM draw_seats s JOIN draws_t d '
+            "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
+            "WHERE d.current AND s.event = ? GROUP BY s.round",
+            [event],
+        ).fetchall()
+    )
+    for r in tables.iter_rows(named=True):
+        want_drawn = int(drawn_tables.get(r["round"], 0))
+        if r["tables"] < want_drawn:  # a drawn table not loaded yet: its players still play
+            return _say(
+                "advance.tables", round=r["round"], event=event, tables=r["tables"], want=want_drawn
             )
     drawn = con.execute(
         "SELECT round FROM draws_t WHERE event = ? AND current AND round NOT IN "

@@ -540,6 +540,33 @@ def test_advance_command_says_ties_and_refuses_in_one_sentence(db_path, tmp_path
     )
 
 
+def test_an_event_with_a_drawn_table_still_to_load_is_not_finished(db_path, tmp_path):
+    """Before: an unhas round drawn on two tables with one loaded counted as finished, so
+    ``advance`` took its top 2 from half the round (exit 0); a player among the top of two
+    sources was counted twice in "N players advance"."""
+    from tests.test_events_draw_cli import play, setup_event, start_of
+
+    setup_event(tmp_path)  # ev: eight entrants, R1 drawn on two tables
+    with connect(db_path) as c:
+        first, second = start_of(c, "ev", "R1", "1"), start_of(c, "ev", "R1", "2")
+        load(c, tmp_path, play(first), name="meja1.csv")
+        create_events(c, {"kota": "unhas"}, "default", "test")
+        with pytest.raises(Refused, match="round R1 of event ev has 1 of 2 tables in"):
+            advance(c, ["ev"], "kota", 2)
+        load(c, tmp_path, play(second, table="2"), name="meja2.csv")
+        # ev2: one table of the same players as ev's table 1, loaded without a draw
+        load(c, tmp_path, play(first, event="ev2"), name="ev2.csv", ruleset="unhas")
+    db = str(db_path)
+    res = run("advance", "--from", "ev", "--from", "ev2", "--to", "kota", "--top", "2", "--db", db)
+    assert res.exit_code == 0, res.output
+    # ev's top 2: each table's winner (6 hands of 10, the same points: rank 1 shared);
+    # ev2's: its winner and second, the winner being ev's table 1 winner again
+    assert (
+        "3 players advance to kota (top 2 of ev, ev2); 1 of them qualified from more than one "
+        "event" in res.stdout
+    ), res.stdout
+
+
 def test_a_second_advance_with_a_smaller_top_says_the_first_ones_players_stay(db_path, tmp_path):
     """Before: "1 players advance to kota (top 1 of kg1)" with the roster still holding the
     first advance's four, as if the cut had been made again."""

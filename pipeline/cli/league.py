@@ -59,11 +59,13 @@ def advance(sources, target, top, per_group, by, db) -> None:
     for line in done.warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
     scope = " per group" if per_group else ""
+    qualified = done.qualifiers.get_column("player_key").n_unique()
+    twice = done.qualifiers.height - qualified  # a player among the top of two sources
     out.print(
-        f"{done.qualifiers.height} players advance to {escape(target)} (top {top}{scope} of {escape(', '.join(sources))})",
+        f"{qualified} players advance to {escape(target)} (top {top}{scope} of {escape(', '.join(sources))})"
+        + (f"; {twice} of them qualified from more than one event" if twice else ""),
         highlight=False,
     )
-    qualified = done.qualifiers.get_column("player_key").n_unique()
     if done.already or done.entrants > qualified:
         # an advance adds: a second one with a smaller top leaves the first one's players
         said = f"{escape(target)} now has {done.entrants} entrant(s)"
