@@ -238,6 +238,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Saving this creates {n} new event(s): {events}. If one of them is an existing event with its id mistyped, fix the event column in the file before saving.",
     },
     "up.new_events.more": {"id": "dan {n} lainnya", "en": "and {n} more"},
+    "rq.warnings": {"id": "Peringatan bila disetujui:", "en": "Warnings if approved:"},
     "up.status.new": {"id": "baru", "en": "new"},
     "up.status.update": {"id": "tambahan kocokan", "en": "update"},
     "up.status.correction": {"id": "koreksi", "en": "correction"},

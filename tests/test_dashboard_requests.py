@@ -114,6 +114,22 @@ def test_a_coordinator_correction_becomes_a_request_the_jury_approves(league):
     }
 
 
+def test_the_jury_sees_what_a_pending_correction_would_be_warned_of(league):
+    """The jury decided on the difference alone: a warning of the correction's file (here
+    its round written in other capitals; a next round drawn with other qualifiers is
+    another) was never shown to them."""
+    at = signed_in("cora")
+    name, blob = corrected()
+    text = blob.decode("utf-8-sig").replace(";S2;", ";s2;")
+    at.get("file_uploader")[0].set_value([(name, text.encode(), "text/csv")])
+    run(at)
+    answer(at, "up_reason", "A memegang 8, bukan 11", "up_request")
+    assert "Permintaan perubahan 1 terkirim" in texts(at)
+    jury = signed_in("juri", "page_scripts/requests.py")
+    boxes = [w.value for w in jury.warning if w.value.startswith("Peringatan bila disetujui:")]
+    assert len(boxes) == 1 and "babak s2 dibaca sebagai babak S2" in boxes[0], boxes
+
+
 def test_a_hostile_photo_is_refused_on_the_page(league):
     at = signed_in("cora")
     name, blob = corrected()

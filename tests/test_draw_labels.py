@@ -108,6 +108,44 @@ def test_a_drawn_table_loaded_under_a_mistyped_event_is_said_before_it_lands(sto
     assert not again.problems.filter(pl.col("code") == "draw_elsewhere").height
 
 
+def test_a_correction_that_changes_who_qualifies_after_the_next_draw_is_said(store, tmp_path):
+    """Before: a correction of an R1 table loaded after R2 was drawn (and played) changed
+    who qualified from it without a word, the road to the final then holding players who
+    no longer qualified. It still loads (the jury decides what follows), with a warning
+    naming who the next round seats and who qualifies now."""
+    from tests.test_events_draw_cli import run
+
+    setup_event(tmp_path)  # ev: eight entrants, R1 drawn on two tables
+    with connect(store) as con:
+        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
+        load(con, tmp_path, play(first), name="meja1.csv")
+        load(con, tmp_path, play(second, table="2"), name="meja2.csv")
+    assert run("draw", "--event", "ev", "--round", "R2", "--seed", "1").exit_code == 0
+    a, b, c, d = (p for p in first if p)
+    with connect(store) as con:
+        # the same two qualify, in the other order: nothing to say
+        same = load(
+            con, tmp_path, play(first, winners=[b] * 6 + [a] * 4), name="m1.csv", reason="x"
+        )
+        # c and d win instead of a and b
+        moved = load(
+            con, tmp_path, play(first, winners=[c] * 6 + [d] * 4), name="m2.csv", reason="y"
+        )
+    assert same.count("correction") == 1
+    assert not same.problems.filter(pl.col("code") == "next_round_drawn").height
+    said = moved.problems.filter(pl.col("code") == "next_round_drawn")
+    assert said.select("file", "line", "column", "severity").rows() == [
+        ("m2.csv", 2, "table", "warning")
+    ]
+    seated, qualified = ", ".join(sorted([a, b])), ", ".join(sorted([c, d]))
+    assert said["message"][0] == (
+        f"round R2 is drawn with {seated} from round R1 table 1, but this version qualifies "
+        f"{qualified}: the draw of round R2 no longer follows the results; draw it again "
+        "while none of its tables is loaded (domino draw --reason), otherwise the jury decides"
+    )
+    assert moved.count("correction") == 1 and moved.exit_code == 0
+
+
 def test_an_event_without_draws_is_not_warned_of_rounds_without_one(con, tmp_path):
     from tests.rules_helpers import biasa_match
 

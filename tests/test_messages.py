@@ -941,6 +941,20 @@ RARE = {
     "draw_table": {"table": "9", "round": "R1", "tables": ["1", "2"]},
     "draw_round": {"round": "R2", "drawn": ["R1"]},  # tests/test_draw_labels.py
     "draw_elsewhere": {"event": "evv", "drawn_event": "ev", "round": "R1", "table": "1"},
+    "next_round_drawn": {
+        "next": "R2",
+        "seated": ["Ana", "Budi"],
+        "round": "R1",
+        "table": "1",
+        "qualified": ["Cici", "Dedi"],
+    },
+    "next_round_drawn.tiebreak": {
+        "next": "R2",
+        "seated": ["Ana", "Budi"],
+        "round": "R1",
+        "table": "1",
+        "qualified": ["Cici"],
+    },
     # tests/test_labels_and_seating.py provokes it for real
     "label_spelling.event": {"written": "Piala Dies 2026", "label": "piala-2026"},
     # substitutes (rule 23): provoked for real in tests/test_substitutes.py

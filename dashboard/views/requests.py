@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard import access, data, ui
 from dashboard.i18n import language, t
-from dashboard.views.upload_preview import show_diffs
+from dashboard.views.upload_preview import show_diffs, show_warnings
 from pipeline import auth
 from pipeline import change_requests as cr
 from pipeline.store.db import DatabaseBusy
@@ -144,6 +144,7 @@ def _one(ident: auth.Identity, rid: int) -> None:
     if pv is not None:
         st.caption(t("rq.review"))
         show_diffs(pv)
+        show_warnings(pv)
     if ident.name == req.requested_by:  # the coordinator who asked may take it back
         _cancel(rid)
     if role not in (auth.JURY, auth.ADMIN):

@@ -63,6 +63,16 @@ def show_diffs(pv: Preview) -> None:
         _diff(i, d, pv)
 
 
+def show_warnings(pv: Preview) -> None:
+    """The warnings of a preview, each a sentence in the reader's language, in one box (the
+    change requests page shows what a pending correction would be warned of, such as a
+    next round drawn with other qualifiers)."""
+    found = pv.plan.problems.filter(pl.col("severity") == WARNING)
+    if found.height:
+        lines = render_column(found, language()).get_column("message").to_list()
+        ui.warning_list(t("rq.warnings"), lines)
+
+
 def _problems(problems: pl.DataFrame) -> None:
     errors = problems.filter(pl.col("severity") == ERROR).height
     st.markdown(f"##### {t('up.problems', errors=errors, warnings=problems.height - errors)}")

@@ -50,6 +50,12 @@ def _rules(book: rulesets.Ruleset) -> dict[str, Any]:
     return rules
 
 
+def knockout(book: rulesets.Ruleset) -> bool:
+    """Whether the ruleset draws a round after the first from the qualifiers of the round
+    before it (unhas), not from the roster (a pepet series)."""
+    return _rules(book)["method"] == "knockout"
+
+
 def schedule(book: rulesets.Ruleset) -> list[tuple[int, int, str]]:
     """The ruleset's swap schedule as ``(first hand, last hand, chairs)``."""
     return seating.swap_schedule(book.params)

@@ -236,6 +236,100 @@ FROM cur c JOIN hit h ON h.event = c.event AND h.round = c.round AND h."table" =
 """
 
 
+def next_round_drawn(
+    con: duckdb.DuckDBPyConnection, candidates: pl.DataFrame, standings: pl.DataFrame
+) -> pl.DataFrame:
+    """``next_round_drawn`` (a warning, once per match, on its first row): a match of a
+    knockout ruleset (unhas) whose next round is drawn already, and whose players seated in
+    that draw are not the ones who qualify from it in this version (a correction made
+    after the next round was drawn). The draw is not changed: it is said, so the jury
+    sees it before a correction is saved or approved."""
+    from pipeline import rulesets
+    from pipeline.draws import service as draws
+
+    if candidates.height == 0:
+        return problems.empty()
+    knockout = [
+        rs
+        for rs in candidates.get_column("rs").unique().to_list()
+        if draws.knockout(rulesets.load(rs))
+    ]
+    keys = candidates.filter(pl.col("rs").is_in(knockout)).select("event", "round").unique()
+    if keys.height == 0:
+        return problems.empty()
+    drawn = for_events(
+        con,
+        "SELECT DISTINCT event, round FROM draws_t WHERE current "
+        "AND event IN (SELECT event FROM _events)",
+        keys.get_column("event").unique().to_list(),
+    )
+    if drawn.height == 0:  # nearly every load: its event draws nothing, or nothing yet
+        return problems.empty()
+    nexts = []
+    for event, rnd in keys.join(drawn.select("event"), on="event", how="semi").iter_rows():
+        order = draws.order_with(con, event, rnd)
+        after = order[order.index(rnd) + 1 :]
+        if (
+            after
+            and drawn.filter((pl.col("event") == event) & (pl.col("round") == after[0])).height
+        ):
+            nexts.append((event, rnd, after[0]))
+    if not nexts:
+        return problems.empty()
+    pairs = pl.DataFrame(nexts, schema=["event", "round", "_next"], orient="row")
+    seats = drawn_seats(
+        con,
+        pairs.select("event", pl.col("_next").alias("round")),
+        pairs.get_column("event").unique().to_list(),
+    )
+    ahead = (
+        seats.select("event", pl.col("round").alias("_next"), "player_key", "player")
+        .unique(["event", "_next", "player_key"])
+        .join(pairs, on=["event", "_next"])
+    )
+    names = seats_long(candidates.join(pairs, on=["event", "round"], how="semi"), MATCH).unique(
+        [*MATCH, "player_key"], keep="first", maintain_order=True
+    )
+    table = (
+        standings.join(pairs, on=["event", "round"])
+        .join(candidates.select(MATCH).unique(), on=MATCH, how="semi")
+        .join(names.select(*MATCH, "player_key", "player"), on=[*MATCH, "player_key"], how="left")
+        .join(
+            ahead.select("event", "round", "player_key", pl.lit(value=True).alias("_seated")),
+            on=["event", "round", "player_key"],
+            how="left",
+        )
+        .with_columns(pl.col("_seated").fill_null(value=False))
+    )
+    moved = (
+        table.sort("player")
+        .group_by(MATCH)
+        .agg(
+            pl.col("_next").first(),
+            pl.col("player").filter(pl.col("_seated")).alias("_seated_names"),
+            pl.col("player").filter(pl.col("qualified")).alias("_qualified"),
+            pl.col("needs_tiebreak").any().alias("_tie"),
+            (pl.col("_seated") != pl.col("qualified")).any().alias("_moved"),
+        )
+        .filter(pl.col("_moved"))
+    )
+    first = candidates.unique(MATCH, keep="first", maintain_order=True).join(moved, on=MATCH)
+    return problems.from_rows(
+        first,
+        column="table",
+        code="next_round_drawn",
+        severity=problems.WARNING,
+        params={
+            "round": pl.col("round"),
+            "table": pl.col("table"),
+            "next": pl.col("_next"),
+            "seated": pl.col("_seated_names"),
+            "qualified": pl.col("_qualified"),
+        },
+        variant=pl.when(pl.col("_tie")).then(pl.lit("tiebreak")),
+    )
+
+
 def _undrawn_rounds(
     con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, events: list[str]
 ) -> pl.DataFrame:

@@ -106,6 +106,7 @@ def plan(
     outcomes, candidates, previous, versions, class_problems = classify(con, candidates, reason)
     scored = len(outcomes)  # one outcome per match scored, whether it is written or not
     found.append(class_problems)
+    found.append(drawcheck.next_round_drawn(con, candidates, table_standings))
     found += [
         cross.session_shape(con, candidates.filter(pl.col("rs") == rs), rulesets.load(rs))
         for rs in _rulesets_in(candidates)
