@@ -15,6 +15,7 @@ from pipeline.ingest.withdraw import WithdrawRefused, withdraw_as
 from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, add_coordinator
+from tests.rules_helpers import write_log
 from tests.test_change_requests import EV, PNG, SRC, corrected
 from tests.test_dashboard import frames, texts
 
@@ -358,6 +359,36 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
     assert "babak S2 meja 1 kembali dihitung, dari baris yang tersimpan." in texts(jury)
     assert points(league) == before
     assert "wd_back_match" not in [s.key for s in jury.selectbox]
+
+
+def test_the_jury_is_told_whom_the_next_draw_seats_from_a_table_it_withdraws(db_path, tmp_path):
+    """The withdrawal said it was done, and nothing of the next round's draw, which seats
+    that table's qualifiers (the draw is left to the jury)."""
+    from tests.test_events_draw_cli import play, setup_event, start_of
+    from tests.test_events_draw_cli import run as cli
+
+    setup_event(tmp_path)  # ev: R1 drawn on two tables
+    with connect(db_path) as con:
+        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
+        for name, match in (("m1.csv", play(first)), ("m2.csv", play(second, table="2"))):
+            ingest(con, [write_log(tmp_path, match, name)])
+    assert cli("draw", "--event", "ev", "--round", "R2", "--seed", "1").exit_code == 0
+    add_coordinator(db_path, "juri", ["ev"], role="jury")
+    jury = signed_in("juri")
+    jury.selectbox(key="wd_round").set_value("R1")
+    run(jury)
+    jury.selectbox(key="wd_table").set_value("1")
+    jury.text_input(key="wd_reason").input("meja salah")
+    jury.checkbox(key="wd_sure").check()
+    run(jury)
+    jury.button(key="wd_go").click()
+    run(jury)
+    a, b = sorted([p for p in first if p][:2])
+    boxes = [w.value for w in jury.warning if w.value.startswith("Perhatikan:")]
+    assert len(boxes) == 1 and (
+        f"babak R2 sudah diundi dengan {a}, {b} dari babak R1 meja 1, yang tidak lagi dihitung "
+        "setelah ditarik"
+    ) in " ".join(boxes[0].split()), boxes
 
 
 def test_a_coordinator_asks_the_jury_to_withdraw_a_match_and_the_jury_approves(league):

@@ -146,6 +146,30 @@ def test_a_correction_that_changes_who_qualifies_after_the_next_draw_is_said(sto
     assert moved.count("correction") == 1 and moved.exit_code == 0
 
 
+def test_a_withdrawal_of_a_table_the_next_draw_seats_from_is_said(store, tmp_path):
+    """Before: withdrawing an R1 table after R2 was drawn from its qualifiers said nothing
+    of the draw; ``domino withdraw`` now warns, naming them (the draw is left as it is)."""
+    from pipeline.ingest.withdraw import withdraw
+    from tests.test_events_draw_cli import run
+
+    setup_event(tmp_path)
+    with connect(store) as con:
+        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
+        load(con, tmp_path, play(first), name="meja1.csv")
+        load(con, tmp_path, play(second, table="2"), name="meja2.csv")
+        quiet = withdraw(con, "ev", "R1", "2", reason="loaded twice")  # nothing drawn after it
+        load(con, tmp_path, play(second, table="2"), name="meja2.csv", reason="back")
+    assert quiet.problems.height == 0
+    assert run("draw", "--event", "ev", "--round", "R2", "--seed", "1").exit_code == 0
+    res = run("withdraw", "--event", "ev", "--round", "R1", "--table", "1", "--reason", "wrong")
+    a, b = [p for p in first if p][:2]
+    assert res.exit_code == 0, res.output
+    assert (
+        f"round R2 is drawn with {', '.join(sorted([a, b]))} from round R1 table 1, which no "
+        "longer counts once withdrawn" in " ".join(res.output.split())
+    ), res.output
+
+
 def test_an_event_without_draws_is_not_warned_of_rounds_without_one(con, tmp_path):
     from tests.rules_helpers import biasa_match
 

@@ -948,6 +948,7 @@ RARE = {
         "table": "1",
         "qualified": ["Cici", "Dedi"],
     },
+    "next_round_drawn.withdrawn": {"next": "R2", "seated": ["Ana"], "round": "R1", "table": "1"},
     "next_round_drawn.tiebreak": {
         "next": "R2",
         "seated": ["Ana", "Budi"],

@@ -28,6 +28,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "{event} babak {round} meja {table} ditarik; riwayatnya tetap tersimpan.",
         "en": "{event} round {round} table {table} withdrawn; its history is kept.",
     },
+    "wd.warnings": {"id": "Perhatikan:", "en": "Note:"},
     # round and table first: a phone cuts the end of a long event title
     "wd.match": {
         "id": "Babak {round} · meja {table} · {event}",

@@ -63,6 +63,10 @@ def render() -> None:
     done = st.session_state.pop(_DONE_STATE, None) or st.session_state.pop(SENT_STATE, None)
     if done:
         st.success(done)
+    ui.warning_list(
+        t("wd.warnings"),
+        st.session_state.pop(upload_withdraw.warnings_key(_DONE_STATE), None) or [],
+    )
     undated = st.session_state.pop(_UNDATED_STATE, None)
     if undated:
         # the ids come from uploaded files: shown as text, never as markdown

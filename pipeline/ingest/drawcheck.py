@@ -32,7 +32,7 @@ from collections.abc import Collection
 import duckdb
 import polars as pl
 
-from pipeline import problems
+from pipeline import messages, problems
 from pipeline.ingest.match import MATCH, seats_long
 from pipeline.store.db import for_events, frame, register
 
@@ -327,6 +327,55 @@ def next_round_drawn(
             "qualified": pl.col("_qualified"),
         },
         variant=pl.when(pl.col("_tie")).then(pl.lit("tiebreak")),
+    )
+
+
+def withdrawn_ahead(
+    con: duckdb.DuckDBPyConnection, event: str, round_: str, table: str, file: str
+) -> pl.DataFrame:
+    """``next_round_drawn.withdrawn`` (a warning): the match about to be withdrawn is of a
+    knockout ruleset, and the next round's current draw seats players of it, whose
+    qualification no longer counts once it is withdrawn."""
+    from pipeline import rulesets
+    from pipeline.draws import service as draws
+
+    found = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
+    if not found or not draws.knockout(rulesets.load(str(found[0][0]))):
+        return problems.empty()
+    order = draws.order_with(con, event, round_)
+    after = order[order.index(round_) + 1 :]
+    if not after:
+        return problems.empty()
+    seated = [
+        str(r[0])
+        for r in con.execute(
+            "SELECT DISTINCT s.player FROM draw_seats s JOIN draws_t d ON d.event = s.event "
+            "AND d.round = s.round AND d.draw_no = s.draw_no "
+            "WHERE d.current AND s.event = ? AND s.round = ? AND s.player_key IN ("
+            'SELECT player_key FROM table_standings_t WHERE event = ? AND round = ? AND "table" = ?'
+            ") ORDER BY 1",
+            [event, after[0], event, round_, table],
+        ).fetchall()
+    ]
+    if not seated:
+        return problems.empty()
+    params = {"next": after[0], "seated": seated, "round": round_, "table": table}
+    mid = messages.message_id("next_round_drawn", "withdrawn")
+    return problems.frame(
+        [
+            {
+                "file": file,
+                "column": "table",
+                "code": "next_round_drawn",
+                "severity": problems.WARNING,
+                "message": messages.render(mid, params),
+                "event": event,
+                "round": round_,
+                "table": table,
+                "message_id": mid,
+                "params": messages.to_json(params),
+            }
+        ]
     )
 
 

@@ -14,7 +14,8 @@ Bringing it back is a correction: its file again with a reason, or :func:`reinst
 import duckdb
 import polars as pl
 
-from pipeline import auth, messages, problems
+from pipeline import auth, messages
+from pipeline.ingest.drawcheck import withdrawn_ahead
 from pipeline.ingest.match import HAND_COLUMNS, VERSION_SCHEMA, WITHDRAWN, hand_log
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.writer import commit
@@ -61,7 +62,8 @@ def withdraw(
     hand_points, table_standings = empty_results()
     plan = Plan(
         files=[{"file": WITHDRAWN_FILE, "sha256": None, "rows": 0, "error": None}],
-        problems=problems.empty(),
+        # its players seated in the next round's draw: said, the draw left as it is
+        problems=withdrawn_ahead(con, event, round_, table, WITHDRAWN_FILE),
         outcomes=[out],
         hands=no_rows.select(HAND_COLUMNS),
         hand_points=hand_points,
