@@ -5,6 +5,7 @@ draw's spelling (a ``label_spelling`` warning) and is checked against the draw."
 import polars as pl
 import pytest
 
+from pipeline.ingest.drawcheck import stale_draws
 from pipeline.store.db import connect
 from tests.rules_helpers import load
 from tests.test_events_draw_cli import play, setup_event, start_of
@@ -144,6 +145,20 @@ def test_a_correction_that_changes_who_qualifies_after_the_next_draw_is_said(sto
         "while none of its tables is loaded (domino draw --reason), otherwise the jury decides"
     )
     assert moved.count("correction") == 1 and moved.exit_code == 0
+    # said on `domino event show` (and the Organiser page) until R2 is drawn again
+    with connect(store, read_only=True) as con:
+        assert stale_draws(con, "ev") == [
+            f"round R2 is drawn with {seated} from round R1 table 1, but {qualified} qualify "
+            "from it now: the draw of round R2 no longer follows the results; draw it again "
+            "while none of its tables is loaded (domino draw --reason), otherwise the jury "
+            "decides"
+        ]
+    assert "warning: round R2 is drawn with" in run("event", "show", "ev").stderr
+    again = run("draw", "--event", "ev", "--round", "R2", "--seed", "1", "--reason", "R1 fixed")
+    assert again.exit_code == 0, again.output
+    with connect(store, read_only=True) as con:
+        assert stale_draws(con, "ev") == []
+    assert "warning" not in run("event", "show", "ev").stderr
 
 
 def test_a_withdrawal_of_a_table_the_next_draw_seats_from_is_said(store, tmp_path):
@@ -168,6 +183,13 @@ def test_a_withdrawal_of_a_table_the_next_draw_seats_from_is_said(store, tmp_pat
         f"round R2 is drawn with {', '.join(sorted([a, b]))} from round R1 table 1, which no "
         "longer counts once withdrawn" in " ".join(res.output.split())
     ), res.output
+    with connect(store, read_only=True) as con:
+        assert stale_draws(con, "ev") == [
+            f"round R2 is drawn with {', '.join(sorted([a, b]))}, who have no result in round "
+            "R1 now (their table withdrawn): the draw of round R2 no longer follows the "
+            "results; draw it again while none of its tables is loaded (domino draw --reason), "
+            "otherwise the jury decides"
+        ]
 
 
 def test_an_event_without_draws_is_not_warned_of_rounds_without_one(con, tmp_path):

@@ -949,6 +949,14 @@ RARE = {
         "qualified": ["Cici", "Dedi"],
     },
     "next_round_drawn.withdrawn": {"next": "R2", "seated": ["Ana"], "round": "R1", "table": "1"},
+    "next_round_drawn.now": {
+        "next": "R2",
+        "seated": ["Ana"],
+        "round": "R1",
+        "table": "1",
+        "qualified": ["Budi"],
+    },
+    "next_round_drawn.unplaced": {"next": "R2", "players": ["Ana", "Budi"], "round": "R1"},
     "next_round_drawn.tiebreak": {
         "next": "R2",
         "seated": ["Ana", "Budi"],

@@ -207,6 +207,32 @@ def test_a_played_round_offers_its_results_for_the_notice_board(db_path, tmp_pat
     assert data.uncached(organiser._results_pdf, EV, "R1").startswith(b"%PDF")
 
 
+def test_a_draw_that_no_longer_follows_the_results_is_said_under_the_rounds(db_path, tmp_path):
+    """A correction of R1 after R2 was drawn: the page's round-by-round table said nothing
+    of it; a warning names the table, whom the draw seats and who qualifies now."""
+    from pipeline.ingest import ingest
+    from tests.rules_helpers import write_log
+    from tests.test_events_draw_cli import play, run, setup_event, start_of
+
+    setup_event(tmp_path)
+    with connect(db_path) as con:
+        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
+        for name, match in (("m1.csv", play(first)), ("m2.csv", play(second, table="2"))):
+            assert ingest(con, [write_log(tmp_path, match, name)]).exit_code == 0
+    assert run("draw", "--event", "ev", "--round", "R2", "--seed", "1").exit_code == 0
+    a, b, c, d = (p for p in first if p)
+    fixed = write_log(tmp_path, play(first, winners=[c] * 6 + [d] * 4), "fix.csv")
+    with connect(db_path) as con:
+        assert ingest(con, [fixed], reason="lembar salah baca").exit_code == 0
+    at = signed_in(db_path, ["ev"], lang="id")
+    boxes = [w.value for w in at.warning if w.value.startswith("Undian tidak lagi sesuai hasil:")]
+    assert len(boxes) == 1, texts(at)
+    assert (
+        f"babak R2 sudah diundi dengan {', '.join(sorted([a, b]))} dari babak R1 meja 1, tetapi "
+        f"yang lolos dari meja itu sekarang {', '.join(sorted([c, d]))}"
+    ) in " ".join(boxes[0].split())
+
+
 def test_an_event_made_by_mistake_is_deleted_and_one_with_a_roster_is_not(db_path, tmp_path):
     """A user of every event deletes a mistyped event (a reason and a tick); an event
     holding a roster stays, the engine's sentence shown; a coordinator of single events

@@ -162,6 +162,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "org.col.tables_loaded": {"id": "Meja dimuat", "en": "Loaded"},
     "org.col.tables_complete": {"id": "Selesai", "en": "Complete"},
     "org.col.tiebreaks_owed": {"id": "Menunggu tie-break", "en": "Tie-break owed"},
+    "org.stale": {
+        "id": "Undian tidak lagi sesuai hasil:",
+        "en": "A draw no longer follows the results:",
+    },
     "org.status": {"id": "Jalannya acara", "en": "Where the event stands"},
     "org.results.round": {"id": "Hasil babak", "en": "Results of round"},
     "org.results.pdf": {

@@ -22,6 +22,7 @@ from dashboard.batches import newest
 from dashboard.i18n import language, t
 from pipeline import auth, draws, events, league, messages, rulesets, sheets
 from pipeline import rounds as round_order
+from pipeline.ingest import drawcheck
 from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS, display_name
 from pipeline.problems import FileRejected
 from pipeline.store.db import DatabaseBusy
@@ -85,11 +86,19 @@ def render() -> None:
 def _status(info: events.EventInfo) -> None:
     """Where the event stands, round by round (:func:`pipeline.events.round_status`):
     what an organiser checks before drawing the next round."""
-    rounds: pl.DataFrame = data.uncached(events.round_status, info.event)
+    lang = language()
+    rounds, stale = data.uncached(
+        lambda con: (
+            events.round_status(con, info.event),
+            drawcheck.stale_draws(con, info.event, lang),
+        )
+    )
     if rounds.height == 0:
         return
     st.subheader(t("org.status"), anchor=False, help=t("org.status.help"))
     ui.table(rounds, key="org_status", static=True, labels=_labels(rounds))
+    # a draw made before a correction or a withdrawal of the round before it
+    ui.warning_list(t("org.stale"), stale)
     _results(info, rounds)
 
 

@@ -187,8 +187,11 @@ def event_show(event_id, fmt, db) -> None:
     """Where EVENT stands: its settings and entrants, then round by round the current
     draw's seed and the tables drawn, loaded, complete and owing a tie-break (what keeps
     the next round from being drawn). CSV and JSON give the rounds."""
+    from rich.markup import escape
+
     from pipeline import events
     from pipeline.cli.output import emit
+    from pipeline.ingest.drawcheck import stale_draws
     from pipeline.standings.queries import NotFound
 
     with reader(db) as con:
@@ -197,6 +200,9 @@ def event_show(event_id, fmt, db) -> None:
             raise NotFound(f"no event {event_id!r}: domino event list names them")
         entrants = events.roster(con, event_id).height
         rounds = events.round_status(con, event_id)
+        stale = stale_draws(con, event_id)
+    for line in stale:  # a draw made before a correction or a withdrawal of the round before
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
     if fmt != "table":
         emit(rounds, fmt)
         return

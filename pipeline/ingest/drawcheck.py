@@ -255,79 +255,159 @@ def next_round_drawn(
         if draws.knockout(rulesets.load(rs))
     ]
     keys = candidates.filter(pl.col("rs").is_in(knockout)).select("event", "round").unique()
-    if keys.height == 0:
+    pairs = _drawn_next(con, keys)
+    if pairs.height == 0:  # nearly every load: its event draws nothing, or nothing yet
         return problems.empty()
-    drawn = for_events(
-        con,
-        "SELECT DISTINCT event, round FROM draws_t WHERE current "
-        "AND event IN (SELECT event FROM _events)",
-        keys.get_column("event").unique().to_list(),
-    )
-    if drawn.height == 0:  # nearly every load: its event draws nothing, or nothing yet
-        return problems.empty()
-    nexts = []
-    for event, rnd in keys.join(drawn.select("event"), on="event", how="semi").iter_rows():
-        order = draws.order_with(con, event, rnd)
-        after = order[order.index(rnd) + 1 :]
-        if (
-            after
-            and drawn.filter((pl.col("event") == event) & (pl.col("round") == after[0])).height
-        ):
-            nexts.append((event, rnd, after[0]))
-    if not nexts:
-        return problems.empty()
-    pairs = pl.DataFrame(nexts, schema=["event", "round", "_next"], orient="row")
-    seats = drawn_seats(
-        con,
-        pairs.select("event", pl.col("_next").alias("round")),
-        pairs.get_column("event").unique().to_list(),
-    )
-    ahead = (
-        seats.select("event", pl.col("round").alias("_next"), "player_key", "player")
-        .unique(["event", "_next", "player_key"])
-        .join(pairs, on=["event", "_next"])
-    )
     names = seats_long(candidates.join(pairs, on=["event", "round"], how="semi"), MATCH).unique(
         [*MATCH, "player_key"], keep="first", maintain_order=True
     )
-    table = (
-        standings.join(pairs, on=["event", "round"])
-        .join(candidates.select(MATCH).unique(), on=MATCH, how="semi")
-        .join(names.select(*MATCH, "player_key", "player"), on=[*MATCH, "player_key"], how="left")
-        .join(
-            ahead.select("event", "round", "player_key", pl.lit(value=True).alias("_seated")),
-            on=["event", "round", "player_key"],
-            how="left",
-        )
-        .with_columns(pl.col("_seated").fill_null(value=False))
+    played = standings.join(candidates.select(MATCH).unique(), on=MATCH, how="semi").join(
+        names.select(*MATCH, "player_key", "player"), on=[*MATCH, "player_key"], how="left"
     )
-    moved = (
-        table.sort("player")
-        .group_by(MATCH)
-        .agg(
-            pl.col("_next").first(),
-            pl.col("player").filter(pl.col("_seated")).alias("_seated_names"),
-            pl.col("player").filter(pl.col("qualified")).alias("_qualified"),
-            pl.col("needs_tiebreak").any().alias("_tie"),
-            (pl.col("_seated") != pl.col("qualified")).any().alias("_moved"),
-        )
-        .filter(pl.col("_moved"))
-    )
+    moved = not_following(con, played, pairs)
     first = candidates.unique(MATCH, keep="first", maintain_order=True).join(moved, on=MATCH)
     return problems.from_rows(
         first,
         column="table",
         code="next_round_drawn",
         severity=problems.WARNING,
-        params={
-            "round": pl.col("round"),
-            "table": pl.col("table"),
-            "next": pl.col("_next"),
-            "seated": pl.col("_seated_names"),
-            "qualified": pl.col("_qualified"),
-        },
+        params=_MOVED_PARAMS,
         variant=pl.when(pl.col("_tie")).then(pl.lit("tiebreak")),
     )
+
+
+#: The sentence's parameters of a table :func:`not_following` returns.
+_MOVED_PARAMS: dict[str, pl.Expr | str | int] = {
+    "round": pl.col("round"),
+    "table": pl.col("table"),
+    "next": pl.col("_next"),
+    "seated": pl.col("_seated"),
+    "qualified": pl.col("_qualified"),
+}
+
+
+def _drawn_next(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
+    """``event, round, _next`` of the ``event, round`` pairs in ``keys`` whose next round in
+    the event's order has a current draw (none when no event of them draws)."""
+    from pipeline.draws import service as draws
+
+    empty = pl.DataFrame(schema={"event": pl.String, "round": pl.String, "_next": pl.String})
+    if keys.height == 0:
+        return empty
+    drawn = for_events(
+        con,
+        "SELECT DISTINCT event, round FROM draws_t WHERE current "
+        "AND event IN (SELECT event FROM _events)",
+        keys.get_column("event").unique().to_list(),
+    )
+    if drawn.height == 0:
+        return empty
+    current = set(drawn.select("event", "round").iter_rows())
+    nexts = []
+    for event, rnd in keys.join(drawn.select("event"), on="event", how="semi").iter_rows():
+        order = draws.order_with(con, event, rnd)
+        after = order[order.index(rnd) + 1 :]
+        if after and (event, after[0]) in current:
+            nexts.append((event, rnd, after[0]))
+    return pl.DataFrame(nexts, schema=empty.schema, orient="row") if nexts else empty
+
+
+def not_following(
+    con: duckdb.DuckDBPyConnection, standings: pl.DataFrame, pairs: pl.DataFrame
+) -> pl.DataFrame:
+    """Of the tables in ``standings`` (``event, round, table, player_key, player,
+    qualified, needs_tiebreak``: every player of each), those whose players seated in the
+    current draw of the next round (``pairs``: ``event, round, _next``) are not the ones
+    who qualify from it: ``event, round, table, _next, _seated, _qualified`` (names, in
+    name order) and ``_tie`` (a tie-break decides who qualifies)."""
+    seats = drawn_seats(
+        con,
+        pairs.select("event", pl.col("_next").alias("round")),
+        pairs.get_column("event").unique().to_list(),
+    )
+    ahead = (
+        seats.select("event", pl.col("round").alias("_next"), "player_key")
+        .unique()
+        .join(pairs, on=["event", "_next"])
+        .select("event", "round", "player_key", pl.lit(value=True).alias("_in"))
+    )
+    return (
+        standings.join(pairs, on=["event", "round"])
+        .join(ahead, on=["event", "round", "player_key"], how="left")
+        .with_columns(pl.col("_in").fill_null(value=False))
+        .sort("player")
+        .group_by(MATCH)
+        .agg(
+            pl.col("_next").first(),
+            pl.col("player").filter(pl.col("_in")).alias("_seated"),
+            pl.col("player").filter(pl.col("qualified")).alias("_qualified"),
+            pl.col("needs_tiebreak").any().alias("_tie"),
+            (pl.col("_in") != pl.col("qualified")).any().alias("_moved"),
+        )
+        .filter(pl.col("_moved"))
+        .drop("_moved")
+    )
+
+
+def stale_draws(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> list[str]:
+    """A sentence for each table of ``event`` (a knockout ruleset's) whose players seated in
+    the next round's current draw are not the ones who qualify from it now (a correction
+    or withdrawal after the draw), in round and table order: what ``domino event show``
+    and the Organiser page say until the round is drawn again."""
+    from pipeline import rulesets
+    from pipeline.draws import service as draws
+
+    found = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
+    if not found or not draws.knockout(rulesets.load(str(found[0][0]))):
+        return []
+    played = frame(
+        con.sql(
+            'SELECT event, round, "table", player_key, player, qualified, needs_tiebreak '
+            "FROM table_standings WHERE event = ?",
+            params=[event],
+        )
+    )
+    pairs = _drawn_next(con, played.select("event", "round").unique())
+    if pairs.height == 0:
+        return []
+    from pipeline.standings.bracket import round_order_of
+
+    moved = not_following(con, played, pairs)
+    # a table withdrawn after the draw: players it seats from the round before have no
+    # result in that round now
+    gone = (
+        drawn_seats(con, pairs.select("event", pl.col("_next").alias("round")), [event])
+        .select("event", pl.col("round").alias("_next"), "player_key", "player")
+        .unique()
+        .join(pairs, on=["event", "_next"])
+        .join(played, on=["event", "round", "player_key"], how="anti")
+    )
+    order = {r: i for i, r in enumerate(round_order_of(con, event))}
+    lines = [
+        messages.render(
+            messages.message_id("next_round_drawn", "tiebreak" if r["_tie"] else "now"),
+            {
+                "round": r["round"],
+                "table": r["table"],
+                "next": r["_next"],
+                "seated": r["_seated"],
+                "qualified": r["_qualified"],
+            },
+            lang,
+        )
+        for r in moved.sort(
+            pl.col("round").replace_strict(order, default=len(order)), "table"
+        ).iter_rows(named=True)
+    ]
+    for (before, after), group in gone.sort("player").group_by(["round", "_next"]):
+        lines.append(
+            messages.render(
+                "next_round_drawn.unplaced",
+                {"next": after, "round": before, "players": group.get_column("player").to_list()},
+                lang,
+            )
+        )
+    return lines
 
 
 def withdrawn_ahead(
