@@ -142,7 +142,8 @@ def test_a_correction_that_changes_who_qualifies_after_the_next_draw_is_said(sto
     assert said["message"][0] == (
         f"round R2 is drawn with {seated} from round R1 table 1, but this version qualifies "
         f"{qualified}: the draw of round R2 no longer follows the results; draw it again "
-        "while none of its tables is loaded (domino draw --reason), otherwise the jury decides"
+        "while none of its tables is loaded (domino draw --reason, or the Organiser page), "
+        "otherwise the jury decides"
     )
     assert moved.count("correction") == 1 and moved.exit_code == 0
     # said on `domino event show` (and the Organiser page) until R2 is drawn again
@@ -150,8 +151,8 @@ def test_a_correction_that_changes_who_qualifies_after_the_next_draw_is_said(sto
         assert stale_draws(con, "ev") == [
             f"round R2 is drawn with {seated} from round R1 table 1, but {qualified} qualify "
             "from it now: the draw of round R2 no longer follows the results; draw it again "
-            "while none of its tables is loaded (domino draw --reason), otherwise the jury "
-            "decides"
+            "while none of its tables is loaded (domino draw --reason, or the Organiser page), "
+            "otherwise the jury decides"
         ]
     assert "warning: round R2 is drawn with" in run("event", "show", "ev").stderr
     again = run("draw", "--event", "ev", "--round", "R2", "--seed", "1", "--reason", "R1 fixed")
@@ -187,8 +188,8 @@ def test_a_withdrawal_of_a_table_the_next_draw_seats_from_is_said(store, tmp_pat
         assert stale_draws(con, "ev") == [
             f"round R2 is drawn with {', '.join(sorted([a, b]))}, who have no result in round "
             "R1 now (their table withdrawn): the draw of round R2 no longer follows the "
-            "results; draw it again while none of its tables is loaded (domino draw --reason), "
-            "otherwise the jury decides"
+            "results; draw it again while none of its tables is loaded (domino draw --reason, "
+            "or the Organiser page), otherwise the jury decides"
         ]
 
 
