@@ -160,14 +160,19 @@ def eligibility(
 
 def roster_warnings(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> list[str]:
     """What an organiser is told once ``event``'s roster is set (`domino event roster`, the
-    Organiser page), one sentence naming the player each: entrants the ruleset's
+    Organiser page): a round drawn from the roster as it was, with nothing of it loaded
+    (draw it again); then one sentence naming the player each: entrants the ruleset's
     eligibility does not admit on the event's date, then, for a rulebook with group (KG)
     standings, entrants the roster puts in another group than the league's registry does
     on that date (the group standings follow the registry; the roster's group only
     decides whom the draw keeps apart)."""
+    from pipeline.ingest.drawcheck import roster_stale
+
     ruleset, league, day = _event_info(con, event)
     entrants = events_roster(con, event)
-    found = eligibility_of(con, [event], entrants["player_key"].to_list(), lang)
+    # a round drawn from the roster before it was set again, nothing of it loaded yet
+    found = roster_stale(con, event, lang)
+    found += eligibility_of(con, [event], entrants["player_key"].to_list(), lang)
     if ruleset not in rulesets.with_groups():
         return found
     # a roster without a group shows the registry's: only a group it wrote can differ

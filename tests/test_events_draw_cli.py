@@ -236,6 +236,43 @@ def test_a_session_of_tables_of_four_says_so_when_the_roster_does_not_divide(db_
     assert "(tables of 4 only: the players must be a multiple of 4)" in text
 
 
+def test_a_roster_set_again_after_its_round_was_drawn_is_said(store, tmp_path):
+    """Before: setting a roster again after R1 was drawn from the old one replaced it
+    without a word (``--clear`` alone was refused), R1's sheets then seating a player no
+    longer entered and leaving a new entrant out. Said now when it is set, by `domino
+    event show` and the Organiser page, until the round is drawn again or played; a
+    series (pepet) says it of every session drawn and not yet played."""
+    setup_event(tmp_path)  # ev: R1 drawn from EIGHT
+    swapped = [*EIGHT[:7], "Indah"]
+    res = run("event", "roster", "ev", roster(tmp_path, swapped, name="again.csv"))
+    said = (
+        "round R1 is drawn from the roster as it was (seated, no longer on it: Hadi; on it, "
+        "not seated: Indah): draw it again (domino draw --reason, or the Organiser page) "
+        "before its tables are played"
+    )
+    assert res.exit_code == 0 and said in " ".join(res.stderr.split()), res.output
+    assert said in " ".join(run("event", "show", "ev").stderr.split())
+    assert (
+        run("draw", "--event", "ev", "--round", "R1", "--reason", "Indah for Hadi").exit_code == 0
+    )
+    assert "warning" not in run("event", "show", "ev").stderr
+    # played: the draw is the record of what was played, the roster may change after it
+    with connect(store) as con:
+        start = start_of(con, "ev", "R1", "1")
+        load(con, tmp_path, play(start), name="meja1.csv")
+    res = run("event", "roster", "ev", roster(tmp_path, EIGHT, name="back.csv"))
+    assert res.exit_code == 0 and "drawn from the roster" not in res.stderr
+    # a series: each session drawn and not yet played
+    assert run("event", "create", "lg", "--ruleset", "pepet").exit_code == 0
+    assert run("event", "roster", "lg", roster(tmp_path, EIGHT)).exit_code == 0
+    for s in ("S1", "S2"):
+        assert run("draw", "--event", "lg", "--round", s, "--seed", 1).exit_code == 0
+    res = run("event", "roster", "lg", roster(tmp_path, EIGHT[:4], name="four.csv"))
+    lines = [ln for ln in res.stderr.splitlines() if "drawn from the roster" in ln]
+    assert len(lines) == 2 and "round S1" in lines[0] and "round S2" in lines[1], res.stderr
+    assert "seated, no longer on it: Eko, Fani, Gita, Hadi)" in " ".join(lines[0].split())
+
+
 def test_draw_refusals_before_anything_is_there(db_path, tmp_path):
     refused(run("draw", "--event", "ev", "--round", "R1"), "no event ev")
     assert run("event", "create", "ev", "--ruleset", "unhas").exit_code == 0

@@ -957,6 +957,9 @@ RARE = {
         "qualified": ["Budi"],
     },
     "next_round_drawn.unplaced": {"next": "R2", "players": ["Ana", "Budi"], "round": "R1"},
+    "stale_roster.both": {"round": "R1", "gone": ["Hadi"], "new": ["Indah"]},
+    "stale_roster.gone": {"round": "S1", "gone": ["Eko"], "new": []},
+    "stale_roster.new": {"round": "R1", "gone": [], "new": ["Indah"]},
     "next_round_drawn.tiebreak": {
         "next": "R2",
         "seated": ["Ana", "Budi"],

@@ -350,10 +350,16 @@ def not_following(
 
 
 def stale_draws(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> list[str]:
-    """A sentence for each table of ``event`` (a knockout ruleset's) whose players seated in
-    the next round's current draw are not the ones who qualify from it now (a correction
-    or withdrawal after the draw), in round and table order: what ``domino event show``
-    and the Organiser page say until the round is drawn again."""
+    """What ``domino event show`` and the Organiser page say of ``event``'s current draws
+    until each is drawn again: a round drawn from the roster as it was
+    (:func:`roster_stale`), then each table whose players a knockout's next round seats
+    are not the ones who qualify from it now (a correction or withdrawal after the draw),
+    in round and table order."""
+    return roster_stale(con, event, lang) + _results_stale(con, event, lang)
+
+
+def _results_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str) -> list[str]:
+    """The second part of :func:`stale_draws`: draws that no longer follow the results."""
     from pipeline import rulesets
     from pipeline.draws import service as draws
 
@@ -404,6 +410,65 @@ def stale_draws(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") ->
             messages.render(
                 "next_round_drawn.unplaced",
                 {"next": after, "round": before, "players": group.get_column("player").to_list()},
+                lang,
+            )
+        )
+    return lines
+
+
+def roster_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> list[str]:
+    """A sentence for each round of ``event`` drawn from its roster (a knockout's first
+    round, every session of a series) with nothing of it loaded yet, whose draw seats
+    others than the roster now would (a roster set again after the draw): who is seated
+    but no longer on it, who is on it but not seated."""
+    from pipeline import rulesets
+    from pipeline.draws import service as draws
+
+    current = draws.drawn_rounds(con, event)
+    if not current:
+        return []
+    found = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
+    if not found:
+        return []
+    loaded = {
+        str(r[0])
+        for r in con.execute(
+            "SELECT DISTINCT round FROM match_versions WHERE event = ? AND current "
+            "AND kind <> 'withdrawn'",
+            [event],
+        ).fetchall()
+    }
+    order = draws.order_with(con, event, min(current))
+    if draws.knockout(rulesets.load(str(found[0][0]))):
+        from_roster = [order[0]] if order and order[0] in current else []
+    else:
+        from_roster = [r for r in order if r in current]
+    rounds = [r for r in from_roster if r not in loaded]
+    if not rounds:
+        return []
+    roster = frame(
+        con.sql(
+            "SELECT player_key, player FROM entrants WHERE event = ? AND player_key NOT IN ("
+            "SELECT replaces FROM entrants WHERE event = ? AND replaces IS NOT NULL)",
+            params=[event, event],
+        )
+    )
+    lines = []
+    for rnd in rounds:
+        seated = (
+            drawn_seats(con, pl.DataFrame({"event": [event], "round": [rnd]}), [event])
+            .select("player_key", "player")
+            .unique("player_key")
+        )
+        gone = seated.join(roster, on="player_key", how="anti").get_column("player").sort()
+        new = roster.join(seated, on="player_key", how="anti").get_column("player").sort()
+        if gone.len() == 0 and new.len() == 0:
+            continue
+        variant = "both" if gone.len() and new.len() else "gone" if gone.len() else "new"
+        lines.append(
+            messages.render(
+                messages.message_id("stale_roster", variant),
+                {"round": rnd, "gone": gone.to_list(), "new": new.to_list()},
                 lang,
             )
         )
