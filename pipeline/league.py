@@ -166,7 +166,7 @@ def roster_warnings(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en"
     standings, entrants the roster puts in another group than the league's registry does
     on that date (the group standings follow the registry; the roster's group only
     decides whom the draw keeps apart)."""
-    from pipeline.ingest.drawcheck import roster_stale
+    from pipeline.draws.followed import roster_stale
 
     ruleset, league, day = _event_info(con, event)
     entrants = events_roster(con, event)

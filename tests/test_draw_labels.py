@@ -5,7 +5,7 @@ draw's spelling (a ``label_spelling`` warning) and is checked against the draw."
 import polars as pl
 import pytest
 
-from pipeline.ingest.drawcheck import stale_draws
+from pipeline.draws.followed import stale_draws
 from pipeline.store.db import connect
 from tests.rules_helpers import load
 from tests.test_events_draw_cli import play, setup_event, start_of

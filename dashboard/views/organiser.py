@@ -22,7 +22,7 @@ from dashboard.batches import newest
 from dashboard.i18n import language, t
 from pipeline import auth, draws, events, league, messages, rulesets, sheets
 from pipeline import rounds as round_order
-from pipeline.ingest import drawcheck
+from pipeline.draws import followed
 from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS, display_name
 from pipeline.problems import FileRejected
 from pipeline.store.db import DatabaseBusy
@@ -90,7 +90,7 @@ def _status(info: events.EventInfo) -> None:
     rounds, stale = data.uncached(
         lambda con: (
             events.round_status(con, info.event),
-            drawcheck.stale_draws(con, info.event, lang),
+            followed.stale_draws(con, info.event, lang),
         )
     )
     if rounds.height == 0:

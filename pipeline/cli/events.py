@@ -191,7 +191,7 @@ def event_show(event_id, fmt, db) -> None:
 
     from pipeline import events
     from pipeline.cli.output import emit
-    from pipeline.ingest.drawcheck import stale_draws
+    from pipeline.draws.followed import stale_draws
     from pipeline.standings.queries import NotFound
 
     with reader(db) as con:

@@ -32,7 +32,7 @@ from collections.abc import Collection
 import duckdb
 import polars as pl
 
-from pipeline import messages, problems
+from pipeline import problems
 from pipeline.ingest.match import MATCH, seats_long
 from pipeline.store.db import for_events, frame, register
 
@@ -245,6 +245,7 @@ def next_round_drawn(
     after the next round was drawn). The draw is not changed: it is said, so the jury
     sees it before a correction is saved or approved."""
     from pipeline import rulesets
+    from pipeline.draws import followed
     from pipeline.draws import service as draws
 
     if candidates.height == 0:
@@ -255,7 +256,7 @@ def next_round_drawn(
         if draws.knockout(rulesets.load(rs))
     ]
     keys = candidates.filter(pl.col("rs").is_in(knockout)).select("event", "round").unique()
-    pairs = _drawn_next(con, keys)
+    pairs = followed.drawn_next(con, keys)
     if pairs.height == 0:  # nearly every load: its event draws nothing, or nothing yet
         return problems.empty()
     names = seats_long(candidates.join(pairs, on=["event", "round"], how="semi"), MATCH).unique(
@@ -264,263 +265,15 @@ def next_round_drawn(
     played = standings.join(candidates.select(MATCH).unique(), on=MATCH, how="semi").join(
         names.select(*MATCH, "player_key", "player"), on=[*MATCH, "player_key"], how="left"
     )
-    moved = not_following(con, played, pairs)
+    moved = followed.not_following(con, played, pairs)
     first = candidates.unique(MATCH, keep="first", maintain_order=True).join(moved, on=MATCH)
     return problems.from_rows(
         first,
         column="table",
         code="next_round_drawn",
         severity=problems.WARNING,
-        params=_MOVED_PARAMS,
+        params=followed.MOVED_PARAMS,
         variant=pl.when(pl.col("_tie")).then(pl.lit("tiebreak")),
-    )
-
-
-#: The sentence's parameters of a table :func:`not_following` returns.
-_MOVED_PARAMS: dict[str, pl.Expr | str | int] = {
-    "round": pl.col("round"),
-    "table": pl.col("table"),
-    "next": pl.col("_next"),
-    "seated": pl.col("_seated"),
-    "qualified": pl.col("_qualified"),
-}
-
-
-def _drawn_next(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFrame:
-    """``event, round, _next`` of the ``event, round`` pairs in ``keys`` whose next round in
-    the event's order has a current draw (none when no event of them draws)."""
-    from pipeline.draws import service as draws
-
-    empty = pl.DataFrame(schema={"event": pl.String, "round": pl.String, "_next": pl.String})
-    if keys.height == 0:
-        return empty
-    drawn = for_events(
-        con,
-        "SELECT DISTINCT event, round FROM draws_t WHERE current "
-        "AND event IN (SELECT event FROM _events)",
-        keys.get_column("event").unique().to_list(),
-    )
-    if drawn.height == 0:
-        return empty
-    current = set(drawn.select("event", "round").iter_rows())
-    nexts = []
-    for event, rnd in keys.join(drawn.select("event"), on="event", how="semi").iter_rows():
-        order = draws.order_with(con, event, rnd)
-        after = order[order.index(rnd) + 1 :]
-        if after and (event, after[0]) in current:
-            nexts.append((event, rnd, after[0]))
-    return pl.DataFrame(nexts, schema=empty.schema, orient="row") if nexts else empty
-
-
-def not_following(
-    con: duckdb.DuckDBPyConnection, standings: pl.DataFrame, pairs: pl.DataFrame
-) -> pl.DataFrame:
-    """Of the tables in ``standings`` (``event, round, table, player_key, player,
-    qualified, needs_tiebreak``: every player of each), those whose players seated in the
-    current draw of the next round (``pairs``: ``event, round, _next``) are not the ones
-    who qualify from it: ``event, round, table, _next, _seated, _qualified`` (names, in
-    name order) and ``_tie`` (a tie-break decides who qualifies)."""
-    seats = drawn_seats(
-        con,
-        pairs.select("event", pl.col("_next").alias("round")),
-        pairs.get_column("event").unique().to_list(),
-    )
-    ahead = (
-        seats.select("event", pl.col("round").alias("_next"), "player_key")
-        .unique()
-        .join(pairs, on=["event", "_next"])
-        .select("event", "round", "player_key", pl.lit(value=True).alias("_in"))
-    )
-    return (
-        standings.join(pairs, on=["event", "round"])
-        .join(ahead, on=["event", "round", "player_key"], how="left")
-        .with_columns(pl.col("_in").fill_null(value=False))
-        .sort("player")
-        .group_by(MATCH)
-        .agg(
-            pl.col("_next").first(),
-            pl.col("player").filter(pl.col("_in")).alias("_seated"),
-            pl.col("player").filter(pl.col("qualified")).alias("_qualified"),
-            pl.col("needs_tiebreak").any().alias("_tie"),
-            (pl.col("_in") != pl.col("qualified")).any().alias("_moved"),
-        )
-        .filter(pl.col("_moved"))
-        .drop("_moved")
-    )
-
-
-def stale_draws(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> list[str]:
-    """What ``domino event show`` and the Organiser page say of ``event``'s current draws
-    until each is drawn again: a round drawn from the roster as it was
-    (:func:`roster_stale`), then each table whose players a knockout's next round seats
-    are not the ones who qualify from it now (a correction or withdrawal after the draw),
-    in round and table order."""
-    return roster_stale(con, event, lang) + _results_stale(con, event, lang)
-
-
-def _results_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str) -> list[str]:
-    """The second part of :func:`stale_draws`: draws that no longer follow the results."""
-    from pipeline import rulesets
-    from pipeline.draws import service as draws
-
-    found = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
-    if not found or not draws.knockout(rulesets.load(str(found[0][0]))):
-        return []
-    played = frame(
-        con.sql(
-            'SELECT event, round, "table", player_key, player, qualified, needs_tiebreak '
-            "FROM table_standings WHERE event = ?",
-            params=[event],
-        )
-    )
-    pairs = _drawn_next(con, played.select("event", "round").unique())
-    if pairs.height == 0:
-        return []
-    from pipeline.standings.bracket import round_order_of
-
-    moved = not_following(con, played, pairs)
-    # a table withdrawn after the draw: players it seats from the round before have no
-    # result in that round now
-    gone = (
-        drawn_seats(con, pairs.select("event", pl.col("_next").alias("round")), [event])
-        .select("event", pl.col("round").alias("_next"), "player_key", "player")
-        .unique()
-        .join(pairs, on=["event", "_next"])
-        .join(played, on=["event", "round", "player_key"], how="anti")
-    )
-    order = {r: i for i, r in enumerate(round_order_of(con, event))}
-    lines = [
-        messages.render(
-            messages.message_id("next_round_drawn", "tiebreak" if r["_tie"] else "now"),
-            {
-                "round": r["round"],
-                "table": r["table"],
-                "next": r["_next"],
-                "seated": r["_seated"],
-                "qualified": r["_qualified"],
-            },
-            lang,
-        )
-        for r in moved.sort(
-            pl.col("round").replace_strict(order, default=len(order)), "table"
-        ).iter_rows(named=True)
-    ]
-    for (before, after), group in gone.sort("player").group_by(["round", "_next"]):
-        lines.append(
-            messages.render(
-                "next_round_drawn.unplaced",
-                {"next": after, "round": before, "players": group.get_column("player").to_list()},
-                lang,
-            )
-        )
-    return lines
-
-
-def roster_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> list[str]:
-    """A sentence for each round of ``event`` drawn from its roster (a knockout's first
-    round, every session of a series) with nothing of it loaded yet, whose draw seats
-    others than the roster now would (a roster set again after the draw): who is seated
-    but no longer on it, who is on it but not seated."""
-    from pipeline import rulesets
-    from pipeline.draws import service as draws
-
-    current = draws.drawn_rounds(con, event)
-    if not current:
-        return []
-    found = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
-    if not found:
-        return []
-    loaded = {
-        str(r[0])
-        for r in con.execute(
-            "SELECT DISTINCT round FROM match_versions WHERE event = ? AND current "
-            "AND kind <> 'withdrawn'",
-            [event],
-        ).fetchall()
-    }
-    order = draws.order_with(con, event, min(current))
-    if draws.knockout(rulesets.load(str(found[0][0]))):
-        from_roster = [order[0]] if order and order[0] in current else []
-    else:
-        from_roster = [r for r in order if r in current]
-    rounds = [r for r in from_roster if r not in loaded]
-    if not rounds:
-        return []
-    roster = frame(
-        con.sql(
-            "SELECT player_key, player FROM entrants WHERE event = ? AND player_key NOT IN ("
-            "SELECT replaces FROM entrants WHERE event = ? AND replaces IS NOT NULL)",
-            params=[event, event],
-        )
-    )
-    lines = []
-    for rnd in rounds:
-        seated = (
-            drawn_seats(con, pl.DataFrame({"event": [event], "round": [rnd]}), [event])
-            .select("player_key", "player")
-            .unique("player_key")
-        )
-        gone = seated.join(roster, on="player_key", how="anti").get_column("player").sort()
-        new = roster.join(seated, on="player_key", how="anti").get_column("player").sort()
-        if gone.len() == 0 and new.len() == 0:
-            continue
-        variant = "both" if gone.len() and new.len() else "gone" if gone.len() else "new"
-        lines.append(
-            messages.render(
-                messages.message_id("stale_roster", variant),
-                {"round": rnd, "gone": gone.to_list(), "new": new.to_list()},
-                lang,
-            )
-        )
-    return lines
-
-
-def withdrawn_ahead(
-    con: duckdb.DuckDBPyConnection, event: str, round_: str, table: str, file: str
-) -> pl.DataFrame:
-    """``next_round_drawn.withdrawn`` (a warning): the match about to be withdrawn is of a
-    knockout ruleset, and the next round's current draw seats players of it, whose
-    qualification no longer counts once it is withdrawn."""
-    from pipeline import rulesets
-    from pipeline.draws import service as draws
-
-    found = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
-    if not found or not draws.knockout(rulesets.load(str(found[0][0]))):
-        return problems.empty()
-    order = draws.order_with(con, event, round_)
-    after = order[order.index(round_) + 1 :]
-    if not after:
-        return problems.empty()
-    seated = [
-        str(r[0])
-        for r in con.execute(
-            "SELECT DISTINCT s.player FROM draw_seats s JOIN draws_t d ON d.event = s.event "
-            "AND d.round = s.round AND d.draw_no = s.draw_no "
-            "WHERE d.current AND s.event = ? AND s.round = ? AND s.player_key IN ("
-            'SELECT player_key FROM table_standings_t WHERE event = ? AND round = ? AND "table" = ?'
-            ") ORDER BY 1",
-            [event, after[0], event, round_, table],
-        ).fetchall()
-    ]
-    if not seated:
-        return problems.empty()
-    params = {"next": after[0], "seated": seated, "round": round_, "table": table}
-    mid = messages.message_id("next_round_drawn", "withdrawn")
-    return problems.frame(
-        [
-            {
-                "file": file,
-                "column": "table",
-                "code": "next_round_drawn",
-                "severity": problems.WARNING,
-                "message": messages.render(mid, params),
-                "event": event,
-                "round": round_,
-                "table": table,
-                "message_id": mid,
-                "params": messages.to_json(params),
-            }
-        ]
     )
 
 

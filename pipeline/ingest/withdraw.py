@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 
 from pipeline import auth, messages
-from pipeline.ingest.drawcheck import withdrawn_ahead
+from pipeline.draws.followed import withdrawn_ahead
 from pipeline.ingest.match import HAND_COLUMNS, VERSION_SCHEMA, WITHDRAWN, hand_log
 from pipeline.ingest.outcome import MatchOutcome, Plan, default_user
 from pipeline.ingest.writer import commit
