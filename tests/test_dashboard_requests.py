@@ -15,7 +15,6 @@ from pipeline.ingest.withdraw import WithdrawRefused, withdraw_as
 from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, add_coordinator
-from tests.rules_helpers import write_log
 from tests.test_change_requests import EV, PNG, SRC, corrected
 from tests.test_dashboard import frames, texts
 
@@ -364,15 +363,9 @@ def test_the_jury_withdraws_a_match_on_the_upload_page_and_a_coordinator_may_not
 def test_the_jury_is_told_whom_the_next_draw_seats_from_a_table_it_withdraws(db_path, tmp_path):
     """The withdrawal said it was done, and nothing of the next round's draw, which seats
     that table's qualifiers (the draw is left to the jury)."""
-    from tests.test_events_draw_cli import play, setup_event, start_of
-    from tests.test_events_draw_cli import run as cli
+    from tests.test_events_draw_cli import first_round_played
 
-    setup_event(tmp_path)  # ev: R1 drawn on two tables
-    with connect(db_path) as con:
-        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
-        for name, match in (("m1.csv", play(first)), ("m2.csv", play(second, table="2"))):
-            ingest(con, [write_log(tmp_path, match, name)])
-    assert cli("draw", "--event", "ev", "--round", "R2", "--seed", "1").exit_code == 0
+    first, _ = first_round_played(db_path, tmp_path)
     add_coordinator(db_path, "juri", ["ev"], role="jury")
     jury = signed_in("juri")
     jury.selectbox(key="wd_round").set_value("R1")

@@ -8,7 +8,14 @@ import pytest
 from pipeline.draws.followed import stale_draws
 from pipeline.store.db import connect
 from tests.rules_helpers import load
-from tests.test_events_draw_cli import play, setup_event, start_of
+from tests.test_events_draw_cli import first_round_played, play, setup_event, start_of
+
+
+def warned(plan, code: str) -> tuple[list[tuple], list[str]]:
+    """``(file, line, column, severity)`` of each problem ``code`` of ``plan``, and its
+    sentences."""
+    said = plan.problems.filter(pl.col("code") == code)
+    return said.select("file", "line", "column", "severity").rows(), said["message"].to_list()
 
 
 @pytest.mark.parametrize(
@@ -63,11 +70,9 @@ def test_a_round_with_no_draw_in_an_event_that_draws_is_said_once_and_loads(stor
         start = start_of(con, "ev", "R1", "1")
         p = load(con, tmp_path, play(start, rnd="R2"), name="meja1.csv")
         again = load(con, tmp_path, play(start, rnd="R2", winners=[start[1]] * 10), name="m.csv")
-    said = p.problems.filter(pl.col("code") == "draw_round")
-    assert said.select("file", "line", "column", "severity").rows() == [
-        ("meja1.csv", 2, "round", "warning")
-    ]
-    assert said["message"][0].startswith(
+    where, said = warned(p, "draw_round")
+    assert where == [("meja1.csv", 2, "round", "warning")]
+    assert said[0].startswith(
         "round R2 has no draw, though this event draws its rounds (drawn: R1)"
     )
     assert p.count("new") == 1 and p.exit_code == 0
@@ -96,17 +101,14 @@ def test_a_drawn_table_loaded_under_a_mistyped_event_is_said_before_it_lands(sto
         # the drawn table loaded: nothing waits for these players any more
         load(con, tmp_path, play(start), name="ev1.csv")
         again = load(con, tmp_path, [r | {"event": "evw"} for r in rows], name="evw.csv")
-    said = p.problems.filter(pl.col("code") == "draw_elsewhere")
-    assert said.select("file", "line", "column", "severity").rows() == [
-        ("meja1.csv", 2, "event", "warning")
-    ]
-    assert said["message"][0].startswith(
+    where, said = warned(p, "draw_elsewhere")
+    assert where == [("meja1.csv", 2, "event", "warning")]
+    assert said[0].startswith(
         "event evv is new, and the draw of ev seats these same players at round R1 table 1"
     )
     assert p.count("new") == 1 and p.exit_code == 0
     assert len(others) >= 3
-    assert not q.problems.filter(pl.col("code") == "draw_elsewhere").height
-    assert not again.problems.filter(pl.col("code") == "draw_elsewhere").height
+    assert warned(q, "draw_elsewhere") == warned(again, "draw_elsewhere") == ([], [])
 
 
 def test_a_correction_that_changes_who_qualifies_after_the_next_draw_is_said(store, tmp_path):
@@ -116,12 +118,7 @@ def test_a_correction_that_changes_who_qualifies_after_the_next_draw_is_said(sto
     naming who the next round seats and who qualifies now."""
     from tests.test_events_draw_cli import run
 
-    setup_event(tmp_path)  # ev: eight entrants, R1 drawn on two tables
-    with connect(store) as con:
-        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
-        load(con, tmp_path, play(first), name="meja1.csv")
-        load(con, tmp_path, play(second, table="2"), name="meja2.csv")
-    assert run("draw", "--event", "ev", "--round", "R2", "--seed", "1").exit_code == 0
+    first, _ = first_round_played(store, tmp_path)
     a, b, c, d = (p for p in first if p)
     with connect(store) as con:
         # the same two qualify, in the other order: nothing to say
@@ -133,13 +130,11 @@ def test_a_correction_that_changes_who_qualifies_after_the_next_draw_is_said(sto
             con, tmp_path, play(first, winners=[c] * 6 + [d] * 4), name="m2.csv", reason="y"
         )
     assert same.count("correction") == 1
-    assert not same.problems.filter(pl.col("code") == "next_round_drawn").height
-    said = moved.problems.filter(pl.col("code") == "next_round_drawn")
-    assert said.select("file", "line", "column", "severity").rows() == [
-        ("m2.csv", 2, "table", "warning")
-    ]
+    assert warned(same, "next_round_drawn") == ([], [])
+    where, said = warned(moved, "next_round_drawn")
+    assert where == [("m2.csv", 2, "table", "warning")]
     seated, qualified = ", ".join(sorted([a, b])), ", ".join(sorted([c, d]))
-    assert said["message"][0] == (
+    assert said[0] == (
         f"round R2 is drawn with {seated} from round R1 table 1, but this version qualifies "
         f"{qualified}: the draw of round R2 no longer follows the results; draw it again "
         "while none of its tables is loaded (domino draw --reason, or the Organiser page), "
@@ -168,11 +163,8 @@ def test_a_withdrawal_of_a_table_the_next_draw_seats_from_is_said(store, tmp_pat
     from pipeline.ingest.withdraw import withdraw
     from tests.test_events_draw_cli import run
 
-    setup_event(tmp_path)
+    first, second = first_round_played(store, tmp_path, draw_next=False)
     with connect(store) as con:
-        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
-        load(con, tmp_path, play(first), name="meja1.csv")
-        load(con, tmp_path, play(second, table="2"), name="meja2.csv")
         quiet = withdraw(con, "ev", "R1", "2", reason="loaded twice")  # nothing drawn after it
         load(con, tmp_path, play(second, table="2"), name="meja2.csv", reason="back")
     assert quiet.problems.height == 0

@@ -70,6 +70,21 @@ def setup_event(tmp_path, players=EIGHT, *, ruleset="unhas", seed=3):
     return r
 
 
+def first_round_played(target, tmp_path, *, draw_next: bool = True) -> tuple[tuple, tuple]:
+    """:func:`setup_event`, both R1 tables played as :func:`play` plays them (each table's
+    first two seated players qualify), and R2 drawn from them (seed 1) unless
+    ``draw_next`` is false; the two tables' starting seatings."""
+    setup_event(tmp_path)
+    with connect(target) as con:
+        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
+        load(con, tmp_path, play(first), name="meja1.csv")
+        load(con, tmp_path, play(second, table="2"), name="meja2.csv")
+    if draw_next:
+        r = run("draw", "--event", "ev", "--round", "R2", "--seed", 1)
+        assert r.exit_code == 0, r.output
+    return first, second
+
+
 # --- events ------------------------------------------------------------------------------------
 
 

@@ -212,14 +212,9 @@ def test_a_draw_that_no_longer_follows_the_results_is_said_under_the_rounds(db_p
     of it; a warning names the table, whom the draw seats and who qualifies now."""
     from pipeline.ingest import ingest
     from tests.rules_helpers import write_log
-    from tests.test_events_draw_cli import play, run, setup_event, start_of
+    from tests.test_events_draw_cli import first_round_played, play
 
-    setup_event(tmp_path)
-    with connect(db_path) as con:
-        first, second = start_of(con, "ev", "R1", "1"), start_of(con, "ev", "R1", "2")
-        for name, match in (("m1.csv", play(first)), ("m2.csv", play(second, table="2"))):
-            assert ingest(con, [write_log(tmp_path, match, name)]).exit_code == 0
-    assert run("draw", "--event", "ev", "--round", "R2", "--seed", "1").exit_code == 0
+    first, _ = first_round_played(db_path, tmp_path)
     a, b, c, d = (p for p in first if p)
     fixed = write_log(tmp_path, play(first, winners=[c] * 6 + [d] * 4), "fix.csv")
     with connect(db_path) as con:

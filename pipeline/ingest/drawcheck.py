@@ -28,6 +28,7 @@ next round's draw waits for every table anyway.
 """
 
 from collections.abc import Collection
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -198,12 +199,11 @@ def drawn_elsewhere(
         .sort("_drawn_event", "_drawn_round", "_drawn_table")
         .unique(MATCH, keep="first")
     )
-    first = rows.unique(MATCH, keep="first", maintain_order=True).join(meant, on=MATCH)
-    return problems.from_rows(
-        first,
+    return _warn_once_per_match(
+        rows,
+        meant,
         column="event",
         code="draw_elsewhere",
-        severity=problems.WARNING,
         params={
             "event": pl.col("event"),
             "drawn_event": pl.col("_drawn_event"),
@@ -266,15 +266,22 @@ def next_round_drawn(
         names.select(*MATCH, "player_key", "player"), on=[*MATCH, "player_key"], how="left"
     )
     moved = followed.not_following(con, played, pairs)
-    first = candidates.unique(MATCH, keep="first", maintain_order=True).join(moved, on=MATCH)
-    return problems.from_rows(
-        first,
+    return _warn_once_per_match(
+        candidates,
+        moved,
         column="table",
         code="next_round_drawn",
-        severity=problems.WARNING,
         params=followed.MOVED_PARAMS,
         variant=pl.when(pl.col("_tie")).then(pl.lit("tiebreak")),
     )
+
+
+def _warn_once_per_match(rows: pl.DataFrame, found: pl.DataFrame, **problem: Any) -> pl.DataFrame:
+    """A warning (:func:`pipeline.problems.from_rows`, ``problem`` its column, code,
+    params and variant) on the first row in ``rows`` of each match in ``found``, whose
+    columns the params may read."""
+    first = rows.unique(MATCH, keep="first", maintain_order=True).join(found, on=MATCH)
+    return problems.from_rows(first, severity=problems.WARNING, **problem)
 
 
 def _undrawn_rounds(
