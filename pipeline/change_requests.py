@@ -32,6 +32,7 @@ import polars as pl
 
 from pipeline import auth, messages
 from pipeline.attachments import Attachment
+from pipeline.draws.followed import withdrawn_ahead
 from pipeline.ingest.outcome import Plan
 from pipeline.ingest.planner import plan
 from pipeline.ingest.service import (
@@ -44,6 +45,7 @@ from pipeline.ingest.service import (
     signature,
 )
 from pipeline.ingest.withdraw import (
+    WITHDRAWN_FILE,
     WithdrawRefused,
     kept_file,
     to_bring_back,
@@ -403,6 +405,8 @@ def _withdrawal_review(con: duckdb.DuckDBPyConnection, req: Request) -> Preview:
     m = req.matches.row(0, named=True)
     event, round_, table = m["event"], m["round"], m["table"]
     nothing = plan(con, [])
+    # the next round's draw seating players of it, said as the withdrawal itself says it
+    nothing.problems = withdrawn_ahead(con, event, round_, table, WITHDRAWN_FILE)
     old = queries.loaded_hands(con, event, round_, table)
     pv = Preview(plan=nothing, sheets=[], files=[], allowed=None, forbidden=[])
     pv.diffs.append(

@@ -384,6 +384,31 @@ def test_the_jury_is_told_whom_the_next_draw_seats_from_a_table_it_withdraws(db_
     ) in " ".join(boxes[0].split()), boxes
 
 
+def test_the_jury_sees_whom_the_next_draw_seats_from_a_table_it_is_asked_to_withdraw(
+    db_path, tmp_path
+):
+    """A coordinator's request to withdraw an R1 table after R2 was drawn from it: the
+    jury decided on the points that would go alone, not told of the draw."""
+    from tests.test_events_draw_cli import first_round_played
+
+    first, _ = first_round_played(db_path, tmp_path)
+    add_coordinator(db_path, "cora", ["ev"])
+    add_coordinator(db_path, "juri", ["ev"], role="jury")
+    cora = signed_in("cora")
+    cora.selectbox(key="wd_round").set_value("R1")
+    run(cora)
+    cora.selectbox(key="wd_table").set_value("1")
+    answer(cora, "wd_reason", "meja salah", "wd_ask")
+    assert "Permintaan 1 terkirim" in texts(cora)
+    jury = signed_in("juri", "page_scripts/requests.py")
+    a, b = sorted([p for p in first if p][:2])
+    boxes = [w.value for w in jury.warning if w.value.startswith("Peringatan bila disetujui:")]
+    assert len(boxes) == 1 and (
+        f"babak R2 sudah diundi dengan {a}, {b} dari babak R1 meja 1, yang tidak lagi dihitung "
+        "setelah ditarik"
+    ) in " ".join(boxes[0].split()), boxes
+
+
 def test_a_coordinator_asks_the_jury_to_withdraw_a_match_and_the_jury_approves(league):
     """The coordinator's own mistake on the upload page: the match and a reason go to the
     jury as a request (nothing changes); the jury sees it on the requests page, with the
