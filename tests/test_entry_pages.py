@@ -198,6 +198,48 @@ def test_a_fix_of_another_hand_elsewhere_is_said_and_the_form_kept_for_a_second_
     assert _stored(drawn) == [(1, "D"), (2, "B")]
 
 
+def test_a_correction_at_the_table_says_what_it_was_warned_of(db_path, tmp_path):
+    """A hand of a played R1 table corrected on this page after R2 was drawn from it, so
+    that others qualify: saved, and the page said "saved" alone; the warning every other
+    way of loading gives (the next round's draw seats others) is said under it."""
+    from tests.test_events_draw_cli import first_round_played
+
+    first, _ = first_round_played(db_path, tmp_path)
+    add_coordinator(db_path, "juri", [], role="admin")
+    at = page("entry", lang="en")
+    at.text_input(key="signin_name").input("juri")
+    at.text_input(key="signin_password").input(PASSWORD)
+    at.button[0].click()
+    run(at)
+    at.pills(key="en_event").set_value("ev")
+    run(at)
+    at.pills(key="en_round").set_value("R1")
+    run(at)
+    at.pills(key="en_table").set_value("1")
+    run(at)
+    # play() gave the first seated player 6 hands and the second 4: the third player
+    # (chair C in hands 1-2) now wins hands 1-6 and qualifies
+    a, b, c, d = (p for p in first if p)
+    for n in range(1, 7):
+        hands = [w.key for w in at.pills if w.key.startswith("en_hand_")]
+        at.pills(key=hands[0]).set_value(n)
+        run(at)
+        chair = "c" if n <= 2 else "a"  # hands 3-6 swap A and C
+        [w for w in at.segmented_control if w.key.startswith("en_ending_")][0].set_value("biasa")
+        run(at)
+        [w for w in at.segmented_control if w.key.startswith("en_who_")][0].set_value(chair)
+        [w for w in at.segmented_control if w.key.startswith("en_hi_")][0].set_value(1)
+        [w for w in at.segmented_control if w.key.startswith("en_lo_")][0].set_value(2)
+        [w for w in at.text_input if w.key.startswith("en_reason_")][0].input("salah tulis")
+        run(at)
+        [b_ for b_ in at.button if b_.key and b_.key.startswith("en_save_")][0].click()
+        run(at)
+        assert f"Hand {n} saved" in texts(at), texts(at)
+    warned = [w.value for w in at.warning if w.value.startswith("Saved, with a warning:")]
+    assert len(warned) == 1 and "round R2 is drawn with" in warned[0], texts(at)
+    assert f"but this version qualifies {', '.join(sorted([b, c]))}" in " ".join(warned[0].split())
+
+
 def test_a_withdrawn_table_says_who_withdrew_it_and_takes_no_hand(drawn):
     from pipeline.ingest.withdraw import withdraw
 

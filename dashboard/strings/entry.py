@@ -54,6 +54,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This match is closed: a change is a correction and needs a reason.",
     },
     "en.save": {"id": "Simpan kocokan {hand}", "en": "Save hand {hand}"},
+    "en.warnings": {"id": "Tersimpan, dengan peringatan:", "en": "Saved, with a warning:"},
     "en.saved": {
         "id": "Kocokan {hand} tersimpan (versi {version}).",
         "en": "Hand {hand} saved (version {version}).",

@@ -83,6 +83,7 @@ def render() -> None:
     done = st.session_state.get(_DONE)
     if done and done[0] == (event, round_, table):
         st.success(done[1])
+        ui.warning_list(t("en.warnings"), done[2])  # what the save was warned of, said once
     _match(m, moved=moved)
     st.session_state[_SHOWN] = (m.event, m.round, m.table, m.version)
 
@@ -415,9 +416,13 @@ def _save(m: MatchState, hand: Hand, seats: dict[str, str], reason: str) -> None
         return
     version = max((o.version or 0) for o in saved.plan.outcomes) if saved.plan.outcomes else 0
     same = bool(saved.plan.outcomes) and all(o.status == "unchanged" for o in saved.plan.outcomes)
+    # saved all the same, with what it was warned of (a next round drawn from this table
+    # with other qualifiers, a round its event did not draw)
+    warned = [p["message"] for p in saved.sentences(language()) if p["severity"] == "warning"]
     st.session_state[_DONE] = (
         (m.event, m.round, m.table),
         t("en.unchanged" if same else "en.saved", hand=hand.hand, version=version),
+        warned,
     )
     st.session_state[_FORM] = st.session_state.get(_FORM, 0) + 1
     st.rerun()
@@ -471,5 +476,5 @@ def _close_button(m: MatchState) -> None:
         except DatabaseBusy:
             st.warning(t("en.busy"))
             return
-        st.session_state[_DONE] = ((m.event, m.round, m.table), t("en.closed", table=m.table))
+        st.session_state[_DONE] = ((m.event, m.round, m.table), t("en.closed", table=m.table), [])
         st.rerun()
