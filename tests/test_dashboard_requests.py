@@ -376,12 +376,7 @@ def test_the_jury_is_told_whom_the_next_draw_seats_from_a_table_it_withdraws(db_
     run(jury)
     jury.button(key="wd_go").click()
     run(jury)
-    a, b = sorted([p for p in first if p][:2])
-    boxes = [w.value for w in jury.warning if w.value.startswith("Perhatikan:")]
-    assert len(boxes) == 1 and (
-        f"babak R2 sudah diundi dengan {a}, {b} dari babak R1 meja 1, yang tidak lagi dihitung "
-        "setelah ditarik"
-    ) in " ".join(boxes[0].split()), boxes
+    said_seated_ahead(jury, "Perhatikan:", first)
 
 
 def test_the_jury_sees_whom_the_next_draw_seats_from_a_table_it_is_asked_to_withdraw(
@@ -401,8 +396,14 @@ def test_the_jury_sees_whom_the_next_draw_seats_from_a_table_it_is_asked_to_with
     answer(cora, "wd_reason", "meja salah", "wd_ask")
     assert "Permintaan 1 terkirim" in texts(cora)
     jury = signed_in("juri", "page_scripts/requests.py")
+    said_seated_ahead(jury, "Peringatan bila disetujui:", first)
+
+
+def said_seated_ahead(at: AppTest, heading: str, first: tuple) -> None:
+    """One warning box under ``heading`` names the two qualifiers of R1 table 1 (seated
+    ``first``) whom R2's draw seats, their table withdrawn."""
     a, b = sorted([p for p in first if p][:2])
-    boxes = [w.value for w in jury.warning if w.value.startswith("Peringatan bila disetujui:")]
+    boxes = [w.value for w in at.warning if w.value.startswith(heading)]
     assert len(boxes) == 1 and (
         f"babak R2 sudah diundi dengan {a}, {b} dari babak R1 meja 1, yang tidak lagi dihitung "
         "setelah ditarik"
