@@ -99,3 +99,14 @@ def test_no_page_speaks_the_codes_words(titled, lang):
         if found:
             heard[f"{page} {params}"] = found
     assert heard == {}
+
+
+@pytest.mark.parametrize("lang", ["id", "en"])
+def test_every_seat_category_is_written_as_its_neighbours_are(lang):
+    """Event statistics and the player page list the categories side by side: three were
+    in small letters ("di atas pemenang", "tertangkap (kandang)", "lainnya") beside
+    "Menang biasa" and "Apollo"."""
+    from dashboard.i18n import CATEGORIES, category
+
+    small = [code for code in CATEGORIES if not category(code, lang)[:1].isupper()]
+    assert small == [], small
