@@ -11,6 +11,7 @@ from typing import Any
 import polars as pl
 
 from pipeline import messages
+from pipeline.problems import WARNING
 
 
 def render(
@@ -30,6 +31,13 @@ def render_column(frame: pl.DataFrame, lang: str, column: str = "message") -> pl
         return frame
     rendered = messages.render_frame(frame, lang)
     return frame.with_columns(pl.coalesce(rendered, pl.col(column)).alias(column))
+
+
+def warnings(problems: pl.DataFrame, lang: str) -> list[str]:
+    """The sentences of the warnings among ``problems``, in ``lang`` (what a save or a
+    decision was, or would be, warned of)."""
+    found = problems.filter(pl.col("severity") == WARNING)
+    return render_column(found, lang).get_column("message").to_list()
 
 
 def render_outcome(outcome: Any, lang: str) -> str:

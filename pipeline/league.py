@@ -18,6 +18,7 @@ import polars as pl
 
 from pipeline import messages, rulesets
 from pipeline.events import roster as events_roster
+from pipeline.events import round_status as events_round_status
 from pipeline.events import unknown as events_unknown
 from pipeline.ingest.match import seats_long
 from pipeline.players import has_registry
@@ -367,14 +368,8 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
             return _say(
                 "advance.tables", round=r["round"], event=event, tables=r["tables"], want=want
             )
-    drawn_tables = dict(
-        con.execute(
-            'SELECT s.round, count(DISTINCT s."table") FROM draw_seats s JOIN draws_t d '
-            "ON d.event = s.event AND d.round = s.round AND d.draw_no = s.draw_no "
-            "WHERE d.current AND s.event = ? GROUP BY s.round",
-            [event],
-        ).fetchall()
-    )
+    status = events_round_status(con, event)  # the tables each round's current draw has
+    drawn_tables = dict(zip(status["round"], status["tables_drawn"], strict=True))
     for r in tables.iter_rows(named=True):
         want_drawn = int(drawn_tables.get(r["round"], 0))
         if r["tables"] < want_drawn:  # a drawn table not loaded yet: its players still play

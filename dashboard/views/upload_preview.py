@@ -13,7 +13,7 @@ import streamlit as st
 
 from dashboard import ui
 from dashboard.i18n import column, language, t
-from dashboard.messages import column_label, render_column, render_outcome
+from dashboard.messages import column_label, render_column, render_outcome, warnings
 from pipeline import rounds as round_order
 from pipeline.ingest import Preview
 from pipeline.ingest.read import Sheet
@@ -67,10 +67,7 @@ def show_warnings(pv: Preview) -> None:
     """The warnings of a preview, each a sentence in the reader's language, in one box (the
     change requests page shows what a pending correction would be warned of, such as a
     next round drawn with other qualifiers)."""
-    found = pv.plan.problems.filter(pl.col("severity") == WARNING)
-    if found.height:
-        lines = render_column(found, language()).get_column("message").to_list()
-        ui.warning_list(t("rq.warnings"), lines)
+    ui.warning_list(t("rq.warnings"), warnings(pv.plan.problems, language()))
 
 
 def _problems(problems: pl.DataFrame) -> None:

@@ -13,12 +13,11 @@ decided on the requests page; nothing changes until a jury member approves it.
 from collections.abc import Callable
 from typing import Any
 
-import polars as pl
 import streamlit as st
 
 from dashboard import access, data, ui
 from dashboard.i18n import language, t
-from dashboard.messages import render_column
+from dashboard.messages import warnings
 from pipeline import auth
 from pipeline import change_requests as cr
 from pipeline.ingest.withdraw import (
@@ -28,7 +27,6 @@ from pipeline.ingest.withdraw import (
     withdrawable,
     withdrawn,
 )
-from pipeline.problems import WARNING
 from pipeline.store.db import DatabaseBusy
 
 #: who withdraws (their role as signed in; the write checks it again); a coordinator asks
@@ -149,10 +147,7 @@ def _act(
         st.error(plan.outcomes[0].render(language()) if plan.outcomes else t("wd.refused"))
         return
     # its players seated in the next round's draw, say: shown under what was done
-    found = plan.problems.filter(pl.col("severity") == WARNING)
-    st.session_state[warnings_key(done_key)] = (
-        render_column(found, language()).get_column("message").to_list()
-    )
+    st.session_state[warnings_key(done_key)] = warnings(plan.problems, language())
     _done(done_key, said, match, ("wd_reason", "wd_sure", "wd_back_reason"))
 
 

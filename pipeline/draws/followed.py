@@ -62,28 +62,34 @@ def drawn_next(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame) -> pl.DataFra
     return pl.DataFrame(nexts, schema=empty.schema, orient="row") if nexts else empty
 
 
-def not_following(
-    con: duckdb.DuckDBPyConnection, standings: pl.DataFrame, pairs: pl.DataFrame
-) -> pl.DataFrame:
-    """Of the tables in ``standings`` (``event, round, table, player_key, player,
-    qualified, needs_tiebreak``: every player of each), those whose players seated in the
-    current draw of the next round (``pairs``: ``event, round, _next``) are not the ones
-    who qualify from it: ``event, round, table, _next, _seated, _qualified`` (names, in
-    name order) and ``_tie`` (a tie-break decides who qualifies)."""
+def next_seats(con: duckdb.DuckDBPyConnection, pairs: pl.DataFrame) -> pl.DataFrame:
+    """``event, round, _next, player_key, player``: each player the current draw of the
+    next round (``pairs``: ``event, round, _next``, :func:`drawn_next`) seats, once."""
     seats = drawn_seats(
         con,
         pairs.select("event", pl.col("_next").alias("round")),
         pairs.get_column("event").unique().to_list(),
     )
-    ahead = (
-        seats.select("event", pl.col("round").alias("_next"), "player_key")
-        .unique()
+    return (
+        seats.select("event", pl.col("round").alias("_next"), "player_key", "player")
+        .unique(["event", "_next", "player_key"])
         .join(pairs, on=["event", "_next"])
-        .select("event", "round", "player_key", pl.lit(value=True).alias("_in"))
     )
+
+
+def not_following(
+    standings: pl.DataFrame, pairs: pl.DataFrame, ahead: pl.DataFrame
+) -> pl.DataFrame:
+    """Of the tables in ``standings`` (``event, round, table, player_key, player,
+    qualified, needs_tiebreak``: every player of each), those whose players seated in the
+    current draw of the next round (``pairs``: ``event, round, _next``; ``ahead``: its
+    seats, :func:`next_seats`) are not the ones who qualify from it: ``event, round,
+    table, _next, _seated, _qualified`` (names, in name order) and ``_tie`` (a tie-break
+    decides who qualifies)."""
+    seated = ahead.select("event", "round", "player_key", pl.lit(value=True).alias("_in"))
     return (
         standings.join(pairs, on=["event", "round"])
-        .join(ahead, on=["event", "round", "player_key"], how="left")
+        .join(seated, on=["event", "round", "player_key"], how="left")
         .with_columns(pl.col("_in").fill_null(value=False))
         .sort("player")
         .group_by(MATCH)
@@ -122,16 +128,11 @@ def _results_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str) -> lis
     pairs = drawn_next(con, played.select("event", "round").unique())
     if pairs.height == 0:
         return []
-    moved = not_following(con, played, pairs)
+    ahead = next_seats(con, pairs)
+    moved = not_following(played, pairs, ahead)
     # a table withdrawn after the draw: players it seats from the round before have no
     # result in that round now
-    gone = (
-        drawn_seats(con, pairs.select("event", pl.col("_next").alias("round")), [event])
-        .select("event", pl.col("round").alias("_next"), "player_key", "player")
-        .unique()
-        .join(pairs, on=["event", "_next"])
-        .join(played, on=["event", "round", "player_key"], how="anti")
-    )
+    gone = ahead.join(played, on=["event", "round", "player_key"], how="anti")
     order = {r: i for i, r in enumerate(round_order_of(con, event))}
     lines = [
         messages.render(
@@ -185,19 +186,12 @@ def roster_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -
     rounds = [r for r in from_roster if r not in loaded]
     if not rounds:
         return []
-    roster = frame(
-        con.sql(
-            "SELECT player_key, player FROM entrants WHERE event = ? AND player_key NOT IN ("
-            "SELECT replaces FROM entrants WHERE event = ? AND replaces IS NOT NULL)",
-            params=[event, event],
-        )
-    )
+    roster = draws.to_seat(con, event)
+    seats = drawn_seats(con, pl.DataFrame({"event": event, "round": rounds}), [event])
     lines = []
     for rnd in rounds:
         seated = (
-            drawn_seats(con, pl.DataFrame({"event": [event], "round": [rnd]}), [event])
-            .select("player_key", "player")
-            .unique("player_key")
+            seats.filter(pl.col("round") == rnd).select("player_key", "player").unique("player_key")
         )
         gone = seated.join(roster, on="player_key", how="anti").get_column("player").sort()
         new = roster.join(seated, on="player_key", how="anti").get_column("player").sort()
@@ -225,35 +219,17 @@ def withdrawn_ahead(
     pairs = drawn_next(con, pl.DataFrame({"event": [event], "round": [round_]}))
     if pairs.height == 0:
         return problems.empty()
-    after = pairs.get_column("_next").item()
-    seated = [
-        str(r[0])
-        for r in con.execute(
-            "SELECT DISTINCT s.player FROM draw_seats s JOIN draws_t d ON d.event = s.event "
-            "AND d.round = s.round AND d.draw_no = s.draw_no "
-            "WHERE d.current AND s.event = ? AND s.round = ? AND s.player_key IN ("
-            'SELECT player_key FROM table_standings_t WHERE event = ? AND round = ? AND "table" = ?'
-            ") ORDER BY 1",
-            [event, after, event, round_, table],
-        ).fetchall()
-    ]
+    players = frame(
+        con.sql(
+            'SELECT player_key FROM table_standings_t WHERE event = ? AND round = ? AND "table" = ?',
+            params=[event, round_, table],
+        )
+    )
+    seated = sorted(next_seats(con, pairs).join(players, on="player_key")["player"])
     if not seated:
         return problems.empty()
-    params = {"next": after, "seated": seated, "round": round_, "table": table}
-    mid = messages.message_id("next_round_drawn", "withdrawn")
+    params = {"next": pairs["_next"].item(), "seated": seated, "round": round_, "table": table}
+    said = problems.warning(file, "next_round_drawn", params, variant="withdrawn")
     return problems.frame(
-        [
-            {
-                "file": file,
-                "column": "table",
-                "code": "next_round_drawn",
-                "severity": problems.WARNING,
-                "message": messages.render(mid, params),
-                "event": event,
-                "round": round_,
-                "table": table,
-                "message_id": mid,
-                "params": messages.to_json(params),
-            }
-        ]
+        [said | {"column": "table", "event": event, "round": round_, "table": table}]
     )

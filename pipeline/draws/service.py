@@ -136,18 +136,26 @@ def draw_round(
     return Draw(event, label, draw_no, seed, seats, seated)
 
 
+def to_seat(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
+    """``player_key, player`` of the entrants a draw from the roster seats, in key order:
+    the roster, but a member a reserve of the roster plays for (its ``replaces``, rule 23)
+    sits out, the reserve in their place."""
+    return frame(
+        con.sql(
+            "SELECT player_key, player FROM entrants WHERE event = ? AND player_key NOT IN ("
+            "SELECT replaces FROM entrants WHERE event = ? AND replaces IS NOT NULL) "
+            "ORDER BY player_key",
+            params=[event, event],
+        )
+    )
+
+
 def _entrants(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
-    """The entrants to seat: the roster, but a member a reserve of the roster plays for
-    (its ``replaces``, rule 23) sits out, the reserve in their place."""
-    rows = con.execute(
-        "SELECT player_key FROM entrants WHERE event = ? AND player_key NOT IN ("
-        "SELECT replaces FROM entrants WHERE event = ? AND replaces IS NOT NULL) "
-        "ORDER BY player_key",
-        [event, event],
-    ).fetchall()
-    if not rows:
+    """The keys of :func:`to_seat`; refused when the roster is empty."""
+    keys = to_seat(con, event).get_column("player_key").to_list()
+    if not keys:
         raise DrawRefused("no_roster", {"event": event})
-    return [str(r[0]) for r in rows]
+    return [str(k) for k in keys]
 
 
 def _refuse_unregistered(

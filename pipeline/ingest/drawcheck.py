@@ -23,6 +23,10 @@ And one warning before a draw of the match's own event exists:
   ``cup``) would put the table into a new event and leave the drawn one waiting. The
   upload page shows it before anything is saved.
 
+And one after scoring, :func:`next_round_drawn`: a knockout table whose next round is
+drawn with others than those who qualify from it in this version (a correction after the
+next draw; :mod:`pipeline.draws.followed` says the same of the event until it is redrawn).
+
 A drawn table missing from the upload is no problem: uploads may be partial, and the
 next round's draw waits for every table anyway.
 """
@@ -265,7 +269,7 @@ def next_round_drawn(
     played = standings.join(candidates.select(MATCH).unique(), on=MATCH, how="semi").join(
         names.select(*MATCH, "player_key", "player"), on=[*MATCH, "player_key"], how="left"
     )
-    moved = followed.not_following(con, played, pairs)
+    moved = followed.not_following(played, pairs, followed.next_seats(con, pairs))
     return _warn_once_per_match(
         candidates,
         moved,
