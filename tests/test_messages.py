@@ -938,6 +938,21 @@ RARE = {
     "draw_after_final": {"round": "R3"},
     "draw_player": {"player": "Eko", "table": "1", "round": "R1", "drawn": ["Ana", "Budi"]},
     "draw_chair": {"player": "Ana", "chair": "A", "hand": "1", "drawn": "B"},
+    # a reserve in a drawn session: tests/test_substitutes.py
+    "draw_player.reserve": {
+        "player": "Rudi",
+        "table": "1",
+        "round": "S1",
+        "drawn": ["Ana", "Hadi"],
+        "letter": "b",
+    },
+    "draw_chair.reserve": {
+        "player": "Rudi",
+        "member": "Hadi",
+        "chair": "A",
+        "hand": "1",
+        "drawn": "B",
+    },
     "draw_table": {"table": "9", "round": "R1", "tables": ["1", "2"]},
     "draw_round": {"round": "R2", "drawn": ["R1"]},  # tests/test_draw_labels.py
     "draw_elsewhere": {"event": "evv", "drawn_event": "ev", "round": "R1", "table": "1"},

@@ -33,3 +33,11 @@ def test_points_must_be_whole_numbers():
     params["points"]["apollo"]["winner"] = 6.5
     with pytest.raises(rulesets.BadRuleset, match="points_apollo_winner"):
         rulesets.override("unhas", params)
+
+
+@pytest.mark.parametrize("extra", [["replaces_e"], ["note"], "replaces_a"])
+def test_a_sheets_extra_columns_are_whom_reserves_replace_only(extra):
+    params = copy.deepcopy(rulesets.load("pepet").params)
+    params["sheet"]["extra_columns"] = extra
+    with pytest.raises(rulesets.BadRuleset, match=r"sheet\.extra_columns = .*replaces_a"):
+        rulesets.override("pepet", params)

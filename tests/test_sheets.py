@@ -215,6 +215,45 @@ def test_a_pepet_session_sheet_offers_the_rulesets_rows(con, tmp_path):
     assert pips.formula2 == "74"
 
 
+def test_a_pepet_sheet_has_the_ganti_columns_a_reserve_is_written_in(con, tmp_path):
+    """Rule 23 on a pre-filled session sheet: the absent member's drawn name in a chair
+    left the referee no place to say a reserve played for them (and the draw check refused
+    the reserve without the record). The sheet offers ``Ganti A`` … ``Ganti D`` before the
+    note, the printed page says how to write it, and a sheet so filled in loads."""
+    _drawn(con, "pepet")
+    files = write_sheets(con, "ev-1", "S1", tmp_path)
+    lines = list(
+        csv.reader(
+            io.StringIO((tmp_path / "ev-1_S1_meja3.csv").read_text("utf-8-sig")), delimiter=";"
+        )
+    )
+    head = lines[0]
+    assert head[-5:] == ["Ganti A", "Ganti B", "Ganti C", "Ganti D", "Catatan"]
+    _, _, cols = _hands_sheet(tmp_path / "ev-1_S1_meja3.xlsx")
+    assert cols[-5:] == ["replaces_a", "replaces_b", "replaces_c", "replaces_d", "note"]
+    page = " ".join(_pdf_lines(files[-2].read_bytes()))
+    assert "Cadangan (aturan 23): coret nama anggota yang tidak hadir" in page
+    assert "the member's name goes in that chair's Ganti column" in page
+    # unhas has no reserves: neither the columns nor the note
+    _drawn(con, "unhas", event="ev-2")
+    write_sheets(con, "ev-2", "R1", tmp_path / "u")
+    assert "Ganti" not in (tmp_path / "u" / "ev-2_R1_meja1.csv").read_text("utf-8-sig")
+    assert "Cadangan" not in " ".join(_pdf_lines((tmp_path / "u" / "ev-2_R1.pdf").read_bytes()))
+    # Pemain 10 (chair B) is absent; a reserve plays for them
+    row = lines[1]
+    row[head.index("Kursi B")] = "Pemain Cadangan"
+    row[head.index("Ganti B")] = "Pemain 10"
+    row[head.index("Oleh")], row[head.index("Akhir")] = "A", "habis"
+    for c, pips in zip("BCD", ("5", "10", "20"), strict=True):
+        row[head.index(f"Biji {c}")] = pips
+    out = io.StringIO()
+    csv.writer(out, delimiter=";").writerows(lines[:2])
+    (tmp_path / "meja3.csv").write_text(out.getvalue(), encoding="utf-8-sig")
+    plan = ingest(con, [tmp_path / "meja3.csv"])
+    assert [o.status for o in plan.outcomes] == ["new"]
+    assert plan.errors.height == 0
+
+
 def test_the_csv_holds_the_same_rows_and_reads_back(con, tmp_path):
     _drawn(con, "unhas")
     write_sheets(con, "ev-1", "R1", tmp_path)

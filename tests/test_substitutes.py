@@ -427,3 +427,66 @@ def test_a_groups_coordinator_may_write_to_an_event_its_reserve_played(league, t
     assert auth.user_events(league, "alpha") == {"ev"}
     assert auth.user_events(league, "beta") == {"ev"}
     assert auth.user_events(league, "gamma") == set()
+
+
+def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(league, tmp_path):
+    """Rule 23 on a drawn session: Hadi is drawn, is absent on the day, and the reserve Rudi
+    plays in his chair. Before, the sheet was refused whatever it recorded (``Rudi is not
+    drawn at table …; write the players as drawn, or redraw the round``), and a session
+    whose other tables were loaded could not be redrawn: the table's result had no way in.
+    The record of whom Rudi replaces lets him stand in Hadi's drawn chair."""
+    from pipeline import draws
+
+    roster = tmp_path / "peserta.csv"
+    roster.write_text("pemain\nAna\nHadi\nCici\nDedi\nEka\nFani\nGita\nIka\n", "utf-8")
+    set_roster(league, "ev", read_roster(roster), source="peserta.csv")
+    seats = draws.draw_round(league, "ev", "S1", seed=7).seats
+    at = seats.filter(pl.col("player") == "Hadi").row(0, named=True)
+    table, chair = str(at["table"]), str(at["chair"]).lower()
+    drawn = {
+        str(r["chair"]).lower(): r["player"]
+        for r in seats.filter(pl.col("table") == at["table"]).iter_rows(named=True)
+    }
+    with_rudi = tuple("Rudi" if c == chair else drawn[c] for c in "abcd")
+
+    # the reserve without a record: refused, the sheet told how to write it
+    plan = ingest(league, [sheet(tmp_path, "tanpa.csv", table, with_rudi)])
+    assert statuses(plan) == {table: "rejected"}
+    (refused,) = plan.errors.to_dicts()
+    assert (refused["file"], refused["line"], refused["column"]) == (
+        "tanpa.csv",
+        2,
+        f"player_{chair}",
+    )
+    assert refused["message_id"] == "draw_player.reserve"
+    assert (
+        f"sits in that member's chair, with the member's name in the column replaces_{chair} "
+        f"(ganti_{chair}); or redraw the round"
+    ) in refused["message"]
+
+    # in another chair than the member's: refused, naming both
+    other = next(c for c in "abcd" if c != chair)
+    moved = list(with_rudi)
+    moved["abcd".index(chair)], moved["abcd".index(other)] = drawn[other], "Rudi"
+    plan = ingest(league, [sheet(tmp_path, "pindah.csv", table, tuple(moved), {other: "hadi"})])
+    assert statuses(plan) == {table: "rejected"}
+    said_chairs = plan.errors.filter(pl.col("message_id") == "draw_chair.reserve")
+    assert said_chairs["message"].to_list() == [
+        f"Rudi, playing for Hadi, sits in chair {other.upper()} in hand 1, but the draw seats "
+        f"Hadi in chair {chair.upper()}; a reserve takes the chair of the member they replace: "
+        "write the seating as drawn"
+    ]
+
+    # in the member's chair, the member named (as any spelling of the registry): loads
+    plan = ingest(league, [sheet(tmp_path, "ganti.csv", table, with_rudi, {chair: "hadi"})])
+    assert statuses(plan) == {table: "new"}
+    assert plan.problems.height == 0
+    assert substitutes(league, "ev").select("player", "replaces").to_dicts() == [
+        {"player": "Rudi", "replaces": "hadi"}
+    ]
+    # a name the draw does not seat at the table stands for nobody
+    other_table = seats.filter(pl.col("table") != at["table"]).row(0, named=True)
+    bad = sheet(tmp_path, "salah.csv", table, with_rudi, {chair: other_table["player"]})
+    assert ingest(league, [bad], reason="x").errors["message_id"].to_list() == [
+        "draw_player.reserve"
+    ]

@@ -53,6 +53,10 @@ NOTHING = ["", "-", "--", "\u2013", "\u2014"]
 #: check names in its problems, so the file's own spelling is shown beside them.
 SPELLED_EXTRAS = ("replaces_",)
 
+#: Whom a reserve in each chair plays for (rule 23): extra columns a ruleset's sheets may
+#: offer (``[sheet] extra_columns``), read as ``ganti_a`` … too.
+REPLACES: tuple[str, ...] = tuple(f"replaces_{c}" for c in CHAIRS)
+
 for _c in CHAIRS:
     _ALIASES[_c] = f"player_{_c}"
     _ALIASES[f"kursi_{_c}"] = f"player_{_c}"

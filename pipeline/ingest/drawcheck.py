@@ -37,8 +37,9 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import problems
+from pipeline import problems, rulesets
 from pipeline.ingest.match import MATCH, seats_long
+from pipeline.players import alias_map, player_key
 from pipeline.store.db import for_events, frame, register
 
 _SEATS = (
@@ -110,16 +111,16 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
         )
     ]
     rows = rows.join(drawn.select(MATCH).unique(), on=MATCH, how="semi")
-    seats = seats_long(rows, [*MATCH, "hand", "_file", "_line"]).with_columns(
-        pl.col("_col").str.slice(-1).str.to_uppercase().alias("_chair")
-    )
     at_table = drawn.group_by(MATCH).agg(
         pl.col("player_key").unique().alias("_keys"),
         pl.col("player").unique().sort().alias("_drawn"),
     )
+    seats = _standing_for(con, rows, at_table)
+    # a reserve is told how to record whom they play for, where the rulebook has reserves
+    reserve = pl.when(pl.col("rs").is_in(rulesets.with_groups())).then(pl.lit("reserve"))
     wrong_player = (
         seats.join(at_table, on=MATCH)
-        .filter(~pl.col("player_key").is_in(pl.col("_keys")))
+        .filter(~pl.col("_for").is_in(pl.col("_keys")))
         .sort("_line", "_col")
         .unique([*MATCH, "player_key"], keep="first", maintain_order=True)
     )
@@ -133,14 +134,20 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
                 "table": pl.col("table"),
                 "round": pl.col("round"),
                 "drawn": pl.col("_drawn"),
+                "letter": pl.col("_chair").str.to_lowercase(),
             },
+            variant=reserve,
         )
     )
     chairs = drawn.select(
-        *MATCH, "player_key", pl.col("hand").alias("_hand"), pl.col("chair").alias("_drawn_chair")
+        *MATCH,
+        pl.col("player_key").alias("_for"),
+        pl.col("player").alias("_member"),
+        pl.col("hand").alias("_hand"),
+        pl.col("chair").alias("_drawn_chair"),
     )
     wrong_chair = (
-        seats.join(chairs, on=[*MATCH, "player_key"])
+        seats.join(chairs, on=[*MATCH, "_for"])
         .filter(pl.col("_hand").is_null() | (pl.col("_hand") == pl.col("hand")))
         .filter(pl.col("_chair") != pl.col("_drawn_chair"))
         .sort("_line", "_col")
@@ -156,10 +163,39 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
                 "chair": pl.col("_chair"),
                 "hand": pl.col("hand"),
                 "drawn": pl.col("_drawn_chair"),
+                "member": pl.col("_member"),
             },
+            variant=pl.when(pl.col("_for") != pl.col("player_key")).then(pl.lit("reserve")),
         )
     )
     return problems.concat([undrawn, *found])
+
+
+def _standing_for(
+    con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, at_table: pl.DataFrame
+) -> pl.DataFrame:
+    """Each seat of ``rows`` with ``_chair`` and ``_for``: the drawn player the seat stands
+    for. That is the seated player, except a reserve's seat (rule 23) in a rulebook with
+    reserves: a player the draw does not seat at the table, whose chair's ``replaces_x``
+    cell names a player it does seat there, stands for that member (and takes the chair
+    the draw gives them)."""
+    seats = seats_long(rows, [*MATCH, "hand", "_file", "_line", "rs"], replaces=True)
+    seats = seats.with_columns(
+        pl.col("_col").str.slice(-1).str.to_uppercase().alias("_chair"),
+        pl.col("player_key").alias("_for"),
+    )
+    named = pl.col("replaces").is_not_null() & pl.col("rs").is_in(rulesets.with_groups())
+    if not seats.select(named.any()).item():  # nearly every load: no reserve is written
+        return seats.drop("replaces")
+    replaced = player_key(pl.col("replaces"), alias_map(con))
+    stands_in = (
+        named & ~pl.col("player_key").is_in(pl.col("_keys")) & replaced.is_in(pl.col("_keys"))
+    )
+    return (
+        seats.join(at_table.select(*MATCH, "_keys"), on=MATCH, how="left")
+        .with_columns(pl.when(stands_in).then(replaced).otherwise(pl.col("_for")).alias("_for"))
+        .drop("replaces", "_keys")
+    )
 
 
 def drawn_elsewhere(

@@ -164,13 +164,18 @@ class Ruleset:
 
     @property
     def sheet_columns(self) -> list[str] | None:
-        """Columns of a blank sheet for this rulebook (None: every contract column)."""
-        skip = self.params.get("sheet", {}).get("skip_prefixes", [])
-        if not skip:
+        """Columns of a blank sheet for this rulebook (None: every contract column): the
+        contract's but those ``[sheet] skip_prefixes`` leaves out, with the optional
+        ``[sheet] extra_columns`` before the note."""
+        sheet = self.params.get("sheet", {})
+        skip = sheet.get("skip_prefixes", [])
+        extra = list(sheet.get("extra_columns", []))
+        if not skip and not extra:
             return None
         from pipeline.ingest.columns import CANONICAL
 
-        return [c for c in CANONICAL if not any(c.startswith(p) for p in skip)]
+        kept = [c for c in CANONICAL if c != "note" and not any(c.startswith(p) for p in skip)]
+        return [*kept, *extra, "note"]
 
     def columns(self, view: str) -> list[str]:
         """Ruleset-specific columns of ``view`` (``table``, ``event``, ``hand_points`` …)."""
@@ -338,6 +343,14 @@ def check(where: str, params: dict[str, Any]) -> None:
     if bad_levels:
         raise BadRuleset(
             f"{label}: levels names {', '.join(map(repr, bad_levels))}; use any of {', '.join(LEVELS)}"
+        )
+    from pipeline.ingest.columns import REPLACES
+
+    extra = params.get("sheet", {}).get("extra_columns", [])
+    if not isinstance(extra, list) or any(c not in REPLACES for c in extra):
+        raise BadRuleset(
+            f"{label}: sheet.extra_columns = {extra!r}; a sheet's extra columns are any of "
+            f"{', '.join(REPLACES)}"
         )
     for view, cols in params.get("columns", {}).items():
         bad = [c for c in cols if not isinstance(c, str) or not IDENTIFIER.fullmatch(c)]

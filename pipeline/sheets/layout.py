@@ -22,7 +22,13 @@ _HEADERS = {
     "last_tile": "Kartu terakhir",
     "note": "Catatan",
 }
-_PER_CHAIR = {"player": "Kursi", "pips": "Biji", "tiles": "Kartu", "sanctions": "Sanksi"}
+_PER_CHAIR = {
+    "player": "Kursi",
+    "pips": "Biji",
+    "tiles": "Kartu",
+    "sanctions": "Sanksi",
+    "replaces": "Ganti",  # whom a reserve in that chair plays for (rule 23)
+}
 
 #: Columns the draw fills in; the others are the referee's.
 PREFILLED = ("event", "ruleset", "round", "table", "hand", *(f"player_{c}" for c in CHAIRS))

@@ -299,6 +299,13 @@ def _footer(pdf: Page, drawn: DrawnRound, first: dict[str, object], lost_before:
         f"Akhir / ending: {endings}.  Oleh: huruf kursi A–D.  "
         f"Biji: 0–{layout.max_pips(drawn.ruleset)}.  * {spare}.",
     ]
+    if "replaces_a" in drawn.columns:  # a rulebook with reserves (rule 23)
+        notes += [
+            "Cadangan (aturan 23): coret nama anggota yang tidak hadir dan tulis nama "
+            "cadangan di kursinya; di berkas, nama anggota itu masuk kolom Ganti kursi itu.",
+            "Reserve (rule 23): cross out the absent member and write the reserve in their "
+            "chair; in the file, the member's name goes in that chair's Ganti column.",
+        ]
     font_note = pdf.font_note(lost_before)
     if font_note:
         notes.append(font_note)

@@ -27,7 +27,7 @@ def _text(column: str) -> bool:
     return (
         column in _TEXT_COLUMNS
         or column in TILE_COLUMNS
-        or column.startswith(("player_", "sanctions_"))
+        or column.startswith(("player_", "sanctions_", "replaces_"))
     )
 
 

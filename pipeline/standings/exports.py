@@ -200,7 +200,16 @@ def _HELP_ROWS(ruleset: str) -> list[tuple[str, str]]:  # noqa: N802
         ("pips_a..d", "value left in that chair's hand"),
         ("tiles_a..d", "tiles left in that chair's hand, e.g. 6-6 5-3* (* = closed/dead tile)"),
     ]
-    if rulesets.load(ruleset).shows("sanctions"):
+    book = rulesets.load(ruleset)
+    if book.shows("sanctions"):
         rows.append(("sanctions_a..d", "warn; show; wrong (';'-separated)"))
+    if "replaces_a" in (book.sheet_columns or []):
+        rows.append(
+            (
+                "replaces_a..d",
+                "a reserve in that chair (rule 23): the name of the absent member they play "
+                "for; empty otherwise",
+            )
+        )
     rows.append(("note", "free text"))
     return rows
