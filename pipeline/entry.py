@@ -25,7 +25,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipeline import auth, messages, players, rulesets
+from pipeline import auth, events, messages, players, rulesets
 from pipeline.draws import seating
 from pipeline.ingest import service
 from pipeline.ingest.columns import CANONICAL, CHAIRS
@@ -114,6 +114,22 @@ class MatchState:
     def can_close(self) -> bool:
         return self.status == "open" and self.complete and not self.needs_tiebreak
 
+    @property
+    def stand_ins(self) -> dict[str, tuple[str, str]]:
+        """``chair -> (reserve, member)``: the reserves the match's first hand seats in a
+        drawn member's chair, the member named in the chair's ``replaces_x`` (rule 23; the
+        draw check lets nothing else in). A drawn pepet chair holds for every hand."""
+        if not self.drawn or None not in self.drawn or not self.hands.height:
+            return {}
+        first = self.hands.row(0, named=True)
+        written = json.loads(first.get("extra") or "{}")
+        drawn = self.drawn[None]
+        return {
+            c: (str(first[f"player_{c}"]), str(written[f"replaces_{c}"]))
+            for c in CHAIRS
+            if written.get(f"replaces_{c}") and first[f"player_{c}"] not in (None, drawn.get(c))
+        }
+
     def seats(self, hand: int, start: Seats | None = None) -> Seats:
         """Who sits where in ``hand``: the draw's seats; else the match's first hand (or
         ``start``, typed once) moved by the swap schedule. A tie-break hand seats only the
@@ -125,7 +141,8 @@ class MatchState:
             )
             return {c: p for c, p in self.seats(last, start).items() if name_key(p) in tied}
         if self.drawn:
-            return dict(self.drawn.get(hand) or self.drawn.get(None) or {})
+            drawn = dict(self.drawn.get(hand) or self.drawn.get(None) or {})
+            return drawn | {c: reserve for c, (reserve, _) in self.stand_ins.items()}
         if self.hands.height:
             first = self.hands.row(0, named=True)
             start = {c: first[f"player_{c}"] for c in CHAIRS if first[f"player_{c}"]}
@@ -238,6 +255,28 @@ def open_entries(con: duckdb.DuckDBPyConnection, event: str, round: str | None =
 # --- saving a hand ----------------------------------------------------------------------------
 
 
+def reserves_at(con: duckdb.DuckDBPyConnection, st: MatchState) -> dict[str, list[str]]:
+    """``chair -> reserves``: for a drawn session table with no hand yet, the registered
+    reserves who may play for the member drawn in each chair (rule 23), those of the group
+    the member belongs to on the event's date, by name. Empty where the rulebook has no
+    reserves, the table is not a drawn session's, or a hand is in (a reserve plays the
+    whole session: the first hand says who sits)."""
+    drawn = st.drawn.get(None)
+    if not drawn or st.hands.height or st.ruleset not in rulesets.with_groups():
+        return {}
+    registry = events.event_groups(con, st.event)
+    groups = dict(zip(registry["player_key"], registry["group"], strict=True))
+    out = {}
+    for chair, member in sorted(drawn.items()):
+        group = groups.get(name_key(member))
+        if group is None:  # a member of no group (or no registry): nobody plays for them
+            continue
+        names = registry.filter(pl.col("reserve_for") == group).get_column("player")
+        if names.len():
+            out[chair] = sorted(names.to_list(), key=str.casefold)
+    return out
+
+
 def hand_row(st: MatchState, hand: Hand, seats: Seats) -> dict[str, Any]:
     """One hand as a row of the contract (text cells, as a referee's file would hold)."""
     row: dict[str, Any] = {
@@ -281,12 +320,13 @@ def _tiles_kept(hands: pl.DataFrame, hand: Hand) -> dict[str, str]:
     }
 
 
-def _extra_kept(hands: pl.DataFrame, hand: int) -> str | None:
+def _extra_kept(hands: pl.DataFrame, hand: int, replacing: Mapping[str, str]) -> str | None:
     """The extra columns of a hand saved here: a corrected hand keeps its own; a new hand
     takes whom each reserve replaces from the hand before it (nobody changes chairs within
-    a pepet session), and nothing else of it (a referee's remark is that hand's own)."""
+    a pepet session), and nothing else of it (a referee's remark is that hand's own); the
+    first hand of a drawn table, whom ``replacing`` says (:func:`_replacing`)."""
     if "extra" not in hands.columns or hands.height == 0:
-        return None
+        return json.dumps(dict(replacing)) if replacing else None
     same = hands.filter(pl.col("hand") == hand)
     if same.height:
         return same.get_column("extra")[0]
@@ -294,6 +334,18 @@ def _extra_kept(hands: pl.DataFrame, hand: int) -> str | None:
     last = json.loads(before[-1]) if before.len() and before[-1] else {}
     kept = {k: v for k, v in last.items() if k.startswith("replaces_") and v}
     return json.dumps(kept) if kept else None
+
+
+def _replacing(st: MatchState, seats: Seats) -> dict[str, str]:
+    """``replaces_x -> member`` for each chair of a drawn session that ``seats`` gives
+    another player than the draw (a reserve for an absent member, rule 23): the record the
+    draw check wants, written once the referee seats the reserve."""
+    drawn = st.drawn.get(None) or {}
+    return {
+        f"replaces_{c}": drawn[c]
+        for c in CHAIRS
+        if drawn.get(c) and seats.get(c) and name_key(seats[c]) != name_key(drawn[c])
+    }
 
 
 def file_name(event: str, round: str, table: str) -> str:
@@ -357,7 +409,9 @@ def save_hand(
         for r in st.hands.iter_rows(named=True)
         if r["hand"] != hand.hand
     ]
-    row = hand_row(st, hand, seats) | {"extra": _extra_kept(st.hands, hand.hand)}
+    row = hand_row(st, hand, seats) | {
+        "extra": _extra_kept(st.hands, hand.hand, _replacing(st, seats))
+    }
     row |= _tiles_kept(st.hands, hand)
     rows = sorted([*old, row], key=lambda r: int(r["hand"]))
     try:

@@ -130,6 +130,53 @@ def test_a_pepet_session_says_nobody_changes_chairs(db_path):
     assert "swaps" not in shown and "**C** · Cici" in shown
 
 
+def test_a_reserve_is_seated_for_an_absent_member_before_the_first_hand(db_path, tmp_path):
+    """A drawn session's table was seated from the draw alone: a reserve playing for an
+    absent member (rule 23) could not be entered at the table at all. (In Indonesian: the
+    ending's labels are the page language's, and the test's own lookup of them is too.)"""
+    from pipeline.players import import_registry, read_registry
+
+    registry = tmp_path / "players.csv"
+    registry.write_text(
+        "player,group,reserve_for\nAni,KG A,\nBudi,KG A,\nCici,KG B,\nDedi,KG B,\nRudi,,KG A\n",
+        "utf-8",
+    )
+    with connect(db_path) as con:
+        insert_draw(con, "liga", "S1", {"1": START}, ruleset="pepet")
+        import_registry(con, read_registry(registry), "default")
+    add_coordinator(db_path, "wasit", ["liga"])
+    at = page("entry", lang="id")
+    at.text_input(key="signin_name").input("wasit")
+    at.text_input(key="signin_password").input(PASSWORD)
+    at.button[0].click()
+    run(at)
+    at.pills(key="en_round").set_value("S1")
+    run(at)
+    at.pills(key="en_table").set_value("1")
+    run(at)
+    absent = at.selectbox(key="en_absent_liga_S1_1")
+    assert absent.options == ["Semua hadir", "A · Ani", "B · Budi"]  # KG B has no reserve
+    absent.set_value("b")
+    run(at)
+    assert at.selectbox(key="en_absent_liga_S1_1_who").options == ["Rudi"]
+    assert "**B** · Rudi · _cadangan untuk Budi_" in texts(at)
+    [w for w in at.segmented_control if w.key.startswith("en_ending_")][0].set_value("out")
+    run(at)
+    [w for w in at.segmented_control if w.key.startswith("en_who_")][0].set_value("a")
+    for c in "bcd":
+        [w for w in at.number_input if w.key.startswith(f"en_pips_{c}_")][0].set_value(5)
+    run(at)
+    [b for b in at.button if b.key and b.key.startswith("en_save_")][0].click()
+    shown = texts(run(at))
+    assert "Kocokan 1 tersimpan (versi 1)." in shown, shown
+    # the next hand seats the reserve from the first; the choice is no longer offered
+    assert "**B** · Rudi · _cadangan untuk Budi_" in shown
+    assert not [s for s in at.selectbox if (s.key or "").startswith("en_absent_")]
+    with connect(db_path, read_only=True) as con:
+        got = queries.standings(con, "liga", "table", "S1", "1")["player"].to_list()
+    assert sorted(got) == ["Ani", "Cici", "Dedi", "Rudi"]
+
+
 def _fill(at: AppTest, ending: str, who: str, hi: int, lo: int) -> AppTest:
     [w for w in at.segmented_control if w.key.startswith("en_ending_")][0].set_value(ending)
     run(at)

@@ -490,3 +490,54 @@ def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(league, tmp_pa
     assert ingest(league, [bad], reason="x").errors["message_id"].to_list() == [
         "draw_player.reserve"
     ]
+
+
+def test_a_reserve_entered_at_a_drawn_table_plays_the_session_in_the_members_chair(
+    league, tmp_path
+):
+    """The hand-entry page seated a drawn session's table from the draw alone: with a
+    member absent, the referee had no way to seat the reserve who played for them (rule
+    23). Before the first hand the registered reserves of each drawn member's group are
+    offered; the first hand saved with one records whom they replace, and every hand after
+    it seats them there."""
+    from pipeline import auth, draws, entry
+
+    roster = tmp_path / "peserta.csv"
+    roster.write_text("pemain\nAna\nHadi\nCici\nDedi\nEka\nFani\nGita\nIka\n", "utf-8")
+    set_roster(league, "ev", read_roster(roster), source="peserta.csv")
+    seats = draws.draw_round(league, "ev", "S1", seed=7).seats
+    at = seats.filter(pl.col("player") == "Hadi").row(0, named=True)
+    table, chair = str(at["table"]), str(at["chair"]).lower()
+    auth.add_user(league, "Pak Basri", "a long password", ["ev"], role="jury")
+    who = auth.sign_in(league, "Pak Basri", "a long password").identity
+
+    st = entry.state(league, "ev", "S1", table)
+    offered = entry.reserves_at(league, st)
+    # Hadi (KG Alpha): Rudi and Omar (a member of KG Beta, a reserve of KG Alpha); the
+    # others at the table are of KG Beta, which has no reserve
+    assert offered == {chair: ["Omar", "Rudi"]}
+    ender = next(c for c in "abcd" if c != chair)
+    pips = {c: 5 for c in "abcd" if c != ender}
+    first = st.seats(1) | {chair: "Rudi"}
+    saved = entry.save_hand(
+        league, "ev", "S1", table, entry.Hand(1, "out", ender, pips=pips), first, identity=who
+    )
+    assert saved.ok and saved.problems.height == 0, saved.sentences()
+    st = entry.state(league, "ev", "S1", table)
+    assert st.stand_ins == {chair: ("Rudi", "Hadi")}
+    assert st.seats(2) == first and entry.reserves_at(league, st) == {}
+    saved = entry.save_hand(
+        league, "ev", "S1", table, entry.Hand(2, "out", ender, pips=pips), st.seats(2), identity=who
+    )
+    assert saved.ok and saved.problems.height == 0, saved.sentences()
+    extra = league.execute(
+        "SELECT h.hand, h.extra FROM hands h JOIN match_versions v "
+        'USING (event, round, "table", version) WHERE v.current ORDER BY h.hand'
+    ).fetchall()
+    assert [(n, json.loads(x)) for n, x in extra] == [
+        (1, {f"replaces_{chair}": "Hadi"}),
+        (2, {f"replaces_{chair}": "Hadi"}),
+    ]
+    assert substitutes(league, "ev").select("player", "replaces").to_dicts() == [
+        {"player": "Rudi", "replaces": "Hadi"}
+    ]

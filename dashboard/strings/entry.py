@@ -27,6 +27,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This round is not drawn: type the players in chairs A–D for hand 1 (once).",
     },
     "en.chair": {"id": "Kursi {chair}", "en": "Chair {chair}"},
+    "en.reserve": {"id": "Pemain cadangan (aturan 23)", "en": "A reserve plays (rule 23)"},
+    "en.reserve.absent": {
+        "id": "Anggota yang tidak hadir",
+        "en": "The member who is absent",
+    },
+    "en.reserve.nobody": {"id": "Semua hadir", "en": "Everyone is here"},
+    "en.reserve.who": {
+        "id": "Cadangan yang bermain untuk {member}",
+        "en": "The reserve who plays for {member}",
+    },
+    "en.reserve.for": {"id": "cadangan untuk {member}", "en": "reserve for {member}"},
     "en.status.new": {"id": "Belum ada kocokan", "en": "No hand yet"},
     "en.status.open": {"id": "Terbuka", "en": "Open"},
     "en.status.closed": {"id": "Ditutup", "en": "Closed"},

@@ -84,7 +84,7 @@ def render() -> None:
     if done and done[0] == (event, round_, table):
         st.success(done[1])
         ui.warning_list(t("en.warnings"), done[2])  # what the save was warned of, said once
-    _match(m, moved=moved)
+    _match(m, d.get("reserves") or {}, moved=moved)
     st.session_state[_SHOWN] = (m.event, m.round, m.table, m.version)
 
 
@@ -146,6 +146,7 @@ def _page_data(
         out["tables"] = _tables(con, event, round_)
     if round_ and table:
         out["match"] = entry.state(con, event, round_, table)
+        out["reserves"] = entry.reserves_at(con, out["match"])
     return out
 
 
@@ -195,7 +196,7 @@ def _pick_or_type(label: str, options: list[str], key: str) -> str:
 # --- one match --------------------------------------------------------------------------------
 
 
-def _match(m: MatchState, *, moved: bool) -> None:
+def _match(m: MatchState, reserves: dict[str, list[str]], *, moved: bool) -> None:
     if (gone := m.withdrawn_refusal()) is not None:  # the jury took it out: say who and why
         st.warning(gone.sentence(language()))
         return
@@ -207,7 +208,7 @@ def _match(m: MatchState, *, moved: bool) -> None:
     if m.hands.height:
         _recorded(m)
     hand_no = _pick_hand(m)
-    seats = m.seats(hand_no, start)
+    seats = _stand_in(m, m.seats(hand_no, start), reserves)
     _show_seats(m, seats)
     if m.needs_tiebreak and m.complete and hand_no > (m.regular_hands or 0):
         st.info(t("en.tiebreak"))
@@ -229,6 +230,32 @@ def _typed_chairs() -> dict[str, str]:
     return seats
 
 
+def _stand_in(
+    m: MatchState, seats: dict[str, str], reserves: dict[str, list[str]]
+) -> dict[str, str]:
+    """Before a drawn session's first hand: a registered reserve in the chair of a drawn
+    member who is absent (rule 23). The save records whom they replace; the hands after it
+    seat them from the first (:attr:`MatchState.stand_ins`)."""
+    if not reserves:
+        return seats
+    key = f"en_absent_{m.event}_{m.round}_{m.table}"
+    with st.expander(t("en.reserve"), expanded=bool(st.session_state.get(key))):
+        chair = st.selectbox(
+            t("en.reserve.absent"),
+            [None, *reserves],
+            format_func=lambda c: (
+                t("en.reserve.nobody") if c is None else f"{c.upper()} · {seats[c]}"
+            ),
+            key=key,
+        )
+        if chair is None:
+            return seats
+        who = st.selectbox(
+            t("en.reserve.who", member=seats[chair]), reserves[chair], key=f"{key}_who"
+        )
+    return seats | {chair: str(who)}
+
+
 def _show_seats(m: MatchState, seats: dict[str, str]) -> None:
     if m.drawn:
         # the hands where the rulebook's swap schedule moves chairs (unhas: 3 and 7); a
@@ -238,7 +265,15 @@ def _show_seats(m: MatchState, seats: dict[str, str]) -> None:
             st.caption(t("en.chairs.drawn", hands=join_list(moves, "chairs", language())))
         else:
             st.caption(t("en.chairs.drawn.fixed"))
-    st.markdown("  \n".join(f"**{c.upper()}** · {ui.md(p)}" for c, p in sorted(seats.items())))
+    drawn = m.drawn.get(None) or {}
+    lines = []
+    for c, p in sorted(seats.items()):
+        member = drawn.get(c)
+        for_whom = t("en.reserve.for", member=member) if member and member != p else ""
+        lines.append(
+            f"**{c.upper()}** · {ui.md(p)}" + (f" · _{ui.md(for_whom)}_" if for_whom else "")
+        )
+    st.markdown("  \n".join(lines))
 
 
 def _recorded(m: MatchState) -> None:
