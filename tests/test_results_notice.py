@@ -219,3 +219,31 @@ def test_the_notice_says_when_it_was_printed_with_the_zone(con, tmp_path):
     at = datetime(2026, 12, 6, 9, 30, tzinfo=ZoneInfo("Asia/Makassar"))
     text = lines(results_pdf(round_results(con, EV, "R1"), printed=at), tmp_path)
     assert "Dicetak / printed: 2026-12-06 09:30 WITA" in " ".join(text)
+
+
+def test_a_reserve_is_named_with_the_member_they_played_for(con, tmp_path):
+    """Rule 23 on the notice board: a reserve's line said "selesai / played" alone, and
+    nobody reading it knew whom the reserve had played for."""
+    from datetime import date
+
+    from pipeline.events import save
+    from pipeline.players import import_registry, read_registry
+    from tests.test_substitutes import REGISTRY, TABLE_1, TABLE_2, sheet
+
+    registry = tmp_path / "players.csv"  # Rudi a reserve of KG Alpha, Hadi's group
+    registry.write_text(REGISTRY, encoding="utf-8")
+    import_registry(con, read_registry(registry), "default")
+    save(con, "ev", "pepet", title="Liga KG", event_date=date(2026, 6, 1))
+    one = sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Hadi"})
+    two = sheet(tmp_path, "meja2.csv", "2", TABLE_2)
+    assert ingest(con, [one, two]).exit_code == 0
+    text = notice(con, "ev", "S1", tmp_path)
+    t1 = text.index("Meja 1 / table 1")
+    # out by chair A (Ana, jawara1 3); then by value: Rudi 5 (jawara2 2), Cici 10 (jawara3
+    # 1), Dedi 20 (ambyar 0); Ana and Budi (table 2, chair A) share the session's best
+    assert text[t1 + 2 : t1 + 6] == [
+        "1 Ana 3 * bintang / star · selesai / played",
+        "2 Rudi 2 cadangan untuk Hadi (reserve)",
+        "3 Cici 1 selesai / played",
+        "4 Dedi 0 selesai / played",
+    ]

@@ -22,6 +22,7 @@ import duckdb
 import polars as pl
 
 from pipeline import events, rulesets
+from pipeline import league as league_of
 from pipeline.sheets import layout
 from pipeline.sheets.printable import Page, find_font
 from pipeline.standings import bracket, queries
@@ -105,6 +106,13 @@ def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Ro
         stars = queries.standings(con, event, "round", round_).filter(pl.col("star"))
         star = pl.col("player").is_in(stars.get_column("player").implode())
     rows = rows.with_columns(star.alias("star"))
+    if info.ruleset in rulesets.with_groups():  # whom a reserve played for (rule 23)
+        subs = league_of.substitutes(con, event).filter(pl.col("round") == round_)
+        rows = rows.join(
+            subs.select("table", "player_key", pl.col("replaces").alias("reserve_for")),
+            on=["table", "player_key"],
+            how="left",
+        )
     league = groups = None
     if not book.shows("qualification"):
         after = bracket.event_after(con, event, round_)
@@ -131,6 +139,9 @@ def meaning(row: dict[str, object]) -> str:
         text = text.replace(" / ", " (WO) / ", 1) + " (walkover)"
     if row.get("next_table") is not None:
         text += f" → {row['next_round']} meja {row['next_table']}"
+    if row.get("reserve_for"):  # a reserve's session is their only one: "played" goes
+        reserve = f"cadangan untuk {row['reserve_for']} (reserve)"
+        text = reserve if row["outcome"] == "played" else f"{reserve} · {text}"
     if row.get("star"):
         text = "★ bintang / star · " + text
     return text
