@@ -429,7 +429,7 @@ def test_a_groups_coordinator_may_write_to_an_event_its_reserve_played(league, t
     assert auth.user_events(league, "gamma") == set()
 
 
-def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(league, tmp_path):
+def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(store, league, tmp_path):
     """Rule 23 on a drawn session: Hadi is drawn, is absent on the day, and the reserve Rudi
     plays in his chair. Before, the sheet was refused whatever it recorded (``Rudi is not
     drawn at table …; write the players as drawn, or redraw the round``), and a session
@@ -493,7 +493,7 @@ def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(league, tmp_pa
 
 
 def test_a_reserve_entered_at_a_drawn_table_plays_the_session_in_the_members_chair(
-    league, tmp_path
+    store, league, tmp_path
 ):
     """The hand-entry page seated a drawn session's table from the draw alone: with a
     member absent, the referee had no way to seat the reserve who played for them (rule
