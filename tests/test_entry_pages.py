@@ -48,10 +48,12 @@ def page(name: str, **state) -> AppTest:
     return run(at)
 
 
-def signed_in(db: Path, events: list[str]) -> AppTest:
-    add_coordinator(db, "wasit", events)
-    at = page("entry", lang="en")
-    at.text_input(key="signin_name").input("wasit")
+def signed_in(
+    db: Path, events: list[str], *, lang: str = "en", name: str = "wasit", role: str = "coordinator"
+) -> AppTest:
+    add_coordinator(db, name, events, role=role)
+    at = page("entry", lang=lang)
+    at.text_input(key="signin_name").input(name)
     at.text_input(key="signin_password").input(PASSWORD)
     at.button[0].click()
     return run(at)
@@ -144,12 +146,7 @@ def test_a_reserve_is_seated_for_an_absent_member_before_the_first_hand(db_path,
     with connect(db_path) as con:
         insert_draw(con, "liga", "S1", {"1": START}, ruleset="pepet")
         import_registry(con, read_registry(registry), "default")
-    add_coordinator(db_path, "wasit", ["liga"])
-    at = page("entry", lang="id")
-    at.text_input(key="signin_name").input("wasit")
-    at.text_input(key="signin_password").input(PASSWORD)
-    at.button[0].click()
-    run(at)
+    at = signed_in(db_path, ["liga"], lang="id")
     at.pills(key="en_round").set_value("S1")
     run(at)
     at.pills(key="en_table").set_value("1")
@@ -252,12 +249,7 @@ def test_a_correction_at_the_table_says_what_it_was_warned_of(db_path, tmp_path)
     from tests.test_events_draw_cli import first_round_played
 
     first, _ = first_round_played(db_path, tmp_path)
-    add_coordinator(db_path, "juri", [], role="admin")
-    at = page("entry", lang="en")
-    at.text_input(key="signin_name").input("juri")
-    at.text_input(key="signin_password").input(PASSWORD)
-    at.button[0].click()
-    run(at)
+    at = signed_in(db_path, [], name="juri", role="admin")
     at.pills(key="en_event").set_value("ev")
     run(at)
     at.pills(key="en_round").set_value("R1")

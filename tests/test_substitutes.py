@@ -429,23 +429,31 @@ def test_a_groups_coordinator_may_write_to_an_event_its_reserve_played(league, t
     assert auth.user_events(league, "gamma") == set()
 
 
+def hadi_drawn(con, tmp_path) -> tuple[pl.DataFrame, str, str]:
+    """Session S1 drawn (seed 7) for eight entrants, Hadi among them: the draw's seats,
+    and Hadi's table and chair (lower case)."""
+    from pipeline import draws
+
+    roster = tmp_path / "peserta.csv"
+    roster.write_text("pemain\nAna\nHadi\nCici\nDedi\nEka\nFani\nGita\nIka\n", "utf-8")
+    set_roster(con, "ev", read_roster(roster), source="peserta.csv")
+    seats = draws.draw_round(con, "ev", "S1", seed=7).seats.with_columns(
+        pl.col("table").cast(pl.String)
+    )
+    at = seats.filter(pl.col("player") == "Hadi").row(0, named=True)
+    return seats, str(at["table"]), str(at["chair"]).lower()
+
+
 def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(store, league, tmp_path):
     """Rule 23 on a drawn session: Hadi is drawn, is absent on the day, and the reserve Rudi
     plays in his chair. Before, the sheet was refused whatever it recorded (``Rudi is not
     drawn at table …; write the players as drawn, or redraw the round``), and a session
     whose other tables were loaded could not be redrawn: the table's result had no way in.
     The record of whom Rudi replaces lets him stand in Hadi's drawn chair."""
-    from pipeline import draws
-
-    roster = tmp_path / "peserta.csv"
-    roster.write_text("pemain\nAna\nHadi\nCici\nDedi\nEka\nFani\nGita\nIka\n", "utf-8")
-    set_roster(league, "ev", read_roster(roster), source="peserta.csv")
-    seats = draws.draw_round(league, "ev", "S1", seed=7).seats
-    at = seats.filter(pl.col("player") == "Hadi").row(0, named=True)
-    table, chair = str(at["table"]), str(at["chair"]).lower()
+    seats, table, chair = hadi_drawn(league, tmp_path)
     drawn = {
         str(r["chair"]).lower(): r["player"]
-        for r in seats.filter(pl.col("table") == at["table"]).iter_rows(named=True)
+        for r in seats.filter(pl.col("table") == table).iter_rows(named=True)
     }
     with_rudi = tuple("Rudi" if c == chair else drawn[c] for c in "abcd")
 
@@ -485,7 +493,7 @@ def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(store, league,
         {"player": "Rudi", "replaces": "hadi"}
     ]
     # a name the draw does not seat at the table stands for nobody
-    other_table = seats.filter(pl.col("table") != at["table"]).row(0, named=True)
+    other_table = seats.filter(pl.col("table") != table).row(0, named=True)
     bad = sheet(tmp_path, "salah.csv", table, with_rudi, {chair: other_table["player"]})
     assert ingest(league, [bad], reason="x").errors["message_id"].to_list() == [
         "draw_player.reserve"
@@ -500,14 +508,9 @@ def test_a_reserve_entered_at_a_drawn_table_plays_the_session_in_the_members_cha
     23). Before the first hand the registered reserves of each drawn member's group are
     offered; the first hand saved with one records whom they replace, and every hand after
     it seats them there."""
-    from pipeline import auth, draws, entry
+    from pipeline import auth, entry
 
-    roster = tmp_path / "peserta.csv"
-    roster.write_text("pemain\nAna\nHadi\nCici\nDedi\nEka\nFani\nGita\nIka\n", "utf-8")
-    set_roster(league, "ev", read_roster(roster), source="peserta.csv")
-    seats = draws.draw_round(league, "ev", "S1", seed=7).seats
-    at = seats.filter(pl.col("player") == "Hadi").row(0, named=True)
-    table, chair = str(at["table"]), str(at["chair"]).lower()
+    _, table, chair = hadi_drawn(league, tmp_path)
     auth.add_user(league, "Pak Basri", "a long password", ["ev"], role="jury")
     who = auth.sign_in(league, "Pak Basri", "a long password").identity
 
