@@ -180,15 +180,16 @@ def seating_round(
     rounds: list[str], played: list[str], drawn: set[str], shown: str | None, *, picked: bool
 ) -> str | None:
     """The round whose waiting tables the leaderboard lists (who sits where, before play):
-    the round picked by hand; following the newest, the last drawn round after the newest
-    round with results (R2 drawn once R1 is over), else that round itself (its tables
-    not started yet). None when it has no draw."""
+    the round picked by hand; following the newest, the first drawn round after the newest
+    round with results (R2 drawn once R1 is over; S2 of sessions drawn in advance once S1
+    has results, S1 before any), else that round itself (its tables not started yet).
+    None when it has no draw."""
     if picked:
         return shown if shown in drawn else None
     after = rounds[rounds.index(shown) + 1 :] if shown in rounds else rounds
     later = [r for r in after if r in drawn and r not in played]
     if later:
-        return later[-1]
+        return later[0]
     return shown if shown in drawn else None
 
 

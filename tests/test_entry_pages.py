@@ -311,12 +311,13 @@ def test_a_referee_without_rights_sees_no_event(drawn):
 
 def test_the_round_being_drawn_is_preselected_once(drawn):
     """A referee opens the page on the round just drawn (one tap less at the table); the
-    latest drawn round when several are; a cleared or another pick stays as chosen."""
+    next one once its tables are under way; a cleared or another pick stays as chosen."""
     at = signed_in(drawn, [EV])
     assert at.pills(key="en_round").value == RND
     assert at.pills(key="en_table").options == [TBL, "…"]
     at.pills(key="en_table").set_value(TBL)
     assert "**A** · Ani" in texts(run(at))
+    enter(at, "biasa", "a", 1, 2)  # R1's one table under way
     with connect(drawn) as con:
         insert_draw(con, EV, "R2", {"1": START, "2": START})
     at = signed_in(drawn, [EV])
@@ -327,6 +328,16 @@ def test_the_round_being_drawn_is_preselected_once(drawn):
     assert at.pills(key="en_round").value is None and "Pick the round" in texts(at)
     at.pills(key="en_round").set_value(RND)
     assert run(at).pills(key="en_round").value == RND
+
+
+def test_the_session_to_play_is_preselected_when_sessions_are_drawn_in_advance(db_path):
+    """Three sessions drawn before play: the page preselected S3 (the last drawn), and a
+    referee at S1's table saw S3's seating for it."""
+    with connect(db_path) as con:
+        for label in ("S1", "S2", "S3"):
+            insert_draw(con, "liga", label, {"1": START}, ruleset="pepet")
+    at = signed_in(db_path, ["liga"])
+    assert at.pills(key="en_round").value == "S1"
 
 
 def test_no_round_is_preselected_without_a_draw(db_path, samples_db):

@@ -53,6 +53,12 @@ def test_the_seating_round_follows_the_draws():
     # a round picked by hand: that round's, if it is drawn
     assert seating_round(rounds[:2], ["R1"], {"R1", "R2"}, "R1", picked=True) == "R1"
     assert seating_round(rounds[:2], ["R1"], {"R2"}, "R1", picked=True) is None
+    # a league's sessions drawn in advance: the next one, not the last drawn (before any
+    # result the big screen listed the seats of S3 while the players looked for S1's)
+    sessions, every = ["S1", "S2", "S3"], {"S1", "S2", "S3"}
+    assert seating_round(sessions, [], every, None, picked=False) == "S1"
+    assert seating_round(sessions, ["S1"], every, "S1", picked=False) == "S2"
+    assert seating_round(sessions, ["S1", "S2"], every, "S2", picked=False) == "S3"
 
 
 def test_a_table_leaves_the_seating_with_its_first_result(store, con, tmp_path):

@@ -12,6 +12,7 @@ from pipeline.draws.service import (
     drawn_tables,
     history,
     waiting,
+    waiting_rounds,
 )
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "drawn_tables",
     "history",
     "waiting",
+    "waiting_rounds",
 ]

@@ -418,6 +418,20 @@ def drawn_rounds(con: duckdb.DuckDBPyConnection, event: str) -> set[str]:
     }
 
 
+def waiting_rounds(con: duckdb.DuckDBPyConnection, event: str) -> set[str]:
+    """The rounds of ``event`` whose current draw has a table with nothing loaded yet (the
+    tables :func:`waiting` lists)."""
+    return {
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT s.round FROM seatings s WHERE s.event = ? AND NOT EXISTS ("
+            "SELECT 1 FROM table_standings_t t WHERE t.event = s.event AND t.round = s.round "
+            'AND t."table" = s."table")',
+            [event],
+        ).fetchall()
+    }
+
+
 def drawn_tables(con: duckdb.DuckDBPyConnection, event: str, label: str) -> list[str]:
     """The tables of a round's current draw, in natural order (none when not drawn)."""
     rows = con.execute(
