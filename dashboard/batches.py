@@ -168,8 +168,12 @@ def leaderboard(
     )
     # the final table's marks are places, not qualification (bracket.final_round)
     out["final"] = rnd is not None and bracket.final_round(con, ev) == rnd
-    seat = seating_round(rounds, played, draws.drawn_rounds(con, ev), rnd, picked=round in rounds)
+    drawn = draws.drawn_rounds(con, ev)
+    seat = seating_round(rounds, played, drawn, rnd, picked=round in rounds)
     out.update(
+        # what "Newest" names, whatever is picked: the newest round with results (sessions
+        # drawn in advance are not played), else the drawn one whose seating it lists
+        newest=played[-1] if played else seating_round(rounds, played, drawn, None, picked=False),
         seating_round=seat,
         seating=draws.waiting(con, ev, seat) if seat else pl.DataFrame(),
     )

@@ -144,3 +144,23 @@ def test_a_page_of_an_event_not_played_yet_says_so(drawn_only, script, said):
     assert not at.exception, [e.value for e in at.exception]
     assert [i.value for i in at.info] == [f"No results for this event yet: {said}"]
     assert not at.metric and not at.tabs
+
+
+def test_a_league_drawn_in_advance_shows_the_next_session_and_names_it(db_path):
+    """A league's three sessions drawn before play: the screen listed S3's seats under
+    "Newest (S3)" while the players looked for their S1 tables."""
+    tables = {"1": {"A": "Ani", "B": "Budi", "C": "Cici", "D": "Dedi"}}
+    with connect(db_path) as con:
+        create_event(con, "liga", "pepet", title="Liga KG")
+        for label in ("S1", "S2", "S3"):
+            seat_round(con, "liga", label, tables, per_hand=None)
+        board = batches.leaderboard(con, "liga", None)
+        assert (board["newest"], board["seating_round"]) == ("S1", "S1")
+    data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state["lang"] = "en"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [s.value for s in at.subheader][-1] == "Seating, round S1"
+    assert at.selectbox(key="round").options[0] == "Newest (S1)"
+    data.clear()

@@ -129,7 +129,8 @@ def _live_body() -> None:
 def _controls(d: dict[str, Any]) -> None:
     options = [AUTO, *d["rounds"]]
     not_there = ui.settle("round", options, AUTO, d["event"])
-    auto_label = t("lb.round.auto", round=d["rounds"][-1] if d["rounds"] else "–")
+    newest = d.get("newest") or "–"  # dashboard.batches.leaderboard
+    auto_label = t("lb.round.auto", round=newest)
     if st.session_state.get(_AUTO_SHOWN, auto_label) != auto_label and (
         st.session_state.get("round") == AUTO
     ):
@@ -156,7 +157,7 @@ def _controls(d: dict[str, Any]) -> None:
                 round=ui.md(not_there),
                 event=ui.md(data.title(d["event"])),
                 rounds=", ".join(ui.md(r) for r in d["rounds"]) or "–",
-                shown=t("lb.round.auto", round=ui.md(d["rounds"][-1]) if d["rounds"] else "–"),
+                shown=t("lb.round.auto", round=ui.md(newest)),
             )
         )
 
