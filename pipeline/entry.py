@@ -127,7 +127,9 @@ class MatchState:
         return {
             c: (str(first[f"player_{c}"]), str(written[f"replaces_{c}"]))
             for c in CHAIRS
-            if written.get(f"replaces_{c}") and first[f"player_{c}"] not in (None, drawn.get(c))
+            if written.get(f"replaces_{c}")
+            and first[f"player_{c}"]
+            and name_key(first[f"player_{c}"]) != name_key(drawn.get(c) or "")
         }
 
     def seats(self, hand: int, start: Seats | None = None) -> Seats:
