@@ -136,6 +136,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lb.big.table_of": {"id": "Meja {table} · {i} dari {n}", "en": "Table {table} · {i} of {n}"},
     "lb.big.session": {"id": "Klasemen sesi {round}", "en": "Session {round} standings"},
+    "lb.session.partial": {
+        "id": "Sesi {round} masih berjalan: {done} dari {total} meja masuk, klasemen sementara.",
+        "en": "Session {round} is in progress: {done} of {total} tables in, standings so far.",
+    },
     "lb.big.event": {"id": "Klasemen acara (10 besar)", "en": "Event standings (top 10)"},
     "lb.big.rows": {"id": "{first}–{last} dari {n}", "en": "{first}–{last} of {n}"},
     "lb.event.order": {

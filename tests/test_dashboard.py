@@ -1277,3 +1277,25 @@ def test_every_fragment_of_the_dashboard_is_guarded():
         and node.value.id == "st"
     ]
     assert raw == []
+
+
+def test_a_session_missing_tables_is_said_in_progress(db_path, tmp_path, monkeypatch):
+    """RULES, decided: a session still missing tables is shown as in progress ("2 of 3
+    tables in"). The leaderboard and the big screen showed its standings so far as if the
+    session were over."""
+    from dashboard.views import bigscreen
+    from tests.test_results_notice import _two_tables_of_a_session
+
+    with connect(db_path) as con:
+        _two_tables_of_a_session(con, tmp_path)
+    data.clear()
+    said = "Session S1 is in progress: 2 of 3 tables in, standings so far."
+    at = app(lang="en")
+    assert [i.value for i in at.info] == [said]
+    # the big screen's session slide (the third: tables 1 and 2, then the session)
+    monkeypatch.setattr(bigscreen.time, "time", lambda: 30.0)
+    monkeypatch.setenv("DOMINO_BIGSCREEN_SECONDS", "15")
+    at = app(lang="en", big=True)
+    body = [str(e.body) for e in at.get("html") if "<table" in str(e.body)][-1]
+    assert f"Session S1 standings · {said}" in body
+    data.clear()

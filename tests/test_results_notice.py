@@ -221,23 +221,29 @@ def test_the_notice_says_when_it_was_printed_with_the_zone(con, tmp_path):
     assert "Dicetak / printed: 2026-12-06 09:30 WITA" in " ".join(text)
 
 
-def test_a_reserve_is_named_with_the_member_they_played_for(con, tmp_path):
-    """Rule 23 on the notice board: a reserve's line said "selesai / played" alone, and
-    nobody reading it knew whom the reserve had played for."""
+def _two_tables_of_a_session(con, tmp_path) -> list[str]:
+    """Session S1 of a pepet league, not drawn: two tables of its three loaded, Rudi (a
+    reserve of KG Alpha) playing for Hadi in chair B of table 1. The notice's lines."""
     from datetime import date
 
     from pipeline.events import save
     from pipeline.players import import_registry, read_registry
     from tests.test_substitutes import REGISTRY, TABLE_1, TABLE_2, sheet
 
-    registry = tmp_path / "players.csv"  # Rudi a reserve of KG Alpha, Hadi's group
+    registry = tmp_path / "players.csv"
     registry.write_text(REGISTRY, encoding="utf-8")
     import_registry(con, read_registry(registry), "default")
     save(con, "ev", "pepet", title="Liga KG", event_date=date(2026, 6, 1))
     one = sheet(tmp_path, "meja1.csv", "1", TABLE_1, {"b": "Hadi"})
     two = sheet(tmp_path, "meja2.csv", "2", TABLE_2)
     assert ingest(con, [one, two]).exit_code == 0
-    text = notice(con, "ev", "S1", tmp_path)
+    return notice(con, "ev", "S1", tmp_path)
+
+
+def test_a_reserve_is_named_with_the_member_they_played_for(con, tmp_path):
+    """Rule 23 on the notice board: a reserve's line said "selesai / played" alone, and
+    nobody reading it knew whom the reserve had played for."""
+    text = _two_tables_of_a_session(con, tmp_path)
     t1 = text.index("Meja 1 / table 1")
     # out by chair A (Ana, jawara1 3); then by value: Rudi 5 (jawara2 2), Cici 10 (jawara3
     # 1), Dedi 20 (ambyar 0); Ana and Budi (table 2, chair A) share the session's best
@@ -247,3 +253,10 @@ def test_a_reserve_is_named_with_the_member_they_played_for(con, tmp_path):
         "3 Cici 1 selesai / played",
         "4 Dedi 0 selesai / played",
     ]
+
+
+def test_a_session_missing_tables_is_provisional_with_its_count(con, tmp_path):
+    """RULES, decided: a session still missing tables is in progress ("2 of 3 tables in").
+    A session not drawn has no table to name as not finished: the notice looked final."""
+    text = _two_tables_of_a_session(con, tmp_path)
+    assert "SEMENTARA / PROVISIONAL - 2 dari 3 meja masuk / 2 of 3 tables in" in text

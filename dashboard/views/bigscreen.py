@@ -20,6 +20,7 @@ from dashboard.views.leaderboard import (
     event_columns,
     mark_class,
     refresh_seconds,
+    session_partial,
     table_caption,
 )
 from pipeline import rulesets, settings
@@ -178,6 +179,8 @@ def _big_body() -> None:
             pl.when(pl.col("star")).then(pl.lit("★")).otherwise(pl.lit("")).alias("star")
         )
         dicts, sub = _page(starred, label, t("lb.big.session", round=d["round"]))
+        if (partial := session_partial(d)) is not None:
+            sub = f"{sub} · {partial}"
         cols = [
             ("rank", "#"),
             ("player", column("player")),

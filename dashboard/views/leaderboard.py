@@ -86,6 +86,8 @@ def _live_body() -> None:
     st.caption(t("lb.live", time=datetime.now().strftime("%H:%M:%S")))
     for rule in d.get("advancements") or []:
         st.caption(t("lg.advance", rule=ui.md(advancement(rule))))
+    if (partial := session_partial(d)) is not None:
+        st.info(partial)
     seating = d["seating"].height > 0
     if seating:
         _seating(d)
@@ -124,6 +126,15 @@ def _live_body() -> None:
                 t("lb.what.groups"),
                 key="dl_groups",
             )
+
+
+def session_partial(d: dict[str, Any]) -> str | None:
+    """ "Session S2: 2 of 3 tables in", while the session shown is missing tables (RULES,
+    decided: such a session is in progress); None otherwise."""
+    done, total = d.get("tables_in") or (0, 0)
+    if done >= total:
+        return None
+    return t("lb.session.partial", round=d["round"], done=done, total=total)
 
 
 def _controls(d: dict[str, Any]) -> None:

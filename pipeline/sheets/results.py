@@ -62,6 +62,7 @@ class RoundResults:
     tables: pl.DataFrame
     league: pl.DataFrame | None
     groups: pl.DataFrame | None = None
+    tables_in: tuple[int, int] | None = None  # a session's (loaded, expected) tables
 
     @property
     def texts(self) -> list[str | None]:
@@ -126,6 +127,7 @@ def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Ro
         tables=rows,
         league=league,
         groups=groups,
+        tables_in=events.tables_in(con, event, round_),
     )
 
 
@@ -192,16 +194,20 @@ def _heading(pdf: Page, res: RoundResults, word: tuple[str, str], printed: datet
         0, 5, pdf.text_of("  ·  ".join(b for b in bits if b)), new_x="LMARGIN", new_y="NEXT"
     )
     open_tables = res.open_tables
-    if open_tables:
+    done, total = res.tables_in or (0, 0)
+    if open_tables or done < total:
+        # a session not drawn and missing tables has none to name: its count says it
+        said = (
+            f"belum selesai / not finished: meja {', '.join(open_tables)}"
+            if open_tables
+            else f"{done} dari {total} meja masuk / {done} of {total} tables in"
+        )
         pdf.style(10, bold=True)
         pdf.set_text_color(170, 0, 0)
         pdf.multi_cell(
             0,
             6,
-            pdf.text_of(
-                "SEMENTARA / PROVISIONAL — belum selesai / not finished: meja "
-                + ", ".join(open_tables)
-            ),
+            pdf.text_of(f"SEMENTARA / PROVISIONAL — {said}"),
             new_x="LMARGIN",
             new_y="NEXT",
         )
