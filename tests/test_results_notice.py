@@ -260,3 +260,16 @@ def test_a_session_missing_tables_is_provisional_with_its_count(con, tmp_path):
     A session not drawn has no table to name as not finished: the notice looked final."""
     text = _two_tables_of_a_session(con, tmp_path)
     assert "SEMENTARA / PROVISIONAL - 2 dari 3 meja masuk / 2 of 3 tables in" in text
+
+
+def test_the_standings_command_says_a_session_is_in_progress(db_path, tmp_path):
+    """The same on the command line: the standings of a session missing a table, or of
+    its event, are said on stderr to be the standings so far."""
+    with connect(db_path) as con:
+        _two_tables_of_a_session(con, tmp_path)
+    runner = CliRunner()
+    said = "session S1 of ev is in progress: 2 of 3 tables in; these are the standings so far"
+    for args in (["--level", "round", "--round", "S1"], []):
+        res = runner.invoke(cli, ["standings", "--event", "ev", *args, "--db", str(db_path)])
+        assert res.exit_code == 0, res.output
+        assert res.stderr.strip() == f"note: {said}"

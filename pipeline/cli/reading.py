@@ -53,6 +53,8 @@ def standings(event, level, round_, table, fmt, db) -> None:
         except ValueError as exc:
             raise click.UsageError(str(exc)) from exc
         stale = bool(stale_events(con, event))
+        for said in in_progress(con, event, round_):
+            note(said)
         if level == "group" and rows.height == 0:
             from pipeline.league import no_groups
 
@@ -67,6 +69,23 @@ def standings(event, level, round_, table, fmt, db) -> None:
     if stale:
         note(f"the ruleset file changed since {event} was scored; run `domino rescore`")
     emit(rows, fmt, title=f"{event} — {level} standings")
+
+
+def in_progress(con, event: str, round_: str | None) -> list[str]:
+    """A sentence for each session of ``event`` (or ``round_`` alone) with some of its
+    tables in and not all (RULES, decided: such a session is in progress)."""
+    from pipeline.events import tables_in
+    from pipeline.standings import queries
+
+    said = []
+    for label in [round_] if round_ is not None else queries.rounds(con, event):
+        done, total = tables_in(con, event, label) or (0, 0)
+        if 0 < done < total:
+            said.append(
+                f"session {label} of {event} is in progress: {done} of {total} tables in; "
+                "these are the standings so far"
+            )
+    return said
 
 
 @click.command()
