@@ -12,7 +12,6 @@ import polars as pl
 
 from pipeline import draws, league, rulesets, settings
 from pipeline.events import find as find_events
-from pipeline.events import tables_in
 from pipeline.standings import bracket, queries, stats
 
 AUTO = "__auto__"  # "follow the newest round" on the leaderboard
@@ -177,7 +176,7 @@ def leaderboard(
         newest=played[-1] if played else seating_round(rounds, played, drawn, None, picked=False),
         seating_round=seat,
         # a session still missing tables is in progress: "2 of 3 tables in" (pepet)
-        tables_in=tables_in(con, ev, rnd) if rnd else None,
+        tables_in=queries.tables_in(con, ev, rnd) if rnd else None,
         seating=draws.waiting(con, ev, seat) if seat else pl.DataFrame(),
     )
     return out

@@ -485,27 +485,6 @@ def overview(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     return frame(con.sql((_REPORTS / "events_overview.sql").read_text()))
 
 
-def tables_in(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> tuple[int, int] | None:
-    """``(loaded, expected)``: the tables of session ``round_`` with results, and those it
-    should have: its current draw's, else the ruleset's ``session_tables``, never fewer
-    than are loaded (RULES, decided: a session still missing tables is shown as in
-    progress, "2 of 3 tables in"). None where the rulebook has no sessions."""
-    rows = con.execute("SELECT ruleset FROM events WHERE event = ?", [event]).fetchall()
-    if not rows:
-        return None
-    book = rulesets.load(rows[0][0])
-    if not book.shows("sessions"):
-        return None
-    loaded, drawn = con.execute(
-        'SELECT (SELECT count(DISTINCT "table") FROM table_standings_t WHERE event = ? '
-        'AND round = ?), (SELECT count(DISTINCT "table") FROM seatings WHERE event = ? '
-        "AND round = ?)",
-        [event, round_, event, round_],
-    ).fetchall()[0]
-    expected = int(drawn) or int(book.flat.get("session_tables") or 0)
-    return int(loaded), max(expected, int(loaded))
-
-
 def round_status(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """Where ``event`` stands, round by round in round order: ``round, seed, tables_drawn,
     tables_loaded, tables_complete, tiebreaks_owed`` (``domino event show``)."""

@@ -74,12 +74,11 @@ def standings(event, level, round_, table, fmt, db) -> None:
 def in_progress(con, event: str, round_: str | None) -> list[str]:
     """A sentence for each session of ``event`` (or ``round_`` alone) with some of its
     tables in and not all (RULES, decided: such a session is in progress)."""
-    from pipeline.events import tables_in
     from pipeline.standings import queries
 
     said = []
     for label in [round_] if round_ is not None else queries.rounds(con, event):
-        done, total = tables_in(con, event, label) or (0, 0)
+        done, total = queries.tables_in(con, event, label) or (0, 0)
         if 0 < done < total:
             said.append(
                 f"session {label} of {event} is in progress: {done} of {total} tables in; "

@@ -127,7 +127,7 @@ def round_results(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> Ro
         tables=rows,
         league=league,
         groups=groups,
-        tables_in=events.tables_in(con, event, round_),
+        tables_in=queries.tables_in(con, event, round_),
     )
 
 
