@@ -235,6 +235,18 @@ def test_the_podium_of_the_worked_pepet_example_is_juara_one_to_four(con):
     assert set(bracket.road(con, "pepet-2024-e1")["outcome"]) <= {"moved", "played"}
 
 
+def test_a_leagues_podium_is_provisional_until_the_event_is_over(con):
+    """The road to the final named a league's "Juara 1" after its first session, as if the
+    league were over: its podium is the standings so far until every session of its order
+    has results and the event is finished (pipeline.league.unfinished)."""
+    from pipeline.rounds import set_order
+
+    assert load_example(con, IN_REPO / "pepet") == []
+    assert bracket.podium(con, "pepet-2024-e1").get_column("final").all()
+    set_order(con, "pepet-2024-e1", ["S1", "S2", "S3", "S4"])  # one session still to come
+    assert not bracket.podium(con, "pepet-2024-e1").get_column("final").any()
+
+
 def test_a_drawn_table_not_loaded_yet_stays_on_the_road(con, tmp_path):
     # R1 drawn as two tables; table 1's log is in, table 2's not yet
     insert_draw(con, EV, "R1", {"1": T1, "2": T2})

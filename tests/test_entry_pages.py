@@ -360,6 +360,16 @@ def test_the_road_to_the_final_shows_every_round(db_path, samples_db):
     at = page("bracket", lang="id", event=PEPET)
     cells = [str(v) for f in frames(at) for v in f.to_numpy().ravel()]
     assert "Juara 1" in cells and "Juara 4" in cells
+    assert "Sementara" not in texts(at)
+    # a session of the league still to come: the podium is the standings so far
+    from pipeline.rounds import set_order
+    from pipeline.standings.queries import rounds
+
+    with connect(db_path) as con:
+        set_order(con, PEPET, [*rounds(con, PEPET), "S9"])
+    data.clear()
+    at = page("bracket", lang="en", event=PEPET)
+    assert "Provisional: the standings so far; the event is not over." in texts(at)
 
 
 def test_the_road_shows_tie_break_points_where_a_tie_break_was_played(db_path, tmp_path):

@@ -10,6 +10,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "id": "Sementara: meja final masih dimainkan.",
         "en": "Provisional: the final table is still being played.",
     },
+    "br.podium.provisional.league": {
+        "id": "Sementara: klasemen sejauh ini, acara belum selesai.",
+        "en": "Provisional: the standings so far; the event is not over.",
+    },
     "br.podium.none": {
         "id": "Belum ada meja final (babak terakhir punya lebih dari satu meja).",
         "en": "No final table yet (the last round has more than one table).",

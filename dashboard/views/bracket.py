@@ -63,7 +63,8 @@ def _podium(d: dict[str, Any]) -> None:
         st.caption(t("br.podium.open", round=d["last_round"]) if grows else t("br.podium.none"))
         return
     if not podium.get_column("final").all():
-        st.caption(t("br.podium.provisional"))
+        cup = d["qualification"]  # a cup's final table, or a league not over
+        st.caption(t("br.podium.provisional" if cup else "br.podium.provisional.league"))
     word = "br.place.cup" if d["qualification"] else "br.place.league"
     shown = podium.with_columns(
         pl.col("place").map_elements(lambda n: t(word, n=n), return_dtype=pl.String)
