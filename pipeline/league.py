@@ -22,6 +22,7 @@ from pipeline.events import round_status as events_round_status
 from pipeline.events import unknown as events_unknown
 from pipeline.ingest.match import seats_long
 from pipeline.players import has_registry
+from pipeline.standings import queries
 from pipeline.store.db import frame, insert_frame, register
 
 if TYPE_CHECKING:
@@ -349,7 +350,8 @@ class Advanced:
 def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     """Why ``event`` is not finished (None when it is). Finished: it has results, every
     loaded table is complete, every session has the ruleset's number of tables, every
-    drawn round has results, and every table of a round's current draw is loaded."""
+    round drawn or listed in its order has results, and every table of a round's current
+    draw is loaded."""
     rs, _, _ = _event_info(con, event)
     want = rulesets.load(rs).flat.get("session_tables")
     tables = frame(
@@ -376,13 +378,13 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
             return _say(
                 "advance.tables", round=r["round"], event=event, tables=r["tables"], want=want_drawn
             )
-    drawn = con.execute(
-        "SELECT round FROM draws_t WHERE event = ? AND current AND round NOT IN "
-        "(SELECT round FROM table_standings_t WHERE event = ?) ORDER BY round",
-        [event, event],
-    ).fetchall()
-    if drawn:
-        return _say("advance.drawn", round=drawn[0][0], event=event)
+    # a round drawn, or listed in the organiser's order, with no result: still to come
+    to_come = queries.rounds_to_come(con, event)
+    if to_come:
+        from pipeline.draws import drawn_rounds
+
+        drawn = to_come[0] in drawn_rounds(con, event)
+        return _say("advance.drawn" if drawn else "advance.listed", round=to_come[0], event=event)
     return None
 
 

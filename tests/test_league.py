@@ -567,6 +567,24 @@ def test_an_event_with_a_drawn_table_still_to_load_is_not_finished(db_path, tmp_
     ), res.stdout
 
 
+def test_a_league_with_a_listed_session_still_to_play_is_not_finished(db_path):
+    """Before: a league whose order lists a session not drawn nor played yet (S4 after
+    S1-S3) counted as finished, so ``advance`` took its top from three sessions of four."""
+    from pipeline.rounds import set_order
+    from tests.test_examples import IN_REPO, load_example
+
+    with connect(db_path) as c:
+        assert load_example(c, IN_REPO / "pepet") == []
+        create_events(c, {"kota": "pepet"}, "default", "test")
+        set_order(c, "pepet-2024-e1", ["S1", "S2", "S3", "S4"])
+        with pytest.raises(
+            Refused, match="round S4 of event pepet-2024-e1 is in its round order but has no res"
+        ):
+            advance(c, ["pepet-2024-e1"], "kota", 4)
+        set_order(c, "pepet-2024-e1", ["S1", "S2", "S3"])
+        assert advance(c, ["pepet-2024-e1"], "kota", 4).entrants >= 4
+
+
 def test_a_second_advance_with_a_smaller_top_says_the_first_ones_players_stay(db_path, tmp_path):
     """Before: "1 players advance to kota (top 1 of kg1)" with the roster still holding the
     first advance's four, as if the cut had been made again."""
@@ -675,6 +693,7 @@ def test_open_screens_see_what_an_organiser_changes_without_a_load(store, tmp_pa
         ("event", "create", "kg1", "--ruleset", "pepet", "--venue", "Tallo"),
         ("event", "rounds", "kg1", "S1", "S2"),
         ("event", "rounds", "kg1", "S2", "S1"),
+        ("event", "rounds", "kg1", "S1"),  # S2 no more: kg1 is finished for advance
         ("advance", "--from", "kg1", "--to", "kota", "--top", "1"),
         ("event", "roster", "kota", str(roster)),
     ]

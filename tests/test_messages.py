@@ -878,6 +878,7 @@ RARE = {
     "advance.in_progress": {"round": "R1", "event": "e1"},
     "advance.tables": {"round": "S1", "event": "e1", "tables": "2", "want": "3"},
     "advance.drawn": {"round": "S2", "event": "e1"},
+    "advance.listed": {"round": "S4", "event": "e1"},  # tests/test_league.py
     "advance.tie": {"source": "e1", "n": "3", "top": "2", "rank": "1", "players": "A, B, C"},
     # a registry in another league than the event's: provoked for real in tests/test_league.py
     "advance.no_groups": {"why": "no player of event e1 is in a group"},

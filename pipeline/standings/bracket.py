@@ -88,15 +88,15 @@ def podium(
     """``place, player, points, final``: places 1-4. A cup: the ranks at the final table
     (the last round, once it is a single table; ``final`` when that match is complete with
     no tie-break owed). A league: the event standings' first four, ``final`` once the
-    event is finished (:func:`pipeline.league.unfinished`) and every round of its order
-    has results; before, the standings so far. ``final`` as for :func:`road`."""
+    event is finished (:func:`pipeline.league.unfinished`: every round of its order has
+    results, among others); before, the standings so far. ``final`` as for :func:`road`."""
     book = rulesets.load(queries.ruleset_of(con, event))
     schema = {"place": pl.Int32, "player": pl.String, "points": pl.Int32, "final": pl.Boolean}
     if not book.shows("qualification"):
         from pipeline.league import unfinished
 
         ev = queries.standings(con, event, "event")
-        over = unfinished(con, event) is None and not _rounds_to_come(con, event)
+        over = unfinished(con, event) is None
         return ev.filter(pl.col("rank") <= PODIUM).select(
             pl.col("rank").cast(pl.Int32).alias("place"),
             "player",
@@ -115,17 +115,6 @@ def podium(
         pl.col("points").cast(pl.Int32),
         pl.lit(done).alias("final"),
     )
-
-
-def _rounds_to_come(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
-    """The rounds of ``event``'s order (drawn, or listed by the organiser) with no result."""
-    played = {
-        r[0]
-        for r in con.execute(
-            "SELECT DISTINCT round FROM table_standings_t WHERE event = ?", [event]
-        ).fetchall()
-    }
-    return [r for r in queries.rounds(con, event) if r not in played]
 
 
 def played_tiebreak(table: pl.DataFrame) -> bool:

@@ -63,6 +63,18 @@ def rounds(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
     ]
 
 
+def rounds_to_come(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
+    """The rounds of ``event``'s order (drawn, or listed by the organiser) with no result,
+    in that order."""
+    played = {
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT round FROM table_standings_t WHERE event = ?", [event]
+        ).fetchall()
+    }
+    return [r for r in rounds(con, event) if r not in played]
+
+
 def tables_in(con: duckdb.DuckDBPyConnection, event: str, round_: str) -> tuple[int, int] | None:
     """``(loaded, expected)``: the tables of session ``round_`` with results, and those it
     should have: its current draw's, else the ruleset's ``session_tables``, never fewer
