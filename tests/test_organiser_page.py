@@ -403,3 +403,17 @@ def test_a_saved_roster_says_who_is_not_eligible_or_in_another_group(db_path, tm
             ("Cici", None),
             ("Dedi", "KG B"),  # kg b: the registry's KG B
         ]
+
+
+def test_the_current_draw_opens_on_the_session_to_play(db_path):
+    """Three sessions drawn at once: *Current draw* opened on S3 (the last drawn) and
+    listed the sessions newest first."""
+    from tests.draw_fixture_entry import insert_draw
+
+    tables = {"1": dict(zip("abcd", EIGHT[:4], strict=True))}
+    with connect(db_path) as con:
+        for label in ("S1", "S2", "S3"):
+            insert_draw(con, "liga", label, tables, ruleset="pepet")
+    at = signed_in(db_path, ["liga"])
+    shown = at.selectbox(key="org_show_round")
+    assert (shown.value, shown.options) == ("S1", ["S1", "S2", "S3"])

@@ -138,14 +138,9 @@ def _page_data(
         return out
     out["rounds"] = bracket.round_order_of(con, event)
     if preselected is not None and event not in preselected:
-        # the first round with a drawn table still to play (sessions may be drawn in
-        # advance: S1 before S2 and S3), else the last drawn one
-        drawn = draws.drawn_rounds(con, event)
-        waiting = draws.waiting_rounds(con, event)
-        current = [r for r in out["rounds"] if r in drawn]
-        ahead = [r for r in current if r in waiting]
-        if current:
-            round_ = out["preselect"] = ahead[0] if ahead else current[-1]
+        # sessions may be drawn in advance: S1 before S2 and S3
+        if (at := draws.next_to_play(con, event)) is not None:
+            round_ = out["preselect"] = at
     if round_:
         out["tables"] = _tables(con, event, round_)
     if round_ and table:

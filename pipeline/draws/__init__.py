@@ -11,6 +11,7 @@ from pipeline.draws.service import (
     drawn_rounds,
     drawn_tables,
     history,
+    next_to_play,
     waiting,
     waiting_rounds,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "drawn_rounds",
     "drawn_tables",
     "history",
+    "next_to_play",
     "waiting",
     "waiting_rounds",
 ]
