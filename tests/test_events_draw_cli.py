@@ -488,6 +488,35 @@ def test_a_player_in_the_wrong_chair_is_refused_with_line_and_column(db_path, tm
         assert con.sql("SELECT count(*) FROM hands").fetchall() == [(0,)]
 
 
+def test_a_pepet_seating_in_other_chairs_than_drawn_loads_with_a_warning(db_path, tmp_path):
+    """Pepet points do not depend on chairs ([draw] chairs = "warn"): a session table whose
+    players sat (or were written) in other chairs than drawn was refused, and the sheet had
+    to be written again column by column, pips and all. It loads, said per player."""
+    from tests.draw_fixture import create_event, seat_round
+    from tests.rules_helpers import hand
+
+    drawn = {"A": "Ana", "B": "Budi", "C": "Cici", "D": "Dedi"}
+    rows = [
+        hand(1, "A", "out", pips=(None, 5, 10, 20), seats=("Budi", "Ana", "Cici", "Dedi"))
+        | {"event": "liga", "ruleset": "pepet", "round": "S1"}
+    ]
+    with connect(db_path) as con:
+        create_event(con, "liga", "pepet", title="Liga")
+        seat_round(con, "liga", "S1", {"1": drawn}, per_hand=None)
+        p = load(con, tmp_path, rows, name="meja1.csv")
+    assert p.count("new") == 1
+    chair = p.problems.filter(pl.col("code") == "draw_chair").sort("column")
+    assert chair.select("file", "line", "column", "severity").rows() == [
+        ("meja1.csv", 2, "player_a", "warning"),
+        ("meja1.csv", 2, "player_b", "warning"),
+    ]
+    assert chair["message"][0] == (
+        "Budi sits in chair A in hand 1, but the draw gives Budi chair B: loaded as written "
+        "(no point of this rulebook depends on a chair); check that each player's name heads "
+        "their own column"
+    )
+
+
 def test_a_player_not_drawn_at_the_table_and_a_table_not_drawn_are_refused(db_path, tmp_path):
     setup_event(tmp_path)
     with connect(db_path) as con:

@@ -947,6 +947,13 @@ RARE = {
         "drawn": ["Ana", "Hadi"],
         "letter": "b",
     },
+    "draw_chair.warn": {  # tests/test_events_draw_cli.py
+        "player": "Ana",
+        "member": "Ana",
+        "chair": "A",
+        "hand": "1",
+        "drawn": "B",
+    },
     "draw_chair.reserve": {
         "player": "Rudi",
         "member": "Hadi",

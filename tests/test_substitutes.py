@@ -7,6 +7,7 @@ word: a misspelt member, a member of another group, a member seated in the same 
 a player who is no reserve, and a reserve for nobody.
 """
 
+import copy
 import json
 from datetime import date
 
@@ -14,6 +15,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+from pipeline import rulesets
 from pipeline.cli import cli
 from pipeline.events import EventRefused, read_roster, save, set_roster
 from pipeline.ingest import ingest
@@ -472,11 +474,28 @@ def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(store, league,
         f"(ganti_{chair}); or redraw the round"
     ) in refused["message"]
 
-    # in another chair than the member's: refused, naming both
+    # in another chair than the member's: pepet's points do not depend on chairs, so the
+    # preview says it and would load it ([draw] chairs = "warn"); a rulebook whose draw
+    # binds the chairs refuses it, naming both
     other = next(c for c in "abcd" if c != chair)
     moved = list(with_rudi)
     moved["abcd".index(chair)], moved["abcd".index(other)] = drawn[other], "Rudi"
-    plan = ingest(league, [sheet(tmp_path, "pindah.csv", table, tuple(moved), {other: "hadi"})])
+    moved_sheet = sheet(tmp_path, "pindah.csv", table, tuple(moved), {other: "hadi"})
+    from pipeline.ingest import service
+
+    warned = service.preview(league, [moved_sheet]).plan.problems
+    assert warned.filter(pl.col("code") == "draw_chair")["severity"].unique().to_list() == [
+        "warning"
+    ]
+    assert (
+        f"Rudi sits in chair {other.upper()} in hand 1, but the draw gives Hadi chair "
+        f"{chair.upper()}: loaded as written"
+    ) in " ".join(warned["message"])
+    params = copy.deepcopy(rulesets.load("pepet").params)
+    params["draw"]["chairs"] = "refuse"
+    rulesets.override("pepet", params)
+    plan = ingest(league, [moved_sheet])
+    rulesets.override("pepet", None)
     assert statuses(plan) == {table: "rejected"}
     said_chairs = plan.errors.filter(pl.col("message_id") == "draw_chair.reserve")
     assert said_chairs["message"].to_list() == [

@@ -9,7 +9,8 @@ line and column:
 - ``draw_player``: a player the draw does not seat at that table (once per player);
 - ``draw_chair``: a drawn player in another chair than the draw gives them in that hand
   (the first such hand per player). Hands the draw does not list (tie-break hands 11, 12 …)
-  are not compared; a pepet draw's chairs hold for every hand.
+  are not compared; a pepet draw's chairs hold for every hand. A rulebook whose points do
+  not depend on chairs (``[draw] chairs = "warn"``: pepet) loads the match with a warning.
 
 The draw already follows the ruleset's swap schedule, so for a match refused by
 ``draw_chair`` the ``swap_schedule`` warning would say the same thing a second time, more
@@ -153,19 +154,32 @@ def against_draw(con: duckdb.DuckDBPyConnection, typed: pl.DataFrame) -> pl.Data
         .sort("_line", "_col")
         .unique([*MATCH, "player_key"], keep="first", maintain_order=True)
     )
+    params: dict[str, pl.Expr | str | int] = {
+        "player": pl.col("player"),
+        "chair": pl.col("_chair"),
+        "hand": pl.col("hand"),
+        "drawn": pl.col("_drawn_chair"),
+        "member": pl.col("_member"),
+    }
+    # a rulebook whose points do not depend on chairs loads them as written ([draw] chairs)
+    warned = pl.col("rs").is_in(rulesets.chairs_warned())
     found.append(
         problems.from_rows(
-            wrong_chair,
+            wrong_chair.filter(~warned),
             column=pl.col("_col"),
             code="draw_chair",
-            params={
-                "player": pl.col("player"),
-                "chair": pl.col("_chair"),
-                "hand": pl.col("hand"),
-                "drawn": pl.col("_drawn_chair"),
-                "member": pl.col("_member"),
-            },
+            params=params,
             variant=pl.when(pl.col("_for") != pl.col("player_key")).then(pl.lit("reserve")),
+        )
+    )
+    found.append(
+        problems.from_rows(
+            wrong_chair.filter(warned),
+            column=pl.col("_col"),
+            code="draw_chair",
+            params=params,
+            variant="warn",
+            severity=problems.WARNING,
         )
     )
     return problems.concat([undrawn, *found])

@@ -49,6 +49,7 @@ CHOICES = {
     "locker_penalty": ("unless_lowest", "always"),
     "ties": ("share",),
     "tile_value": ("plain", "zero_zero_alone"),
+    "draw_chairs": ("refuse", "warn"),
 }
 
 #: Options of a known type: a quoted number or a misspelt true must not silently score.
@@ -259,6 +260,12 @@ def _files() -> dict[str, Path]:
 def names() -> tuple[str, ...]:
     """Every ruleset that can be used, built-in ones first."""
     return tuple(_files())
+
+
+def chairs_warned() -> list[str]:
+    """The rulesets whose loads take a seating in other chairs than drawn with a warning
+    (``[draw] chairs = "warn"``: their points do not depend on chairs), not a refusal."""
+    return [rs for rs in names() if load(rs).flat.get("draw_chairs") == "warn"]
 
 
 def with_groups() -> list[str]:
