@@ -21,7 +21,7 @@ from pipeline.events import roster as events_roster
 from pipeline.events import round_status as events_round_status
 from pipeline.events import unknown as events_unknown
 from pipeline.ingest.match import seats_long
-from pipeline.players import has_registry
+from pipeline.players import alias_map, has_registry, player_key
 from pipeline.standings import queries
 from pipeline.store.db import frame, insert_frame, register
 
@@ -592,9 +592,16 @@ def _replaces(con: duckdb.DuckDBPyConnection, reserves: pl.DataFrame) -> pl.Data
         con.unregister("_reserve_matches")
     # a cell written as none (empty, a dash) names nobody, as the load's check reads it
     found = seats_long(rows, [*keys, "hand"], replaces=True).drop_nulls("replaces")
+    # the member as the registry spells them (a sheet may write "hadi" or an alias)
+    registered = frame(
+        con.sql("SELECT player_key AS _rk, min(player) AS _as FROM league_players GROUP BY 1")
+    )
     return (
         found.sort("hand")
         .unique([*keys, "player_key"], keep="first", maintain_order=True)
+        .with_columns(player_key(pl.col("replaces"), alias_map(con)).alias("_rk"))
+        .join(registered, on="_rk", how="left")
+        .with_columns(pl.coalesce("_as", "replaces").alias("replaces"))
         .select(list(schema))
         .cast(pl.Schema(schema))
     )

@@ -509,7 +509,7 @@ def test_a_reserve_plays_in_a_drawn_session_for_the_absent_member(store, league,
     assert statuses(plan) == {table: "new"}
     assert plan.problems.height == 0
     assert substitutes(league, "ev").select("player", "replaces").to_dicts() == [
-        {"player": "Rudi", "replaces": "hadi"}
+        {"player": "Rudi", "replaces": "Hadi"}  # as the registry spells the member
     ]
     # a name the draw does not seat at the table stands for nobody
     other_table = seats.filter(pl.col("table") != table).row(0, named=True)
