@@ -381,9 +381,7 @@ def unfinished(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     # a round drawn, or listed in the organiser's order, with no result: still to come
     to_come = queries.rounds_to_come(con, event)
     if to_come:
-        from pipeline.draws import drawn_rounds
-
-        drawn = to_come[0] in drawn_rounds(con, event)
+        drawn = int(drawn_tables.get(to_come[0], 0)) > 0
         return _say("advance.drawn" if drawn else "advance.listed", round=to_come[0], event=event)
     return None
 
@@ -592,10 +590,9 @@ def _replaces(con: duckdb.DuckDBPyConnection, reserves: pl.DataFrame) -> pl.Data
         con.unregister("_reserve_matches")
     # a cell written as none (empty, a dash) names nobody, as the load's check reads it
     found = seats_long(rows, [*keys, "hand"], replaces=True).drop_nulls("replaces")
-    # the member as the registry spells them (a sheet may write "hadi" or an alias)
-    registered = frame(
-        con.sql("SELECT player_key AS _rk, min(player) AS _as FROM league_players GROUP BY 1")
-    )
+    # the member as the registry spells them (a sheet may write "hadi" or an alias), as
+    # the roster's record is named in substitutes()
+    registered = frame(con.sql("SELECT player_key AS _rk, player AS _as FROM registry"))
     return (
         found.sort("hand")
         .unique([*keys, "player_key"], keep="first", maintain_order=True)

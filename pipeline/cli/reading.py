@@ -78,7 +78,10 @@ def in_progress(con, event: str, round_: str | None) -> list[str]:
 
     said = []
     for label in [round_] if round_ is not None else queries.rounds(con, event):
-        done, total = queries.tables_in(con, event, label) or (0, 0)
+        counted = queries.tables_in(con, event, label)
+        if counted is None:  # a rulebook without sessions: no round of it will have a count
+            break
+        done, total = counted
         if 0 < done < total:
             said.append(
                 f"session {label} of {event} is in progress: {done} of {total} tables in; "

@@ -111,13 +111,17 @@ def stale_draws(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") ->
     (:func:`roster_stale`), then each table whose players a knockout's next round seats
     are not the ones who qualify from it now (a correction or withdrawal after the draw),
     in round and table order."""
-    return roster_stale(con, event, lang) + _results_stale(con, event, lang)
+    knockout = knockout_event(con, event)  # the ruleset read once for both
+    if knockout is None:
+        return []
+    return roster_stale(con, event, lang, knockout=knockout) + (
+        _results_stale(con, event, lang) if knockout else []
+    )
 
 
 def _results_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str) -> list[str]:
-    """The second part of :func:`stale_draws`: draws that no longer follow the results."""
-    if not knockout_event(con, event):
-        return []
+    """The second part of :func:`stale_draws` (a knockout event's): draws that no longer
+    follow the results."""
     played = frame(
         con.sql(
             'SELECT event, round, "table", player_key, player, qualified, needs_tiebreak '
@@ -161,13 +165,17 @@ def _results_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str) -> lis
     return lines
 
 
-def roster_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str = "en") -> list[str]:
+def roster_stale(
+    con: duckdb.DuckDBPyConnection, event: str, lang: str = "en", *, knockout: bool | None = None
+) -> list[str]:
     """A sentence for each round of ``event`` drawn from its roster (a knockout's first
     round, every session of a series) with nothing of it loaded yet, whose draw seats
     others than the roster now would (a roster set again after the draw): who is seated
-    but no longer on it, who is on it but not seated."""
+    but no longer on it, who is on it but not seated. ``knockout``: the event's
+    :func:`knockout_event`, where the caller has it."""
     current = draws.drawn_rounds(con, event)
-    knockout = knockout_event(con, event)
+    if knockout is None:
+        knockout = knockout_event(con, event)
     if not current or knockout is None:
         return []
     loaded = {

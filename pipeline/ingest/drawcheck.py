@@ -298,7 +298,6 @@ def next_round_drawn(
     that draw are not the ones who qualify from it in this version (a correction made
     after the next round was drawn). The draw is not changed: it is said, so the jury
     sees it before a correction is saved or approved."""
-    from pipeline import rulesets
     from pipeline.draws import followed
     from pipeline.draws import service as draws
 
