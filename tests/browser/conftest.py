@@ -71,10 +71,11 @@ def pytest_runtest_makereport(item, call):
         report.sections.append(
             (f"page {i} at failure ({page.url}; screenshot {shot})", text[-3000:])
         )
-    # what a page shows as "This app has encountered an error" is in its server's log
+    # what a page shows as "This app has encountered an error" is in its server's log, and
+    # so is where a server still busy at the failure was (its stacks, support._dump_stacks)
     for log in list(RUNNING):
         said = log.read_text(errors="replace") if log.exists() else ""
-        if "Traceback" in said:
+        if "Traceback" in said or "Fatal Python error" in said:
             kept = ARTIFACTS / f"failed-{item.name}-{log.name}"
             kept.write_text(said)
             report.sections.append((f"server log {log.name} (kept as {kept})", said[-4000:]))

@@ -3,6 +3,7 @@
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -84,6 +85,17 @@ def add_coordinator(
         auth.add_user(con, name, password, events, role=role)
 
 
+def _dump_stacks(proc: subprocess.Popen) -> None:
+    """Where a server is still running when its test fails: SIGABRT, which Python's fault
+    handler (``PYTHONFAULTHANDLER``) answers by writing every thread's stack into the log
+    (``Fatal Python error``), kept by the failure report (tests/browser/conftest.py)."""
+    if proc.poll() is not None or not hasattr(signal, "SIGABRT"):
+        return
+    proc.send_signal(signal.SIGABRT)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=10)
+
+
 def free_port() -> int:
     with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as s:
         s.bind(("127.0.0.1", 0))
@@ -125,6 +137,9 @@ def dashboard(
         DOMINO_BACKUP_DIR=str(logdir / "backups"),
         STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
         STREAMLIT_GLOBAL_DEVELOPMENT_MODE="false",
+        # a test failing while the server is still busy (a page that never finishes its
+        # run) gets every thread's stack in the log (:func:`_dump_stacks`)
+        PYTHONFAULTHANDLER="1",
     )
     if base:
         env["STREAMLIT_SERVER_BASE_URL_PATH"] = base
@@ -154,7 +169,11 @@ def dashboard(
                 raise RuntimeError(f"streamlit did not start:\n{log.read_text()}")
             time.sleep(0.2)
         RUNNING.append(log)
-        yield Server(url=url, proc=proc, log=log)
+        try:
+            yield Server(url=url, proc=proc, log=log)
+        except BaseException:
+            _dump_stacks(proc)
+            raise
     finally:
         proc.terminate()
         try:
