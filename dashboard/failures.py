@@ -19,8 +19,9 @@ from streamlit.logger import get_logger
 
 from dashboard import i18n
 from dashboard.i18n import t
+from pipeline import messages
 from pipeline.messages import Refused
-from pipeline.panics import is_failure
+from pipeline.panics import disk_full, disk_full_params, is_failure
 from pipeline.store.db import DatabaseBusy
 
 _LOG = get_logger(__name__)
@@ -30,9 +31,12 @@ _LOG = get_logger(__name__)
 def guarded(where: str) -> Iterator[None]:
     """Run the block; an unexpected error in it becomes the one sentence and a log entry
     naming ``where`` (a page's address, a fragment's function). A refusal no page caught
-    (:class:`pipeline.messages.Refused`: a setting of the wrong kind) is its own sentence,
-    and so is a database a load is writing (:class:`DatabaseBusy`) that no page caught.
-    Streamlit's rerun and stop (not ``Exception``) and Ctrl-C pass through."""
+    (:class:`pipeline.messages.Refused`: a setting of the wrong kind, a correction's copy
+    that could not be taken) is its own sentence, and so is a database a load is writing
+    (:class:`DatabaseBusy`) that no page caught, and a write that found its disk full:
+    what the user entered stays on the page (widgets keep their state), to be saved again
+    once there is room. Streamlit's rerun and stop (not ``Exception``) and Ctrl-C pass
+    through."""
     try:
         yield
     except Refused as exc:  # a refusal no page expected (a setting of the wrong kind)
@@ -42,7 +46,15 @@ def guarded(where: str) -> Iterator[None]:
         # and nothing is half saved (each write is one transaction)
         st.warning(t("up.busy"))
     except BaseException as exc:
-        if not is_failure(exc) or os.environ.get("DOMINO_DEBUG"):
+        if not is_failure(exc):
+            raise
+        if (full := disk_full(exc)) is not None:
+            _LOG.error("%s: a write found no space left on a disk", where, exc_info=exc)
+            lang = i18n.language()
+            said = messages.render("store.disk_full.page", disk_full_params(full), lang)
+            st.error(messages.on_its_own(said, "store.disk_full.page", lang), icon="⚠️")
+            return
+        if os.environ.get("DOMINO_DEBUG"):
             raise
         _LOG.error("%s stopped on an unexpected error", where, exc_info=exc)
         st.error(t("app.unexpected", what=type(exc).__name__), icon="⚠️")

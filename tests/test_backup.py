@@ -660,3 +660,70 @@ def test_the_dashboard_says_the_database_is_damaged(damaged_db, monkeypatch):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert any(f"Basis data {db} rusak" in e.value for e in at.error), at.error
+
+
+# --- a disk with no space left ----------------------------------------------------------------
+
+FULL = Path("/dev/full")  # every write to it fails with ENOSPC, as on a full disk
+
+
+@contextlib.contextmanager
+def disk_full(db: Path):
+    """Writes to ``db`` find no space left: its write-ahead log is the system's
+    ``/dev/full``, so DuckDB's commit meets the real ENOSPC a full disk gives."""
+    wal = Path(f"{db}.wal")
+    wal.unlink(missing_ok=True)
+    wal.symlink_to(FULL)
+    try:
+        yield
+    finally:
+        wal.unlink()
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="needs Linux's /dev/full")
+def test_a_load_on_a_full_disk_names_the_disk_and_loads_once_there_is_room(db_path):
+    """A venue laptop's disk full: the load stops with one line naming the disk and what
+    to do (not "an error it does not know … report that"), nothing of it is stored, and
+    the same command loads it once space is freed."""
+    assert run("ingest", "--ruleset", "unhas", R1[0]).exit_code == 0
+    before = current_content(db_path)
+    with disk_full(db_path):
+        r = CliRunner().invoke(cli, ["ingest", str(R1[1])])
+    assert r.exit_code == 2, r.output
+    line = " ".join(r.output.split())
+    assert line.startswith(f"disk full: no space is left on the disk holding {db_path}: "), line
+    assert "free space there and run the command again" in line, line
+    assert "internal error" not in line and "Traceback" not in line
+    assert current_content(db_path) == before
+    assert run("ingest", R1[1]).exit_code == 0
+    with connect(db_path, read_only=True) as c:
+        assert queries.standings(c, EVENT, "table").height == 8
+
+
+def test_a_correction_whose_copy_cannot_be_taken_changes_nothing_and_says_why(
+    db_path, tmp_path, monkeypatch
+):
+    """The copy a correction takes first cannot be written (the backup folder's place
+    is taken by a file): the correction is refused with a sentence naming the copy and
+    the setting, on the command line and in the dashboard's language."""
+    from pipeline import messages
+
+    assert run("ingest", "--ruleset", "unhas", *R1).exit_code == 0
+    before = current_content(db_path)
+    (tmp_path / "taken").write_text("not a folder")
+    monkeypatch.setenv("DOMINO_BACKUP_DIR", str(tmp_path / "taken" / "backups"))
+    r = CliRunner().invoke(cli, ["ingest", "--reason", "salah tulis", str(corrected(tmp_path))])
+    assert r.exit_code == 1, r.output
+    line = " ".join(r.output.split())
+    assert line.startswith("Error: a correction first copies the database aside, and "), line
+    assert f"{db_path} could not be copied to {tmp_path / 'taken' / 'backups'}" in line, line
+    assert "so nothing was changed" in line and "backup_dir (DOMINO_BACKUP_DIR)" in line, line
+    assert current_content(db_path) == before
+    with pytest.raises(messages.Refused) as refused:
+        with connect(db_path) as con:
+            from pipeline.ingest import ingest
+
+            ingest(con, [corrected(tmp_path)], reason="salah tulis")
+    assert refused.value.message_id == "backup.not_copied.correction"
+    said = refused.value.sentence("id")
+    assert said.startswith("Koreksi lebih dulu menyalin basis data"), said

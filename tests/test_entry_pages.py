@@ -15,6 +15,7 @@ from pipeline.standings import queries
 from pipeline.store.db import connect
 from tests.browser.support import APP, PASSWORD, PEPET, UNHAS, add_coordinator
 from tests.draw_fixture_entry import create_event, insert_draw
+from tests.test_backup import FULL, disk_full
 from tests.test_bracket import EV as CUP
 from tests.test_bracket import HEADER, R1, R2, TIEBREAK, TIED
 from tests.test_dashboard import frames, texts
@@ -240,6 +241,25 @@ def test_a_fix_of_another_hand_elsewhere_is_said_and_the_form_kept_for_a_second_
     _press_save(at)
     assert "Hand 2 saved (version 3)." in texts(at)
     assert _stored(drawn) == [(1, "D"), (2, "B")]
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="needs Linux's /dev/full")
+def test_a_hand_saved_on_a_full_disk_is_said_so_and_saved_by_a_second_press(drawn):
+    """The server's disk is full as the referee saves hand 1: the page says so in its
+    language, names the disk, and keeps the hand as entered (not "an error it does not
+    know … reload the page", which would have thrown it away); once there is room, a
+    second press saves it."""
+    at = pick_table(signed_in(drawn, [EV], lang="id"))
+    _fill(at, "biasa", "a", 1, 2)
+    with disk_full(drawn):
+        _press_save(at)
+        shown = texts(at)
+        assert f"Tidak ada ruang tersisa di disk tempat {drawn}, jadi ini tidak tersimpan" in shown
+        assert "isian Anda masih ada di halaman ini" in shown and "tidak dikenal" not in shown
+        assert _stored(drawn) == []
+    _press_save(at)
+    assert "Kocokan 1 tersimpan (versi 1)." in texts(at)
+    assert _stored(drawn) == [(1, "A")]
 
 
 def test_a_correction_at_the_table_says_what_it_was_warned_of(db_path, tmp_path):

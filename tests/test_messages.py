@@ -610,6 +610,70 @@ def test_a_database_file_that_cannot_be_used_speaks_indonesian(tmp_path):
     assert "adalah berkas SQLite, bukan basis data DuckDB" in found[3]
 
 
+def test_a_full_disk_and_a_copy_not_taken_speak_indonesian(tmp_path, db_path, monkeypatch):
+    """A write that found no space left, as DuckDB, the system and PostgreSQL say it
+    (raised for real where this machine can), on the command line and on a page; a
+    backup or a correction's copy that could not be written."""
+    import errno
+
+    import duckdb
+    import psycopg
+
+    from pipeline.panics import POSTGRES, disk_full, disk_full_params
+    from pipeline.store.backup import BackupError, backup
+    from pipeline.store.db import connect
+
+    db = tmp_path / "full.duckdb"
+    duckdb.connect(str(db)).close()
+    Path(f"{db}.wal").symlink_to("/dev/full")
+    with pytest.raises(duckdb.Error) as wal:
+        with connect(db) as con:
+            con.execute("INSERT INTO events (event, ruleset) VALUES ('x', 'unhas')")
+    try:
+        with pytest.raises(OSError) as system:
+            Path("/dev/full").write_bytes(b"hasil")
+    finally:
+        Path(f"{db}.wal").unlink()
+    errors = [
+        wal.value,
+        OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "meja1.xlsx")),
+        system.value,  # a write()'s ENOSPC names no file
+        psycopg.errors.DiskFull('could not extend file "base/1/2": No space left on device'),
+    ]
+    unnamed = OSError(errno.ENOSPC, "No space left on device")
+    try:  # a full disk met while something else was being handled still says so
+        try:
+            raise unnamed
+        except OSError as exc:
+            raise RuntimeError("the load stopped") from exc
+    except RuntimeError as chained:
+        errors.append(chained)
+    wheres = [disk_full(e) for e in errors]
+    assert wheres == [str(db), str(tmp_path / "meja1.xlsx"), "", POSTGRES, ""]
+    assert disk_full(ValueError("nothing to do with disks")) is None
+    for where in wheres:
+        for mid in ("store.disk_full", "store.disk_full.page"):
+            params = disk_full_params(where)
+            said(mid, params, messages.render(mid, params))
+    page = messages.render("store.disk_full.page", disk_full_params(str(db)), "id")
+    assert page.startswith(f"tidak ada ruang tersisa di disk tempat {db}, jadi ini tidak tersimpan")
+
+    with connect(db_path) as con:
+        ingest(con, [DATA / "errors" / "base_unhas.csv"])
+    (tmp_path / "taken").write_text("a file where a folder should be")
+    with pytest.raises(BackupError) as copy:
+        backup(db_path, tmp_path / "taken" / "copy.duckdb")
+    monkeypatch.setenv("DOMINO_BACKUP_DIR", str(tmp_path / "taken" / "backups"))
+    from pipeline.ingest.writer import backup_before_correction
+
+    with pytest.raises(BackupError) as before, connect(db_path) as con:
+        backup_before_correction(con)
+    for exc in (copy.value, before.value):
+        assert isinstance(exc, messages.Refused)
+        said(exc.message_id, exc.params, str(exc))
+    assert before.value.message_id == "backup.not_copied.correction"
+
+
 def test_refused_sign_ins_speak_indonesian(con):
     auth.add_user(con, "rina", PW, ["unhas-2024"])
     ident = auth.sign_in(

@@ -1,8 +1,9 @@
 """The ``domino`` command (HANDLOG.md): thin, every piece of logic lives in ``pipeline``.
 
 Exit codes: 0 all good, 1 something was rejected (the report says what and why),
-2 a wrong call (click's usage errors), a database held too long by another process, or a
+2 a wrong call (click's usage errors), a database held too long by another process, a
 database file that cannot be used (not a DuckDB file, read-only for a command that writes),
+or a disk with no space left (one line naming it),
 70 an error no part of domino expected (a bug): one line saying so, no traceback unless
 ``DOMINO_DEBUG`` is set.
 
@@ -18,7 +19,7 @@ import sys
 
 import click
 
-from pipeline.panics import is_failure
+from pipeline.panics import disk_full, disk_full_params, is_failure
 
 #: Every ``domino`` command: its name and where it lives ("module:attribute"). A new
 #: command is one line here; click lists them alphabetically.
@@ -69,6 +70,11 @@ def _refusal(exc: Exception) -> tuple[str, int] | None:
         return f"[red]busy:[/] {said}; nothing of this upload was written, try again", 2
     if raised("pipeline.store.backup", "BackupError"):  # a backup or restore refused
         return f"[red]Error:[/] {escape(str(exc))}", 1
+    if (where := disk_full(exc)) is not None:  # a write found its disk full
+        from pipeline import messages
+
+        said = messages.render("store.disk_full", disk_full_params(where))
+        return f"[red]disk full:[/] {escape(said)}", 2
     if raised("pipeline.store.db", "StoreError"):  # a file that cannot be the database
         return f"[red]Error:[/] {escape(str(exc))}", 2
     if isinstance(exc, ConnectionError):  # a PostgreSQL store that cannot be reached

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline import settings
+from pipeline import messages, settings
 from pipeline.store.db import StoreError, check_target, connect, migrate, schema_version
 
 #: Tables a database must have to be restored (those of the first migration).
@@ -54,6 +54,20 @@ REQUIRED_TABLES = (
 
 class BackupError(Exception):
     """A backup or restore that cannot be done; the message says why (exit 1 in the CLI)."""
+
+
+class CopyFailed(messages.Refused, BackupError):
+    """A copy of the database that could not be written (``backup.not_copied``): a
+    refusal said in the page's language on the dashboard."""
+
+    def __init__(self, src: Path, dest: Path, why: str, variant: str = "") -> None:
+        params = {"src": str(src), "dest": str(dest), "why": why}
+        super().__init__(messages.message_id("backup.not_copied", variant or None), params)
+
+    def before_correction(self) -> "CopyFailed":
+        """The same failure said of the copy a correction takes first."""
+        p = self.params
+        return CopyFailed(Path(p["src"]), Path(p["dest"]), p["why"], variant="correction")
 
 
 def identity(db: str | os.PathLike[str]) -> Path:
@@ -152,7 +166,10 @@ def automatic_backup(src: Path) -> Path:
     this database beyond ``backup_keep`` go only after the new one is in.
     """
     dest = backup_dir(src) / automatic_name(src)
-    copy_atomically(src, dest)
+    try:
+        copy_atomically(src, dest)
+    except CopyFailed as exc:
+        raise exc.before_correction() from exc
     prune_automatic(src)
     return dest
 
@@ -392,11 +409,8 @@ def copy_atomically(src: Path, dest: Path) -> None:
     _fsync_dir(dest.parent)
 
 
-def _not_copied(src: Path, dest: Path, why: str) -> BackupError:
-    return BackupError(
-        f"could not copy {src} to {dest} ({why}): choose a folder you can write to, "
-        "with room for the copy"
-    )
+def _not_copied(src: Path, dest: Path, why: str) -> CopyFailed:
+    return CopyFailed(src, dest, why)
 
 
 def _fsync_dir(folder: Path) -> None:
