@@ -7,6 +7,7 @@ import duckdb
 from rich.console import Console
 
 from pipeline import events as event_records
+from pipeline import settings
 from pipeline.ingest import ingest
 from pipeline.ingest.read import in_folder, read_sheets
 from pipeline.league import create_events, set_league
@@ -34,6 +35,26 @@ def sample_files(folder: Path) -> list[Path]:
     if order.exists():
         return [folder / line.strip() for line in order.read_text().splitlines() if line.strip()]
     return [p for p in in_folder(folder) if p.name != "players.csv"]
+
+
+def other_events(db: str | Path | None) -> list[str]:
+    """The events of ``db`` outside the demo's league (:data:`LEAGUE`): a league's own
+    results, beside which the sample events do not belong (their simulated players would
+    be rated, listed and searched with the league's)."""
+    target = settings.db_target(db)
+    if isinstance(target, Path) and not target.exists():
+        return []
+    with connect(db, read_only=True) as con:
+        rows = con.execute(
+            "SELECT event FROM events WHERE league IS DISTINCT FROM ? ORDER BY event", [LEAGUE]
+        ).fetchall()
+    return [r[0] for r in rows]
+
+
+def sample_events(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The demo's events in this database (its league, :data:`LEAGUE`)."""
+    rows = con.execute("SELECT event FROM events WHERE league = ? ORDER BY event", [LEAGUE])
+    return [r[0] for r in rows.fetchall()]
 
 
 def load_samples(db: str | Path | None, samples: Path, console: Console | None = None) -> list[str]:

@@ -543,3 +543,38 @@ def test_a_reading_command_on_a_database_that_exists_says_nothing_of_it(db_path)
     assert run("ingest", BASE).exit_code == 0
     r = CliRunner().invoke(cli, ["log", "--format", "csv"])
     assert r.exit_code == 0 and r.stderr == "", r.stderr
+
+
+def test_the_demo_stays_out_of_a_leagues_own_database(db_path):
+    """`make demo` run again on the file where a league now keeps its results (the
+    README's default, data/domino.duckdb) added the sample events to it: their simulated
+    players were rated, listed and searched with the league's. It refuses, naming the
+    league's events and the two ways on; a database of the demo alone is loaded again as
+    before (nothing new)."""
+    from pipeline.store.db import connect
+
+    assert run("event", "create", "piala", "--ruleset", "unhas").exit_code == 0
+    r = CliRunner().invoke(cli, ["demo", "--no-serve"])
+    assert r.exit_code == 1, r.output
+    said = " ".join(r.output.split())
+    assert said.startswith(f"✗ {db_path} holds the results of other events (piala): "), said
+    assert "`domino serve` (make serve)" in said and "--db data/demo.duckdb" in said, said
+    with connect(db_path, read_only=True) as con:
+        assert con.execute("SELECT event FROM events").fetchall() == [("piala",)]
+
+    alone = db_path.with_name("demo.duckdb")
+    first = run("demo", "--no-serve", "--db", alone)
+    assert first.exit_code == 0, first.output
+    again = run("demo", "--no-serve", "--db", alone)
+    assert again.exit_code == 0, again.output
+    assert "unhas: 0 match(es) loaded, 7 already there, 0 rejected" in again.output
+    # the other way round: a league's first event created beside the demo's is warned of
+    made = run("event", "create", "piala", "--ruleset", "unhas", "--db", alone)
+    assert made.exit_code == 0, made.output
+    said = " ".join(made.output.split())
+    assert (
+        "warning: this database also holds the demo's sample events (pepet-liga-makassar, "
+        "unhas-dies-lxiv): their simulated players are rated" in said
+    ), said
+    changed = run("event", "create", "piala", "--ruleset", "unhas", "--title", "P", "--db", alone)
+    assert "warning" not in changed.output  # said once, when it was created

@@ -858,6 +858,9 @@ RARE = {
     # tests/test_spreadsheets.py provokes it for real
     "unnamed_value.registry": {"line": 3, "column": 2, "value": "John"},
     "player_list": {},  # tests/test_read.py provokes it for real
+    # tests/test_cli.py and tests/test_organiser_page.py provoke these for real
+    "demo.other_events": {"db": "/x/domino.duckdb", "events": ["piala", "…"]},
+    "demo.beside": {"events": ["pepet-liga-makassar", "unhas-dies-lxiv"]},
     # tests/test_cli.py provokes these for real
     "same_file": {"first": "meja1.csv"},
     "same_file.named_twice": {},

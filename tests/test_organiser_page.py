@@ -417,3 +417,22 @@ def test_the_current_draw_opens_on_the_session_to_play(db_path):
     at = signed_in(db_path, ["liga"])
     shown = at.selectbox(key="org_show_round")
     assert (shown.value, shown.options) == ("S1", ["S1", "S2", "S3"])
+
+
+def test_a_new_event_beside_the_demos_sample_events_is_warned_of(db_path):
+    """A coordinator trying the product on `make demo`'s dashboard creates their league's
+    event there: the form says the demo's events are in this database and where a league's
+    results belong; an existing event's form does not."""
+    from pipeline.demo import load_samples
+    from tests.browser.support import ROOT
+
+    load_samples(db_path, ROOT / "data" / "samples")
+    at = signed_in(db_path, ["*"], lang="id")
+    at.selectbox(key="org_event").select("\x00new")
+    ok(at.run())
+    warned = "Basis data ini juga berisi acara contoh demo (pepet-liga-makassar, unhas-dies-lxiv)"
+    assert warned in texts(at)
+    assert "`domino serve --db data/liga.duckdb`" in texts(at)
+    at.selectbox(key="org_event").select("unhas-dies-lxiv")
+    ok(at.run())
+    assert warned not in texts(at)

@@ -20,7 +20,7 @@ import streamlit as st
 from dashboard import access, data, ui
 from dashboard.batches import newest
 from dashboard.i18n import language, t
-from pipeline import auth, draws, events, league, messages, rulesets, sheets
+from pipeline import auth, demo, draws, events, league, messages, rulesets, sheets
 from pipeline import rounds as round_order
 from pipeline.draws import followed
 from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS, display_name
@@ -229,8 +229,12 @@ def _details(info: events.EventInfo | None, ident: auth.Identity, known: list[st
     names = list(rulesets.names())
     # an event with results changes league with domino league set, which shows the diff
     fixed = info is not None and bool(data.uncached(events.has_results, info.event))
+    samples = [] if info else data.uncached(demo.sample_events)
     with st.form(f"org_details_{info.event if info else 'new'}"):
         st.subheader(t("org.details"), anchor=False)
+        if samples:  # `make demo` loaded them: a new event here is rated beside them
+            said = messages.render("demo.beside", {"events": samples}, language())
+            st.warning(messages.on_its_own(said, "demo.beside", language()), icon="⚠️")
         event_id = (
             info.event
             if info

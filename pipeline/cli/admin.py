@@ -11,6 +11,7 @@ from pipeline import settings
 from pipeline.cli.common import (
     RULESET,
     db_option,
+    err,
     format_option,
     note,
     out,
@@ -258,12 +259,23 @@ SAMPLES = settings.ROOT / "data" / "samples"
 def demo(no_serve, port, host, db) -> None:
     """Load the bundled sample events, print their standings, start the dashboard."""
     from pipeline.cli.output import emit
-    from pipeline.demo import load_samples
+    from pipeline.demo import load_samples, other_events
     from pipeline.standings import queries
     from pipeline.store.db import connect
 
     if not no_serve:
         _check_port(host, port)  # a second demo says so before loading anything
+    others = other_events(db)
+    if others:  # a league's own results: the samples' players would be rated beside them
+        from rich.markup import escape
+
+        from pipeline import messages
+
+        where = str(settings.db_target(db))
+        shown = [*others[:3], "…"] if len(others) > 3 else others
+        said = messages.render("demo.other_events", {"db": where, "events": shown})
+        err.print(f"[red]✗[/] {escape(said)}", highlight=False)
+        sys.exit(1)
     events = load_samples(db, SAMPLES, console=out)
     with connect(db, read_only=True) as con:
         for ev in events:

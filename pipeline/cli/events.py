@@ -45,7 +45,9 @@ def event_create(event_id, ruleset, title, when, venue, level, league, db) -> No
     A later load of EVENT plays under its ruleset. The ruleset of an event with loaded
     results cannot change.
     """
-    from pipeline import events
+    from rich.markup import escape
+
+    from pipeline import demo, events, messages
     from pipeline.store.db import connect
 
     day: date | None = when.date() if when else None
@@ -76,6 +78,12 @@ def event_create(event_id, ruleset, title, when, venue, level, league, db) -> No
         markup=False,
         highlight=False,
     )
+    if did == "created" and info.in_league != demo.LEAGUE:
+        with connect(db, read_only=True) as con:
+            samples = demo.sample_events(con)
+        if samples:  # `make demo` loaded them into the file the league now uses
+            said = messages.render("demo.beside", {"events": samples})
+            err.print(f"[yellow]warning:[/] {escape(said)}", highlight=False)
 
 
 @event.command("roster")
