@@ -254,7 +254,7 @@ def test_a_hand_saved_on_a_full_disk_is_said_so_and_saved_by_a_second_press(draw
     with disk_full(drawn):
         _press_save(at)
         shown = texts(at)
-        assert f"Tidak ada ruang tersisa di disk tempat {drawn}, jadi ini tidak tersimpan" in shown
+        assert f"Tidak ada ruang tersisa di disk tempat {drawn}, jadi penyimpanan berhenti" in shown
         assert "isian Anda masih ada di halaman ini" in shown and "tidak dikenal" not in shown
         assert _stored(drawn) == []
     _press_save(at)

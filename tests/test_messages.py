@@ -656,7 +656,7 @@ def test_a_full_disk_and_a_copy_not_taken_speak_indonesian(tmp_path, db_path, mo
             params = disk_full_params(where)
             said(mid, params, messages.render(mid, params))
     page = messages.render("store.disk_full.page", disk_full_params(str(db)), "id")
-    assert page.startswith(f"tidak ada ruang tersisa di disk tempat {db}, jadi ini tidak tersimpan")
+    assert page.startswith(f"tidak ada ruang tersisa di disk tempat {db}, jadi penyimpanan berhenti")
 
     with connect(db_path) as con:
         ingest(con, [DATA / "errors" / "base_unhas.csv"])
