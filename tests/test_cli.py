@@ -578,3 +578,17 @@ def test_the_demo_stays_out_of_a_leagues_own_database(db_path):
     ), said
     changed = run("event", "create", "piala", "--ruleset", "unhas", "--title", "P", "--db", alone)
     assert "warning" not in changed.output  # said once, when it was created
+
+
+def test_a_path_the_system_refuses_is_named_not_called_a_bug(tmp_path):
+    """`domino generate --out` under a file: the system's own error, named with its path
+    and what to check (exit 2), not "an error it does not know … report that" (exit 70)."""
+    (tmp_path / "taken").write_text("a file where a folder should be")
+    out = tmp_path / "taken" / "generated"
+    r = CliRunner().invoke(
+        cli, ["generate", "--ruleset", "pepet", "--seed", "7", "--out", str(out)]
+    )
+    assert r.exit_code == 2, r.output
+    said = " ".join(r.output.split())
+    assert said.startswith(f"Error: {out}: Not a directory; check that the path is right"), said
+    assert "internal error" not in said

@@ -656,7 +656,9 @@ def test_a_full_disk_and_a_copy_not_taken_speak_indonesian(tmp_path, db_path, mo
             params = disk_full_params(where)
             said(mid, params, messages.render(mid, params))
     page = messages.render("store.disk_full.page", disk_full_params(str(db)), "id")
-    assert page.startswith(f"tidak ada ruang tersisa di disk tempat {db}, jadi penyimpanan berhenti")
+    assert page.startswith(
+        f"tidak ada ruang tersisa di disk tempat {db}, jadi penyimpanan berhenti"
+    )
 
     with connect(db_path) as con:
         ingest(con, [DATA / "errors" / "base_unhas.csv"])
@@ -861,6 +863,7 @@ RARE = {
     # tests/test_cli.py and tests/test_organiser_page.py provoke these for real
     "demo.other_events": {"db": "/x/domino.duckdb", "events": ["piala", "…"]},
     "demo.beside": {"events": ["pepet-liga-makassar", "unhas-dies-lxiv"]},
+    "os.path": {"file": "/x/taken/generated", "why": "Not a directory"},
     # tests/test_cli.py provokes these for real
     "same_file": {"first": "meja1.csv"},
     "same_file.named_twice": {},

@@ -3,7 +3,7 @@
 Exit codes: 0 all good, 1 something was rejected (the report says what and why),
 2 a wrong call (click's usage errors), a database held too long by another process, a
 database file that cannot be used (not a DuckDB file, read-only for a command that writes),
-or a disk with no space left (one line naming it),
+a disk with no space left, or a path the system refused (one line naming it),
 70 an error no part of domino expected (a bug): one line saying so, no traceback unless
 ``DOMINO_DEBUG`` is set.
 
@@ -87,6 +87,12 @@ def _refusal(exc: Exception) -> tuple[str, int] | None:
         return f"[red]setting:[/] {escape(str(exc))}", 2
     if raised("pipeline.rulesets", "BadRuleset", "UnknownRuleset"):
         return f"[red]ruleset:[/] {escape(str(exc))}", 2
+    if isinstance(exc, OSError) and exc.filename is not None:  # a path the system refused
+        from pipeline import messages
+
+        why = exc.strerror or type(exc).__name__
+        said = messages.render("os.path", {"file": str(exc.filename), "why": why})
+        return f"[red]Error:[/] {escape(said)}", 2
     return None
 
 
