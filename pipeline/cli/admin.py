@@ -257,9 +257,12 @@ SAMPLES = settings.ROOT / "data" / "samples"
 @serve_options
 @db_option
 def demo(no_serve, port, host, db) -> None:
-    """Load the bundled sample events, print their standings, start the dashboard."""
+    """Load the bundled sample events, print their standings, start the dashboard.
+
+    A database holding other events (a league's own results) gets no sample events: the
+    dashboard starts on it as it is, saying so."""
     from pipeline.cli.output import emit
-    from pipeline.demo import load_samples, other_events
+    from pipeline.demo import load_samples, other_events, sample_events
     from pipeline.standings import queries
     from pipeline.store.db import connect
 
@@ -274,9 +277,11 @@ def demo(no_serve, port, host, db) -> None:
         where = str(settings.db_target(db))
         shown = [*others[:3], "…"] if len(others) > 3 else others
         said = messages.render("demo.other_events", {"db": where, "events": shown})
-        err.print(f"[red]✗[/] {escape(said)}", highlight=False)
-        sys.exit(1)
-    events = load_samples(db, SAMPLES, console=out)
+        err.print(f"[yellow]warning:[/] {escape(said)}", highlight=False)
+        with connect(db, read_only=True) as con:
+            events = sample_events(con)
+    else:
+        events = load_samples(db, SAMPLES, console=out)
     with connect(db, read_only=True) as con:
         for ev in events:
             emit(
