@@ -40,7 +40,10 @@ def guarded(where: str) -> Iterator[None]:
     try:
         yield
     except Refused as exc:  # a refusal no page expected (a setting of the wrong kind)
-        st.error(exc.sentence(i18n.language()), icon="⚠️")
+        if exc.message_id == UNREACHABLE:  # on a page: what happens to what was entered
+            _unreachable(exc.params)
+        else:
+            st.error(exc.sentence(i18n.language()), icon="⚠️")
     except DatabaseBusy:
         # a load began writing between two of the page's reads or as it saved: not a bug,
         # and nothing is half saved (each write is one transaction)
@@ -53,6 +56,10 @@ def guarded(where: str) -> Iterator[None]:
             lang = i18n.language()
             said = messages.render("store.disk_full.page", disk_full_params(full), lang)
             st.error(messages.on_its_own(said, "store.disk_full.page", lang), icon="⚠️")
+            return
+        if (lost := _connection_lost(exc)) is not None:
+            _LOG.error("%s: the PostgreSQL server went away", where, exc_info=exc)
+            _unreachable(lost)
             return
         if os.environ.get("DOMINO_DEBUG"):
             raise
@@ -69,3 +76,32 @@ def fragment(body: Callable[..., Any], *, run_every: float | None = None) -> Cal
             body(*args, **kwargs)
 
     return st.fragment(run, run_every=run_every)
+
+
+#: The message of a PostgreSQL store that cannot be reached (pipeline.store.postgres).
+UNREACHABLE = "store.unreachable"
+
+
+def _unreachable(params: dict[str, Any]) -> None:
+    """The PostgreSQL store cannot be reached, said on a page: nothing saved is lost, and
+    what was entered is still there to save once the server is back."""
+    lang = i18n.language()
+    said = messages.render(f"{UNREACHABLE}.page", params, lang)
+    st.error(messages.on_its_own(said, f"{UNREACHABLE}.page", lang), icon="⚠️")
+
+
+def _connection_lost(exc: BaseException) -> dict[str, Any] | None:
+    """The message's parameters when ``exc`` is a PostgreSQL connection lost in the middle
+    of a page (the server restarted or stopped), else None. psycopg is asked only when it
+    is loaded: a file store never imports it."""
+    import sys
+
+    pg = sys.modules.get("psycopg")
+    if pg is None or not isinstance(exc, pg.OperationalError):
+        return None
+    from pipeline import settings
+    from pipeline.store.postgres import redact
+
+    text = str(exc).strip()
+    why = text.splitlines()[0][:160] if text else type(exc).__name__
+    return {"db": redact(str(settings.db_target())), "why": why}

@@ -98,3 +98,56 @@ def test_a_drawn_round_shows_its_seats_and_its_sheets(league):
     assert offered == ["⬇ PDF untuk dicetak", "⬇ Daftar meja (PDF)", "⬇ Lembar isian (.zip)"], (
         offered
     )
+
+
+def _board(at: AppTest | None = None) -> AppTest:
+    at = at or AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_server_restart_does_not_fail_the_next_page(league, pg_cluster):
+    """The PostgreSQL server restarted (every session of the league's database ended)
+    while the dashboard kept its reading connections: the next page is read on a live
+    connection instead of failing on a dead one."""
+    assert "Meja 1" in texts(_board())
+    dbname = league.rsplit("/", 1)[1]
+    pg_cluster.admin(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        f"WHERE datname = '{dbname}' AND pid <> pg_backend_pid()"
+    )
+    at = _board()
+    assert not at.error, [e.value for e in at.error]
+    assert "Meja 1" in texts(at)
+
+
+def test_a_store_that_cannot_be_reached_is_said_in_the_pages_language(monkeypatch):
+    """The league's PostgreSQL server is down: the page says so in its language, that
+    nothing saved is lost and what to do, not "an error it does not know … report it"."""
+    monkeypatch.setenv("DOMINO_DB", "postgresql://juri:rahasia@127.0.0.1:1/liga")
+    data.clear()
+    at = _board()
+    said = " ".join(e.value for e in at.error)
+    assert said.startswith(
+        "Basis data PostgreSQL postgresql://juri@127.0.0.1:1/liga tidak dapat dihubungi ("
+    ), said
+    assert "tidak ada yang tersimpan yang hilang" in said and "tidak dikenal" not in said
+    assert "rahasia" not in said
+
+
+def test_a_connection_lost_in_the_middle_of_a_page_is_said_as_the_server_gone(league, monkeypatch):
+    """The server stopped while a page read (psycopg's own error, not the store's): the
+    same sentence as a server that cannot be reached."""
+    import psycopg
+
+    from pipeline.standings import stats
+
+    def gone(*_a, **_k):
+        raise psycopg.errors.AdminShutdown("terminating connection due to administrator command")
+
+    monkeypatch.setattr(stats, "data_stamp", gone)
+    at = _board()
+    said = " ".join(e.value for e in at.error)
+    assert "tidak dapat dihubungi (terminating connection due to administrator command)" in said
+    assert "tidak dikenal" not in said

@@ -676,6 +676,20 @@ def test_a_full_disk_and_a_copy_not_taken_speak_indonesian(tmp_path, db_path, mo
     assert before.value.message_id == "backup.not_copied.correction"
 
 
+def test_a_postgresql_store_that_cannot_be_reached_speaks_indonesian():
+    """The store's server down (raised for real: nothing listens on port 1), as the
+    command line and a page say it."""
+    from pipeline.store.postgres import StoreUnavailable, read
+
+    with pytest.raises(StoreUnavailable) as down, read("postgresql://x@127.0.0.1:1/liga"):
+        pass
+    exc = down.value
+    said(exc.message_id, exc.params, str(exc))
+    said(
+        f"{exc.message_id}.page", exc.params, messages.render(f"{exc.message_id}.page", exc.params)
+    )
+
+
 def test_refused_sign_ins_speak_indonesian(con):
     auth.add_user(con, "rina", PW, ["unhas-2024"])
     ident = auth.sign_in(

@@ -25,14 +25,18 @@ import polars as pl
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from pipeline import messages
 from pipeline.store.pgconn import PgConnection, configure
 
 SCHEMES = ("postgresql://", "postgres://")
 
 
-class StoreUnavailable(ConnectionError):
-    """The PostgreSQL server cannot be reached or refuses the connection (one sentence;
-    the CLI exits 2 with it)."""
+class StoreUnavailable(messages.Refused, ConnectionError):
+    """The PostgreSQL server cannot be reached or refuses the connection (one sentence,
+    ``store.unreachable``; the CLI exits 2 with it, a page says it in its language)."""
+
+    def __init__(self, url: str, exc: Exception) -> None:
+        super().__init__("store.unreachable", {"db": redact(url), "why": _first_line(exc)})
 
 
 class MatchesChanged(RuntimeError):
@@ -195,10 +199,7 @@ def _raw(url: str, timeout: float) -> psycopg.Connection[Any]:
     try:
         conn = psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(timeout)))
     except psycopg.OperationalError as exc:
-        raise StoreUnavailable(
-            f"the PostgreSQL database {redact(url)} cannot be reached ({_first_line(exc)}); "
-            "check that the server runs and the URL in --db or DOMINO_DB"
-        ) from exc
+        raise StoreUnavailable(url, exc) from exc
     configure(conn)
     return conn
 
@@ -240,7 +241,9 @@ def connect(url: str, *, read_only: bool = False, timeout: float = 10.0) -> Iter
 
 
 def pool(url: str) -> ConnectionPool[Any]:
-    """The process's small pool of reading connections to ``url``."""
+    """The process's small pool of reading connections to ``url``. Each is checked as it
+    is lent (one empty round trip): after the server restarted, or a network dropped an
+    idle connection, a page gets a live one instead of failing on a dead one."""
     from pipeline import settings
 
     with _pools_lock:
@@ -253,6 +256,7 @@ def pool(url: str) -> ConnectionPool[Any]:
                 max_size=int(settings.get("pg_pool_size")),
                 kwargs={"autocommit": True},
                 configure=configure,
+                check=ConnectionPool.check_connection,
                 open=False,
                 name="domino-read",
             )
@@ -269,10 +273,7 @@ def read(url: str, *, timeout: float = 10.0) -> Iterator[PgConnection]:
         cm = pool(url).connection(timeout=timeout)
         raw = cm.__enter__()
     except psycopg.OperationalError as exc:
-        raise StoreUnavailable(
-            f"the PostgreSQL database {redact(url)} cannot be reached ({_first_line(exc)}); "
-            "check that the server runs and the URL in --db or DOMINO_DB"
-        ) from exc
+        raise StoreUnavailable(url, exc) from exc
     con = PgConnection(raw, url)
     try:
         yield con
