@@ -14,8 +14,11 @@ often than once a second.) The page
 then reads its data through :mod:`dashboard.data`, whose cache the watcher keeps keyed
 on the current stamp, so only the first screen after a change runs the page's queries.
 
-When the database is busy (a writer holds it) a poll is skipped; when it cannot be the
-database at all the watcher waits and the page says so itself.
+When the database is busy (a writer holds it) a poll is skipped; when it cannot be read
+at all (a PostgreSQL server down, a file that cannot be the database) the watcher waits
+and the page says so itself; the first poll that reads it again counts a change, so every
+page that said so reads again by itself (a big screen, a phone left open), even when
+nothing was saved meanwhile.
 """
 
 import atexit
@@ -44,6 +47,7 @@ class Watcher:
         self.every = every
         self.stamp: Any = None
         self.changes = 0
+        self.unreadable = False  # the last poll could not read the stamp at all
         self.asked = time.monotonic()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -60,14 +64,16 @@ class Watcher:
         try:
             stamp = data.stamp(self.db, timeout=min(self.every, 0.5))
         except Exception:  # a page shows the database's problem itself
+            self.unreadable = True
             return
         if stamp is None:
             return
         with self._lock:
-            if stamp != self.stamp:
+            back, self.unreadable = self.unreadable, False
+            if stamp != self.stamp or back:
                 first = self.stamp is None
                 self.stamp = stamp
-                if not first:
+                if not first or back:  # pages that said it could not be read read again
                     self.changes += 1
 
     def _ensure_running(self) -> None:

@@ -78,6 +78,28 @@ def test_a_busy_database_is_skipped_not_counted(loaded, monkeypatch):
     assert w.changes == 0 and w.stamp == before
 
 
+def test_a_store_read_again_after_it_could_not_be_is_one_change(loaded, monkeypatch):
+    """A PostgreSQL server down for a while: open pages said so. The first poll that
+    reads the stamp again counts a change, though nothing was saved meanwhile, so those
+    pages read again by themselves instead of showing the sentence until reloaded."""
+    w = live.Watcher(str(loaded), every=0.05)
+    w.poll()
+    before = w.stamp
+
+    def down(*a, **k):
+        raise ConnectionError("the PostgreSQL database cannot be reached")
+
+    monkeypatch.setattr(data, "attach", down)
+    w.poll()
+    w.poll()
+    assert w.changes == 0 and w.unreadable
+    monkeypatch.undo()
+    w.poll()
+    assert w.changes == 1 and w.stamp == before and not w.unreadable
+    w.poll()
+    assert w.changes == 1
+
+
 def test_the_thread_sees_a_save_by_itself(loaded):
     w = live.Watcher(str(loaded), every=0.05)
     assert w.version() == 0  # starts the thread
