@@ -277,3 +277,42 @@ def test_a_first_round_drawn_before_any_result_is_on_the_road(store, con):
     assert sorted(road.get_column("player")) == eight
     assert set(road.get_column("outcome")) == {"drawn"}
     assert road.group_by("table").len().sort("table").rows() == [("1", 4), ("2", 4)]
+
+
+def _same(a: pl.DataFrame, b: pl.DataFrame, keys: list[str]) -> None:
+    assert a.columns == b.columns
+    assert a.sort(keys).equals(b.sort(keys)), (a.sort(keys), b.sort(keys))
+
+
+def _after_the_last_round_is_the_views(con) -> None:
+    events = [r[0] for r in con.execute("SELECT event FROM events ORDER BY event").fetchall()]
+    assert len(events) >= 2
+    for ev in events:
+        last = queries.rounds(con, ev)[-1]
+        _same(bracket.event_after(con, ev, last), queries.standings(con, ev, "event"), ["player"])
+        if queries.ruleset_of(con, ev) == "pepet":
+            groups = queries.standings(con, ev, "group")
+            assert groups.height
+            _same(bracket.groups_after(con, ev, last).select(groups.columns), groups, ["group"])
+
+
+def test_after_the_last_round_the_round_picker_agrees_with_the_views(con):
+    """The round picker's standings (after_round.sql, groups_after_round.sql) and the
+    public views (event_standings, group_standings) write the same rules twice; after an
+    event's last round they must be the same rows, for both rulebooks (the worked
+    examples)."""
+    for rs in ("unhas", "pepet"):
+        assert load_example(con, IN_REPO / rs) == []
+    _after_the_last_round_is_the_views(con)
+
+
+def test_after_the_last_round_the_round_picker_agrees_with_the_views_on_the_demo(db_path):
+    """The same on the demo's sample league: its registry's groups, a reserve, stars."""
+    from pathlib import Path
+
+    from pipeline.demo import load_samples
+    from pipeline.store.db import connect
+
+    load_samples(db_path, Path(__file__).parent.parent / "data" / "samples")
+    with connect(db_path, read_only=True) as con:
+        _after_the_last_round_is_the_views(con)
