@@ -25,8 +25,8 @@ def is_failure(exc: BaseException) -> bool:
 
 def disk_full(exc: BaseException) -> str | None:
     """Where a write found no space left, when ``exc`` or an error it was raised from
-    says so: the file it names (an ``OSError``'s, or DuckDB's quoted ``Could not write
-    file "…"``, its write-ahead log named as the database), :data:`POSTGRES` for a
+    says so: the file it names (an ``OSError``'s, the destination of a copy, or DuckDB's
+    quoted ``Could not write file "…"``, its write-ahead log named as the database), :data:`POSTGRES` for a
     PostgreSQL server's disk, ``""`` when it names no file; None for any other error."""
     seen: set[int] = set()
     e: BaseException | None = exc
@@ -35,7 +35,8 @@ def disk_full(exc: BaseException) -> str | None:
         if getattr(e, "sqlstate", None) == DISK_FULL_SQLSTATE:
             return POSTGRES
         if isinstance(e, OSError) and e.errno == errno.ENOSPC:
-            return str(e.filename or "")
+            # a copy names its source first and what it was writing second (shutil)
+            return str(e.filename2 or e.filename or "")
         text = str(e)
         if NO_SPACE in text:
             if type(e).__module__.startswith("psycopg"):

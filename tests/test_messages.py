@@ -638,6 +638,8 @@ def test_a_full_disk_and_a_copy_not_taken_speak_indonesian(tmp_path, db_path, mo
         wal.value,
         OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "meja1.xlsx")),
         system.value,  # a write()'s ENOSPC names no file
+        # shutil's copy names its source, then what it was writing (the full disk's)
+        OSError(errno.ENOSPC, "No space left on device", "/b/d.duckdb", None, str(db)),
         psycopg.errors.DiskFull('could not extend file "base/1/2": No space left on device'),
     ]
     unnamed = OSError(errno.ENOSPC, "No space left on device")
@@ -649,7 +651,7 @@ def test_a_full_disk_and_a_copy_not_taken_speak_indonesian(tmp_path, db_path, mo
     except RuntimeError as chained:
         errors.append(chained)
     wheres = [disk_full(e) for e in errors]
-    assert wheres == [str(db), str(tmp_path / "meja1.xlsx"), "", POSTGRES, ""]
+    assert wheres == [str(db), str(tmp_path / "meja1.xlsx"), "", str(db), POSTGRES, ""]
     assert disk_full(ValueError("nothing to do with disks")) is None
     for where in wheres:
         for mid in ("store.disk_full", "store.disk_full.page"):
