@@ -17,7 +17,7 @@ import polars as pl
 from pipeline import messages
 from pipeline.ingest.columns import CHAIRS, canonical_name
 from pipeline.ingest.normalize import MAX_CELL, MAX_NOTE, name_expr
-from pipeline.ingest.read import _csv_rows, display_name, refuse_unread_kinds
+from pipeline.ingest.read import _csv_rows, display_name, file_bytes, refuse_unread_kinds
 from pipeline.ingest.sheet import _short, lift_header
 from pipeline.ingest.workbook import _xlsx_tables
 from pipeline.problems import FileRejected
@@ -159,8 +159,8 @@ def read_registry(path: str | Path) -> pl.DataFrame:
     every visible sheet whose header names a player column is read (one sheet per group is
     common), each row named with its sheet (``players.xlsx [KG B]``) where there are several."""
     path = Path(path)
-    data = path.read_bytes()
     label = display_name(path.name)
+    data = file_bytes(path, label)
     refuse_unread_kinds(data, label, hand_log=False)
     if not data.startswith(b"PK\x03\x04"):
         return _registry_table(_lifted((*_csv_rows(data, label), [])), label)

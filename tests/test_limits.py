@@ -10,6 +10,7 @@ import re
 import struct
 import time
 import zipfile
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -68,6 +69,49 @@ def test_the_cli_refuses_a_large_file_with_exit_1_and_writes_nothing(tmp_path):
     rows = pl.read_csv(io.StringIO(r.stdout))
     assert rows.get_column("status").to_list() == ["rejected"]
     assert rows.get_column("matches_loaded").to_list() == [0]
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs a device file")
+def test_a_device_or_a_pipe_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    """`/dev/zero` or a FIFO named as a hand log, a registry or a roster: no size to check
+    and no end. They were read until the machine ran out of memory (10 GB in 12 s); each
+    is refused whole now, naming it, and a registry over the size limit is refused as a
+    hand log is, read no further than the limit."""
+    import os
+    import resource
+    import subprocess
+
+    from pipeline import events, players
+    from simulator.stress.runs import cli_env, domino_cmd
+
+    fifo = tmp_path / "meja1.csv"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+
+    def bounded() -> None:  # were it read again, the child stops at 2 GiB, not the machine
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    db = tmp_path / "domino.duckdb"
+    r = subprocess.run(
+        [*domino_cmd(), "ingest", "/dev/zero", str(fifo)],
+        env=cli_env(db),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=bounded,
+    )
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "zero: this is a device or a pipe, not a file" in r.stdout
+    assert "meja1.csv: this is a device or a pipe, not a file" in r.stdout
+    for path in (Path("/dev/zero"), fifo):
+        for read in (read_file, players.read_registry, events.read_roster):
+            with pytest.raises(FileRejected) as info:
+                read(path)
+            assert info.value.message_id == "unreadable.special", read
+    registry = tmp_path / "players.csv"
+    registry.write_text("player,group\n" + "".join(f"Pemain {i},KG A\n" for i in range(50)))
+    monkeypatch.setenv("DOMINO_MAX_FILE_BYTES", "100")
+    with pytest.raises(FileRejected, match="the limit is 100 bytes"):
+        players.read_registry(registry)
 
 
 def test_a_file_over_the_row_limit_is_refused(monkeypatch):

@@ -880,6 +880,7 @@ RARE = {
     "demo.other_events": {"db": "/x/domino.duckdb", "events": ["piala", "…"]},
     "demo.beside": {"events": ["pepet-liga-makassar", "unhas-dies-lxiv"]},
     "os.path": {"file": "/x/taken/generated", "why": "Not a directory"},
+    "unreadable.special": {},  # tests/test_limits.py provokes it for real
     # tests/test_cli.py provokes these for real
     "same_file": {"first": "meja1.csv"},
     "same_file.named_twice": {},

@@ -19,6 +19,7 @@ import csv
 import hashlib
 import io
 import re
+import stat
 from pathlib import Path, PurePath
 
 import polars as pl
@@ -97,18 +98,31 @@ def read_sheets(path: str | Path, name: str | None = None) -> list[Sheet]:
     ``name`` is how the file is called in messages (default: its name)."""
     path = Path(path)
     label = display_name(name or path.name)
+    return read_bytes_sheets(file_bytes(path, label), label)
+
+
+def file_bytes(path: Path, label: str) -> bytes:
+    """The bytes of the file at ``path`` (a hand log, a registry, a roster), named
+    ``label`` in messages: refused (:class:`FileRejected`) when it cannot be opened, is
+    larger than ``max_file_bytes``, or is a device or a pipe (``/dev/zero``, a FIFO: no
+    size to check, and maybe no end), which were read until memory ran out."""
     try:
-        size = path.stat().st_size
+        found = path.stat()
     except OSError as exc:
         raise FileRejected(label, "unreadable", {"why": exc.strerror}) from exc
+    if not stat.S_ISREG(found.st_mode):
+        raise FileRejected(label, "unreadable", variant="special")
     limit = int(settings.get("max_file_bytes"))
-    if size > limit:
-        raise FileRejected(label, "too_large", {"size": size, "limit": limit})
+    if found.st_size > limit:
+        raise FileRejected(label, "too_large", {"size": found.st_size, "limit": limit})
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            data = f.read(limit + 1)  # a file still growing is read no further
     except OSError as exc:
         raise FileRejected(label, "unreadable", {"why": exc.strerror}) from exc
-    return read_bytes_sheets(data, label)
+    if len(data) > limit:
+        raise FileRejected(label, "too_large", {"size": len(data), "limit": limit})
+    return data
 
 
 def read_file(path: str | Path, name: str | None = None) -> Sheet:
