@@ -715,7 +715,10 @@ def test_a_correction_whose_copy_cannot_be_taken_changes_nothing_and_says_why(
     r = CliRunner().invoke(cli, ["ingest", "--reason", "salah tulis", str(corrected(tmp_path))])
     assert r.exit_code == 1, r.output
     line = " ".join(r.output.split())
-    assert line.startswith("Error: a correction first copies the database aside, and "), line
+    assert line.startswith(
+        "Error: a change to loaded results (a correction, a withdrawal, an event's deletion) "
+        "first copies the database aside, and "
+    ), line
     assert f"{db_path} could not be copied to {tmp_path / 'taken' / 'backups'}" in line, line
     assert "so nothing was changed" in line and "backup_dir (DOMINO_BACKUP_DIR)" in line, line
     assert current_content(db_path) == before
@@ -726,4 +729,4 @@ def test_a_correction_whose_copy_cannot_be_taken_changes_nothing_and_says_why(
             ingest(con, [corrected(tmp_path)], reason="salah tulis")
     assert refused.value.message_id == "backup.not_copied.correction"
     said = refused.value.sentence("id")
-    assert said.startswith("Koreksi lebih dulu menyalin basis data"), said
+    assert said.startswith("Perubahan hasil yang sudah dimuat (koreksi, penarikan"), said

@@ -65,7 +65,8 @@ class CopyFailed(messages.Refused, BackupError):
         super().__init__(messages.message_id("backup.not_copied", variant or None), params)
 
     def before_correction(self) -> "CopyFailed":
-        """The same failure said of the copy a correction takes first."""
+        """The same failure said of the copy a change to loaded results (a correction, a
+        withdrawal, an event's deletion) takes first."""
         p = self.params
         return CopyFailed(Path(p["src"]), Path(p["dest"]), p["why"], variant="correction")
 
