@@ -26,8 +26,9 @@ def is_failure(exc: BaseException) -> bool:
 def disk_full(exc: BaseException) -> str | None:
     """Where a write found no space left, when ``exc`` or an error it was raised from
     says so: the file it names (an ``OSError``'s, the destination of a copy, or DuckDB's
-    quoted ``Could not write file "…"``, its write-ahead log named as the database), :data:`POSTGRES` for a
-    PostgreSQL server's disk, ``""`` when it names no file; None for any other error."""
+    quoted ``Could not write file "…"``, its write-ahead log named as the database),
+    :data:`POSTGRES` for a PostgreSQL server's disk, ``""`` when it names no file; None
+    for any other error."""
     seen: set[int] = set()
     e: BaseException | None = exc
     while e is not None and id(e) not in seen:
