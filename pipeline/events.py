@@ -488,10 +488,10 @@ def overview(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 def round_status(con: duckdb.DuckDBPyConnection, event: str) -> pl.DataFrame:
     """Where ``event`` stands, round by round in round order: ``round, seed, tables_drawn,
     tables_loaded, tables_complete, tiebreaks_owed`` (``domino event show``)."""
-    from pipeline.standings.bracket import round_order_of
+    from pipeline.standings.queries import rounds
 
     rows = frame(con.sql((_REPORTS / "event_rounds.sql").read_text(), params={"event": event}))
-    order = {r: i for i, r in enumerate(round_order_of(con, event))}
+    order = {r: i for i, r in enumerate(rounds(con, event))}
     return rows.sort(pl.col("round").replace_strict(order, default=len(order)), "round")
 
 

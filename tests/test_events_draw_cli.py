@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from pipeline import events
 from pipeline.cli import cli
 from pipeline.draws import seating
-from pipeline.standings import bracket, stats
+from pipeline.standings import queries, stats
 from pipeline.store.db import connect
 from tests.rules_helpers import biasa_match, load
 
@@ -570,7 +570,7 @@ def test_a_draw_made_by_mistake_is_cancelled_and_kept_in_the_history(store, tmp_
     with connect(store, read_only=True) as con:
         assert con.sql("SELECT count(*) FROM seatings").fetchall() == [(0,)]
         assert con.sql("SELECT count(*) FROM rounds WHERE event = 'ev'").fetchall() == [(0,)]
-        assert bracket.round_order_of(con, "ev") == [], "nor on the road to the final"
+        assert queries.rounds(con, "ev") == [], "nor on the road to the final"
         assert con.sql("SELECT seed, current FROM draws").fetchall() == [(3, False)]
         assert con.sql(
             "SELECT cancelled_by IS NOT NULL, cancel_reason FROM draws_t"

@@ -21,7 +21,7 @@ from pipeline.draws import seating
 from pipeline.entry import EntryRefused, Hand, MatchState
 from pipeline.ingest.columns import CHAIRS
 from pipeline.messages import join_list
-from pipeline.standings import bracket, queries
+from pipeline.standings import queries
 from pipeline.store.db import DatabaseBusy
 
 _FORM = "_entry_form"  # a counter: a new value gives the hand form fresh widgets
@@ -136,7 +136,7 @@ def _page_data(
     }
     if event is None:
         return out
-    out["rounds"] = bracket.round_order_of(con, event)
+    out["rounds"] = queries.rounds(con, event)
     if preselected is not None and event not in preselected:
         # sessions may be drawn in advance: S1 before S2 and S3
         if (at := draws.next_to_play(con, event)) is not None:

@@ -25,7 +25,7 @@ from pipeline import rounds as round_order
 from pipeline.draws import followed
 from pipeline.ingest.read import SAID_ONLY_KINDS, UPLOAD_KINDS, display_name
 from pipeline.problems import FileRejected
-from pipeline.standings import bracket
+from pipeline.standings import queries
 from pipeline.store.db import DatabaseBusy
 
 NEW = "\x00new"  # the picker's "new event" choice (no event id can hold a NUL)
@@ -413,7 +413,7 @@ def _current(info: events.EventInfo, ident: auth.Identity) -> None:
         st.info(t("org.current.none"))
     else:
         # in the event's order, opening on the round to play next (sessions drawn at once)
-        order = data.uncached(bracket.round_order_of, info.event)
+        order = data.uncached(queries.rounds, info.event)
         drawn_rounds.sort(key=lambda r: order.index(r) if r in order else len(order))
         if st.session_state.get("org_show_round") not in drawn_rounds:
             at = data.uncached(draws.next_to_play, info.event)

@@ -17,7 +17,7 @@ from pipeline import messages, problems, rulesets
 from pipeline.draws import service as draws
 from pipeline.ingest.drawcheck import drawn_seats
 from pipeline.ingest.match import MATCH
-from pipeline.standings.bracket import round_order_of
+from pipeline.standings import queries
 from pipeline.store.db import for_events, frame
 
 
@@ -137,7 +137,7 @@ def _results_stale(con: duckdb.DuckDBPyConnection, event: str, lang: str) -> lis
     # a table withdrawn after the draw: players it seats from the round before have no
     # result in that round now
     gone = ahead.join(played, on=["event", "round", "player_key"], how="anti")
-    order = {r: i for i, r in enumerate(round_order_of(con, event))}
+    order = {r: i for i, r in enumerate(queries.rounds(con, event))}
     lines = [
         messages.render(
             messages.message_id("next_round_drawn", "tiebreak" if r["_tie"] else "now"),
@@ -186,7 +186,7 @@ def roster_stale(
             [event],
         ).fetchall()
     }
-    order = round_order_of(con, event)
+    order = queries.rounds(con, event)
     if knockout:
         from_roster = [order[0]] if order and order[0] in current else []
     else:

@@ -436,10 +436,10 @@ def next_to_play(con: duckdb.DuckDBPyConnection, event: str) -> str | None:
     """The drawn round a referee or an organiser is at: the first of the event's order
     whose current draw has a table with nothing loaded (sessions drawn in advance: S1
     before S2 and S3), else the last drawn; None without a draw."""
-    from pipeline.standings.bracket import round_order_of
+    from pipeline.standings.queries import rounds
 
     drawn = drawn_rounds(con, event)
-    current = [r for r in round_order_of(con, event) if r in drawn]
+    current = [r for r in rounds(con, event) if r in drawn]
     waiting = waiting_rounds(con, event) if current else set()
     ahead = [r for r in current if r in waiting]
     return ahead[0] if ahead else (current[-1] if current else None)

@@ -14,7 +14,6 @@ import duckdb
 import polars as pl
 
 from pipeline import draws, rulesets
-from pipeline import rounds as round_order
 from pipeline.standings import queries
 from pipeline.store.db import frame, register
 
@@ -24,21 +23,6 @@ PODIUM = 4  # places shown: 1-4 (RULES.md: unhas final table; pepet Juara 1-4)
 @cache
 def _sql(name: str) -> str:
     return (resources.files("pipeline.standings") / name).read_text(encoding="utf-8")
-
-
-def round_order_of(con: duckdb.DuckDBPyConnection, event: str) -> list[str]:
-    """The event's rounds in order: the played ones (the rounds view), then the rounds
-    drawn but not played yet (the organiser's order where set, else the default rule)."""
-    played = queries.rounds(con, event)
-    drawn = con.execute(
-        "SELECT d.round, o.position FROM (SELECT DISTINCT round FROM draws_t WHERE event = ? "
-        "AND current) d "
-        "LEFT JOIN event_rounds o ON o.event = ? AND o.round = d.round",
-        [event, event],
-    ).fetchall()
-    later = [(pos, r) for r, pos in drawn if r not in played]
-    later.sort(key=lambda x: (x[0] is None, x[0] or 0, round_order.round_key(x[1])))
-    return played + [r for _, r in later]
 
 
 def road(
@@ -53,7 +37,7 @@ def road(
     yet); a league without qualification: ``moved`` / ``played``. ``final``: the final
     round when the caller has worked it out already (:func:`final_state`)."""
     book = rulesets.load(queries.ruleset_of(con, event))
-    order = round_order_of(con, event)
+    order = queries.rounds(con, event)
     round_nos = pl.DataFrame(
         {"round": order, "round_no": list(range(1, len(order) + 1))},
         schema={"round": pl.String, "round_no": pl.Int32},
