@@ -10,6 +10,7 @@ line; the page tests set it, so a crash fails them.
 
 import functools
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -53,9 +54,7 @@ def guarded(where: str) -> Iterator[None]:
             raise
         if (full := disk_full(exc)) is not None:
             _LOG.error("%s: a write found no space left on a disk", where, exc_info=exc)
-            lang = i18n.language()
-            said = messages.render("store.disk_full.page", disk_full_params(full), lang)
-            st.error(messages.on_its_own(said, "store.disk_full.page", lang), icon="⚠️")
+            _said("store.disk_full.page", disk_full_params(full))
             return
         if (lost := _connection_lost(exc)) is not None:
             _LOG.error("%s: the PostgreSQL server went away", where, exc_info=exc)
@@ -82,26 +81,26 @@ def fragment(body: Callable[..., Any], *, run_every: float | None = None) -> Cal
 UNREACHABLE = "store.unreachable"
 
 
+def _said(mid: str, params: dict[str, Any]) -> None:
+    """The sentence of ``mid`` in the page's language, in an error box on its own."""
+    lang = i18n.language()
+    st.error(messages.on_its_own(messages.render(mid, params, lang), mid, lang), icon="⚠️")
+
+
 def _unreachable(params: dict[str, Any]) -> None:
     """The PostgreSQL store cannot be reached, said on a page: nothing saved is lost, and
     what was entered is still there to save once the server is back."""
-    lang = i18n.language()
-    said = messages.render(f"{UNREACHABLE}.page", params, lang)
-    st.error(messages.on_its_own(said, f"{UNREACHABLE}.page", lang), icon="⚠️")
+    _said(f"{UNREACHABLE}.page", params)
 
 
 def _connection_lost(exc: BaseException) -> dict[str, Any] | None:
     """The message's parameters when ``exc`` is a PostgreSQL connection lost in the middle
-    of a page (the server restarted or stopped), else None. psycopg is asked only when it
-    is loaded: a file store never imports it."""
-    import sys
-
+    of a page (the server restarted or stopped), as the store says one it cannot reach;
+    else None. psycopg is asked only when it is loaded: a file store never imports it."""
     pg = sys.modules.get("psycopg")
     if pg is None or not isinstance(exc, pg.OperationalError):
         return None
     from pipeline import settings
-    from pipeline.store.postgres import redact
+    from pipeline.store.postgres import StoreUnavailable
 
-    text = str(exc).strip()
-    why = text.splitlines()[0][:160] if text else type(exc).__name__
-    return {"db": redact(str(settings.db_target())), "why": why}
+    return StoreUnavailable(str(settings.db_target()), exc).params
