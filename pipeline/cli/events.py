@@ -64,6 +64,12 @@ def event_create(event_id, ruleset, title, when, venue, level, league, db) -> No
                 league=league,
             )
             info = events.get(con, event_id.strip())
+            # a league's event beside the demo's: `make demo` loaded them into this file
+            beside = (
+                demo.sample_events(con)
+                if did == "created" and info is not None and info.in_league != demo.LEAGUE
+                else []
+            )
     except events.EventRefused as exc:
         _refuse(str(exc))
         return
@@ -78,12 +84,9 @@ def event_create(event_id, ruleset, title, when, venue, level, league, db) -> No
         markup=False,
         highlight=False,
     )
-    if did == "created" and info.in_league != demo.LEAGUE:
-        with connect(db, read_only=True) as con:
-            samples = demo.sample_events(con)
-        if samples:  # `make demo` loaded them into the file the league now uses
-            said = messages.render("demo.beside", {"events": samples})
-            err.print(f"[yellow]warning:[/] {escape(said)}", highlight=False)
+    if beside:
+        said = messages.render("demo.beside", {"events": beside})
+        err.print(f"[yellow]warning:[/] {escape(said)}", highlight=False)
 
 
 @event.command("roster")
